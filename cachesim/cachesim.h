@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cachesim.h - a standalone, deterministic CPU cache simulator.
+ *
+ * A simulator is a hierarchy of one to CACHESIM_MAX_LEVELS levels (L1 nearest
+ * the CPU).  Each level has its own geometry (size, ways, line), replacement
+ * policy and write policy.  Accesses go to L1; a miss at level N is looked up
+ * at level N+1.  The hierarchy is non-inclusive/non-exclusive (as Dinero IV):
+ * a fill allocates in every level that missed, an eviction at one level does
+ * not touch the others, and a dirty victim written back from level N is
+ * written into level N+1 (or to memory from the last level).
+ *
+ * The library tracks tags, dirtiness and statistics only; it never holds
+ * data.  Users that model data (dmaemu's lib/) register an eviction hook and
+ * act on the line addresses it reports.
+ *
+ * Nothing here is thread-safe: one simulator is used by one thread at a time
+ * (callers serialise with their own lock).
+ */
+#ifndef CACHESIM_H
+#define CACHESIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CACHESIM_MAX_LEVELS 4
+
+/** enum cachesim_policy - replacement policy of one level. */
+enum cachesim_policy {
+	CACHESIM_LRU = 0, /* least recently used */
+	CACHESIM_PLRU,    /* tree pseudo-LRU (ways must be a power of two) */
+	CACHESIM_FIFO,    /* first in, first out */
+	CACHESIM_RANDOM,  /* seeded pseudo-random victim, reproducible */
+};
+
+/** enum cachesim_write_policy - write hit and write miss handling. */
+enum cachesim_write_policy {
+	CACHESIM_WB_WA = 0, /* write-back, write-allocate (default) */
+	CACHESIM_WT_WA,     /* write-through, write-allocate */
+	CACHESIM_WT_NWA,    /* write-through, no-write-allocate */
+};
+
+/** enum cachesim_op - kind of an access. */
+enum cachesim_op {
+	CACHESIM_READ = 0,
+	CACHESIM_WRITE,
+	CACHESIM_IFETCH, /* counted as a read */
+};
+
+/**
+ * struct cachesim_level_config - geometry and policies of one level.
+ * @name:         printable name ("L1", "L2", ...); NULL gives "L<n>".
+ * @size:         total capacity in bytes.
+ * @ways:         associativity; 1 is direct-mapped, size/line is fully
+ *                associative.
+ * @line:         line size in bytes, a power of two >= 4.
+ * @policy:       replacement policy.
+ * @write_policy: write policy.
+ * @hit_latency:  simulated cycles for a hit at this level.
+ *
+ * The number of sets (size / (ways * line)) must be a power of two.
+ */
+struct cachesim_level_config {
+	const char *name;
+	uint64_t size;
+	unsigned int ways;
+	unsigned int line;
+	enum cachesim_policy policy;
+	enum cachesim_write_policy write_policy;
+	unsigned int hit_latency;
+};
+
+/**
+ * struct cachesim_config - a whole hierarchy.
+ * @nlevels:     number of levels in use, 1..CACHESIM_MAX_LEVELS.
+ * @level:       per-level configuration, L1 first.
+ * @seed:        seed for CACHESIM_RANDOM (same seed, same victims).
+ * @mem_latency: simulated cycles for an access that misses every level, and
+ *               for each write reaching memory.
+ */
+struct cachesim_config {
+	unsigned int nlevels;
+	struct cachesim_level_config level[CACHESIM_MAX_LEVELS];
+	uint64_t seed;
+	unsigned int mem_latency;
+};
+
+/**
+ * struct cachesim_stats - counters of one level.
+ *
+ * An access that straddles two lines is one access (@accesses, @reads or
+ * @writes count 1), and each line it touches is looked up: if any of them
+ * misses, the access counts one miss; every line fetched is filled.
+ * Accesses reaching level N+1 are the misses (and write-throughs) of level N.
+ */
+struct cachesim_stats {
+	uint64_t accesses;	    /* reads + writes */
+	uint64_t reads;		    /* reads and instruction fetches */
+	uint64_t writes;
+	uint64_t hits;
+	uint64_t misses;	    /* read_misses + write_misses */
+	uint64_t read_misses;
+	uint64_t write_misses;
+	uint64_t compulsory_misses; /* first touch of a line ever */
+	uint64_t writebacks;	    /* dirty victims written down during the run */
+	uint64_t evictions;	    /* valid lines replaced to make room */
+	uint64_t maint_ops;	    /* clean/invalidate/flush calls */
+	uint64_t maint_lines;	    /* resident lines those calls touched */
+	uint64_t maint_writebacks;  /* dirty lines those calls wrote back */
+	uint64_t cycles;	    /* simulated cycles spent at this level */
+};
+
+/**
+ * struct cachesim_line_info - state of one way of one set.
+ * @valid: the way holds a line.
+ * @dirty: the line has been written since it was filled (write-back levels).
+ * @addr:  first byte address of the line (valid lines only).
+ * @age:   replacement rank within the set: 0 is the next victim under the
+ *         level's policy (for RANDOM, the way order), ways-1 the safest.
+ */
+struct cachesim_line_info {
+	bool valid;
+	bool dirty;
+	uint64_t addr;
+	unsigned int age;
+};
+
+struct cachesim;
+
+/**
+ * typedef cachesim_evict_fn - called when a valid line leaves a level.
+ * @ctx:   the pointer given to cachesim_set_evict_hook().
+ * @level: index of the level (0 = L1).
+ * @addr:  first byte address of the line.
+ * @dirty: the line was dirty (it is being written back).
+ * @last:  @level is the last level: the line leaves the hierarchy's last
+ *         level, and a dirty one reaches memory.
+ *
+ * Called for replacements and for maintenance (invalidate, flush).  A clean
+ * maintenance operation that keeps the line calls it with @dirty true only
+ * through cachesim_set_writeback_hook().  The hook must not call back into
+ * the same simulator.
+ */
+typedef void (*cachesim_evict_fn)(void *ctx, unsigned int level, uint64_t addr,
+				  bool dirty, bool last);
+
+/**
+ * typedef cachesim_writeback_fn - a dirty line is written back and kept
+ * (clean operation).  Same arguments as cachesim_evict_fn.
+ */
+typedef void (*cachesim_writeback_fn)(void *ctx, unsigned int level,
+				      uint64_t addr, bool last);
+
+/**
+ * cachesim_config_init() - fill @cfg with the defaults.
+ * @cfg: configuration to fill.
+ *
+ * One level "L1": 32 KiB, 8 ways, 64-byte lines, LRU, write-back +
+ * write-allocate, hit latency 4, memory latency 100, seed 1.
+ */
+void cachesim_config_init(struct cachesim_config *cfg);
+
+/**
+ * cachesim_config_check() - validate a configuration.
+ * @cfg:    configuration.
+ * @msg:    buffer for a one-line reason (may be NULL).
+ * @msglen: size of @msg.
+ *
+ * Return: 0 when valid; -EINVAL with a message naming the level and the
+ * impossible parameter otherwise.
+ */
+int cachesim_config_check(const struct cachesim_config *cfg, char *msg,
+			  size_t msglen);
+
+/**
+ * cachesim_create() - build a simulator.
+ * @cfg:    configuration (copied).
+ * @msg:    buffer for a one-line reason on failure (may be NULL).
+ * @msglen: size of @msg.
+ *
+ * Return: the simulator, or NULL with errno EINVAL (bad geometry; @msg says
+ * which) or ENOMEM.
+ */
+struct cachesim *cachesim_create(const struct cachesim_config *cfg, char *msg,
+				 size_t msglen);
+
+/** cachesim_destroy() - free a simulator (NULL is ignored). */
+void cachesim_destroy(struct cachesim *cs);
+
+/** cachesim_reset() - empty every level and zero the statistics. */
+void cachesim_reset(struct cachesim *cs);
+
+/** cachesim_set_evict_hook() - register (or clear, with NULL) the hook. */
+void cachesim_set_evict_hook(struct cachesim *cs, cachesim_evict_fn fn,
+			     void *ctx);
+
+/** cachesim_set_writeback_hook() - register (or clear) the clean hook. */
+void cachesim_set_writeback_hook(struct cachesim *cs, cachesim_writeback_fn fn,
+				 void *ctx);
+
+/**
+ * cachesim_access() - simulate one access.
+ * @cs:   simulator.
+ * @addr: byte address.
+ * @size: bytes accessed (0 is treated as 1); may straddle lines.
+ * @op:   read, write or instruction fetch.
+ *
+ * Cost: O(ways) per level looked up.
+ *
+ * Return: the index of the level that satisfied the access (0 = L1 hit),
+ * or the number of levels when it went to memory.  For a straddling access,
+ * the deepest level any of its lines reached.
+ */
+unsigned int cachesim_access(struct cachesim *cs, uint64_t addr, unsigned int size,
+			     enum cachesim_op op);
+
+/**
+ * cachesim_clean() - write back dirty lines of [@addr, @addr + @len) in
+ * every level, keeping them resident.
+ * Return: number of resident lines touched (all levels).
+ */
+uint64_t cachesim_clean(struct cachesim *cs, uint64_t addr, uint64_t len);
+
+/**
+ * cachesim_invalidate() - drop lines of [@addr, @addr + @len) from every
+ * level without writing them back (dirty data is discarded).
+ * Return: number of resident lines touched (all levels).
+ */
+uint64_t cachesim_invalidate(struct cachesim *cs, uint64_t addr, uint64_t len);
+
+/**
+ * cachesim_clean_invalidate() - write back, then drop, the lines of
+ * [@addr, @addr + @len) in every level.
+ * Return: number of resident lines touched (all levels).
+ */
+uint64_t cachesim_clean_invalidate(struct cachesim *cs, uint64_t addr,
+				   uint64_t len);
+
+/**
+ * cachesim_flush_all() - clean and invalidate every line of every level.
+ * Return: number of lines touched.
+ */
+uint64_t cachesim_flush_all(struct cachesim *cs);
+
+/** cachesim_levels() - number of levels. */
+unsigned int cachesim_levels(const struct cachesim *cs);
+
+/** cachesim_level_config() - the (normalised) configuration of @level. */
+const struct cachesim_level_config *cachesim_level_config(const struct cachesim *cs,
+							  unsigned int level);
+
+/** cachesim_resident() - is the line holding @addr present in @level? */
+bool cachesim_resident(const struct cachesim *cs, unsigned int level,
+		       uint64_t addr);
+
+/** cachesim_dirty() - is the line holding @addr present and dirty in @level? */
+bool cachesim_dirty(const struct cachesim *cs, unsigned int level,
+		    uint64_t addr);
+
+/**
+ * cachesim_locate() - where @addr lives in @level.
+ * @set: set index of @addr (always filled).
+ * @way: way holding it (filled when resident).
+ * Return: true when resident.
+ */
+bool cachesim_locate(const struct cachesim *cs, unsigned int level,
+		     uint64_t addr, unsigned int *set, unsigned int *way);
+
+/** cachesim_sets() - number of sets of @level. */
+unsigned int cachesim_sets(const struct cachesim *cs, unsigned int level);
+
+/**
+ * cachesim_line() - state of way @way of set @set in @level.
+ * Return: 0, or -EINVAL for an out-of-range level, set or way.
+ */
+int cachesim_line(const struct cachesim *cs, unsigned int level,
+		  unsigned int set, unsigned int way,
+		  struct cachesim_line_info *info);
+
+/** cachesim_stats() - copy the counters of @level into @st. */
+void cachesim_stats(const struct cachesim *cs, unsigned int level,
+		    struct cachesim_stats *st);
+
+/** cachesim_dirty_lines() - dirty lines now resident in @level. */
+uint64_t cachesim_dirty_lines(const struct cachesim *cs, unsigned int level);
+
+/** cachesim_cycles() - total simulated cycles so far. */
+uint64_t cachesim_cycles(const struct cachesim *cs);
+
+/** cachesim_policy_name(), cachesim_write_policy_name() - printable names
+ * ("lru", "plru", "fifo", "random"; "wb-wa", "wt-wa", "wt-nwa"). */
+const char *cachesim_policy_name(enum cachesim_policy p);
+const char *cachesim_write_policy_name(enum cachesim_write_policy p);
+
+/** cachesim_parse_policy(), cachesim_parse_write_policy() - names back to
+ * values.  Return: 0, or -EINVAL for an unknown name. */
+int cachesim_parse_policy(const char *s, enum cachesim_policy *p);
+int cachesim_parse_write_policy(const char *s, enum cachesim_write_policy *p);
+
+/**
+ * cachesim_parse_size() - parse "32768", "32k", "32K", "1m", "2g".
+ * Return: 0, or -EINVAL for a malformed or overflowing size.
+ */
+int cachesim_parse_size(const char *s, uint64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CACHESIM_H */

@@ -1,0 +1,12 @@
+# tests/: the shared Check runner, and the test lists of every module.
+
+check_LTLIBRARIES += tests/libcheckrun.la
+tests_libcheckrun_la_SOURCES = tests/check-run.c tests/check-run.h
+tests_libcheckrun_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_libcheckrun_la_LIBADD = $(CHECK_LIBS)
+
+EXTRA_DIST += tests/tap.sh
+
+# Source formatting (kernel style, .clang-format).
+TESTS += tests/format.sh
+EXTRA_DIST += tests/format.sh
