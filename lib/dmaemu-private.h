@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dmaemu-private.h - the private header of lib/: the machine and the
+ * interfaces between the files of the emulated platform.  Never included by
+ * a public header.
+ *
+ * Files of lib/ and their jobs:
+ *   machine.c   machine create/destroy, the current machine, the registry of
+ *               live machines used by the instrumentation's range check
+ *   options.c   option parsing (struct, string, DMAEMU_OPTIONS)
+ *   physmem.c   banks, the host views (MEM, CPU, TWIN, aliases), regions,
+ *               address classification, struct page arrays
+ *   lineops.c   line operations (fill, clean, invalidate) on the three
+ *               copies with byte masks; range maintenance; stripe locks
+ *   report.c    the report path (counting, printing, SUMMARY lines, policy)
+ *   gfp.c, page_alloc.c, slab.c, context.c   allocators (mm.h)
+ *   cpu.c, kasan.c, memintrin.c, wc.c, prefetch.c   CPU accesses (cpu.h)
+ *
+ * Lock order (outermost first; a thread holding one may only take those
+ * below it):
+ *   1. m->lock            machine-wide lists (devices, mappings)
+ *   2. allocator locks     page allocator zone lock, slab lock (mm.h)
+ *   3. m->cache_lock      the CPU cache model (cachesim) and residency
+ *   4. m->stripe[i]       physical memory data of the lines hashing to i;
+ *                         several are taken in ascending index order
+ *   5. m->wc_lock         write-combining buffers
+ *   6. m->report_lock     report counters and the output stream
+ * Device DMA takes only stripe locks (4) and below, so devices never
+ * serialise on the cache lock.
+ */
+#ifndef DMAEMU_PRIVATE_H
+#define DMAEMU_PRIVATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cachesim.h"
+#include "dmaemu/machine.h"
+#include "dmaemu/report.h"
+
+struct page;
+
+#define DMAEMU_MAX_BANKS 2
+#define DMAEMU_PAGE_SHIFT 12
+#define DMAEMU_PAGE_SIZE (1UL << DMAEMU_PAGE_SHIFT)
+#define DMAEMU_MAX_LINE 256
+#define DMAEMU_NSTRIPES 64
+
+/* ---------------------------------------------------------------------- */
+/* Options                                                                */
+/* ---------------------------------------------------------------------- */
+
+enum dmaemu_profile {
+	DMAEMU_PROFILE_ARM = 0,
+	DMAEMU_PROFILE_ARM64,
+	DMAEMU_PROFILE_X86,
+};
+
+/*
+ * Every option of a machine; see options.c for the keys, defaults and the
+ * documentation of each.
+ */
+struct dmaemu_options {
+	enum dmaemu_profile profile;
+	uint64_t mem_base;	/* low bank physical base */
+	uint64_t mem;		/* low bank size */
+	uint64_t highmem_base;	/* high bank physical base (>= 4 GiB) */
+	uint64_t highmem;	/* high bank size, 0 = none */
+	uint64_t cache_size;
+	unsigned int cache_ways;
+	unsigned int cache_line;
+	enum cachesim_policy cache_policy;
+	unsigned int dma_minalign;	/* 0 = cache_line */
+	unsigned int wc_buffers;	/* number of write-combining buffers */
+	unsigned int wc_size;		/* bytes per buffer (power of two) */
+	bool prefetch;
+	unsigned int prefetch_rate;	/* 1 in N CPU accesses may prefetch */
+	uint64_t seed;
+	bool halt_on_error;
+	int exitcode;			/* 0 = leave the exit status alone */
+	char log_path[256];		/* "" = stderr */
+};
+
+/* ---------------------------------------------------------------------- */
+/* Physical memory and the host views (physmem.c)                         */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * What a host address inside a machine's reservation is.  The order of
+ * this enum is also the order of the views inside one bank's area.
+ */
+enum dmaemu_region {
+	DMAEMU_REGION_NONE = 0, /* not emulated memory */
+	DMAEMU_REGION_LINEAR,	/* cacheable linear map: the CPU copy */
+	DMAEMU_REGION_UNCACHED, /* uncached alias: MEM itself */
+	DMAEMU_REGION_WC,	/* write-combining alias of MEM */
+	DMAEMU_REGION_NOMAP,	/* NO_KERNEL_MAPPING cookies: inaccessible */
+	DMAEMU_REGION_MMIO,	/* ioremap cookies: readl/writel only */
+	DMAEMU_REGION_TWIN,	/* internal: the TWIN copy (never handed out) */
+};
+
+/*
+ * One bank of emulated DRAM.  All views are reserved lazily (MAP_NORESERVE,
+ * and a memfd for MEM): untouched pages cost no host memory.
+ */
+struct dmaemu_bank {
+	uint64_t phys;	  /* first physical address */
+	uint64_t size;	  /* bytes, a multiple of the page size */
+	int memfd;	  /* backs MEM and its aliases */
+	uint8_t *mem;	  /* MEM, mapped shared; also the uncached alias */
+	uint8_t *cpu;	  /* CPU copy = the linear map drivers use */
+	uint8_t *twin;	  /* TWIN copy */
+	uint8_t *wc;	  /* write-combining alias: MEM mapped again */
+	uint8_t *nomap;	  /* PROT_NONE cookie window, same size */
+	struct page *pages; /* one per page, indexed by (phys - bank phys) */
+};
+
+/* Result of classifying a host address. */
+struct dmaemu_where {
+	enum dmaemu_region region;
+	struct dmaemu_machine *m;
+	struct dmaemu_bank *bank;  /* NULL for MMIO */
+	uint64_t phys;		   /* physical address (MMIO: window offset) */
+};
+
+/* ---------------------------------------------------------------------- */
+/* The machine                                                            */
+/* ---------------------------------------------------------------------- */
+
+struct dmaemu__palloc; /* page allocator state (page_alloc.c) */
+struct dmaemu__slab;   /* kmalloc state (slab.c) */
+struct dmaemu__cpu;    /* CPU access state: prefetch, stats (cpu.c) */
+struct dmaemu__wc;     /* write-combining buffers (wc.c) */
+
+struct dmaemu_machine {
+	struct dmaemu_options opt;
+	pthread_mutex_t lock;		/* lists below; order 1 */
+
+	/* Physical memory.  Immutable after create. */
+	unsigned int nbanks;
+	struct dmaemu_bank bank[DMAEMU_MAX_BANKS];
+	uint8_t *resv;			/* the host reservation of all views */
+	size_t resv_size;
+	uint8_t *mmio;			/* MMIO cookie window (PROT_NONE) */
+	size_t mmio_size;
+	unsigned int line;		/* cache line size (opt.cache_line) */
+	unsigned int line_shift;
+
+	/* The CPU cache model.  Protected by cache_lock (order 3). */
+	pthread_mutex_t cache_lock;
+	struct cachesim *cache;
+
+	/* Data of physical memory: stripe i covers the lines whose line
+	 * number hashes to i (order 4). */
+	pthread_mutex_t stripe[DMAEMU_NSTRIPES];
+
+	/* Sub-systems, each with its own lock where it needs one. */
+	struct dmaemu__palloc *palloc;
+	struct dmaemu__slab *slab;
+	struct dmaemu__cpu *cpu;
+	pthread_mutex_t wc_lock;	/* order 5 */
+	struct dmaemu__wc *wc;
+
+	/* Reports (report.c), protected by report_lock (order 6). */
+	pthread_mutex_t report_lock;
+	FILE *log;			/* NULL = stderr */
+	uint64_t report_counts[DMAEMU_REPORT_NKINDS];
+	uint64_t report_total;
+};
+
+/* machine.c */
+struct dmaemu_machine *dmaemu__machine_of_addr(const void *addr);
+
+/* options.c */
+void dmaemu__options_defaults(struct dmaemu_options *o);
+int dmaemu__options_parse(struct dmaemu_options *o, const char *s,
+			  const char *origin, char *err, size_t errlen);
+
+/* physmem.c */
+int dmaemu__physmem_init(struct dmaemu_machine *m);
+void dmaemu__physmem_fini(struct dmaemu_machine *m);
+/* Classify @addr; fast for addresses outside every machine. */
+bool dmaemu__classify(const void *addr, struct dmaemu_where *w);
+struct dmaemu_bank *dmaemu__bank_of_phys(struct dmaemu_machine *m,
+					 uint64_t phys, uint64_t len);
+/* View of @phys in the given copy; NULL when @phys is not DRAM. */
+uint8_t *dmaemu__phys_mem(struct dmaemu_machine *m, uint64_t phys);
+uint8_t *dmaemu__phys_cpu(struct dmaemu_machine *m, uint64_t phys);
+uint8_t *dmaemu__phys_twin(struct dmaemu_machine *m, uint64_t phys);
+uint8_t *dmaemu__phys_view(struct dmaemu_machine *m, uint64_t phys,
+			   enum dmaemu_region view);
+
+/* lineops.c: data operations on one line; the caller holds the line's
+ * stripe lock.  @keep_lo/@keep_hi bound the bytes being maintained (for
+ * lost-cpu-write): dirty bytes outside it are reported when discarded. */
+pthread_mutex_t *dmaemu__stripe_of(struct dmaemu_machine *m, uint64_t phys);
+void dmaemu__line_fill(struct dmaemu_machine *m, uint64_t line_phys);
+void dmaemu__line_clean(struct dmaemu_machine *m, uint64_t line_phys);
+void dmaemu__line_invalidate(struct dmaemu_machine *m, uint64_t line_phys,
+			     uint64_t keep_lo, uint64_t keep_hi);
+/* Byte masks of one line: bit i = byte i (line <= DMAEMU_MAX_LINE). */
+void dmaemu__line_masks(struct dmaemu_machine *m, uint64_t line_phys,
+			uint64_t *cpu_dirty, uint64_t *dev_changed);
+/* Range maintenance for DMA: cache model and data, taking the locks. */
+void dmaemu__range_clean(struct dmaemu_machine *m, uint64_t phys,
+			 uint64_t len);
+void dmaemu__range_invalidate(struct dmaemu_machine *m, uint64_t phys,
+			      uint64_t len);
+void dmaemu__range_clean_invalidate(struct dmaemu_machine *m, uint64_t phys,
+				    uint64_t len);
+
+/* report.c */
+struct dmaemu_report_info {
+	enum dmaemu_report_kind kind;
+	uint64_t phys;		/* first byte concerned (0 if none) */
+	uint64_t size;		/* bytes concerned */
+	const uint64_t *mask;	/* optional byte mask of one line */
+	unsigned int mask_bits;
+	const char *where;	/* optional "function file:line" of the cause */
+};
+void dmaemu__report(struct dmaemu_machine *m,
+		    const struct dmaemu_report_info *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#include "mm.h"
+#include "cpu.h"
+
+#endif /* DMAEMU_PRIVATE_H */
