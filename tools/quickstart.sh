@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# quickstart.sh - set up a Debian machine for dmaemu, build it, and run
+# either the lab tour or the full test suite.
+#
+#   tools/quickstart.sh tour    install, build, run the main job
+#   tools/quickstart.sh test    install, build, run make check and the
+#                               Valgrind runs (Memcheck, Helgrind, DRD)
+#
+# Ends the test run with one line "N passed, N failed" totalled over every
+# test log of every run.  Set DMAEMU_NO_APT=1 to skip the package step.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+top=$(pwd)
+build="$top/_build"
+mode=${1:-tour}
+
+packages=(
+	build-essential autoconf automake libtool pkgconf autoconf-archive
+	check libsubunit-dev valgrind clang clang-format
+)
+
+install_packages() {
+	[ "${DMAEMU_NO_APT:-0}" = 1 ] && return 0
+	local missing=() p
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	local sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	echo "quickstart: installing ${missing[*]}"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build_tree() {
+	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
+	mkdir -p "$build"
+	cd "$build"
+	[ -f Makefile ] || "$top/configure" --enable-valgrind --enable-werror -q
+	make -j"$(nproc)" >/dev/null
+}
+
+# Add the results of the .trs files of one run to the totals.
+passed=0
+failed=0
+skipped=0
+tally() {
+	local p f s
+	p=$(find . -name '*.trs' -exec grep -h '^:test-result: \(PASS\|XFAIL\)' {} + | wc -l)
+	f=$(find . -name '*.trs' -exec grep -h '^:test-result: \(FAIL\|XPASS\|ERROR\)' {} + | wc -l)
+	s=$(find . -name '*.trs' -exec grep -h '^:test-result: SKIP' {} + | wc -l)
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	echo "quickstart: $1: $p passed, $f failed, $s skipped"
+}
+
+run_tests() {
+	local status=0 tool vg_tests
+	make -j"$(nproc)" check || status=1
+	tally "make check"
+	vg_tests=$(make -s print-valgrind-tests)
+	for tool in memcheck helgrind drd; do
+		find . -name '*.trs' -delete
+		make -j"$(nproc)" check-valgrind-$tool TESTS="$vg_tests" ||
+			status=1
+		tally "valgrind $tool"
+	done
+	echo "$passed passed, $failed failed, $skipped skipped"
+	return $status
+}
+
+case "$mode" in
+tour)
+	install_packages
+	build_tree
+	./cachesim/cachesim --demo
+	;;
+test)
+	install_packages
+	build_tree
+	run_tests
+	;;
+*)
+	echo "usage: $0 tour|test" >&2
+	exit 2
+	;;
+esac
