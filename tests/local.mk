@@ -10,3 +10,10 @@ EXTRA_DIST += tests/tap.sh
 # Source formatting (kernel style, .clang-format).
 TESTS += tests/format.sh
 EXTRA_DIST += tests/format.sh
+
+# Semantic patches for the APIs removed in Linux 4.14.
+TESTS += tests/cocci.sh
+EXTRA_DIST += tests/cocci.sh tests/cocci/gfp_temporary.c \
+	tests/cocci/gfp_temporary.res tests/cocci/noncoherent.c \
+	tests/cocci/noncoherent.res cocci/gfp_temporary.cocci \
+	cocci/dma_alloc_noncoherent.cocci
