@@ -17,3 +17,7 @@ EXTRA_DIST += tests/cocci.sh tests/cocci/gfp_temporary.c \
 	tests/cocci/gfp_temporary.res tests/cocci/noncoherent.c \
 	tests/cocci/noncoherent.res cocci/gfp_temporary.cocci \
 	cocci/dma_alloc_noncoherent.cocci
+
+# Public and kernel-personality headers: no shadowing, self-contained.
+TESTS += tests/headers.sh
+EXTRA_DIST += tests/headers.sh
