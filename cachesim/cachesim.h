@@ -33,15 +33,15 @@ extern "C" {
 /** enum cachesim_policy - replacement policy of one level. */
 enum cachesim_policy {
 	CACHESIM_LRU = 0, /* least recently used */
-	CACHESIM_PLRU,    /* tree pseudo-LRU (ways must be a power of two) */
-	CACHESIM_FIFO,    /* first in, first out */
+	CACHESIM_PLRU,	  /* tree pseudo-LRU (ways must be a power of two) */
+	CACHESIM_FIFO,	  /* first in, first out */
 	CACHESIM_RANDOM,  /* seeded pseudo-random victim, reproducible */
 };
 
 /** enum cachesim_write_policy - write hit and write miss handling. */
 enum cachesim_write_policy {
 	CACHESIM_WB_WA = 0, /* write-back, write-allocate (default) */
-	CACHESIM_WT_WA,     /* write-through, write-allocate */
+	CACHESIM_WT_WA,	    /* write-through, write-allocate */
 	CACHESIM_WT_NWA,    /* write-through, no-write-allocate */
 };
 
@@ -99,20 +99,20 @@ struct cachesim_config {
  * Accesses reaching level N+1 are the misses (and write-throughs) of level N.
  */
 struct cachesim_stats {
-	uint64_t accesses;	    /* reads + writes */
-	uint64_t reads;		    /* reads and instruction fetches */
+	uint64_t accesses; /* reads + writes */
+	uint64_t reads;	   /* reads and instruction fetches */
 	uint64_t writes;
 	uint64_t hits;
-	uint64_t misses;	    /* read_misses + write_misses */
+	uint64_t misses; /* read_misses + write_misses */
 	uint64_t read_misses;
 	uint64_t write_misses;
 	uint64_t compulsory_misses; /* first touch of a line ever */
-	uint64_t writebacks;	    /* dirty victims written down during the run */
-	uint64_t evictions;	    /* valid lines replaced to make room */
-	uint64_t maint_ops;	    /* clean/invalidate/flush calls */
-	uint64_t maint_lines;	    /* resident lines those calls touched */
-	uint64_t maint_writebacks;  /* dirty lines those calls wrote back */
-	uint64_t cycles;	    /* simulated cycles spent at this level */
+	uint64_t writebacks;  /* dirty victims written down during the run */
+	uint64_t evictions;   /* valid lines replaced to make room */
+	uint64_t maint_ops;   /* clean/invalidate/flush calls */
+	uint64_t maint_lines; /* resident lines those calls touched */
+	uint64_t maint_writebacks; /* dirty lines those calls wrote back */
+	uint64_t cycles;	   /* simulated cycles spent at this level */
 };
 
 /**
@@ -216,8 +216,8 @@ void cachesim_set_writeback_hook(struct cachesim *cs, cachesim_writeback_fn fn,
  * or the number of levels when it went to memory.  For a straddling access,
  * the deepest level any of its lines reached.
  */
-unsigned int cachesim_access(struct cachesim *cs, uint64_t addr, unsigned int size,
-			     enum cachesim_op op);
+unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
+			     unsigned int size, enum cachesim_op op);
 
 /**
  * cachesim_clean() - write back dirty lines of [@addr, @addr + @len) in
@@ -251,8 +251,8 @@ uint64_t cachesim_flush_all(struct cachesim *cs);
 unsigned int cachesim_levels(const struct cachesim *cs);
 
 /** cachesim_level_config() - the (normalised) configuration of @level. */
-const struct cachesim_level_config *cachesim_level_config(const struct cachesim *cs,
-							  unsigned int level);
+const struct cachesim_level_config *cachesim_level_config(
+	const struct cachesim *cs, unsigned int level);
 
 /** cachesim_resident() - is the line holding @addr present in @level? */
 bool cachesim_resident(const struct cachesim *cs, unsigned int level,

@@ -1,0 +1,1201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cachesim.c - tags-only, deterministic multi-level cache simulator.
+ *
+ * How it works
+ * ------------
+ * Each level is a set-associative array kept as a struct of arrays, one
+ * slot per (set, way), set-major so that the ways of one set are adjacent:
+ *
+ *      tag[]    line number (addr >> line_shift), or TAG_INVALID
+ *      stamp[]  LRU: clock of the last use; FIFO: clock of the fill
+ *      dirty[]  1 when written since the fill (write-back levels only)
+ *      plru[]   PLRU: one byte per tree node, ways bytes per set
+ *
+ *      set s:  tag[s*ways + 0] ... tag[s*ways + ways-1]
+ *
+ * Storing the whole line number as the tag costs a few bits but makes the
+ * lookup a single compare per way, and TAG_INVALID can never match a line
+ * number because lines are at least 4 bytes.
+ *
+ * The hot path (cachesim_access() on an L1 hit of one line) is: one shift,
+ * one mask, a compare per way, a stamp store and a counter increment.
+ * Everything that can be derived is derived when the statistics are read
+ * instead of being counted per access: accesses = reads + writes, hits =
+ * accesses - misses, cycles = accesses * hit_latency.
+ *
+ * Requests and the hierarchy
+ * --------------------------
+ * The hierarchy is non-inclusive/non-exclusive (as Dinero IV).  A request
+ * (address, size, read or write) arrives at a level; every line of the level
+ * it touches is looked up, in address order.  It counts one access, and one
+ * miss if any line missed.  What a level sends to the next one:
+ *
+ *  - a fetch (a read request) for each run of consecutive missed lines that
+ *    must be filled: read misses, and write misses under write-allocate;
+ *  - a write-through (a write request of the original bytes) for every write
+ *    under write-through, hit or miss; under no-write-allocate a write miss
+ *    sends only this write and allocates nothing;
+ *  - a write-back of each dirty victim, as a write request of the whole
+ *    victim line.  The next level counts it as an ordinary write access
+ *    (it can miss there, allocate and evict in turn), Dinero-style.
+ *
+ * So the accesses of level N+1 are exactly the fetches, write-throughs and
+ * write-backs of level N.  Order of a miss: the fetch goes down first (the
+ * lower levels fill), then the victim is chosen and written back, then the
+ * line is installed; a write-through follows the fill.  A request that
+ * leaves the last level goes to memory.
+ *
+ * Victims: an invalid way first (lowest index), else by policy: LRU and FIFO
+ * take the smallest stamp, PLRU follows the tree bits, RANDOM draws from a
+ * per-level splitmix64 stream seeded from the configuration's seed.
+ *
+ * Cycles: every request costs the hit latency of each level it is looked up
+ * in; every request that reaches memory (fetch or write) costs mem_latency.
+ *
+ * Compulsory misses: a miss counts as compulsory when a missed line was never
+ * missed before at that level.  The lines seen are kept as a sparse bitmap:
+ * an open-addressing hash table from a chunk number (line >> 9) to a 512-bit
+ * map, so dense address ranges cost one bit per line and the table is only
+ * touched on misses.
+ *
+ * Maintenance (clean, invalidate, clean+invalidate, flush) visits L1 first,
+ * then each lower level, and acts on every resident line overlapping the
+ * range.  It cleans to memory: a dirty line written back from level N makes
+ * the same address dirty in the first lower write-back level that holds it
+ * (it is written back in turn when that level is visited), or goes to memory
+ * when none does.  Maintenance is not an access: it only counts maint_* and
+ * the memory writes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cachesim.h"
+
+#define TAG_INVALID UINT64_MAX
+/* Bound on lines per level, so a typo in a size cannot ask for terabytes. */
+#define MAX_LINES (1u << 26)
+
+/* Compulsory-miss tracking: one bit per line, 512 lines per chunk. */
+#define SEEN_CHUNK_SHIFT 9
+#define SEEN_WORDS ((1u << SEEN_CHUNK_SHIFT) / 64)
+#define SEEN_MIN_CAP 64
+
+#if defined(__GNUC__)
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define likely(x) (x)
+#define unlikely(x) (x)
+#endif
+
+/**
+ * struct seen_set - lines ever missed at one level (sparse bitmap).
+ * @keys:     chunk number + 1 per slot, 0 for an empty slot.
+ * @bits:     SEEN_WORDS words per slot.
+ * @cap:      number of slots, a power of two (0 before the first miss).
+ * @used:     slots in use.
+ * @lossy:    a growth failed for lack of memory; compulsory counts from then
+ *            on are a lower bound.
+ */
+struct seen_set {
+	uint64_t *keys;
+	uint64_t *bits;
+	size_t cap;
+	size_t used;
+	bool lossy;
+};
+
+/**
+ * struct level - one cache level.  The first fields are the ones the hot
+ * path reads, so that they share a host cache line.
+ */
+struct level {
+	uint64_t *tag;	    /* sets * ways line numbers */
+	uint64_t *stamp;    /* LRU: last use, FIFO: fill time */
+	uint8_t *dirty;	    /* sets * ways flags */
+	uint64_t set_mask;  /* sets - 1 */
+	uint64_t clock;	    /* stamp source */
+	unsigned int shift; /* log2(line) */
+	unsigned int ways;
+	enum cachesim_policy policy;
+	enum cachesim_write_policy wpol;
+	uint64_t count[2]; /* [0] reads, [1] writes */
+	uint64_t read_misses;
+	uint64_t write_misses;
+
+	uint8_t *plru; /* sets * ways tree-node bytes (node 0 unused) */
+	unsigned int sets;
+	unsigned int plru_depth; /* log2(ways) for PLRU */
+	uint64_t compulsory;
+	uint64_t writebacks;
+	uint64_t evictions;
+	uint64_t maint_ops;
+	uint64_t maint_lines;
+	uint64_t maint_writebacks;
+	uint64_t rng; /* splitmix64 state for RANDOM */
+	struct seen_set seen;
+	struct cachesim_level_config cfg; /* normalised copy */
+	char *name;			  /* owned copy of cfg.name */
+};
+
+/**
+ * struct cachesim - the simulator.
+ * @nlevels:     levels in use.
+ * @lv:          the levels, L1 first.
+ * @mem_reads:   fetches that reached memory.
+ * @mem_writes:  writes (write-throughs, write-backs) that reached memory.
+ * @cfg:         copy of the configuration (names point into @lv).
+ * @evict_fn, @evict_ctx: eviction hook, NULL when none.
+ * @wb_fn, @wb_ctx:       clean hook, NULL when none.
+ */
+struct cachesim {
+	unsigned int nlevels;
+	struct level lv[CACHESIM_MAX_LEVELS];
+	uint64_t mem_reads;
+	uint64_t mem_writes;
+	struct cachesim_config cfg;
+	cachesim_evict_fn evict_fn;
+	void *evict_ctx;
+	cachesim_writeback_fn wb_fn;
+	void *wb_ctx;
+};
+
+static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
+			    uint64_t last, bool write);
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                       */
+/* ------------------------------------------------------------------ */
+
+static bool is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+static unsigned int log2u(uint64_t x)
+{
+	unsigned int r = 0;
+
+	while (x >>= 1)
+		r++;
+	return r;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The seed stream of a level: distinct per level, fixed by the seed. */
+static uint64_t level_seed(uint64_t seed, unsigned int n)
+{
+	uint64_t s = seed ^ (0xd1b54a32d192ed03ull * (n + 1));
+
+	return splitmix64(&s);
+}
+
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msg || !msglen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, msglen, fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Compulsory-miss set                                                 */
+/* ------------------------------------------------------------------ */
+
+static size_t seen_slot(uint64_t key, size_t cap)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+static int seen_grow(struct seen_set *s)
+{
+	size_t ncap = s->cap ? s->cap * 2 : SEEN_MIN_CAP;
+	uint64_t *keys = calloc(ncap, sizeof(*keys));
+	uint64_t *bits = calloc(ncap * SEEN_WORDS, sizeof(*bits));
+	size_t i, j;
+
+	if (!keys || !bits) {
+		free(keys);
+		free(bits);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->cap; i++) {
+		if (!s->keys[i])
+			continue;
+		j = seen_slot(s->keys[i], ncap);
+		while (keys[j])
+			j = (j + 1) & (ncap - 1);
+		keys[j] = s->keys[i];
+		memcpy(&bits[j * SEEN_WORDS], &s->bits[i * SEEN_WORDS],
+		       SEEN_WORDS * sizeof(*bits));
+	}
+	free(s->keys);
+	free(s->bits);
+	s->keys = keys;
+	s->bits = bits;
+	s->cap = ncap;
+	return 0;
+}
+
+/*
+ * Mark @line seen; true when it was not seen before.  Cost: O(1) expected,
+ * the table stays at most half full.
+ */
+static bool seen_insert(struct seen_set *s, uint64_t line)
+{
+	uint64_t key = (line >> SEEN_CHUNK_SHIFT) + 1;
+	unsigned int bit = line & ((1u << SEEN_CHUNK_SHIFT) - 1);
+	uint64_t mask = 1ull << (bit & 63);
+	uint64_t *w;
+	size_t i;
+
+	if (2 * (s->used + 1) > s->cap && seen_grow(s) < 0) {
+		s->lossy = true;
+		if (s->used + 1 >= s->cap)
+			return false; /* full: cannot remember more chunks */
+	}
+	i = seen_slot(key, s->cap);
+	while (s->keys[i] && s->keys[i] != key)
+		i = (i + 1) & (s->cap - 1);
+	if (!s->keys[i]) {
+		s->keys[i] = key;
+		s->used++;
+	}
+	w = &s->bits[i * SEEN_WORDS + bit / 64];
+	if (*w & mask)
+		return false;
+	*w |= mask;
+	return true;
+}
+
+static void seen_clear(struct seen_set *s)
+{
+	free(s->keys);
+	free(s->bits);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ------------------------------------------------------------------ */
+/* Replacement policies                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * PLRU tree of one set: nodes 1..ways-1 in heap order (children of node k
+ * are 2k and 2k+1); a node's bit is 0 when the victim lies in its left
+ * subtree, 1 when it lies in the right one.  Way w is the leaf reached by
+ * the bits of w, most significant first.
+ */
+static void plru_touch(struct level *l, size_t set_base, unsigned int way)
+{
+	uint8_t *t = &l->plru[set_base];
+	unsigned int node = 1, d, b;
+
+	for (d = l->plru_depth; d-- > 0;) {
+		b = (way >> d) & 1;
+		t[node] = !b; /* point away from the way just used */
+		node = 2 * node + b;
+	}
+}
+
+static unsigned int plru_victim(const struct level *l, size_t set_base)
+{
+	const uint8_t *t = &l->plru[set_base];
+	unsigned int node = 1;
+
+	while (node < l->ways)
+		node = 2 * node + t[node];
+	return node - l->ways;
+}
+
+/* Rank key of a valid way under PLRU: 0 for the victim, ways-1 safest. */
+static unsigned int plru_key(const struct level *l, size_t set_base,
+			     unsigned int way)
+{
+	const uint8_t *t = &l->plru[set_base];
+	unsigned int node = 1, d, b, key = 0;
+
+	for (d = l->plru_depth; d-- > 0;) {
+		b = (way >> d) & 1;
+		key = (key << 1) | (t[node] != b);
+		node = 2 * node + b;
+	}
+	return key;
+}
+
+static void touch_hit(struct level *l, size_t set_base, unsigned int way)
+{
+	if (l->policy == CACHESIM_LRU)
+		l->stamp[set_base + way] = ++l->clock;
+	else if (l->policy == CACHESIM_PLRU)
+		plru_touch(l, set_base, way);
+}
+
+static void touch_fill(struct level *l, size_t set_base, unsigned int way)
+{
+	if (l->policy == CACHESIM_LRU || l->policy == CACHESIM_FIFO)
+		l->stamp[set_base + way] = ++l->clock;
+	else if (l->policy == CACHESIM_PLRU)
+		plru_touch(l, set_base, way);
+}
+
+static unsigned int pick_victim(struct level *l, size_t set_base)
+{
+	const uint64_t *t = &l->tag[set_base];
+	unsigned int w, best = 0;
+
+	for (w = 0; w < l->ways; w++)
+		if (t[w] == TAG_INVALID)
+			return w;
+
+	switch (l->policy) {
+	case CACHESIM_PLRU:
+		return plru_victim(l, set_base);
+	case CACHESIM_RANDOM:
+		/* Multiply-high maps 32 random bits onto [0, ways) evenly. */
+		return (unsigned int)(((splitmix64(&l->rng) >> 32) *
+				       (uint64_t)l->ways) >>
+				      32);
+	default:
+		for (w = 1; w < l->ways; w++)
+			if (l->stamp[set_base + w] < l->stamp[set_base + best])
+				best = w;
+		return best;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Access path                                                         */
+/* ------------------------------------------------------------------ */
+
+static int find_way(const struct level *l, size_t set_base, uint64_t line)
+{
+	const uint64_t *t = &l->tag[set_base];
+	unsigned int w;
+
+	for (w = 0; w < l->ways; w++)
+		if (t[w] == line)
+			return (int)w;
+	return -1;
+}
+
+static size_t set_base_of(const struct level *l, uint64_t line)
+{
+	return (size_t)(line & l->set_mask) * l->ways;
+}
+
+/*
+ * Put @line into level @n (it missed there): choose a victim, report it,
+ * write it back to level n+1 when dirty, install the line.
+ */
+static void fill_line(struct cachesim *cs, unsigned int n, uint64_t line,
+		      bool dirty)
+{
+	struct level *l = &cs->lv[n];
+	size_t base = set_base_of(l, line);
+	unsigned int way = pick_victim(l, base);
+	size_t slot = base + way;
+	uint64_t old = l->tag[slot];
+	bool was_dirty = l->dirty[slot];
+
+	l->tag[slot] = line;
+	l->dirty[slot] = dirty;
+	touch_fill(l, base, way);
+	if (old == TAG_INVALID)
+		return;
+
+	l->evictions++;
+	if (cs->evict_fn)
+		cs->evict_fn(cs->evict_ctx, n, old << l->shift, was_dirty,
+			     n + 1 == cs->nlevels);
+	if (was_dirty) {
+		l->writebacks++;
+		request(cs, n + 1, old << l->shift,
+			(old << l->shift) + ((1ull << l->shift) - 1), true);
+	}
+}
+
+/* Send a fetch of lines [first, last] of level @n to level n+1. */
+static unsigned int fetch_run(struct cachesim *cs, unsigned int n,
+			      uint64_t first, uint64_t last, bool dirty)
+{
+	struct level *l = &cs->lv[n];
+	unsigned int r;
+	uint64_t line;
+
+	r = request(cs, n + 1, first << l->shift,
+		    (last << l->shift) + ((1ull << l->shift) - 1), false);
+	for (line = first;; line++) {
+		fill_line(cs, n, line, dirty);
+		if (line == last)
+			break;
+	}
+	return r;
+}
+
+/*
+ * One request at level @n covering bytes [addr, last].
+ * Return: the deepest level the request (or the fetches and no-allocate
+ * writes it caused) was satisfied at; cs->nlevels for memory.
+ */
+static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
+			    uint64_t last, bool write)
+{
+	struct level *l;
+	uint64_t first_line, last_line, line, run = 0;
+	bool in_run = false, missed = false, compulsory = false;
+	bool allocate, mark_dirty;
+	unsigned int r, deepest = n;
+	size_t base;
+	int way;
+
+	if (n == cs->nlevels) {
+		if (write)
+			cs->mem_writes++;
+		else
+			cs->mem_reads++;
+		return n;
+	}
+	l = &cs->lv[n];
+	l->count[write]++;
+	allocate = !write || l->wpol != CACHESIM_WT_NWA;
+	mark_dirty = write && l->wpol == CACHESIM_WB_WA;
+
+	first_line = addr >> l->shift;
+	last_line = last >> l->shift;
+	for (line = first_line;; line++) {
+		base = set_base_of(l, line);
+		way = find_way(l, base, line);
+		if (way >= 0) {
+			touch_hit(l, base, (unsigned int)way);
+			if (mark_dirty)
+				l->dirty[base + way] = 1;
+			if (in_run && allocate) {
+				r = fetch_run(cs, n, run, line - 1, mark_dirty);
+				deepest = r > deepest ? r : deepest;
+			}
+			in_run = false;
+		} else {
+			missed = true;
+			if (seen_insert(&l->seen, line))
+				compulsory = true;
+			if (!in_run)
+				run = line;
+			in_run = true;
+		}
+		if (line == last_line)
+			break;
+	}
+	if (in_run && allocate) {
+		r = fetch_run(cs, n, run, last_line, mark_dirty);
+		deepest = r > deepest ? r : deepest;
+	}
+	if (missed) {
+		if (write)
+			l->write_misses++;
+		else
+			l->read_misses++;
+		if (compulsory)
+			l->compulsory++;
+	}
+	if (write && l->wpol != CACHESIM_WB_WA) {
+		r = request(cs, n + 1, addr, last, true);
+		/* A posted write-through does not delay a hit. */
+		if (missed && !allocate)
+			deepest = r > deepest ? r : deepest;
+	}
+	return deepest;
+}
+
+unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
+			     unsigned int size, enum cachesim_op op)
+{
+	struct level *l = &cs->lv[0];
+	uint64_t last = addr + (size ? size - 1 : 0);
+	uint64_t line = addr >> l->shift;
+	bool write = op == CACHESIM_WRITE;
+
+	if (unlikely(last < addr))
+		last = UINT64_MAX;
+	/*
+	 * Fast path: one line, L1 hit, nothing to send down.  Anything else
+	 * (straddle, miss, write-through) takes the general request path.
+	 */
+	if (likely(line == last >> l->shift) &&
+	    (!write || l->wpol == CACHESIM_WB_WA)) {
+		const uint64_t *t = &l->tag[set_base_of(l, line)];
+		unsigned int w;
+
+		for (w = 0; w < l->ways; w++) {
+			if (t[w] != line)
+				continue;
+			l->count[write]++;
+			if (l->policy == CACHESIM_LRU)
+				l->stamp[t - l->tag + w] = ++l->clock;
+			else if (l->policy == CACHESIM_PLRU)
+				plru_touch(l, (size_t)(t - l->tag), w);
+			if (write)
+				l->dirty[t - l->tag + w] = 1;
+			return 0;
+		}
+	}
+	return request(cs, 0, addr, last, write);
+}
+
+/* ------------------------------------------------------------------ */
+/* Maintenance                                                         */
+/* ------------------------------------------------------------------ */
+
+enum maint_op {
+	MAINT_CLEAN = 1,
+	MAINT_INVAL = 2,
+	MAINT_CLEAN_INVAL = 3,
+};
+
+/*
+ * A dirty line [addr, addr + len) leaves level @n towards memory: it makes
+ * the overlapping lines dirty in the first lower write-back level holding
+ * any of them, or it reaches memory.
+ */
+static void write_down(struct cachesim *cs, unsigned int n, uint64_t addr,
+		       uint64_t len)
+{
+	unsigned int m;
+
+	for (m = n + 1; m < cs->nlevels; m++) {
+		struct level *l = &cs->lv[m];
+		uint64_t line, last = (addr + len - 1) >> l->shift;
+		bool held = false;
+
+		for (line = addr >> l->shift; line <= last; line++) {
+			size_t base = set_base_of(l, line);
+			int way = find_way(l, base, line);
+
+			if (way < 0)
+				continue;
+			held = true;
+			if (l->wpol == CACHESIM_WB_WA)
+				l->dirty[base + way] = 1;
+		}
+		if (held && l->wpol == CACHESIM_WB_WA)
+			return;
+	}
+	cs->mem_writes++;
+}
+
+/* Apply @op to the resident line in @slot of level @n. */
+static void maint_slot(struct cachesim *cs, unsigned int n, size_t slot,
+		       enum maint_op op)
+{
+	struct level *l = &cs->lv[n];
+	uint64_t addr = l->tag[slot] << l->shift;
+	bool dirty = l->dirty[slot];
+	bool last = n + 1 == cs->nlevels;
+
+	l->maint_lines++;
+	if (dirty && (op & MAINT_CLEAN)) {
+		l->maint_writebacks++;
+		l->dirty[slot] = 0;
+		if (op == MAINT_CLEAN && cs->wb_fn)
+			cs->wb_fn(cs->wb_ctx, n, addr, last);
+		write_down(cs, n, addr, 1ull << l->shift);
+	}
+	if (op & MAINT_INVAL) {
+		/* @dirty in the hook means "written back", not "was dirty". */
+		if (cs->evict_fn)
+			cs->evict_fn(cs->evict_ctx, n, addr,
+				     dirty && (op & MAINT_CLEAN), last);
+		l->tag[slot] = TAG_INVALID;
+		l->dirty[slot] = 0;
+	}
+}
+
+/* Apply @op to the lines of level @n overlapping [addr, end]. */
+static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
+			    uint64_t end, enum maint_op op)
+{
+	struct level *l = &cs->lv[n];
+	uint64_t first = addr >> l->shift, last = end >> l->shift, line;
+	uint64_t before = l->maint_lines;
+	size_t slot, nslots = (size_t)l->sets * l->ways;
+
+	l->maint_ops++;
+	if (last - first >= nslots) {
+		/* A range larger than the cache: visit the cache instead. */
+		for (slot = 0; slot < nslots; slot++)
+			if (l->tag[slot] != TAG_INVALID &&
+			    l->tag[slot] >= first && l->tag[slot] <= last)
+				maint_slot(cs, n, slot, op);
+	} else {
+		for (line = first;; line++) {
+			size_t base = set_base_of(l, line);
+			int way = find_way(l, base, line);
+
+			if (way >= 0)
+				maint_slot(cs, n, base + way, op);
+			if (line == last)
+				break;
+		}
+	}
+	return l->maint_lines - before;
+}
+
+static uint64_t maint_range(struct cachesim *cs, uint64_t addr, uint64_t len,
+			    enum maint_op op)
+{
+	uint64_t end = addr + len - 1, touched = 0;
+	unsigned int n;
+
+	if (len && end < addr)
+		end = UINT64_MAX;
+	for (n = 0; n < cs->nlevels; n++) {
+		if (!len) {
+			cs->lv[n].maint_ops++;
+			continue;
+		}
+		touched += maint_level(cs, n, addr, end, op);
+	}
+	return touched;
+}
+
+uint64_t cachesim_clean(struct cachesim *cs, uint64_t addr, uint64_t len)
+{
+	return maint_range(cs, addr, len, MAINT_CLEAN);
+}
+
+uint64_t cachesim_invalidate(struct cachesim *cs, uint64_t addr, uint64_t len)
+{
+	return maint_range(cs, addr, len, MAINT_INVAL);
+}
+
+uint64_t cachesim_clean_invalidate(struct cachesim *cs, uint64_t addr,
+				   uint64_t len)
+{
+	return maint_range(cs, addr, len, MAINT_CLEAN_INVAL);
+}
+
+uint64_t cachesim_flush_all(struct cachesim *cs)
+{
+	return maint_range(cs, 0, UINT64_MAX, MAINT_CLEAN_INVAL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Configuration, creation                                             */
+/* ------------------------------------------------------------------ */
+
+void cachesim_config_init(struct cachesim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nlevels = 1;
+	cfg->level[0].name = "L1";
+	cfg->level[0].size = 32 * 1024;
+	cfg->level[0].ways = 8;
+	cfg->level[0].line = 64;
+	cfg->level[0].policy = CACHESIM_LRU;
+	cfg->level[0].write_policy = CACHESIM_WB_WA;
+	cfg->level[0].hit_latency = 4;
+	cfg->seed = 1;
+	cfg->mem_latency = 100;
+}
+
+static int check_level(const struct cachesim_level_config *lc, unsigned int n,
+		       char *msg, size_t msglen)
+{
+	char who[64];
+	uint64_t way_bytes, sets;
+
+	snprintf(who, sizeof(who), "L%u", n + 1);
+	if (lc->name && strcmp(lc->name, who))
+		snprintf(who, sizeof(who), "L%u (%.40s)", n + 1, lc->name);
+
+	if (!lc->size) {
+		set_msg(msg, msglen, "%s: size is 0", who);
+		return -EINVAL;
+	}
+	if (lc->line < 4 || !is_pow2(lc->line)) {
+		set_msg(msg, msglen,
+			"%s: line size %u is not a power of two >= 4", who,
+			lc->line);
+		return -EINVAL;
+	}
+	if (!lc->ways) {
+		set_msg(msg, msglen, "%s: ways is 0 (1 is direct-mapped)", who);
+		return -EINVAL;
+	}
+	way_bytes = (uint64_t)lc->ways * lc->line;
+	if (way_bytes > lc->size) {
+		set_msg(msg, msglen,
+			"%s: ways %u is more than the %llu lines of %llu bytes",
+			who, lc->ways,
+			(unsigned long long)(lc->size / lc->line),
+			(unsigned long long)lc->size);
+		return -EINVAL;
+	}
+	if (lc->size % way_bytes) {
+		set_msg(msg, msglen,
+			"%s: size %llu is not a multiple of ways * line = %llu",
+			who, (unsigned long long)lc->size,
+			(unsigned long long)way_bytes);
+		return -EINVAL;
+	}
+	sets = lc->size / way_bytes;
+	if (!is_pow2(sets)) {
+		set_msg(msg, msglen,
+			"%s: number of sets %llu (size / (ways * line)) is not "
+			"a power of two",
+			who, (unsigned long long)sets);
+		return -EINVAL;
+	}
+	if (lc->size / lc->line > MAX_LINES) {
+		set_msg(msg, msglen, "%s: size %llu is more than %u lines", who,
+			(unsigned long long)lc->size, MAX_LINES);
+		return -EINVAL;
+	}
+	if ((unsigned int)lc->policy > CACHESIM_RANDOM) {
+		set_msg(msg, msglen, "%s: replacement policy %d is unknown",
+			who, (int)lc->policy);
+		return -EINVAL;
+	}
+	if ((unsigned int)lc->write_policy > CACHESIM_WT_NWA) {
+		set_msg(msg, msglen, "%s: write policy %d is unknown", who,
+			(int)lc->write_policy);
+		return -EINVAL;
+	}
+	if (lc->policy == CACHESIM_PLRU && !is_pow2(lc->ways)) {
+		set_msg(msg, msglen,
+			"%s: plru needs a power-of-two number of ways, not %u",
+			who, lc->ways);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cachesim_config_check(const struct cachesim_config *cfg, char *msg,
+			  size_t msglen)
+{
+	unsigned int n;
+	int err;
+
+	if (!cfg) {
+		set_msg(msg, msglen, "no configuration");
+		return -EINVAL;
+	}
+	if (cfg->nlevels < 1 || cfg->nlevels > CACHESIM_MAX_LEVELS) {
+		set_msg(msg, msglen,
+			"nlevels is %u: a hierarchy has 1 to %d levels",
+			cfg->nlevels, CACHESIM_MAX_LEVELS);
+		return -EINVAL;
+	}
+	for (n = 0; n < cfg->nlevels; n++) {
+		err = check_level(&cfg->level[n], n, msg, msglen);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void level_empty(struct level *l, uint64_t seed, unsigned int n)
+{
+	size_t nslots = (size_t)l->sets * l->ways;
+	size_t i;
+
+	for (i = 0; i < nslots; i++)
+		l->tag[i] = TAG_INVALID;
+	memset(l->dirty, 0, nslots);
+	memset(l->stamp, 0, nslots * sizeof(*l->stamp));
+	if (l->plru)
+		memset(l->plru, 0, nslots);
+	l->clock = 0;
+	l->count[0] = l->count[1] = 0;
+	l->read_misses = l->write_misses = l->compulsory = 0;
+	l->writebacks = l->evictions = 0;
+	l->maint_ops = l->maint_lines = l->maint_writebacks = 0;
+	l->rng = level_seed(seed, n);
+	seen_clear(&l->seen);
+}
+
+static void level_free(struct level *l)
+{
+	free(l->tag);
+	free(l->stamp);
+	free(l->dirty);
+	free(l->plru);
+	free(l->name);
+	seen_clear(&l->seen);
+}
+
+static int level_init(struct level *l, const struct cachesim_level_config *lc,
+		      unsigned int n, uint64_t seed)
+{
+	char buf[16];
+	size_t nslots;
+
+	memset(l, 0, sizeof(*l));
+	l->cfg = *lc;
+	l->ways = lc->ways;
+	l->sets = (unsigned int)(lc->size / ((uint64_t)lc->ways * lc->line));
+	l->set_mask = l->sets - 1;
+	l->shift = log2u(lc->line);
+	l->policy = lc->policy;
+	l->wpol = lc->write_policy;
+	l->plru_depth = log2u(lc->ways);
+	nslots = (size_t)l->sets * l->ways;
+
+	if (!lc->name)
+		snprintf(buf, sizeof(buf), "L%u", n + 1);
+	l->name = strdup(lc->name ? lc->name : buf);
+	l->tag = malloc(nslots * sizeof(*l->tag));
+	l->stamp = malloc(nslots * sizeof(*l->stamp));
+	l->dirty = malloc(nslots);
+	if (lc->policy == CACHESIM_PLRU)
+		l->plru = malloc(nslots);
+	if (!l->name || !l->tag || !l->stamp || !l->dirty ||
+	    (lc->policy == CACHESIM_PLRU && !l->plru))
+		return -ENOMEM;
+	l->cfg.name = l->name;
+	level_empty(l, seed, n);
+	return 0;
+}
+
+struct cachesim *cachesim_create(const struct cachesim_config *cfg, char *msg,
+				 size_t msglen)
+{
+	struct cachesim *cs;
+	unsigned int n;
+
+	if (cachesim_config_check(cfg, msg, msglen)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	cs = calloc(1, sizeof(*cs));
+	if (!cs)
+		goto out_nomem;
+	cs->cfg = *cfg;
+	cs->nlevels = cfg->nlevels;
+	for (n = 0; n < cs->nlevels; n++) {
+		if (level_init(&cs->lv[n], &cfg->level[n], n, cfg->seed))
+			goto out_destroy;
+		cs->cfg.level[n].name = cs->lv[n].name;
+	}
+	return cs;
+
+out_destroy:
+	cachesim_destroy(cs);
+out_nomem:
+	set_msg(msg, msglen, "out of memory");
+	errno = ENOMEM;
+	return NULL;
+}
+
+void cachesim_destroy(struct cachesim *cs)
+{
+	unsigned int n;
+
+	if (!cs)
+		return;
+	for (n = 0; n < CACHESIM_MAX_LEVELS; n++)
+		level_free(&cs->lv[n]);
+	free(cs);
+}
+
+void cachesim_reset(struct cachesim *cs)
+{
+	unsigned int n;
+
+	for (n = 0; n < cs->nlevels; n++)
+		level_empty(&cs->lv[n], cs->cfg.seed, n);
+	cs->mem_reads = cs->mem_writes = 0;
+}
+
+void cachesim_set_evict_hook(struct cachesim *cs, cachesim_evict_fn fn,
+			     void *ctx)
+{
+	cs->evict_fn = fn;
+	cs->evict_ctx = fn ? ctx : NULL;
+}
+
+void cachesim_set_writeback_hook(struct cachesim *cs, cachesim_writeback_fn fn,
+				 void *ctx)
+{
+	cs->wb_fn = fn;
+	cs->wb_ctx = fn ? ctx : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Queries                                                             */
+/* ------------------------------------------------------------------ */
+
+unsigned int cachesim_levels(const struct cachesim *cs)
+{
+	return cs->nlevels;
+}
+
+const struct cachesim_level_config *cachesim_level_config(
+	const struct cachesim *cs, unsigned int level)
+{
+	if (level >= cs->nlevels)
+		return NULL;
+	return &cs->lv[level].cfg;
+}
+
+bool cachesim_locate(const struct cachesim *cs, unsigned int level,
+		     uint64_t addr, unsigned int *set, unsigned int *way)
+{
+	const struct level *l;
+	uint64_t line;
+	int w;
+
+	if (level >= cs->nlevels)
+		return false;
+	l = &cs->lv[level];
+	line = addr >> l->shift;
+	if (set)
+		*set = (unsigned int)(line & l->set_mask);
+	w = find_way(l, set_base_of(l, line), line);
+	if (w < 0)
+		return false;
+	if (way)
+		*way = (unsigned int)w;
+	return true;
+}
+
+bool cachesim_resident(const struct cachesim *cs, unsigned int level,
+		       uint64_t addr)
+{
+	return cachesim_locate(cs, level, addr, NULL, NULL);
+}
+
+bool cachesim_dirty(const struct cachesim *cs, unsigned int level,
+		    uint64_t addr)
+{
+	unsigned int set, way;
+
+	if (!cachesim_locate(cs, level, addr, &set, &way))
+		return false;
+	return cs->lv[level].dirty[(size_t)set * cs->lv[level].ways + way];
+}
+
+unsigned int cachesim_sets(const struct cachesim *cs, unsigned int level)
+{
+	return level < cs->nlevels ? cs->lv[level].sets : 0;
+}
+
+/*
+ * Sort key of a way for the age rank: invalid ways first (they are taken
+ * first), in way order, then the valid ones by the policy's order.
+ */
+static uint64_t age_key(const struct level *l, size_t base, unsigned int way)
+{
+	if (l->tag[base + way] == TAG_INVALID)
+		return way;
+	switch (l->policy) {
+	case CACHESIM_PLRU:
+		return l->ways + (uint64_t)plru_key(l, base, way);
+	case CACHESIM_RANDOM:
+		return l->ways + (uint64_t)way;
+	default:
+		return l->ways + l->stamp[base + way];
+	}
+}
+
+int cachesim_line(const struct cachesim *cs, unsigned int level,
+		  unsigned int set, unsigned int way,
+		  struct cachesim_line_info *info)
+{
+	const struct level *l;
+	uint64_t key;
+	size_t base;
+	unsigned int w, age = 0;
+
+	if (level >= cs->nlevels)
+		return -EINVAL;
+	l = &cs->lv[level];
+	if (set >= l->sets || way >= l->ways)
+		return -EINVAL;
+	base = (size_t)set * l->ways;
+	key = age_key(l, base, way);
+	for (w = 0; w < l->ways; w++) {
+		uint64_t k = age_key(l, base, w);
+
+		if (k < key || (k == key && w < way))
+			age++;
+	}
+	info->valid = l->tag[base + way] != TAG_INVALID;
+	info->dirty = info->valid && l->dirty[base + way];
+	info->addr = info->valid ? l->tag[base + way] << l->shift : 0;
+	info->age = age;
+	return 0;
+}
+
+void cachesim_stats(const struct cachesim *cs, unsigned int level,
+		    struct cachesim_stats *st)
+{
+	const struct level *l;
+
+	memset(st, 0, sizeof(*st));
+	if (level >= cs->nlevels)
+		return;
+	l = &cs->lv[level];
+	st->reads = l->count[0];
+	st->writes = l->count[1];
+	st->accesses = st->reads + st->writes;
+	st->read_misses = l->read_misses;
+	st->write_misses = l->write_misses;
+	st->misses = st->read_misses + st->write_misses;
+	st->hits = st->accesses - st->misses;
+	st->compulsory_misses = l->compulsory;
+	st->writebacks = l->writebacks;
+	st->evictions = l->evictions;
+	st->maint_ops = l->maint_ops;
+	st->maint_lines = l->maint_lines;
+	st->maint_writebacks = l->maint_writebacks;
+	st->cycles = st->accesses * l->cfg.hit_latency;
+}
+
+uint64_t cachesim_dirty_lines(const struct cachesim *cs, unsigned int level)
+{
+	const struct level *l;
+	size_t i, nslots;
+	uint64_t n = 0;
+
+	if (level >= cs->nlevels)
+		return 0;
+	l = &cs->lv[level];
+	nslots = (size_t)l->sets * l->ways;
+	for (i = 0; i < nslots; i++)
+		n += l->tag[i] != TAG_INVALID && l->dirty[i];
+	return n;
+}
+
+uint64_t cachesim_cycles(const struct cachesim *cs)
+{
+	uint64_t c = (cs->mem_reads + cs->mem_writes) * cs->cfg.mem_latency;
+	unsigned int n;
+
+	for (n = 0; n < cs->nlevels; n++)
+		c += (cs->lv[n].count[0] + cs->lv[n].count[1]) *
+		     cs->lv[n].cfg.hit_latency;
+	return c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Names and parsing                                                   */
+/* ------------------------------------------------------------------ */
+
+static const char *const policy_names[] = {
+	[CACHESIM_LRU] = "lru",
+	[CACHESIM_PLRU] = "plru",
+	[CACHESIM_FIFO] = "fifo",
+	[CACHESIM_RANDOM] = "random",
+};
+
+static const char *const write_policy_names[] = {
+	[CACHESIM_WB_WA] = "wb-wa",
+	[CACHESIM_WT_WA] = "wt-wa",
+	[CACHESIM_WT_NWA] = "wt-nwa",
+};
+
+const char *cachesim_policy_name(enum cachesim_policy p)
+{
+	if ((unsigned int)p > CACHESIM_RANDOM)
+		return "?";
+	return policy_names[p];
+}
+
+const char *cachesim_write_policy_name(enum cachesim_write_policy p)
+{
+	if ((unsigned int)p > CACHESIM_WT_NWA)
+		return "?";
+	return write_policy_names[p];
+}
+
+int cachesim_parse_policy(const char *s, enum cachesim_policy *p)
+{
+	unsigned int i;
+
+	for (i = 0; s && i <= CACHESIM_RANDOM; i++) {
+		if (!strcasecmp(s, policy_names[i])) {
+			*p = (enum cachesim_policy)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int cachesim_parse_write_policy(const char *s, enum cachesim_write_policy *p)
+{
+	unsigned int i;
+
+	for (i = 0; s && i <= CACHESIM_WT_NWA; i++) {
+		if (!strcasecmp(s, write_policy_names[i])) {
+			*p = (enum cachesim_write_policy)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int cachesim_parse_size(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+	const char *p = s;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	switch (*p) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	case 't':
+	case 'T':
+		shift = 40;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (shift && p[1] != '\0')
+		return -EINVAL;
+	if (shift && v > (UINT64_MAX >> shift))
+		return -EINVAL;
+	*out = v << shift;
+	return 0;
+}
