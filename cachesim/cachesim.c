@@ -82,10 +82,14 @@
 /* Bound on lines per level, so a typo in a size cannot ask for terabytes. */
 #define MAX_LINES (1u << 26)
 
-/* Compulsory-miss tracking: one bit per line, 512 lines per chunk. */
-#define SEEN_CHUNK_SHIFT 9
-#define SEEN_WORDS ((1u << SEEN_CHUNK_SHIFT) / 64)
+/*
+ * Compulsory-miss tracking: one bit per line, SEEN_LINES lines per chunk, so
+ * that a chunk's key and bits fill exactly one 64-byte host cache line.
+ */
+#define SEEN_WORDS 7
+#define SEEN_LINES (SEEN_WORDS * 64)
 #define SEEN_MIN_CAP 64
+#define SEEN_BATCH 32
 
 #if defined(__GNUC__)
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -95,21 +99,40 @@
 #define unlikely(x) (x)
 #endif
 
+/* One slot of the seen set: a chunk of SEEN_LINES lines. */
+struct seen_chunk {
+	uint64_t key; /* chunk number + 1; 0 for an empty slot */
+	uint64_t bits[SEEN_WORDS];
+};
+
 /**
  * struct seen_set - lines ever missed at one level (sparse bitmap).
- * @keys:     chunk number + 1 per slot, 0 for an empty slot.
- * @bits:     SEEN_WORDS words per slot.
- * @cap:      number of slots, a power of two (0 before the first miss).
- * @used:     slots in use.
- * @lossy:    a growth failed for lack of memory; compulsory counts from then
- *            on are a lower bound.
+ * @slot:       open-addressing table (linear probing), @cap slots.
+ * @cap:        number of slots, a power of two (0 before the first miss).
+ * @shift:      64 - log2(@cap), for the multiplicative hash.
+ * @used:       slots in use; kept at most 3/4 of @cap.
+ * @lossy:      a growth failed for lack of memory; compulsory counts from
+ *              then on are a lower bound.
+ * @compulsory: compulsory misses of the lines already looked up.
+ * @npend:      lines in @pend.
+ * @pend:       missed lines not yet looked up, oldest first.
+ *
+ * The table is larger than the host's L1 and L2 caches for a trace that
+ * touches a gigabyte, and a lookup is then a host cache miss.  Single-line
+ * misses are therefore queued in @pend, with a prefetch of their slot, and
+ * looked up SEEN_BATCH at a time, when the slots have long arrived.
+ * The queue is processed in order, so the counts are exactly those of one
+ * lookup per miss; readers of @compulsory call seen_flush() first.
  */
 struct seen_set {
-	uint64_t *keys;
-	uint64_t *bits;
+	struct seen_chunk *slot;
 	size_t cap;
+	unsigned int shift;
 	size_t used;
 	bool lossy;
+	uint64_t compulsory;
+	unsigned int npend;
+	uint64_t pend[SEEN_BATCH];
 };
 
 /**
@@ -126,21 +149,20 @@ struct level {
 	unsigned int ways;
 	enum cachesim_policy policy;
 	enum cachesim_write_policy wpol;
+	bool wt;	   /* write-through: writes always go down */
 	uint64_t count[2]; /* [0] reads, [1] writes */
-	uint64_t read_misses;
-	uint64_t write_misses;
+	uint64_t miss[2];  /* [0] read misses, [1] write misses */
 
 	uint8_t *plru; /* sets * ways tree-node bytes (node 0 unused) */
 	unsigned int sets;
 	unsigned int plru_depth; /* log2(ways) for PLRU */
-	uint64_t compulsory;
 	uint64_t writebacks;
 	uint64_t evictions;
 	uint64_t maint_ops;
 	uint64_t maint_lines;
 	uint64_t maint_writebacks;
-	uint64_t rng; /* splitmix64 state for RANDOM */
-	struct seen_set seen;
+	uint64_t rng;	       /* splitmix64 state for RANDOM */
+	struct seen_set *seen; /* separate so const queries can flush it */
 	struct cachesim_level_config cfg; /* normalised copy */
 	char *name;			  /* owned copy of cfg.name */
 };
@@ -149,8 +171,8 @@ struct level {
  * struct cachesim - the simulator.
  * @nlevels:     levels in use.
  * @lv:          the levels, L1 first.
- * @mem_reads:   fetches that reached memory.
- * @mem_writes:  writes (write-throughs, write-backs) that reached memory.
+ * @mem_req:     requests that reached memory: [0] fetches, [1] writes
+ *               (write-throughs, write-backs).
  * @cfg:         copy of the configuration (names point into @lv).
  * @evict_fn, @evict_ctx: eviction hook, NULL when none.
  * @wb_fn, @wb_ctx:       clean hook, NULL when none.
@@ -158,8 +180,7 @@ struct level {
 struct cachesim {
 	unsigned int nlevels;
 	struct level lv[CACHESIM_MAX_LEVELS];
-	uint64_t mem_reads;
-	uint64_t mem_writes;
+	uint64_t mem_req[2];
 	struct cachesim_config cfg;
 	cachesim_evict_fn evict_fn;
 	void *evict_ctx;
@@ -223,77 +244,138 @@ static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
 /* Compulsory-miss set                                                 */
 /* ------------------------------------------------------------------ */
 
-static size_t seen_slot(uint64_t key, size_t cap)
+static size_t seen_hash(uint64_t key, unsigned int shift)
 {
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> shift);
 }
 
 static int seen_grow(struct seen_set *s)
 {
 	size_t ncap = s->cap ? s->cap * 2 : SEEN_MIN_CAP;
-	uint64_t *keys = calloc(ncap, sizeof(*keys));
-	uint64_t *bits = calloc(ncap * SEEN_WORDS, sizeof(*bits));
+	unsigned int nshift = 64 - log2u(ncap);
+	struct seen_chunk *slot;
 	size_t i, j;
 
-	if (!keys || !bits) {
-		free(keys);
-		free(bits);
+	slot = aligned_alloc(sizeof(*slot), ncap * sizeof(*slot));
+	if (!slot)
 		return -ENOMEM;
-	}
+	memset(slot, 0, ncap * sizeof(*slot));
 	for (i = 0; i < s->cap; i++) {
-		if (!s->keys[i])
+		if (!s->slot[i].key)
 			continue;
-		j = seen_slot(s->keys[i], ncap);
-		while (keys[j])
+		j = seen_hash(s->slot[i].key, nshift);
+		while (slot[j].key)
 			j = (j + 1) & (ncap - 1);
-		keys[j] = s->keys[i];
-		memcpy(&bits[j * SEEN_WORDS], &s->bits[i * SEEN_WORDS],
-		       SEEN_WORDS * sizeof(*bits));
+		slot[j] = s->slot[i];
 	}
-	free(s->keys);
-	free(s->bits);
-	s->keys = keys;
-	s->bits = bits;
+	free(s->slot);
+	s->slot = slot;
 	s->cap = ncap;
+	s->shift = nshift;
 	return 0;
 }
 
 /*
- * Mark @line seen; true when it was not seen before.  Cost: O(1) expected,
- * the table stays at most half full.
+ * Mark @line seen; true when it was not seen before.  Cost: O(1) expected
+ * (the table stays at most 3/4 full), usually one host cache line.
  */
 static bool seen_insert(struct seen_set *s, uint64_t line)
 {
-	uint64_t key = (line >> SEEN_CHUNK_SHIFT) + 1;
-	unsigned int bit = line & ((1u << SEEN_CHUNK_SHIFT) - 1);
-	uint64_t mask = 1ull << (bit & 63);
-	uint64_t *w;
+	uint64_t key = line / SEEN_LINES + 1;
+	unsigned int bit = (unsigned int)(line % SEEN_LINES);
+	uint64_t mask = 1ull << (bit % 64);
+	struct seen_chunk *c;
+	bool fresh;
 	size_t i;
 
-	if (2 * (s->used + 1) > s->cap && seen_grow(s) < 0) {
+	if (unlikely(4 * (s->used + 1) > 3 * s->cap) && seen_grow(s) < 0) {
 		s->lossy = true;
 		if (s->used + 1 >= s->cap)
 			return false; /* full: cannot remember more chunks */
 	}
-	i = seen_slot(key, s->cap);
-	while (s->keys[i] && s->keys[i] != key)
+	i = seen_hash(key, s->shift);
+	while (s->slot[i].key != key && s->slot[i].key)
 		i = (i + 1) & (s->cap - 1);
-	if (!s->keys[i]) {
-		s->keys[i] = key;
+	c = &s->slot[i];
+	if (!c->key) {
+		c->key = key;
 		s->used++;
 	}
-	w = &s->bits[i * SEEN_WORDS + bit / 64];
-	if (*w & mask)
-		return false;
-	*w |= mask;
-	return true;
+	/* No branch on the bit: it is the one load likely to miss the host
+	 * cache, and a mispredict on it would stall until it arrives. */
+	fresh = !(c->bits[bit / 64] & mask);
+	c->bits[bit / 64] |= mask;
+	return fresh;
 }
 
-static void seen_clear(struct seen_set *s)
+/* Look up the queued lines (their slots were prefetched when queued). */
+static void seen_flush(struct seen_set *s)
 {
-	free(s->keys);
-	free(s->bits);
-	memset(s, 0, sizeof(*s));
+	unsigned int i;
+
+	for (i = 0; i < s->npend; i++)
+		s->compulsory += seen_insert(s, s->pend[i]);
+	s->npend = 0;
+}
+
+/* Count a single-line miss of @line (compulsory or not, decided later). */
+static inline void seen_note(struct seen_set *s, uint64_t line)
+{
+	if (likely(s->cap))
+		__builtin_prefetch(
+			&s->slot[seen_hash(line / SEEN_LINES + 1, s->shift)]);
+	s->pend[s->npend++] = line;
+	if (unlikely(s->npend == SEEN_BATCH))
+		seen_flush(s);
+}
+
+/* Forget every line but keep the table, so a reset run does not regrow. */
+static void seen_reset(struct seen_set *s)
+{
+	if (s->slot)
+		memset(s->slot, 0, s->cap * sizeof(*s->slot));
+	s->used = 0;
+	s->lossy = false;
+	s->compulsory = 0;
+	s->npend = 0;
+}
+
+static void seen_free(struct seen_set *s)
+{
+	if (s)
+		free(s->slot);
+	free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Lookup                                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Way of set @t holding @line, or -1.  Ways are compared eight at a time
+ * without branches: which way hits is data-dependent, and a mispredicted
+ * branch per lookup would cost more than the compares.
+ */
+static inline int find_way(const uint64_t *t, unsigned int ways, uint64_t line)
+{
+	unsigned int w = 0, m;
+
+	for (; w + 8 <= ways; w += 8) {
+		m = (unsigned int)(t[w] == line) |
+		    (unsigned int)(t[w + 1] == line) << 1 |
+		    (unsigned int)(t[w + 2] == line) << 2 |
+		    (unsigned int)(t[w + 3] == line) << 3 |
+		    (unsigned int)(t[w + 4] == line) << 4 |
+		    (unsigned int)(t[w + 5] == line) << 5 |
+		    (unsigned int)(t[w + 6] == line) << 6 |
+		    (unsigned int)(t[w + 7] == line) << 7;
+		if (m)
+			return (int)(w + (unsigned int)__builtin_ctz(m));
+	}
+	for (; w < ways; w++)
+		if (t[w] == line)
+			return (int)w;
+	return -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -359,45 +441,35 @@ static void touch_fill(struct level *l, size_t set_base, unsigned int way)
 		plru_touch(l, set_base, way);
 }
 
+/*
+ * Choose the way to fill in a set: an invalid way first (lowest index),
+ * else the policy's victim.  LRU and FIFO get the first rule for free:
+ * invalid ways have stamp 0 and valid ones a stamp >= 1.
+ */
 static unsigned int pick_victim(struct level *l, size_t set_base)
 {
 	const uint64_t *t = &l->tag[set_base];
+	const uint64_t *st = &l->stamp[set_base];
 	unsigned int w, best = 0;
 
-	for (w = 0; w < l->ways; w++)
-		if (t[w] == TAG_INVALID)
-			return w;
-
-	switch (l->policy) {
-	case CACHESIM_PLRU:
-		return plru_victim(l, set_base);
-	case CACHESIM_RANDOM:
-		/* Multiply-high maps 32 random bits onto [0, ways) evenly. */
-		return (unsigned int)(((splitmix64(&l->rng) >> 32) *
-				       (uint64_t)l->ways) >>
-				      32);
-	default:
+	if (l->policy == CACHESIM_LRU || l->policy == CACHESIM_FIFO) {
 		for (w = 1; w < l->ways; w++)
-			if (l->stamp[set_base + w] < l->stamp[set_base + best])
+			if (st[w] < st[best])
 				best = w;
 		return best;
 	}
+	for (w = 0; w < l->ways; w++)
+		if (t[w] == TAG_INVALID)
+			return w;
+	if (l->policy == CACHESIM_PLRU)
+		return plru_victim(l, set_base);
+	/* Multiply-high maps 32 random bits onto [0, ways) evenly. */
+	return (unsigned int)(((splitmix64(&l->rng) >> 32) * l->ways) >> 32);
 }
 
 /* ------------------------------------------------------------------ */
 /* Access path                                                         */
 /* ------------------------------------------------------------------ */
-
-static int find_way(const struct level *l, size_t set_base, uint64_t line)
-{
-	const uint64_t *t = &l->tag[set_base];
-	unsigned int w;
-
-	for (w = 0; w < l->ways; w++)
-		if (t[w] == line)
-			return (int)w;
-	return -1;
-}
 
 static size_t set_base_of(const struct level *l, uint64_t line)
 {
@@ -405,11 +477,24 @@ static size_t set_base_of(const struct level *l, uint64_t line)
 }
 
 /*
+ * Send a request from level @n to the level below it, or to memory.
+ * Return: the level that satisfied it (cs->nlevels for memory).
+ */
+static inline unsigned int send_down(struct cachesim *cs, unsigned int n,
+				     uint64_t addr, uint64_t last, bool write)
+{
+	if (n + 1 < cs->nlevels)
+		return request(cs, n + 1, addr, last, write);
+	cs->mem_req[write]++;
+	return cs->nlevels;
+}
+
+/*
  * Put @line into level @n (it missed there): choose a victim, report it,
  * write it back to level n+1 when dirty, install the line.
  */
-static void fill_line(struct cachesim *cs, unsigned int n, uint64_t line,
-		      bool dirty)
+static inline void fill_line(struct cachesim *cs, unsigned int n, uint64_t line,
+			     bool dirty)
 {
 	struct level *l = &cs->lv[n];
 	size_t base = set_base_of(l, line);
@@ -428,14 +513,18 @@ static void fill_line(struct cachesim *cs, unsigned int n, uint64_t line,
 	if (cs->evict_fn)
 		cs->evict_fn(cs->evict_ctx, n, old << l->shift, was_dirty,
 			     n + 1 == cs->nlevels);
-	if (was_dirty) {
+	if (n + 1 == cs->nlevels) {
+		/* Whether the victim is dirty is a coin toss: no branch. */
+		l->writebacks += was_dirty;
+		cs->mem_req[1] += was_dirty;
+	} else if (was_dirty) {
 		l->writebacks++;
-		request(cs, n + 1, old << l->shift,
-			(old << l->shift) + ((1ull << l->shift) - 1), true);
+		send_down(cs, n, old << l->shift,
+			  (old << l->shift) + ((1ull << l->shift) - 1), true);
 	}
 }
 
-/* Send a fetch of lines [first, last] of level @n to level n+1. */
+/* Fetch lines [first, last] of level @n from below, then fill them. */
 static unsigned int fetch_run(struct cachesim *cs, unsigned int n,
 			      uint64_t first, uint64_t last, bool dirty)
 {
@@ -443,14 +532,68 @@ static unsigned int fetch_run(struct cachesim *cs, unsigned int n,
 	unsigned int r;
 	uint64_t line;
 
-	r = request(cs, n + 1, first << l->shift,
-		    (last << l->shift) + ((1ull << l->shift) - 1), false);
+	r = send_down(cs, n, first << l->shift,
+		      (last << l->shift) + ((1ull << l->shift) - 1), false);
 	for (line = first;; line++) {
 		fill_line(cs, n, line, dirty);
 		if (line == last)
 			break;
 	}
 	return r;
+}
+
+/*
+ * A request for bytes [addr, last] of one line of level @n that missed
+ * there.  Separate from the lookup so that cachesim_access() can enter it
+ * directly from its own.
+ */
+static unsigned int miss_line(struct cachesim *cs, unsigned int n,
+			      uint64_t addr, uint64_t last, bool write)
+{
+	struct level *l = &cs->lv[n];
+	uint64_t line = addr >> l->shift;
+	bool allocate = !write || l->wpol != CACHESIM_WT_NWA;
+	unsigned int r = n, wt;
+
+	l->count[write]++;
+	l->miss[write]++;
+	seen_note(l->seen, line);
+	if (allocate) {
+		r = send_down(cs, n, line << l->shift,
+			      (line << l->shift) + ((1ull << l->shift) - 1),
+			      false);
+		fill_line(cs, n, line, write && !l->wt);
+	}
+	if (write && l->wt) {
+		wt = send_down(cs, n, addr, last, true);
+		/* A posted write-through does not delay a hit. */
+		if (!allocate)
+			r = wt;
+	}
+	return r;
+}
+
+/*
+ * request() for bytes that lie in one line of level @n: the common case,
+ * kept free of the run bookkeeping of the general loop.
+ */
+static unsigned int request_line(struct cachesim *cs, unsigned int n,
+				 uint64_t addr, uint64_t last, bool write)
+{
+	struct level *l = &cs->lv[n];
+	uint64_t line = addr >> l->shift;
+	size_t base = set_base_of(l, line);
+	int way = find_way(&l->tag[base], l->ways, line);
+
+	if (way < 0)
+		return miss_line(cs, n, addr, last, write);
+	l->count[write]++;
+	touch_hit(l, base, (unsigned int)way);
+	if (write && l->wt)
+		send_down(cs, n, addr, last, true);
+	else
+		l->dirty[base + way] |= write;
+	return n;
 }
 
 /*
@@ -461,7 +604,7 @@ static unsigned int fetch_run(struct cachesim *cs, unsigned int n,
 static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
 			    uint64_t last, bool write)
 {
-	struct level *l;
+	struct level *l = &cs->lv[n];
 	uint64_t first_line, last_line, line, run = 0;
 	bool in_run = false, missed = false, compulsory = false;
 	bool allocate, mark_dirty;
@@ -469,23 +612,18 @@ static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
 	size_t base;
 	int way;
 
-	if (n == cs->nlevels) {
-		if (write)
-			cs->mem_writes++;
-		else
-			cs->mem_reads++;
-		return n;
-	}
-	l = &cs->lv[n];
+	first_line = addr >> l->shift;
+	last_line = last >> l->shift;
+	if (first_line == last_line)
+		return request_line(cs, n, addr, last, write);
+	seen_flush(l->seen); /* keep the lookups in miss order */
+
 	l->count[write]++;
 	allocate = !write || l->wpol != CACHESIM_WT_NWA;
 	mark_dirty = write && l->wpol == CACHESIM_WB_WA;
-
-	first_line = addr >> l->shift;
-	last_line = last >> l->shift;
 	for (line = first_line;; line++) {
 		base = set_base_of(l, line);
-		way = find_way(l, base, line);
+		way = find_way(&l->tag[base], l->ways, line);
 		if (way >= 0) {
 			touch_hit(l, base, (unsigned int)way);
 			if (mark_dirty)
@@ -497,8 +635,7 @@ static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
 			in_run = false;
 		} else {
 			missed = true;
-			if (seen_insert(&l->seen, line))
-				compulsory = true;
+			compulsory |= seen_insert(l->seen, line);
 			if (!in_run)
 				run = line;
 			in_run = true;
@@ -511,16 +648,11 @@ static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
 		deepest = r > deepest ? r : deepest;
 	}
 	if (missed) {
-		if (write)
-			l->write_misses++;
-		else
-			l->read_misses++;
-		if (compulsory)
-			l->compulsory++;
+		l->miss[write]++;
+		l->seen->compulsory += compulsory;
 	}
 	if (write && l->wpol != CACHESIM_WB_WA) {
-		r = request(cs, n + 1, addr, last, true);
-		/* A posted write-through does not delay a hit. */
+		r = send_down(cs, n, addr, last, true);
 		if (missed && !allocate)
 			deepest = r > deepest ? r : deepest;
 	}
@@ -531,35 +663,36 @@ unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 			     unsigned int size, enum cachesim_op op)
 {
 	struct level *l = &cs->lv[0];
-	uint64_t last = addr + (size ? size - 1 : 0);
-	uint64_t line = addr >> l->shift;
 	bool write = op == CACHESIM_WRITE;
+	uint64_t last = addr + size - (size != 0);
+	uint64_t line = addr >> l->shift;
+	size_t base;
+	int w;
 
 	if (unlikely(last < addr))
 		last = UINT64_MAX;
+	if (unlikely(line != last >> l->shift))
+		return request(cs, 0, addr, last, write);
 	/*
-	 * Fast path: one line, L1 hit, nothing to send down.  Anything else
-	 * (straddle, miss, write-through) takes the general request path.
+	 * Fast path: an L1 hit with nothing to send down.  Reads and writes
+	 * mix at random in a trace, so whether this is a write is combined
+	 * with arithmetic rather than branched on.
 	 */
-	if (likely(line == last >> l->shift) &&
-	    (!write || l->wpol == CACHESIM_WB_WA)) {
-		const uint64_t *t = &l->tag[set_base_of(l, line)];
-		unsigned int w;
-
-		for (w = 0; w < l->ways; w++) {
-			if (t[w] != line)
-				continue;
+	if (likely(!(write & l->wt))) {
+		base = set_base_of(l, line);
+		w = find_way(&l->tag[base], l->ways, line);
+		if (likely(w >= 0)) {
 			l->count[write]++;
 			if (l->policy == CACHESIM_LRU)
-				l->stamp[t - l->tag + w] = ++l->clock;
+				l->stamp[base + w] = ++l->clock;
 			else if (l->policy == CACHESIM_PLRU)
-				plru_touch(l, (size_t)(t - l->tag), w);
-			if (write)
-				l->dirty[t - l->tag + w] = 1;
+				plru_touch(l, base, (unsigned int)w);
+			l->dirty[base + w] |= write;
 			return 0;
 		}
+		return miss_line(cs, 0, addr, last, write);
 	}
-	return request(cs, 0, addr, last, write);
+	return request_line(cs, 0, addr, last, write);
 }
 
 /* ------------------------------------------------------------------ */
@@ -589,7 +722,7 @@ static void write_down(struct cachesim *cs, unsigned int n, uint64_t addr,
 
 		for (line = addr >> l->shift; line <= last; line++) {
 			size_t base = set_base_of(l, line);
-			int way = find_way(l, base, line);
+			int way = find_way(&l->tag[base], l->ways, line);
 
 			if (way < 0)
 				continue;
@@ -600,7 +733,7 @@ static void write_down(struct cachesim *cs, unsigned int n, uint64_t addr,
 		if (held && l->wpol == CACHESIM_WB_WA)
 			return;
 	}
-	cs->mem_writes++;
+	cs->mem_req[1]++;
 }
 
 /* Apply @op to the resident line in @slot of level @n. */
@@ -627,6 +760,7 @@ static void maint_slot(struct cachesim *cs, unsigned int n, size_t slot,
 				     dirty && (op & MAINT_CLEAN), last);
 		l->tag[slot] = TAG_INVALID;
 		l->dirty[slot] = 0;
+		l->stamp[slot] = 0;
 	}
 }
 
@@ -649,7 +783,7 @@ static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 	} else {
 		for (line = first;; line++) {
 			size_t base = set_base_of(l, line);
-			int way = find_way(l, base, line);
+			int way = find_way(&l->tag[base], l->ways, line);
 
 			if (way >= 0)
 				maint_slot(cs, n, base + way, op);
@@ -827,11 +961,11 @@ static void level_empty(struct level *l, uint64_t seed, unsigned int n)
 		memset(l->plru, 0, nslots);
 	l->clock = 0;
 	l->count[0] = l->count[1] = 0;
-	l->read_misses = l->write_misses = l->compulsory = 0;
+	l->miss[0] = l->miss[1] = 0;
 	l->writebacks = l->evictions = 0;
 	l->maint_ops = l->maint_lines = l->maint_writebacks = 0;
 	l->rng = level_seed(seed, n);
-	seen_clear(&l->seen);
+	seen_reset(l->seen);
 }
 
 static void level_free(struct level *l)
@@ -841,7 +975,7 @@ static void level_free(struct level *l)
 	free(l->dirty);
 	free(l->plru);
 	free(l->name);
-	seen_clear(&l->seen);
+	seen_free(l->seen);
 }
 
 static int level_init(struct level *l, const struct cachesim_level_config *lc,
@@ -858,6 +992,7 @@ static int level_init(struct level *l, const struct cachesim_level_config *lc,
 	l->shift = log2u(lc->line);
 	l->policy = lc->policy;
 	l->wpol = lc->write_policy;
+	l->wt = lc->write_policy != CACHESIM_WB_WA;
 	l->plru_depth = log2u(lc->ways);
 	nslots = (size_t)l->sets * l->ways;
 
@@ -867,9 +1002,10 @@ static int level_init(struct level *l, const struct cachesim_level_config *lc,
 	l->tag = malloc(nslots * sizeof(*l->tag));
 	l->stamp = malloc(nslots * sizeof(*l->stamp));
 	l->dirty = malloc(nslots);
+	l->seen = calloc(1, sizeof(*l->seen));
 	if (lc->policy == CACHESIM_PLRU)
 		l->plru = malloc(nslots);
-	if (!l->name || !l->tag || !l->stamp || !l->dirty ||
+	if (!l->name || !l->tag || !l->stamp || !l->dirty || !l->seen ||
 	    (lc->policy == CACHESIM_PLRU && !l->plru))
 		return -ENOMEM;
 	l->cfg.name = l->name;
@@ -924,7 +1060,7 @@ void cachesim_reset(struct cachesim *cs)
 
 	for (n = 0; n < cs->nlevels; n++)
 		level_empty(&cs->lv[n], cs->cfg.seed, n);
-	cs->mem_reads = cs->mem_writes = 0;
+	cs->mem_req[0] = cs->mem_req[1] = 0;
 }
 
 void cachesim_set_evict_hook(struct cachesim *cs, cachesim_evict_fn fn,
@@ -971,7 +1107,7 @@ bool cachesim_locate(const struct cachesim *cs, unsigned int level,
 	line = addr >> l->shift;
 	if (set)
 		*set = (unsigned int)(line & l->set_mask);
-	w = find_way(l, set_base_of(l, line), line);
+	w = find_way(&l->tag[set_base_of(l, line)], l->ways, line);
 	if (w < 0)
 		return false;
 	if (way)
@@ -1059,11 +1195,12 @@ void cachesim_stats(const struct cachesim *cs, unsigned int level,
 	st->reads = l->count[0];
 	st->writes = l->count[1];
 	st->accesses = st->reads + st->writes;
-	st->read_misses = l->read_misses;
-	st->write_misses = l->write_misses;
+	st->read_misses = l->miss[0];
+	st->write_misses = l->miss[1];
 	st->misses = st->read_misses + st->write_misses;
 	st->hits = st->accesses - st->misses;
-	st->compulsory_misses = l->compulsory;
+	seen_flush(l->seen);
+	st->compulsory_misses = l->seen->compulsory;
 	st->writebacks = l->writebacks;
 	st->evictions = l->evictions;
 	st->maint_ops = l->maint_ops;
@@ -1089,7 +1226,7 @@ uint64_t cachesim_dirty_lines(const struct cachesim *cs, unsigned int level)
 
 uint64_t cachesim_cycles(const struct cachesim *cs)
 {
-	uint64_t c = (cs->mem_reads + cs->mem_writes) * cs->cfg.mem_latency;
+	uint64_t c = (cs->mem_req[0] + cs->mem_req[1]) * cs->cfg.mem_latency;
 	unsigned int n;
 
 	for (n = 0; n < cs->nlevels; n++)
