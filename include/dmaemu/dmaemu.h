@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <dmaemu/dmaemu.h> - the whole public API of the emulator: machines and
+ * their options, reports.  Kernel-personality headers (<linux/...>) are
+ * included separately by driver code.
+ */
+#ifndef DMAEMU_DMAEMU_H
+#define DMAEMU_DMAEMU_H
+
+#include <dmaemu/machine.h>
+#include <dmaemu/report.h>
+
+#endif
