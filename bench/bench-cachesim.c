@@ -30,7 +30,7 @@
 #include "cachesim.h"
 
 #define DEFAULT_ACCESSES 10000000u
-#define REPEATS 3
+#define REPEATS 5
 
 #define HOT_BASE 0x10000000ull
 #define HOT_SIZE (24u * 1024)

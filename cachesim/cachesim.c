@@ -174,6 +174,11 @@ struct level {
  * @mem_req:     requests that reached memory: [0] fetches, [1] writes
  *               (write-throughs, write-backs).
  * @cfg:         copy of the configuration (names point into @lv).
+ * @hint:        L1 slot where a line was last found, indexed by the low
+ *               bits of the line number: checked before the set is
+ *               searched.  Never trusted, only compared, so it needs no
+ *               upkeep when lines move.
+ * @hint_mask:   entries in @hint - 1.
  * @evict_fn, @evict_ctx: eviction hook, NULL when none.
  * @wb_fn, @wb_ctx:       clean hook, NULL when none.
  */
@@ -181,6 +186,8 @@ struct cachesim {
 	unsigned int nlevels;
 	struct level lv[CACHESIM_MAX_LEVELS];
 	uint64_t mem_req[2];
+	uint32_t *hint;
+	uint64_t hint_mask;
 	struct cachesim_config cfg;
 	cachesim_evict_fn evict_fn;
 	void *evict_ctx;
@@ -452,10 +459,18 @@ static unsigned int pick_victim(struct level *l, size_t set_base)
 	const uint64_t *st = &l->stamp[set_base];
 	unsigned int w, best = 0;
 
+	uint64_t min;
+
 	if (l->policy == CACHESIM_LRU || l->policy == CACHESIM_FIFO) {
-		for (w = 1; w < l->ways; w++)
-			if (st[w] < st[best])
+		/* The minimum stays in a register: a chain of compares and
+		 * conditional moves, not of reloads. */
+		min = st[0];
+		for (w = 1; w < l->ways; w++) {
+			if (st[w] < min) {
+				min = st[w];
 				best = w;
+			}
+		}
 		return best;
 	}
 	for (w = 0; w < l->ways; w++)
@@ -506,6 +521,8 @@ static inline void fill_line(struct cachesim *cs, unsigned int n, uint64_t line,
 	l->tag[slot] = line;
 	l->dirty[slot] = dirty;
 	touch_fill(l, base, way);
+	if (n == 0)
+		cs->hint[line & cs->hint_mask] = (uint32_t)slot;
 	if (old == TAG_INVALID)
 		return;
 
@@ -616,7 +633,6 @@ static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
 	last_line = last >> l->shift;
 	if (first_line == last_line)
 		return request_line(cs, n, addr, last, write);
-	seen_flush(l->seen); /* keep the lookups in miss order */
 
 	l->count[write]++;
 	allocate = !write || l->wpol != CACHESIM_WT_NWA;
@@ -634,6 +650,8 @@ static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
 			}
 			in_run = false;
 		} else {
+			if (!missed)
+				seen_flush(l->seen); /* keep the miss order */
 			missed = true;
 			compulsory |= seen_insert(l->seen, line);
 			if (!in_run)
@@ -659,6 +677,22 @@ static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
 	return deepest;
 }
 
+/* The L1 hit of cachesim_access(): update the policy state of @slot. */
+static inline void l1_hit(struct level *l, uint64_t line, size_t slot,
+			  bool write)
+{
+	size_t base;
+
+	l->count[write]++;
+	if (l->policy == CACHESIM_LRU) {
+		l->stamp[slot] = ++l->clock;
+	} else if (l->policy == CACHESIM_PLRU) {
+		base = set_base_of(l, line);
+		plru_touch(l, base, (unsigned int)(slot - base));
+	}
+	l->dirty[slot] |= write;
+}
+
 unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 			     unsigned int size, enum cachesim_op op)
 {
@@ -666,6 +700,7 @@ unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 	bool write = op == CACHESIM_WRITE;
 	uint64_t last = addr + size - (size != 0);
 	uint64_t line = addr >> l->shift;
+	uint32_t *hint;
 	size_t base;
 	int w;
 
@@ -673,26 +708,27 @@ unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 		last = UINT64_MAX;
 	if (unlikely(line != last >> l->shift))
 		return request(cs, 0, addr, last, write);
+	if (unlikely(write & l->wt))
+		return request_line(cs, 0, addr, last, write);
 	/*
-	 * Fast path: an L1 hit with nothing to send down.  Reads and writes
-	 * mix at random in a trace, so whether this is a write is combined
-	 * with arithmetic rather than branched on.
+	 * Fast path: an L1 hit with nothing to send down.  The hint table
+	 * usually names the slot, so a hit costs one compare; whether the
+	 * access is a write is folded in with arithmetic, not branched on,
+	 * because reads and writes mix at random in a trace.
 	 */
-	if (likely(!(write & l->wt))) {
-		base = set_base_of(l, line);
-		w = find_way(&l->tag[base], l->ways, line);
-		if (likely(w >= 0)) {
-			l->count[write]++;
-			if (l->policy == CACHESIM_LRU)
-				l->stamp[base + w] = ++l->clock;
-			else if (l->policy == CACHESIM_PLRU)
-				plru_touch(l, base, (unsigned int)w);
-			l->dirty[base + w] |= write;
-			return 0;
-		}
-		return miss_line(cs, 0, addr, last, write);
+	hint = &cs->hint[line & cs->hint_mask];
+	if (likely(l->tag[*hint] == line)) {
+		l1_hit(l, line, *hint, write);
+		return 0;
 	}
-	return request_line(cs, 0, addr, last, write);
+	base = set_base_of(l, line);
+	w = find_way(&l->tag[base], l->ways, line);
+	if (likely(w >= 0)) {
+		*hint = (uint32_t)(base + (size_t)w);
+		l1_hit(l, line, base + (size_t)w, write);
+		return 0;
+	}
+	return miss_line(cs, 0, addr, last, write);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1033,6 +1069,15 @@ struct cachesim *cachesim_create(const struct cachesim_config *cfg, char *msg,
 			goto out_destroy;
 		cs->cfg.level[n].name = cs->lv[n].name;
 	}
+	/* Twice the L1 lines, so that a working set that fits rarely shares
+	 * an entry. */
+	cs->hint_mask = 1;
+	while (cs->hint_mask < 2 * (uint64_t)cs->lv[0].sets * cs->lv[0].ways)
+		cs->hint_mask <<= 1;
+	cs->hint = calloc(cs->hint_mask, sizeof(*cs->hint));
+	if (!cs->hint)
+		goto out_destroy;
+	cs->hint_mask--;
 	return cs;
 
 out_destroy:
@@ -1051,6 +1096,7 @@ void cachesim_destroy(struct cachesim *cs)
 		return;
 	for (n = 0; n < CACHESIM_MAX_LEVELS; n++)
 		level_free(&cs->lv[n]);
+	free(cs->hint);
 	free(cs);
 }
 
