@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <dmaemu/device.h> - emulated devices as DMA masters.
+ *
+ * A device belongs to one machine.  Drivers see it as a struct device
+ * (dmaemu_device_to_dev()); device models and tests act as the hardware
+ * through dmaemu_dma_read() and dmaemu_dma_write(), which see memory the way
+ * a bus master does: through the IOMMU when there is one, from DRAM (MEM)
+ * on non-coherent profiles, snooping the CPU cache on x86.
+ */
+#ifndef DMAEMU_DEVICE_H
+#define DMAEMU_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dmaemu/ktypes.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct device;
+struct dmaemu_machine;
+struct dmaemu_device;
+
+/**
+ * struct dmaemu_device_ops - behaviour of a device model.
+ * @release: called by dmaemu_device_destroy() after the emulator has
+ *           released the device's mappings and allocations; frees the
+ *           model's private data.  May be NULL.
+ *
+ * The devices layer adds register windows, a thread and interrupts here.
+ */
+struct dmaemu_device_ops {
+	void (*release)(struct dmaemu_device *dev);
+};
+
+/**
+ * dmaemu_device_create() - add a device to machine @m.
+ * @m:    the machine.
+ * @name: device name, copied (dev_name(), reports).
+ * @ops:  the model, or NULL for a bare device that a test or program drives
+ *        by hand with dmaemu_dma_read()/dmaemu_dma_write().
+ * @priv: the model's private data (dmaemu_device_priv()).
+ *
+ * The device starts with 32-bit streaming and coherent DMA masks, 64 KiB
+ * maximum segments and a 4 GiB segment boundary, as in Linux.
+ *
+ * Return: the device, or NULL with a bad-argument report (@m or @name
+ * NULL, name in use on @m) or when out of host memory.
+ */
+struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
+					   const char *name,
+					   const struct dmaemu_device_ops *ops,
+					   void *priv);
+
+/**
+ * dmaemu_device_destroy() - release a device.
+ * @dev: the device (NULL is ignored).
+ *
+ * Streaming mappings and allocations still live are reported
+ * (leaked-mapping, one report each) and released; managed (dmam_*)
+ * allocations are released silently, as devres does.
+ */
+void dmaemu_device_destroy(struct dmaemu_device *dev);
+
+/** dmaemu_device_to_dev() - the struct device drivers pass to the API. */
+struct device *dmaemu_device_to_dev(struct dmaemu_device *dev);
+
+/** dmaemu_dev_to_device() - back from a struct device (NULL if foreign). */
+struct dmaemu_device *dmaemu_dev_to_device(const struct device *dev);
+
+/** dmaemu_device_priv() - the @priv given at creation. */
+void *dmaemu_device_priv(const struct dmaemu_device *dev);
+
+/** dmaemu_device_machine() - the machine @dev belongs to. */
+struct dmaemu_machine *dmaemu_device_machine(const struct dmaemu_device *dev);
+
+/** dmaemu_device_name() - the device's name. */
+const char *dmaemu_device_name(const struct dmaemu_device *dev);
+
+/**
+ * dmaemu_dma_read() - the device reads @len bytes at bus address @addr.
+ * @dev:  the device.
+ * @addr: bus (DMA) address, as the driver programmed it.
+ * @buf:  where the bytes go.
+ * @len:  number of bytes.
+ *
+ * Translates through the IOMMU when on (permissions by direction), reads
+ * DRAM (non-coherent profiles) or snoops the cache (x86: CPU-dirty lines
+ * are cleaned first), and tells the checkers.
+ *
+ * Return: 0; -EFAULT with a report when any byte is outside DRAM, not
+ * mapped in the IOMMU, or not readable by the device (@buf is then
+ * untouched); -EINVAL for a NULL argument.
+ */
+int dmaemu_dma_read(struct dmaemu_device *dev, dma_addr_t addr, void *buf,
+		    size_t len);
+
+/**
+ * dmaemu_dma_write() - the device writes @len bytes at bus address @addr.
+ *
+ * As dmaemu_dma_read(), the other way: on non-coherent profiles the bytes
+ * land in DRAM only (the CPU's cached copy goes stale: device-changed
+ * bytes); on x86 the CPU's copy is updated too.
+ *
+ * Return: 0; -EFAULT with a report when any byte is outside DRAM, not
+ * mapped, or not writable by the device (nothing is written); -EINVAL for
+ * a NULL argument.
+ */
+int dmaemu_dma_write(struct dmaemu_device *dev, dma_addr_t addr,
+		     const void *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
