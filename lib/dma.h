@@ -116,4 +116,17 @@ void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, uint64_t phys,
  * reported as bad-argument by the caller). */
 struct dmaemu_machine *dmaemu__dev_machine(const struct device *dev);
 
+/* ---------------------------------------------------------------------- */
+/* Devices, dispatch, registry, ownership (device.c, dma_mapping.c,        */
+/* dma_direct.c, dma_debug.c, ownership.c)                                 */
+/* ---------------------------------------------------------------------- */
+
+/* ---------------------------------------------------------------------- */
+/* swiotlb.c, iommu.c                                                      */
+/* ---------------------------------------------------------------------- */
+
+/* ---------------------------------------------------------------------- */
+/* dma_alloc.c, dma_pool.c, scatterlist.c, dma_mask.c                      */
+/* ---------------------------------------------------------------------- */
+
 #endif
