@@ -1,0 +1,1361 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check-cachesim.c - unit tests of the cache simulator library.
+ *
+ * Every expected number below is worked out by hand in the comment next to
+ * it, on caches small enough to trace on paper (often one set).  Latencies
+ * are 1 per level lookup unless a test sets them, memory is 10.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cachesim.h"
+#include "check-run.h"
+
+#define KiB 1024u
+
+/* One-level simulator: hit latency 1, memory latency 10. */
+static struct cachesim *make1(uint64_t size, unsigned int ways,
+			      unsigned int line, enum cachesim_policy p,
+			      enum cachesim_write_policy wp)
+{
+	struct cachesim_config cfg;
+	struct cachesim *cs;
+	char msg[128] = "";
+
+	cachesim_config_init(&cfg);
+	cfg.level[0].name = NULL;
+	cfg.level[0].size = size;
+	cfg.level[0].ways = ways;
+	cfg.level[0].line = line;
+	cfg.level[0].policy = p;
+	cfg.level[0].write_policy = wp;
+	cfg.level[0].hit_latency = 1;
+	cfg.mem_latency = 10;
+	cs = cachesim_create(&cfg, msg, sizeof(msg));
+	ck_assert_msg(cs != NULL, "create failed: %s", msg);
+	return cs;
+}
+
+/* Two-level simulator: L1 latency 1, L2 latency 10, memory 100. */
+static struct cachesim *make2(uint64_t size1, unsigned int ways1,
+			      uint64_t size2, unsigned int ways2,
+			      enum cachesim_policy p2)
+{
+	struct cachesim_config cfg;
+	struct cachesim *cs;
+	char msg[128] = "";
+
+	cachesim_config_init(&cfg);
+	cfg.nlevels = 2;
+	cfg.level[0].size = size1;
+	cfg.level[0].ways = ways1;
+	cfg.level[0].hit_latency = 1;
+	cfg.level[1] = cfg.level[0];
+	cfg.level[1].name = NULL;
+	cfg.level[1].size = size2;
+	cfg.level[1].ways = ways2;
+	cfg.level[1].policy = p2;
+	cfg.level[1].hit_latency = 10;
+	cfg.mem_latency = 100;
+	cs = cachesim_create(&cfg, msg, sizeof(msg));
+	ck_assert_msg(cs != NULL, "create failed: %s", msg);
+	return cs;
+}
+
+static struct cachesim_stats stats(const struct cachesim *cs,
+				   unsigned int level)
+{
+	struct cachesim_stats st;
+
+	cachesim_stats(cs, level, &st);
+	return st;
+}
+
+static unsigned int rd(struct cachesim *cs, uint64_t addr)
+{
+	return cachesim_access(cs, addr, 4, CACHESIM_READ);
+}
+
+static unsigned int wr(struct cachesim *cs, uint64_t addr)
+{
+	return cachesim_access(cs, addr, 4, CACHESIM_WRITE);
+}
+
+/* Age rank of the line holding @addr in level 0 (it must be resident). */
+static unsigned int age_of(const struct cachesim *cs, uint64_t addr)
+{
+	struct cachesim_line_info li;
+	unsigned int set, way;
+
+	ck_assert(cachesim_locate(cs, 0, addr, &set, &way));
+	ck_assert_int_eq(cachesim_line(cs, 0, set, way, &li), 0);
+	ck_assert(li.valid);
+	ck_assert_uint_eq(li.addr, addr & ~63ull);
+	return li.age;
+}
+
+/* Hook recorder. */
+struct event {
+	char kind; /* 'e' eviction hook, 'w' writeback hook */
+	unsigned int level;
+	uint64_t addr;
+	bool dirty;
+	bool last;
+};
+
+struct recorder {
+	unsigned int n;
+	struct event ev[512];
+};
+
+static void on_evict(void *ctx, unsigned int level, uint64_t addr, bool dirty,
+		     bool last)
+{
+	struct recorder *r = ctx;
+
+	ck_assert_uint_lt(r->n, 512);
+	r->ev[r->n++] = (struct event){'e', level, addr, dirty, last};
+}
+
+static void on_writeback(void *ctx, unsigned int level, uint64_t addr,
+			 bool last)
+{
+	struct recorder *r = ctx;
+
+	ck_assert_uint_lt(r->n, 512);
+	r->ev[r->n++] = (struct event){'w', level, addr, true, last};
+}
+
+static void check_event(const struct recorder *r, unsigned int i, char kind,
+			unsigned int level, uint64_t addr, bool dirty,
+			bool last)
+{
+	ck_assert_uint_gt(r->n, i);
+	ck_assert_int_eq(r->ev[i].kind, kind);
+	ck_assert_uint_eq(r->ev[i].level, level);
+	ck_assert_uint_eq(r->ev[i].addr, addr);
+	ck_assert_int_eq(r->ev[i].dirty, dirty);
+	ck_assert_int_eq(r->ev[i].last, last);
+}
+
+/* ------------------------------------------------------------------ */
+/* Geometry and capacity                                               */
+/* ------------------------------------------------------------------ */
+
+START_TEST(test_defaults)
+{
+	struct cachesim_config cfg;
+	const struct cachesim_level_config *lc;
+	struct cachesim *cs;
+
+	cachesim_config_init(&cfg);
+	ck_assert_uint_eq(cfg.nlevels, 1);
+	ck_assert_uint_eq(cfg.level[0].size, 32 * KiB);
+	ck_assert_uint_eq(cfg.level[0].ways, 8);
+	ck_assert_uint_eq(cfg.level[0].line, 64);
+	ck_assert_int_eq(cfg.level[0].policy, CACHESIM_LRU);
+	ck_assert_int_eq(cfg.level[0].write_policy, CACHESIM_WB_WA);
+	ck_assert_uint_eq(cfg.level[0].hit_latency, 4);
+	ck_assert_uint_eq(cfg.mem_latency, 100);
+	ck_assert_uint_eq(cfg.seed, 1);
+	ck_assert_int_eq(cachesim_config_check(&cfg, NULL, 0), 0);
+
+	cfg.level[0].name = NULL; /* normalised to "L1" */
+	cs = cachesim_create(&cfg, NULL, 0);
+	ck_assert_ptr_nonnull(cs);
+	ck_assert_uint_eq(cachesim_levels(cs), 1);
+	ck_assert_uint_eq(cachesim_sets(cs, 0), 64); /* 32 KiB / (8 * 64) */
+	ck_assert_uint_eq(cachesim_sets(cs, 1), 0);
+	lc = cachesim_level_config(cs, 0);
+	ck_assert_ptr_nonnull(lc);
+	ck_assert_str_eq(lc->name, "L1");
+	ck_assert_ptr_null(cachesim_level_config(cs, 1));
+	cachesim_destroy(cs);
+	cachesim_destroy(NULL);
+}
+END_TEST
+
+START_TEST(test_stream_stride)
+{
+	/* 1 KiB, 2-way, 64 B: 4-byte reads over 4 KiB = 1024 accesses on 64
+	 * lines; the first access of each line misses, the 15 others hit. */
+	struct cachesim *cs =
+		make1(1 * KiB, 2, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct cachesim_stats st;
+	uint64_t a;
+
+	for (a = 0x10000; a < 0x11000; a += 4)
+		rd(cs, a);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.accesses, 1024);
+	ck_assert_uint_eq(st.reads, 1024);
+	ck_assert_uint_eq(st.misses, 64);
+	ck_assert_uint_eq(st.read_misses, 64);
+	ck_assert_uint_eq(st.hits, 960);
+	ck_assert_uint_eq(st.compulsory_misses, 64);
+	/* 16 lines fit, the other 48 fills each replace one. */
+	ck_assert_uint_eq(st.evictions, 48);
+	ck_assert_uint_eq(st.writebacks, 0);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_working_set_fits)
+{
+	/* 4 KiB, 4-way: 64 lines.  Two passes over 4 KiB: 64 misses, then
+	 * 64 hits; nothing is evicted. */
+	struct cachesim *cs =
+		make1(4 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct cachesim_stats st;
+	uint64_t a;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (a = 0; a < 4 * KiB; a += 64)
+			ck_assert_uint_eq(rd(cs, a), pass ? 0 : 1);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.accesses, 128);
+	ck_assert_uint_eq(st.misses, 64);
+	ck_assert_uint_eq(st.hits, 64);
+	ck_assert_uint_eq(st.compulsory_misses, 64);
+	ck_assert_uint_eq(st.evictions, 0);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_working_set_thrash)
+{
+	/* 5 KiB (80 lines) cycled through a 4 KiB 4-way LRU cache: each of
+	 * the 16 sets sees 5 lines in turn, so LRU always evicts the line
+	 * needed next.  Pass 1: 80 misses; pass 2: 80 more, 0 hits. */
+	struct cachesim *cs =
+		make1(4 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct cachesim_stats st;
+	uint64_t a;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (a = 0; a < 5 * KiB; a += 64)
+			rd(cs, a);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.misses, 160);
+	ck_assert_uint_eq(st.hits, 0);
+	ck_assert_uint_eq(st.compulsory_misses, 80);
+	ck_assert_uint_eq(st.evictions, 160 - 64);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+/* Two passes over @nlines lines that all map to set 0 of the default
+ * 32 KiB, 8-way, 64-set cache (stride 64 sets * 64 B = 4 KiB). */
+static struct cachesim_stats one_set_passes(unsigned int nlines)
+{
+	struct cachesim *cs =
+		make1(32 * KiB, 8, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct cachesim_stats st;
+	unsigned int i, pass, set;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nlines; i++) {
+			rd(cs, (uint64_t)i * 4096);
+			cachesim_locate(cs, 0, (uint64_t)i * 4096, &set, NULL);
+			ck_assert_uint_eq(set, 0);
+		}
+	}
+	st = stats(cs, 0);
+	cachesim_destroy(cs);
+	return st;
+}
+
+START_TEST(test_one_set_8_lines)
+{
+	struct cachesim_stats st = one_set_passes(8);
+
+	ck_assert_uint_eq(st.misses, 8); /* first pass only */
+	ck_assert_uint_eq(st.hits, 8);
+}
+END_TEST
+
+START_TEST(test_one_set_9_lines)
+{
+	struct cachesim_stats st = one_set_passes(9);
+
+	ck_assert_uint_eq(st.misses, 18); /* LRU thrash: every access */
+	ck_assert_uint_eq(st.hits, 0);
+	ck_assert_uint_eq(st.evictions, 10);
+}
+END_TEST
+
+START_TEST(test_direct_mapped)
+{
+	/* 256 B direct-mapped, 4 sets: 0 and 256 share set 0 and evict each
+	 * other; 64 lives in set 1 and stays. */
+	struct cachesim *cs = make1(256, 1, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct cachesim_stats st;
+	int i;
+
+	rd(cs, 64);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(rd(cs, 0), 1);
+		ck_assert_uint_eq(rd(cs, 256), 1);
+	}
+	ck_assert_uint_eq(rd(cs, 64), 0);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.misses, 9);
+	ck_assert_uint_eq(st.hits, 1);
+	ck_assert_uint_eq(st.compulsory_misses, 3);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_fully_associative)
+{
+	/* 1 KiB, 16 ways of 64 B: one set.  16 scattered lines all fit; a
+	 * 17th evicts the least recently used (the first of pass 2). */
+	struct cachesim *cs =
+		make1(1 * KiB, 16, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct cachesim_stats st;
+	unsigned int i, pass;
+
+	ck_assert_uint_eq(cachesim_sets(cs, 0), 1);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < 16; i++)
+			rd(cs, (uint64_t)i * 0x10040);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.misses, 16);
+	ck_assert_uint_eq(st.hits, 16);
+	rd(cs, 0x999900);
+	ck_assert(!cachesim_resident(cs, 0, 0));
+	ck_assert(cachesim_resident(cs, 0, 0x10040));
+	cachesim_destroy(cs);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Replacement policies (one set of four 64-byte ways: 256 B, 4-way)   */
+/* ------------------------------------------------------------------ */
+
+#define A 0x000
+#define B 0x040
+#define C 0x080
+#define D 0x0c0
+#define E 0x100
+#define F 0x140
+
+START_TEST(test_lru_victim)
+{
+	/* A B C D fill ways 0-3; A hits; E replaces the LRU line, B. */
+	struct cachesim *cs = make1(256, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	unsigned int way;
+
+	rd(cs, A);
+	rd(cs, B);
+	rd(cs, C);
+	rd(cs, D);
+	ck_assert_uint_eq(rd(cs, A), 0);
+	ck_assert_uint_eq(rd(cs, E), 1);
+	ck_assert(!cachesim_resident(cs, 0, B));
+	ck_assert(cachesim_resident(cs, 0, A));
+	ck_assert(cachesim_resident(cs, 0, C));
+	ck_assert(cachesim_locate(cs, 0, E, NULL, &way));
+	ck_assert_uint_eq(way, 1); /* B's way */
+	/* Recency, oldest first: C D A E. */
+	ck_assert_uint_eq(age_of(cs, C), 0);
+	ck_assert_uint_eq(age_of(cs, D), 1);
+	ck_assert_uint_eq(age_of(cs, A), 2);
+	ck_assert_uint_eq(age_of(cs, E), 3);
+	rd(cs, F); /* evicts C */
+	ck_assert(!cachesim_resident(cs, 0, C));
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_plru_victim)
+{
+	/*
+	 * Tree bits: node 1 chooses ways {0,1} (0) or {2,3} (1); node 2
+	 * chooses way 0 or 1, node 3 way 2 or 3.  A use points the nodes on
+	 * its path away from it.
+	 *   fill A..D (ways 0..3)  -> n1=0 n2=0 n3=0, victim way 0
+	 *   hit A (way 0)          -> n1=1 n2=1,      victim way 2 (C)
+	 *   E replaces C (way 2)   -> n1=0 n3=1,      victim way 1 (B)
+	 * True LRU would have taken B for E: the policies differ here.
+	 */
+	struct cachesim *cs = make1(256, 4, 64, CACHESIM_PLRU, CACHESIM_WB_WA);
+	unsigned int way;
+
+	rd(cs, A);
+	rd(cs, B);
+	rd(cs, C);
+	rd(cs, D);
+	rd(cs, A);
+	ck_assert_uint_eq(rd(cs, E), 1);
+	ck_assert(!cachesim_resident(cs, 0, C));
+	ck_assert(cachesim_resident(cs, 0, B));
+	ck_assert(cachesim_locate(cs, 0, E, NULL, &way));
+	ck_assert_uint_eq(way, 2);
+	/* Rank = bits "points away" along the path, root first:
+	 * A 01, B 00, E 11, D 10. */
+	ck_assert_uint_eq(age_of(cs, B), 0);
+	ck_assert_uint_eq(age_of(cs, A), 1);
+	ck_assert_uint_eq(age_of(cs, D), 2);
+	ck_assert_uint_eq(age_of(cs, E), 3);
+	rd(cs, F);
+	ck_assert(!cachesim_resident(cs, 0, B));
+	ck_assert(cachesim_locate(cs, 0, F, NULL, &way));
+	ck_assert_uint_eq(way, 1);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_fifo_victim)
+{
+	/* A B C D; the hit on A does not reorder FIFO; E replaces A. */
+	struct cachesim *cs = make1(256, 4, 64, CACHESIM_FIFO, CACHESIM_WB_WA);
+
+	rd(cs, A);
+	rd(cs, B);
+	rd(cs, C);
+	rd(cs, D);
+	ck_assert_uint_eq(rd(cs, A), 0);
+	rd(cs, E);
+	ck_assert(!cachesim_resident(cs, 0, A));
+	ck_assert(cachesim_resident(cs, 0, B));
+	ck_assert_uint_eq(age_of(cs, B), 0);
+	ck_assert_uint_eq(age_of(cs, C), 1);
+	ck_assert_uint_eq(age_of(cs, D), 2);
+	ck_assert_uint_eq(age_of(cs, E), 3);
+	rd(cs, F); /* then B */
+	ck_assert(!cachesim_resident(cs, 0, B));
+	cachesim_destroy(cs);
+}
+END_TEST
+
+/* 200 evictions from one 8-way set under RANDOM; victims into @victims. */
+static void random_victims(uint64_t seed, uint64_t *victims,
+			   unsigned int *way_count)
+{
+	struct cachesim_config cfg;
+	struct recorder *r = calloc(1, sizeof(*r));
+	struct cachesim *cs;
+	unsigned int i, way;
+
+	ck_assert_ptr_nonnull(r);
+	cachesim_config_init(&cfg);
+	cfg.level[0].size = 512;
+	cfg.level[0].ways = 8;
+	cfg.level[0].policy = CACHESIM_RANDOM;
+	cfg.seed = seed;
+	cs = cachesim_create(&cfg, NULL, 0);
+	ck_assert_ptr_nonnull(cs);
+	cachesim_set_evict_hook(cs, on_evict, r);
+	for (i = 0; i < 208; i++) {
+		rd(cs, (uint64_t)i * 64);
+		ck_assert(cachesim_locate(cs, 0, (uint64_t)i * 64, NULL, &way));
+		if (i < 8)
+			ck_assert_uint_eq(way, i); /* invalid ways first */
+		else
+			way_count[way]++;
+	}
+	ck_assert_uint_eq(r->n, 200);
+	for (i = 0; i < 200; i++)
+		victims[i] = r->ev[i].addr;
+	cachesim_destroy(cs);
+	free(r);
+}
+
+START_TEST(test_random_victim)
+{
+	uint64_t v1[200], v2[200], v3[200];
+	unsigned int c1[8] = {0}, c2[8] = {0}, c3[8] = {0};
+	unsigned int i;
+
+	random_victims(7, v1, c1);
+	random_victims(7, v2, c2);
+	random_victims(8, v3, c3);
+	ck_assert_mem_eq(v1, v2, sizeof(v1)); /* same seed, same victims */
+	ck_assert(memcmp(v1, v3, sizeof(v1)) != 0);
+	for (i = 0; i < 8; i++)
+		ck_assert_uint_gt(c1[i], 0); /* every way gets chosen */
+}
+END_TEST
+
+START_TEST(test_invalid_way_first)
+{
+	/* After an invalidate, the emptied way is refilled before any valid
+	 * line is evicted, whatever the policy. */
+	enum cachesim_policy p;
+	unsigned int way;
+
+	for (p = CACHESIM_LRU; p <= CACHESIM_RANDOM; p++) {
+		struct cachesim *cs = make1(256, 4, 64, p, CACHESIM_WB_WA);
+
+		rd(cs, A);
+		rd(cs, B);
+		rd(cs, C);
+		rd(cs, D);
+		cachesim_invalidate(cs, C, 64);
+		rd(cs, E);
+		ck_assert(cachesim_locate(cs, 0, E, NULL, &way));
+		ck_assert_uint_eq(way, 2);
+		ck_assert(cachesim_resident(cs, 0, A));
+		ck_assert(cachesim_resident(cs, 0, B));
+		ck_assert(cachesim_resident(cs, 0, D));
+		ck_assert_uint_eq(stats(cs, 0).evictions, 0);
+		cachesim_destroy(cs);
+	}
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Write policies                                                      */
+/* ------------------------------------------------------------------ */
+
+START_TEST(test_write_back)
+{
+	/* One set of 4: write A B, read C D, then read E F G H evicting, in
+	 * LRU order, A (dirty) B (dirty) C D.  2 write-backs, 4 evictions. */
+	struct cachesim *cs = make1(256, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct recorder r = {0};
+	struct cachesim_stats st;
+
+	cachesim_set_evict_hook(cs, on_evict, &r);
+	ck_assert_uint_eq(wr(cs, A), 1); /* allocates */
+	wr(cs, B);
+	rd(cs, C);
+	rd(cs, D);
+	ck_assert(cachesim_dirty(cs, 0, A));
+	ck_assert(!cachesim_dirty(cs, 0, C));
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 2);
+	rd(cs, E);
+	rd(cs, F);
+	rd(cs, 0x180);
+	rd(cs, 0x1c0);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.writebacks, 2);
+	ck_assert_uint_eq(st.evictions, 4);
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 0);
+	ck_assert_uint_eq(r.n, 4);
+	check_event(&r, 0, 'e', 0, A, true, true);
+	check_event(&r, 1, 'e', 0, B, true, true);
+	check_event(&r, 2, 'e', 0, C, false, true);
+	check_event(&r, 3, 'e', 0, D, false, true);
+	/* A write hit dirties without a write-back: dirty at end, counted
+	 * apart from the write-backs of the run. */
+	ck_assert_uint_eq(wr(cs, E), 0);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 1);
+	ck_assert_uint_eq(st.writebacks, 2);
+	ck_assert_uint_eq(st.accesses, 9);
+	ck_assert_uint_eq(st.writes, 3);
+	ck_assert_uint_eq(st.reads, 6);
+	ck_assert_uint_eq(st.write_misses, 2);
+	ck_assert_uint_eq(st.read_misses, 6);
+	ck_assert_uint_eq(st.hits, 1);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_write_through)
+{
+	/* 64 B direct-mapped (1 line), WT+WA, latency 1, memory 10:
+	 *   write A: miss, fetch (10), fill clean, write-through (10)  = 21
+	 *   write A: hit, write-through (10)                           = 11
+	 *   read A: hit                                                =  1
+	 *   read B: miss, fetch (10), A is clean: no write-back        = 11
+	 */
+	struct cachesim *cs = make1(64, 1, 64, CACHESIM_LRU, CACHESIM_WT_WA);
+	struct cachesim_stats st;
+
+	ck_assert_uint_eq(wr(cs, A), 1);
+	ck_assert(cachesim_resident(cs, 0, A));
+	ck_assert(!cachesim_dirty(cs, 0, A));
+	ck_assert_uint_eq(wr(cs, A), 0);
+	ck_assert_uint_eq(rd(cs, A), 0);
+	ck_assert_uint_eq(cachesim_cycles(cs), 33);
+	ck_assert_uint_eq(rd(cs, B), 1);
+	ck_assert_uint_eq(cachesim_cycles(cs), 44);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.accesses, 4);
+	ck_assert_uint_eq(st.writes, 2);
+	ck_assert_uint_eq(st.misses, 2);
+	ck_assert_uint_eq(st.write_misses, 1);
+	ck_assert_uint_eq(st.evictions, 1);
+	ck_assert_uint_eq(st.writebacks, 0);
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 0);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_no_write_allocate)
+{
+	/* WT+NWA: a write miss goes to memory (1 + 10) and allocates
+	 * nothing; the read that follows misses (1 + 10) but is not
+	 * compulsory: the line was touched; the second write hits (1 + 10). */
+	struct cachesim *cs = make1(64, 1, 64, CACHESIM_LRU, CACHESIM_WT_NWA);
+	struct cachesim_stats st;
+
+	ck_assert_uint_eq(wr(cs, A), 1);
+	ck_assert(!cachesim_resident(cs, 0, A));
+	ck_assert_uint_eq(rd(cs, A), 1);
+	ck_assert(cachesim_resident(cs, 0, A));
+	ck_assert_uint_eq(wr(cs, A), 0);
+	ck_assert(!cachesim_dirty(cs, 0, A));
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.accesses, 3);
+	ck_assert_uint_eq(st.misses, 2);
+	ck_assert_uint_eq(st.write_misses, 1);
+	ck_assert_uint_eq(st.read_misses, 1);
+	ck_assert_uint_eq(st.compulsory_misses, 1);
+	ck_assert_uint_eq(st.hits, 1);
+	ck_assert_uint_eq(cachesim_cycles(cs), 33);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Maintenance                                                         */
+/* ------------------------------------------------------------------ */
+
+START_TEST(test_clean)
+{
+	/* 1 KiB 4-way (4 sets).  Write A B, read C; clean [A, A+64). */
+	struct cachesim *cs =
+		make1(1 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct recorder r = {0};
+	struct cachesim_stats st;
+
+	cachesim_set_evict_hook(cs, on_evict, &r);
+	cachesim_set_writeback_hook(cs, on_writeback, &r);
+	wr(cs, 0x1000);
+	wr(cs, 0x1040);
+	rd(cs, 0x1080);
+	ck_assert_uint_eq(cachesim_cycles(cs), 33); /* 3 * (1 + 10) */
+	ck_assert_uint_eq(cachesim_clean(cs, 0x1000, 64), 1);
+	ck_assert(cachesim_resident(cs, 0, 0x1000));
+	ck_assert(!cachesim_dirty(cs, 0, 0x1000));
+	ck_assert(cachesim_dirty(cs, 0, 0x1040));
+	ck_assert_uint_eq(r.n, 1);
+	check_event(&r, 0, 'w', 0, 0x1000, true, true);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.maint_ops, 1);
+	ck_assert_uint_eq(st.maint_lines, 1);
+	ck_assert_uint_eq(st.maint_writebacks, 1);
+	ck_assert_uint_eq(st.writebacks, 0);
+	ck_assert_uint_eq(cachesim_cycles(cs), 43); /* + 1 memory write */
+
+	/* [A+63, A+65) overlaps A and B: both resident, B written back. */
+	ck_assert_uint_eq(cachesim_clean(cs, 0x103f, 2), 2);
+	check_event(&r, 1, 'w', 0, 0x1040, true, true);
+	/* All three: nothing dirty any more, no write-back. */
+	ck_assert_uint_eq(cachesim_clean(cs, 0x1000, 0xc0), 3);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.maint_ops, 3);
+	ck_assert_uint_eq(st.maint_lines, 6);
+	ck_assert_uint_eq(st.maint_writebacks, 2);
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 0);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_uint_eq(cachesim_cycles(cs), 53);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_invalidate)
+{
+	struct cachesim *cs =
+		make1(1 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct recorder r = {0};
+	struct cachesim_stats st;
+
+	cachesim_set_evict_hook(cs, on_evict, &r);
+	cachesim_set_writeback_hook(cs, on_writeback, &r);
+	wr(cs, 0x1000);
+	rd(cs, 0x1040);
+	ck_assert_uint_eq(cachesim_invalidate(cs, 0x1008, 1), 1);
+	ck_assert(!cachesim_resident(cs, 0, 0x1000));
+	ck_assert(cachesim_resident(cs, 0, 0x1040));
+	/* Dirty data discarded: the hook says "not written back". */
+	ck_assert_uint_eq(r.n, 1);
+	check_event(&r, 0, 'e', 0, 0x1000, false, true);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.maint_writebacks, 0);
+	ck_assert_uint_eq(st.maint_lines, 1);
+	ck_assert_uint_eq(st.writebacks, 0);
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 0);
+	ck_assert_uint_eq(cachesim_cycles(cs), 22); /* no memory write */
+	/* The line comes back by a miss that is not compulsory. */
+	ck_assert_uint_eq(rd(cs, 0x1000), 1);
+	ck_assert_uint_eq(stats(cs, 0).compulsory_misses, 2);
+	ck_assert_uint_eq(stats(cs, 0).misses, 3);
+	/* Nothing resident in the range: 0 lines, still one call. */
+	ck_assert_uint_eq(cachesim_invalidate(cs, 0x8000, 4096), 0);
+	ck_assert_uint_eq(stats(cs, 0).maint_ops, 2);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_clean_invalidate)
+{
+	struct cachesim *cs =
+		make1(1 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct recorder r = {0};
+	struct cachesim_stats st;
+
+	cachesim_set_evict_hook(cs, on_evict, &r);
+	cachesim_set_writeback_hook(cs, on_writeback, &r);
+	wr(cs, 0x1000);
+	rd(cs, 0x1040);
+	rd(cs, 0x1080);
+	ck_assert_uint_eq(cachesim_clean_invalidate(cs, 0x1000, 128), 2);
+	ck_assert(!cachesim_resident(cs, 0, 0x1000));
+	ck_assert(!cachesim_resident(cs, 0, 0x1040));
+	ck_assert(cachesim_resident(cs, 0, 0x1080));
+	ck_assert_uint_eq(r.n, 2); /* the evict hook only */
+	check_event(&r, 0, 'e', 0, 0x1000, true, true);
+	check_event(&r, 1, 'e', 0, 0x1040, false, true);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.maint_ops, 1);
+	ck_assert_uint_eq(st.maint_lines, 2);
+	ck_assert_uint_eq(st.maint_writebacks, 1);
+	ck_assert_uint_eq(st.evictions, 0); /* replacements only */
+	ck_assert_uint_eq(cachesim_cycles(cs), 33 + 10);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_flush_all)
+{
+	/* L1 256 B 4-way (one set), L2 1 KiB 4-way.  Write A B, read C:
+	 * both levels hold A B C, dirty only in L1.  Flushing L1 writes A
+	 * and B into L2 (dirty there), flushing L2 writes them to memory. */
+	struct cachesim *cs = make2(256, 4, 1 * KiB, 4, CACHESIM_LRU);
+	struct recorder r = {0};
+	uint64_t cycles;
+
+	cachesim_set_evict_hook(cs, on_evict, &r);
+	cachesim_set_writeback_hook(cs, on_writeback, &r);
+	wr(cs, A);
+	wr(cs, B);
+	rd(cs, C);
+	ck_assert(cachesim_dirty(cs, 0, A));
+	ck_assert(!cachesim_dirty(cs, 1, A));
+	cycles = cachesim_cycles(cs);
+	ck_assert_uint_eq(cachesim_flush_all(cs), 6);
+	ck_assert_uint_eq(r.n, 6);
+	check_event(&r, 0, 'e', 0, A, true, false);
+	check_event(&r, 1, 'e', 0, B, true, false);
+	check_event(&r, 2, 'e', 0, C, false, false);
+	check_event(&r, 3, 'e', 1, A, true, true);
+	check_event(&r, 4, 'e', 1, B, true, true);
+	check_event(&r, 5, 'e', 1, C, false, true);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 2);
+	ck_assert_uint_eq(stats(cs, 1).maint_writebacks, 2);
+	ck_assert_uint_eq(stats(cs, 1).maint_lines, 3);
+	ck_assert_uint_eq(stats(cs, 1).maint_ops, 1);
+	ck_assert(!cachesim_resident(cs, 0, A));
+	ck_assert(!cachesim_resident(cs, 1, C));
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 0);
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 1), 0);
+	ck_assert_uint_eq(cachesim_cycles(cs), cycles + 2 * 100);
+	ck_assert_uint_eq(cachesim_flush_all(cs), 0);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_clean_multilevel)
+{
+	/* A dirty L1 line over a clean L2 copy: cleaning passes it through
+	 * L2 to memory, one memory write, a hook call per level. */
+	struct cachesim *cs = make2(256, 4, 1 * KiB, 4, CACHESIM_LRU);
+	struct recorder r = {0};
+
+	cachesim_set_evict_hook(cs, on_evict, &r);
+	cachesim_set_writeback_hook(cs, on_writeback, &r);
+	wr(cs, A);
+	ck_assert_uint_eq(cachesim_cycles(cs), 111);
+	ck_assert_uint_eq(cachesim_clean(cs, A, 4), 2);
+	ck_assert_uint_eq(r.n, 2);
+	check_event(&r, 0, 'w', 0, A, true, false);
+	check_event(&r, 1, 'w', 1, A, true, true);
+	ck_assert(cachesim_resident(cs, 0, A));
+	ck_assert(cachesim_resident(cs, 1, A));
+	ck_assert(!cachesim_dirty(cs, 0, A));
+	ck_assert(!cachesim_dirty(cs, 1, A));
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 1);
+	ck_assert_uint_eq(stats(cs, 1).maint_writebacks, 1);
+	ck_assert_uint_eq(cachesim_cycles(cs), 211);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_maint_large_range)
+{
+	/* A range far larger than the cache is handled by visiting the
+	 * cache: 100 resident lines, all dropped. */
+	struct cachesim *cs =
+		make1(32 * KiB, 8, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	unsigned int i;
+
+	for (i = 0; i < 100; i++)
+		(i & 1 ? wr : rd)(cs, 0x40000 + (uint64_t)i * 64);
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 50);
+	ck_assert_uint_eq(cachesim_invalidate(cs, 0x40000 + 64, 1ull << 40),
+			  99);
+	ck_assert(cachesim_resident(cs, 0, 0x40000));
+	ck_assert(!cachesim_resident(cs, 0, 0x40040));
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 0);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 0);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Hierarchy                                                           */
+/* ------------------------------------------------------------------ */
+
+START_TEST(test_multilevel)
+{
+	/* L1 512 B 2-way (4 sets, stride 256), L2 4 KiB 4-way (16 sets),
+	 * latencies 1 / 10 / memory 100. */
+	struct cachesim *cs = make2(512, 2, 4 * KiB, 4, CACHESIM_LRU);
+	struct cachesim_stats l1, l2;
+
+	ck_assert_uint_eq(rd(cs, 0), 2); /* memory */
+	ck_assert_uint_eq(cachesim_cycles(cs), 111);
+	ck_assert_uint_eq(rd(cs, 256), 2);
+	ck_assert_uint_eq(rd(cs, 512), 2); /* evicts 0 from L1 set 0 */
+	ck_assert(!cachesim_resident(cs, 0, 0));
+	ck_assert(cachesim_resident(cs, 1, 0));
+	ck_assert_uint_eq(rd(cs, 0), 1); /* L1 miss, L2 hit */
+	ck_assert_uint_eq(rd(cs, 0), 0);
+
+	/* X is written (dirty in L1), then two more lines of L1 set 0 push
+	 * it out: its write-back is a write access that hits in L2. */
+	wr(cs, 0x2000);
+	rd(cs, 0x3000);
+	rd(cs, 0x4000);
+	ck_assert(!cachesim_resident(cs, 0, 0x2000));
+	ck_assert(cachesim_dirty(cs, 1, 0x2000));
+	l1 = stats(cs, 0);
+	l2 = stats(cs, 1);
+	ck_assert_uint_eq(l1.accesses, 8);
+	ck_assert_uint_eq(l1.misses, 7);
+	ck_assert_uint_eq(l1.writebacks, 1);
+	/* L2 sees exactly L1's misses (fetches) and write-backs. */
+	ck_assert_uint_eq(l2.accesses, l1.misses + l1.writebacks);
+	ck_assert_uint_eq(l2.accesses, 8);
+	ck_assert_uint_eq(l2.reads, 7);
+	ck_assert_uint_eq(l2.writes, 1);
+	ck_assert_uint_eq(l2.misses, 6);
+	ck_assert_uint_eq(l2.hits, 2);
+	ck_assert_uint_eq(l2.compulsory_misses, 6);
+	ck_assert_uint_eq(l1.cycles, 8);
+	ck_assert_uint_eq(l2.cycles, 80);
+	/* 8 L1 lookups + 8 L2 lookups + 6 fetches from memory. */
+	ck_assert_uint_eq(cachesim_cycles(cs), 8 + 80 + 600);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_multilevel_hooks)
+{
+	/* L1: one 64 B line; L2: one set of two ways.
+	 *   write A: both miss; L2 = {A}, L1 = {A dirty}
+	 *   read B:  L2 fetch B (L2 = {A, B}); L1 evicts A (dirty) and
+	 *            writes it into L2: a hit, A dirty in L2
+	 *   read C:  L2 fetch C evicts B (A was used later); L1 evicts B
+	 *   read D:  L2 fetch D evicts A (dirty: to memory); L1 evicts C */
+	struct cachesim *cs = make2(64, 1, 128, 2, CACHESIM_LRU);
+	struct recorder r = {0};
+
+	cachesim_set_evict_hook(cs, on_evict, &r);
+	wr(cs, A);
+	rd(cs, B);
+	ck_assert(cachesim_dirty(cs, 1, A));
+	rd(cs, C);
+	rd(cs, D);
+	ck_assert_uint_eq(r.n, 5);
+	check_event(&r, 0, 'e', 0, A, true, false);
+	check_event(&r, 1, 'e', 1, B, false, true);
+	check_event(&r, 2, 'e', 0, B, false, false);
+	check_event(&r, 3, 'e', 1, A, true, true);
+	check_event(&r, 4, 'e', 0, C, false, false);
+	ck_assert_uint_eq(stats(cs, 0).writebacks, 1);
+	ck_assert_uint_eq(stats(cs, 1).writebacks, 1);
+	ck_assert_uint_eq(stats(cs, 1).writes, 1);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Straddling accesses                                                 */
+/* ------------------------------------------------------------------ */
+
+START_TEST(test_straddle)
+{
+	/* 1 KiB 4-way, 64 B lines. */
+	struct cachesim *cs =
+		make1(1 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct cachesim_stats st;
+
+	/* [60, 68): lines 0 and 1 both miss: one access, one miss. */
+	ck_assert_uint_eq(cachesim_access(cs, 60, 8, CACHESIM_READ), 1);
+	ck_assert(cachesim_resident(cs, 0, 0));
+	ck_assert(cachesim_resident(cs, 0, 64));
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.accesses, 1);
+	ck_assert_uint_eq(st.misses, 1);
+	ck_assert_uint_eq(st.compulsory_misses, 1);
+	/* [124, 132): line 1 hits, line 2 misses: still one miss. */
+	ck_assert_uint_eq(cachesim_access(cs, 124, 8, CACHESIM_READ), 1);
+	/* [60, 64) is inside line 0; [63, 65) straddles two hits. */
+	ck_assert_uint_eq(cachesim_access(cs, 60, 4, CACHESIM_READ), 0);
+	ck_assert_uint_eq(cachesim_access(cs, 63, 2, CACHESIM_READ), 0);
+	/* A straddling write dirties both lines: 2 hit, 3 misses. */
+	ck_assert_uint_eq(cachesim_access(cs, 188, 8, CACHESIM_WRITE), 1);
+	ck_assert(cachesim_dirty(cs, 0, 128));
+	ck_assert(cachesim_dirty(cs, 0, 192));
+	/* Size 0 counts as 1 byte: no straddle at 63. */
+	ck_assert_uint_eq(cachesim_access(cs, 63, 0, CACHESIM_READ), 0);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.accesses, 6);
+	ck_assert_uint_eq(st.misses, 3);
+	ck_assert_uint_eq(st.write_misses, 1);
+	ck_assert_uint_eq(st.hits, 3);
+	ck_assert_uint_eq(st.compulsory_misses, 3);
+	cachesim_destroy(cs);
+
+	/* The end of the address space does not wrap around to line 0. */
+	cs = make1(1 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	ck_assert_uint_eq(cachesim_access(cs, UINT64_MAX - 3, 8, CACHESIM_READ),
+			  1);
+	ck_assert(cachesim_resident(cs, 0, UINT64_MAX));
+	ck_assert(!cachesim_resident(cs, 0, 0));
+	ck_assert_uint_eq(stats(cs, 0).accesses, 1);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_straddle_multilevel)
+{
+	/* L1 1 KiB 4-way, L2 4 KiB 4-way: only the lines L1 missed are
+	 * fetched from L2, as one access per run of missed lines. */
+	struct cachesim *cs = make2(1 * KiB, 4, 4 * KiB, 4, CACHESIM_LRU);
+	struct cachesim_stats l1, l2;
+
+	rd(cs, 0);				   /* line 0 in both */
+	cachesim_access(cs, 60, 8, CACHESIM_READ); /* line 1 fetched */
+	l2 = stats(cs, 1);
+	ck_assert_uint_eq(l2.accesses, 2);
+	ck_assert_uint_eq(l2.misses, 2);
+	/* [0, 256): lines 0, 1 hit; 2 and 3 are one run: one L2 access
+	 * that misses (both lines missing count one miss). */
+	ck_assert_uint_eq(cachesim_access(cs, 0, 256, CACHESIM_READ), 2);
+	l1 = stats(cs, 0);
+	l2 = stats(cs, 1);
+	ck_assert_uint_eq(l1.accesses, 3);
+	ck_assert_uint_eq(l1.misses, 3);
+	ck_assert_uint_eq(l2.accesses, 3);
+	ck_assert_uint_eq(l2.misses, 3);
+	ck_assert_uint_eq(l2.compulsory_misses, 3);
+	ck_assert(cachesim_resident(cs, 1, 192));
+	ck_assert(cachesim_resident(cs, 0, 192));
+	cachesim_destroy(cs);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Queries, statistics, cycles                                         */
+/* ------------------------------------------------------------------ */
+
+START_TEST(test_locate_and_line)
+{
+	struct cachesim *cs =
+		make1(32 * KiB, 8, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct cachesim_line_info li;
+	unsigned int set = 99, way = 99;
+
+	/* 0x12345 >> 6 = 0x48d; 0x48d & 63 = 13. */
+	ck_assert(!cachesim_locate(cs, 0, 0x12345, &set, &way));
+	ck_assert_uint_eq(set, 13);
+	ck_assert_uint_eq(way, 99);
+	rd(cs, 0x12345);
+	ck_assert(cachesim_locate(cs, 0, 0x12345, &set, &way));
+	ck_assert_uint_eq(set, 13);
+	ck_assert_uint_eq(way, 0);
+	ck_assert_int_eq(cachesim_line(cs, 0, 13, 0, &li), 0);
+	ck_assert(li.valid);
+	ck_assert(!li.dirty);
+	ck_assert_uint_eq(li.addr, 0x12340);
+	ck_assert_uint_eq(li.age, 7); /* the 7 empty ways go first */
+	ck_assert_int_eq(cachesim_line(cs, 0, 13, 1, &li), 0);
+	ck_assert(!li.valid);
+	ck_assert_uint_eq(li.age, 0);
+	cachesim_access(cs, 0x12340, 1, CACHESIM_WRITE);
+	ck_assert_int_eq(cachesim_line(cs, 0, 13, 0, &li), 0);
+	ck_assert(li.dirty);
+	ck_assert_int_eq(cachesim_line(cs, 1, 0, 0, &li), -EINVAL);
+	ck_assert_int_eq(cachesim_line(cs, 0, 64, 0, &li), -EINVAL);
+	ck_assert_int_eq(cachesim_line(cs, 0, 0, 8, &li), -EINVAL);
+	ck_assert(!cachesim_resident(cs, 1, 0x12345));
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_cycles)
+{
+	/* One line (64 B, 1 way), hit 4, memory 100:
+	 *   write A: miss, fetch              4 + 100       = 104
+	 *   read A:  hit                      4             = 108
+	 *   read B:  miss, fetch, write back  4 + 100 + 100 = 312
+	 *   ifetch B: hit, counted as a read  4             = 316 */
+	struct cachesim_config cfg;
+	struct cachesim *cs;
+	struct cachesim_stats st;
+
+	cachesim_config_init(&cfg);
+	cfg.level[0].size = 64;
+	cfg.level[0].ways = 1;
+	cs = cachesim_create(&cfg, NULL, 0);
+	ck_assert_ptr_nonnull(cs);
+	wr(cs, A);
+	ck_assert_uint_eq(cachesim_cycles(cs), 104);
+	rd(cs, A);
+	ck_assert_uint_eq(cachesim_cycles(cs), 108);
+	rd(cs, B);
+	ck_assert_uint_eq(cachesim_cycles(cs), 312);
+	ck_assert_uint_eq(cachesim_access(cs, B, 4, CACHESIM_IFETCH), 0);
+	ck_assert_uint_eq(cachesim_cycles(cs), 316);
+	st = stats(cs, 0);
+	ck_assert_uint_eq(st.cycles, 4 * 4);
+	ck_assert_uint_eq(st.reads, 3);
+	ck_assert_uint_eq(st.writes, 1);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_compulsory_many)
+{
+	/* 100000 distinct lines: all compulsory, and only once; a sparse
+	 * second set 1 MiB apart adds exactly its 1000 lines. */
+	struct cachesim *cs =
+		make1(32 * KiB, 8, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	uint64_t i;
+
+	for (i = 0; i < 50000; i++)
+		rd(cs, i * 64);
+	ck_assert_uint_eq(stats(cs, 0).compulsory_misses, 50000);
+	for (i = 50000; i < 100000; i++)
+		rd(cs, i * 64);
+	for (i = 0; i < 100000; i++)
+		rd(cs, i * 64);
+	ck_assert_uint_eq(stats(cs, 0).misses, 200000);
+	ck_assert_uint_eq(stats(cs, 0).compulsory_misses, 100000);
+	for (i = 0; i < 1000; i++)
+		rd(cs, (1ull << 40) + (i << 20));
+	ck_assert_uint_eq(stats(cs, 0).compulsory_misses, 101000);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_reset)
+{
+	struct cachesim *cs =
+		make1(1 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct cachesim_stats st, zero;
+
+	wr(cs, A);
+	rd(cs, B);
+	cachesim_clean(cs, 0, 4096);
+	cachesim_reset(cs);
+	memset(&zero, 0, sizeof(zero));
+	st = stats(cs, 0);
+	ck_assert_mem_eq(&st, &zero, sizeof(st));
+	ck_assert(!cachesim_resident(cs, 0, A));
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 0);
+	ck_assert_uint_eq(cachesim_cycles(cs), 0);
+	rd(cs, A);
+	ck_assert_uint_eq(stats(cs, 0).compulsory_misses, 1);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+/* A fixed pseudo-random trace (LCG) through @cs. */
+static void replay_lcg(struct cachesim *cs, unsigned int n)
+{
+	uint32_t x = 12345;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		x = x * 1103515245u + 12345u;
+		cachesim_access(cs, (x >> 8) % (64 * KiB), 1 + (x & 7),
+				(x >> 28) < 5 ? CACHESIM_WRITE : CACHESIM_READ);
+	}
+}
+
+START_TEST(test_determinism)
+{
+	/* L1 LRU, L2 RANDOM: two simulators, and one reset, give the same
+	 * counters; another seed gives other L2 victims. */
+	struct cachesim_config cfg;
+	struct cachesim *c1, *c2, *c3;
+	struct cachesim_stats a0, a1, b0, b1, c31;
+
+	cachesim_config_init(&cfg);
+	cfg.nlevels = 2;
+	cfg.level[0].size = 4 * KiB;
+	cfg.level[1] = cfg.level[0];
+	cfg.level[1].name = "L2";
+	cfg.level[1].size = 16 * KiB;
+	cfg.level[1].policy = CACHESIM_RANDOM;
+	cfg.seed = 99;
+	c1 = cachesim_create(&cfg, NULL, 0);
+	c2 = cachesim_create(&cfg, NULL, 0);
+	cfg.seed = 100;
+	c3 = cachesim_create(&cfg, NULL, 0);
+	ck_assert_ptr_nonnull(c1);
+	ck_assert_ptr_nonnull(c2);
+	ck_assert_ptr_nonnull(c3);
+	replay_lcg(c1, 20000);
+	replay_lcg(c2, 20000);
+	replay_lcg(c3, 20000);
+	a0 = stats(c1, 0);
+	a1 = stats(c1, 1);
+	b0 = stats(c2, 0);
+	b1 = stats(c2, 1);
+	ck_assert_mem_eq(&a0, &b0, sizeof(a0));
+	ck_assert_mem_eq(&a1, &b1, sizeof(a1));
+	ck_assert_uint_eq(cachesim_cycles(c1), cachesim_cycles(c2));
+	ck_assert_uint_gt(a1.evictions, 100); /* the L2 policy mattered */
+	c31 = stats(c3, 1);
+	ck_assert_uint_ne(c31.misses, a1.misses);
+
+	cachesim_reset(c1);
+	replay_lcg(c1, 20000);
+	b0 = stats(c1, 0);
+	b1 = stats(c1, 1);
+	ck_assert_mem_eq(&a0, &b0, sizeof(a0));
+	ck_assert_mem_eq(&a1, &b1, sizeof(a1));
+	cachesim_destroy(c1);
+	cachesim_destroy(c2);
+	cachesim_destroy(c3);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Configuration errors and parsing                                    */
+/* ------------------------------------------------------------------ */
+
+/* @cfg must be rejected with a message containing @want. */
+static void expect_bad(const struct cachesim_config *cfg, const char *want)
+{
+	char msg[256] = "";
+	struct cachesim *cs;
+
+	ck_assert_int_eq(cachesim_config_check(cfg, msg, sizeof(msg)), -EINVAL);
+	ck_assert_msg(strstr(msg, want) != NULL, "message '%s' lacks '%s'", msg,
+		      want);
+	ck_assert_int_eq(cachesim_config_check(cfg, NULL, 0), -EINVAL);
+	msg[0] = '\0';
+	errno = 0;
+	cs = cachesim_create(cfg, msg, sizeof(msg));
+	ck_assert_ptr_null(cs);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert(strstr(msg, want) != NULL);
+}
+
+START_TEST(test_geometry_errors)
+{
+	struct cachesim_config cfg, base;
+
+	cachesim_config_init(&base);
+	base.nlevels = 3;
+	base.level[1] = base.level[0];
+	base.level[1].name = NULL;
+	base.level[2] = base.level[0];
+	base.level[2].name = "LLC";
+	ck_assert_int_eq(cachesim_config_check(&base, NULL, 0), 0);
+
+	cfg = base;
+	cfg.nlevels = 0;
+	expect_bad(&cfg, "nlevels is 0");
+	cfg.nlevels = 5;
+	expect_bad(&cfg, "nlevels is 5");
+
+	cfg = base;
+	cfg.level[0].size = 3 * KiB; /* 3 KiB / 64 B = 48 sets */
+	cfg.level[0].ways = 1;
+	expect_bad(&cfg, "L1: number of sets 48");
+
+	cfg = base;
+	cfg.level[1].line = 48;
+	expect_bad(&cfg, "L2: line size 48 is not a power of two");
+	cfg.level[1].line = 0;
+	expect_bad(&cfg, "L2: line size 0");
+	cfg.level[1].line = 2;
+	expect_bad(&cfg, "L2: line size 2");
+
+	cfg = base;
+	cfg.level[0].size = 256;
+	cfg.level[0].ways = 8; /* 4 lines */
+	expect_bad(&cfg, "L1: ways 8 is more than the 4 lines");
+	cfg.level[0].ways = 0;
+	expect_bad(&cfg, "L1: ways is 0");
+
+	cfg = base;
+	cfg.level[2].size = 0;
+	expect_bad(&cfg, "L3 (LLC): size is 0");
+
+	cfg = base;
+	cfg.level[0].size = 320;
+	cfg.level[0].ways = 3;
+	expect_bad(&cfg, "L1: size 320 is not a multiple of ways * line");
+
+	cfg = base;
+	cfg.level[0].size = 192;
+	cfg.level[0].ways = 3;
+	ck_assert_int_eq(cachesim_config_check(&cfg, NULL, 0), 0);
+	cfg.level[0].policy = CACHESIM_PLRU;
+	expect_bad(&cfg, "L1: plru needs a power-of-two number of ways");
+
+	cfg = base;
+	cfg.level[1].policy = (enum cachesim_policy)9;
+	expect_bad(&cfg, "L2: replacement policy 9");
+	cfg = base;
+	cfg.level[1].write_policy = (enum cachesim_write_policy)7;
+	expect_bad(&cfg, "L2: write policy 7");
+
+	cfg = base;
+	cfg.level[0].size = 1ull << 40;
+	expect_bad(&cfg, "L1: size 1099511627776 is more than");
+}
+END_TEST
+
+START_TEST(test_parse_size)
+{
+	uint64_t v = 0;
+
+	ck_assert_int_eq(cachesim_parse_size("32768", &v), 0);
+	ck_assert_uint_eq(v, 32768);
+	ck_assert_int_eq(cachesim_parse_size("32k", &v), 0);
+	ck_assert_uint_eq(v, 32768);
+	ck_assert_int_eq(cachesim_parse_size("32K", &v), 0);
+	ck_assert_uint_eq(v, 32768);
+	ck_assert_int_eq(cachesim_parse_size("1m", &v), 0);
+	ck_assert_uint_eq(v, 1u << 20);
+	ck_assert_int_eq(cachesim_parse_size("2g", &v), 0);
+	ck_assert_uint_eq(v, 2ull << 30);
+	ck_assert_int_eq(cachesim_parse_size("0", &v), 0);
+	ck_assert_uint_eq(v, 0);
+	v = 7;
+	ck_assert_int_eq(cachesim_parse_size("", &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_size("k", &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_size("12x", &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_size("12kb", &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_size("-1", &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_size(" 1", &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_size("18446744073709551616", &v),
+			 -EINVAL);
+	ck_assert_int_eq(cachesim_parse_size("17179869184g", &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_size(NULL, &v), -EINVAL);
+	ck_assert_uint_eq(v, 7); /* untouched on error */
+	ck_assert_int_eq(cachesim_parse_size("18446744073709551615", &v), 0);
+	ck_assert_uint_eq(v, UINT64_MAX);
+}
+END_TEST
+
+START_TEST(test_parse_policy)
+{
+	static const char *const names[] = {"lru", "plru", "fifo", "random"};
+	static const char *const wnames[] = {"wb-wa", "wt-wa", "wt-nwa"};
+	enum cachesim_policy p = CACHESIM_LRU;
+	enum cachesim_write_policy w = CACHESIM_WB_WA;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(cachesim_parse_policy(names[i], &p), 0);
+		ck_assert_int_eq(p, (int)i);
+		ck_assert_str_eq(cachesim_policy_name(p), names[i]);
+	}
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(cachesim_parse_write_policy(wnames[i], &w), 0);
+		ck_assert_int_eq(w, (int)i);
+		ck_assert_str_eq(cachesim_write_policy_name(w), wnames[i]);
+	}
+	ck_assert_int_eq(cachesim_parse_policy("FIFO", &p), 0);
+	ck_assert_int_eq(p, CACHESIM_FIFO);
+	ck_assert_int_eq(cachesim_parse_policy("mru", &p), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_policy("", &p), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_write_policy("wb", &w), -EINVAL);
+	ck_assert_int_eq(p, CACHESIM_FIFO);
+	ck_assert_str_eq(cachesim_policy_name((enum cachesim_policy)9), "?");
+}
+END_TEST
+
+static Suite *cachesim_suite(void)
+{
+	Suite *s = suite_create("cachesim");
+	TCase *tc;
+
+	tc = tcase_create("geometry");
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_stream_stride);
+	tcase_add_test(tc, test_working_set_fits);
+	tcase_add_test(tc, test_working_set_thrash);
+	tcase_add_test(tc, test_one_set_8_lines);
+	tcase_add_test(tc, test_one_set_9_lines);
+	tcase_add_test(tc, test_direct_mapped);
+	tcase_add_test(tc, test_fully_associative);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("policy");
+	tcase_add_test(tc, test_lru_victim);
+	tcase_add_test(tc, test_plru_victim);
+	tcase_add_test(tc, test_fifo_victim);
+	tcase_add_test(tc, test_random_victim);
+	tcase_add_test(tc, test_invalid_way_first);
+	tcase_add_test(tc, test_write_back);
+	tcase_add_test(tc, test_write_through);
+	tcase_add_test(tc, test_no_write_allocate);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("maintenance");
+	tcase_add_test(tc, test_clean);
+	tcase_add_test(tc, test_invalidate);
+	tcase_add_test(tc, test_clean_invalidate);
+	tcase_add_test(tc, test_flush_all);
+	tcase_add_test(tc, test_clean_multilevel);
+	tcase_add_test(tc, test_maint_large_range);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("hierarchy");
+	tcase_add_test(tc, test_multilevel);
+	tcase_add_test(tc, test_multilevel_hooks);
+	tcase_add_test(tc, test_straddle);
+	tcase_add_test(tc, test_straddle_multilevel);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("queries");
+	tcase_add_test(tc, test_locate_and_line);
+	tcase_add_test(tc, test_cycles);
+	tcase_add_test(tc, test_compulsory_many);
+	tcase_add_test(tc, test_reset);
+	tcase_add_test(tc, test_determinism);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("config");
+	tcase_add_test(tc, test_geometry_errors);
+	tcase_add_test(tc, test_parse_size);
+	tcase_add_test(tc, test_parse_policy);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(cachesim_suite());
+}
