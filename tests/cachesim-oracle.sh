@@ -21,8 +21,15 @@
 # FXSAVE, ...) to 16 bytes; plain loads and stores are at most 32 bytes
 # (AVX), so any Lackey access longer than 32 bytes is shortened to 16 here
 # too (tests/oracle/fxsave.c checks that rule: without it the counts
-# differ).  Programs are linked with -z now so that ld.so's lazy-binding
-# resolver, the usual user of XSAVE, does not run.
+# differ).
+#
+# Programs are linked statically.  Dynamically linked, the two runs differ
+# in two loads: ld.so's generic strcspn() reads the LD_PRELOAD string that
+# Valgrind sets a whole aligned word at a time and indexes a table with
+# the bytes past its NUL, which are the kernel's AT_RANDOM bytes, new at
+# every run.  If static linking is impossible, the programs are linked
+# with -z now (no lazy-binding resolver, the usual user of XSAVE) and the
+# misses may differ by up to $dyn_tolerance, which the test then allows.
 . "$top_srcdir/tests/tap.sh"
 
 [ -n "$VALGRIND" ] && command -v "$VALGRIND" >/dev/null 2>&1 ||
@@ -39,6 +46,16 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cachesim-oracle.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+
+# Misses that may differ when the programs cannot be linked statically:
+# two loads at random addresses, each a miss at most plus one later miss
+# of the line it evicted.
+dyn_tolerance=4
+
+# absdiff A B: |A - B|
+absdiff() {
+	if [ "$1" -ge "$2" ]; then echo $(($1 - $2)); else echo $(($2 - $1)); fi
+}
 
 # D1 geometries (size,ways,line) checked for every program.  Lines are at
 # least 32 bytes: Cachegrind cannot simulate an access spanning 3 lines.
@@ -66,10 +83,15 @@ jget() {
 for prog in transpose listwalk stride fxsave; do
 	src=$top_srcdir/tests/oracle/$prog.c
 	exe=$tmp/$prog
-	if ! $CC -O1 -Wl,-z,now -o "$exe" "$src" 2>"$tmp/cc.err"; then
-		not_ok "$prog: compile with $CC -O1"
-		diag "$(cat "$tmp/cc.err")"
-		continue
+	tol=0
+	if ! $CC -O1 -static -o "$exe" "$src" 2>"$tmp/cc.err"; then
+		tol=$dyn_tolerance
+		if ! $CC -O1 -Wl,-z,now -o "$exe" "$src" 2>"$tmp/cc.err"; then
+			not_ok "$prog: compile with $CC -O1"
+			diag "$(cat "$tmp/cc.err")"
+			continue
+		fi
+		diag "$prog: cannot link statically: misses may differ by $tol"
 	fi
 
 	"$VALGRIND" --tool=lackey --trace-mem=yes --log-file="$tmp/$prog.lk" \
@@ -142,11 +164,13 @@ for prog in transpose listwalk stride fxsave; do
 		rmiss=$(jget read_misses "$tmp/cs.json")
 		wmiss=$(jget write_misses "$tmp/cs.json")
 		desc="$prog, D1 $geo: Cachegrind D1mr $d1mr D1mw $d1mw, cachesim $rmiss $wmiss"
+		[ "$tol" = 0 ] || desc="$desc (within $tol)"
 		if [ "$rc" = 0 ] && [ -n "$d1mr" ] && [ -n "$rmiss" ] &&
-			[ "$d1mr" = "$rmiss" ] && [ "$d1mw" = "$wmiss" ] &&
+			[ "$(absdiff "$d1mr" "$rmiss")" -le "$tol" ] &&
+			[ "$(absdiff "$d1mw" "$wmiss")" -le "$tol" ] &&
 			[ "$dr" = "$reads" ] &&
 			[ "$dw" = "$((writes - modifies))" ] &&
-			[ "$((d1mr + d1mw))" -gt 1000 ]; then
+			[ "$((d1mr + d1mw))" -gt 100 ]; then
 			ok "$desc"
 		else
 			not_ok "$desc"
