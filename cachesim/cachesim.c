@@ -693,6 +693,30 @@ static inline void l1_hit(struct level *l, uint64_t line, size_t slot,
 	l->dirty[slot] |= write;
 }
 
+/*
+ * cachesim_access() when the hint was wrong: search the set, and miss if the
+ * line is not there.  Kept out of line so that the hinted hit needs no
+ * register saves.
+ */
+static __attribute__((noinline)) unsigned int access_search(struct cachesim *cs,
+							    uint64_t addr,
+							    uint64_t last,
+							    bool write,
+							    uint32_t *hint)
+{
+	struct level *l = &cs->lv[0];
+	uint64_t line = addr >> l->shift;
+	size_t base = set_base_of(l, line);
+	int w = find_way(&l->tag[base], l->ways, line);
+
+	if (likely(w >= 0)) {
+		*hint = (uint32_t)(base + (size_t)w);
+		l1_hit(l, line, base + (size_t)w, write);
+		return 0;
+	}
+	return miss_line(cs, 0, addr, last, write);
+}
+
 unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 			     unsigned int size, enum cachesim_op op)
 {
@@ -701,8 +725,6 @@ unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 	uint64_t last = addr + size - (size != 0);
 	uint64_t line = addr >> l->shift;
 	uint32_t *hint;
-	size_t base;
-	int w;
 
 	if (unlikely(last < addr))
 		last = UINT64_MAX;
@@ -721,14 +743,7 @@ unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 		l1_hit(l, line, *hint, write);
 		return 0;
 	}
-	base = set_base_of(l, line);
-	w = find_way(&l->tag[base], l->ways, line);
-	if (likely(w >= 0)) {
-		*hint = (uint32_t)(base + (size_t)w);
-		l1_hit(l, line, base + (size_t)w, write);
-		return 0;
-	}
-	return miss_line(cs, 0, addr, last, write);
+	return access_search(cs, addr, last, write, hint);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1069,10 +1084,10 @@ struct cachesim *cachesim_create(const struct cachesim_config *cfg, char *msg,
 			goto out_destroy;
 		cs->cfg.level[n].name = cs->lv[n].name;
 	}
-	/* Twice the L1 lines, so that a working set that fits rarely shares
-	 * an entry. */
+	/* Four times the L1 lines, so that the lines streaming through
+	 * rarely overwrite the entry of a line of the working set. */
 	cs->hint_mask = 1;
-	while (cs->hint_mask < 2 * (uint64_t)cs->lv[0].sets * cs->lv[0].ways)
+	while (cs->hint_mask < 4 * (uint64_t)cs->lv[0].sets * cs->lv[0].ways)
 		cs->hint_mask <<= 1;
 	cs->hint = calloc(cs->hint_mask, sizeof(*cs->hint));
 	if (!cs->hint)
