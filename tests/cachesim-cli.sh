@@ -379,60 +379,81 @@ same_levels "--demo --write-bin, replayed" demo.json out
 printf '0 10\n9 20\n' >bad.din
 expect_error "unknown label, file:line" 1 \
 	"cachesim: bad.din:2: unknown label '9'" bad.din
-printf '0 10\n# c\n\n12 20\n' | expect_error "unknown label on stdin" 1 \
-	"cachesim: <stdin>:4: unknown label '12'"
-printf 'R 10\n' | expect_error "label that is not a digit" 1 \
-	"cachesim: <stdin>:1: unknown label 'R'"
-printf '0 10\n1\n' | expect_error "missing address" 1 \
-	"cachesim: <stdin>:2: missing address after label 1"
-printf '0   \n' | expect_error "missing address after blanks" 1 \
-	"cachesim: <stdin>:1: missing address after label 0"
-printf '0 xyz 4\n' | expect_error "bad address" 1 \
-	"cachesim: <stdin>:1: bad address 'xyz'"
-printf '0 0x\n' | expect_error "0x without digits" 1 \
-	"cachesim: <stdin>:1: bad address '0x'"
-printf '0 12345678901234567\n' | expect_error "address over 64 bits" 1 \
-	"cachesim: <stdin>:1: bad address '12345678901234567'"
-printf '0 10g\n' | expect_error "address with a bad digit" 1 \
-	"cachesim: <stdin>:1: bad address '10g'"
-printf '0 10 abc\n' | expect_error "bad size" 1 \
-	"cachesim: <stdin>:1: bad size 'abc'"
-printf '0 10 0\n' | expect_error "size 0" 1 \
-	"cachesim: <stdin>:1: bad size '0'"
-printf '0 10 4294967296\n' | expect_error "size over 32 bits" 1 \
-	"cachesim: <stdin>:1: bad size '4294967296'"
-printf '0 10 4 5\n' | expect_error "a fourth field" 1 \
-	"cachesim: <stdin>:1: unexpected '5' after the size"
-printf '0 ffffffffffffffff 2\n' | expect_error "access wrapping around" 1 \
-	"cachesim: <stdin>:1: 2 bytes at 0xffffffffffffffff wrap around the address space"
-printf '0 1\001\n' | expect_error "control byte quoted" 1 \
-	"cachesim: <stdin>:1: bad address '1\\x01'"
-awk 'BEGIN { printf "0 10\n0 "; for (i = 0; i < 5000; i++) printf "0"; printf "\n" }' |
-	expect_error "line too long" 1 \
-		"cachesim: <stdin>:2: line too long (more than 4096 bytes)"
-printf 'I  0400,4\n L 10,x\n' | expect_error "Lackey: bad size" 1 \
-	"cachesim: <stdin>:2: bad size 'x'"
-printf ' L 10\n' | expect_error "Lackey: no comma" 1 \
-	"cachesim: <stdin>:1: bad address '10'"
-printf '==1== hi\nhello\n' | expect_error "Lackey: foreign line" 1 \
-	"cachesim: <stdin>:2: not a Lackey line: 'hello'"
-printf '0 10\n' | expect_error "-f lackey on a din trace" 1 \
-	"cachesim: <stdin>:1: not a Lackey line: '0'" -f lackey
-printf '0 10 8\n' | expect_error "-f bin on text: bad magic" 1 \
-	"cachesim: <stdin>: not a cachesim binary trace (bad magic)" -f bin
-: | expect_error "-f bin on empty input" 1 \
-	"cachesim: <stdin>: not a cachesim binary trace (empty file)" -f bin
-printf 'CSIMTRC\000\001\000' | expect_error "bin: truncated header" 1 \
-	"cachesim: <stdin>: truncated header (10 of 16 bytes)"
-printf 'CSIMTRC\000\002\000\020\000\000\000\000\000' |
-	expect_error "bin: unsupported version" 1 \
-		"cachesim: <stdin>: unsupported binary trace version 2 (this cachesim reads version 1)"
-printf 'CSIMTRC\000\001\000\030\000\000\000\000\000' |
-	expect_error "bin: bad record size" 1 \
-		"cachesim: <stdin>: bad record size 24 in header (expected 16)"
-printf 'CSIMTRC\000\001\000\020\000\001\000\000\000' |
-	expect_error "bin: unknown flags" 1 \
-		"cachesim: <stdin>: unknown header flags 0x1"
+printf '0 10\n# c\n\n12 20\n' >in
+expect_error "unknown label on stdin" 1 \
+	"cachesim: <stdin>:4: unknown label '12'" <in
+printf 'R 10\n' >in
+expect_error "label that is not a digit" 1 \
+	"cachesim: <stdin>:1: unknown label 'R'" <in
+printf '0 10\n1\n' >in
+expect_error "missing address" 1 \
+	"cachesim: <stdin>:2: missing address after label 1" <in
+printf '0   \n' >in
+expect_error "missing address after blanks" 1 \
+	"cachesim: <stdin>:1: missing address after label 0" <in
+printf '0 xyz 4\n' >in
+expect_error "bad address" 1 \
+	"cachesim: <stdin>:1: bad address 'xyz'" <in
+printf '0 0x\n' >in
+expect_error "0x without digits" 1 \
+	"cachesim: <stdin>:1: bad address '0x'" <in
+printf '0 12345678901234567\n' >in
+expect_error "address over 64 bits" 1 \
+	"cachesim: <stdin>:1: bad address '12345678901234567'" <in
+printf '0 10g\n' >in
+expect_error "address with a bad digit" 1 \
+	"cachesim: <stdin>:1: bad address '10g'" <in
+printf '0 10 abc\n' >in
+expect_error "bad size" 1 \
+	"cachesim: <stdin>:1: bad size 'abc'" <in
+printf '0 10 0\n' >in
+expect_error "size 0" 1 \
+	"cachesim: <stdin>:1: bad size '0'" <in
+printf '0 10 4294967296\n' >in
+expect_error "size over 32 bits" 1 \
+	"cachesim: <stdin>:1: bad size '4294967296'" <in
+printf '0 10 4 5\n' >in
+expect_error "a fourth field" 1 \
+	"cachesim: <stdin>:1: unexpected '5' after the size" <in
+printf '0 ffffffffffffffff 2\n' >in
+expect_error "access wrapping around" 1 \
+	"cachesim: <stdin>:1: 2 bytes at 0xffffffffffffffff wrap around the address space" <in
+printf '0 1\001\n' >in
+expect_error "control byte quoted" 1 \
+	"cachesim: <stdin>:1: bad address '1\\x01'" <in
+awk 'BEGIN { printf "0 10\n0 "; for (i = 0; i < 5000; i++) printf "0"; printf "\n" }' >in
+expect_error "line too long" 1 \
+	"cachesim: <stdin>:2: line too long (more than 4096 bytes)" <in
+printf 'I  0400,4\n L 10,x\n' >in
+expect_error "Lackey: bad size" 1 \
+	"cachesim: <stdin>:2: bad size 'x'" <in
+printf ' L 10\n' >in
+expect_error "Lackey: no comma" 1 \
+	"cachesim: <stdin>:1: bad address '10'" <in
+printf '==1== hi\nhello\n' >in
+expect_error "Lackey: foreign line" 1 \
+	"cachesim: <stdin>:2: not a Lackey line: 'hello'" <in
+printf '0 10\n' >in
+expect_error "-f lackey on a din trace" 1 \
+	"cachesim: <stdin>:1: not a Lackey line: '0'" -f lackey <in
+printf '0 10 8\n' >in
+expect_error "-f bin on text: bad magic" 1 \
+	"cachesim: <stdin>: not a cachesim binary trace (bad magic)" -f bin <in
+: >in
+expect_error "-f bin on empty input" 1 \
+	"cachesim: <stdin>: not a cachesim binary trace (empty file)" -f bin <in
+printf 'CSIMTRC\000\001\000' >in
+expect_error "bin: truncated header" 1 \
+	"cachesim: <stdin>: truncated header (10 of 16 bytes)" <in
+printf 'CSIMTRC\000\002\000\020\000\000\000\000\000' >in
+expect_error "bin: unsupported version" 1 \
+	"cachesim: <stdin>: unsupported binary trace version 2 (this cachesim reads version 1)" <in
+printf 'CSIMTRC\000\001\000\030\000\000\000\000\000' >in
+expect_error "bin: bad record size" 1 \
+	"cachesim: <stdin>: bad record size 24 in header (expected 16)" <in
+printf 'CSIMTRC\000\001\000\020\000\001\000\000\000' >in
+expect_error "bin: unknown flags" 1 \
+	"cachesim: <stdin>: unknown header flags 0x1" <in
 { cat two.bin; printf '\001\002\003\004\005'; } >trunc.bin
 expect_error "bin: truncated record" 1 \
 	"cachesim: trunc.bin: record 3: truncated (5 of 16 bytes)" trunc.bin
