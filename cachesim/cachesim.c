@@ -18,11 +18,15 @@
  * lookup a single compare per way, and TAG_INVALID can never match a line
  * number because lines are at least 4 bytes.
  *
- * The hot path (cachesim_access() on an L1 hit of one line) is: one shift,
- * one mask, a compare per way, a stamp store and a counter increment.
- * Everything that can be derived is derived when the statistics are read
- * instead of being counted per access: accesses = reads + writes, hits =
- * accesses - misses, cycles = accesses * hit_latency.
+ * The hot path is cachesim_access() on an L1 hit of one line.  A hint
+ * table, indexed by the low bits of the line number, remembers the slot
+ * where each line was last found; it is only ever compared, never trusted,
+ * so it needs no upkeep.  A hinted hit costs a shift, a mask, one compare,
+ * a stamp store and a counter increment; otherwise the set is searched,
+ * eight ways at a time without branches.  Everything that can be derived
+ * is derived when the statistics are read instead of being counted per
+ * access: accesses = reads + writes, hits = accesses - misses, cycles =
+ * accesses * hit_latency.
  *
  * Requests and the hierarchy
  * --------------------------
@@ -54,10 +58,13 @@
  * in; every request that reaches memory (fetch or write) costs mem_latency.
  *
  * Compulsory misses: a miss counts as compulsory when a missed line was never
- * missed before at that level.  The lines seen are kept as a sparse bitmap:
- * an open-addressing hash table from a chunk number (line >> 9) to a 512-bit
- * map, so dense address ranges cost one bit per line and the table is only
- * touched on misses.
+ * missed before at that level (a hit implies an earlier miss, so only misses
+ * need to look).  The lines seen are kept as a sparse bitmap: an
+ * open-addressing hash table from a chunk number (line / 448) to a 448-bit
+ * map, key and bits in one 64-byte host line, so dense address ranges cost
+ * about one bit per line.  Lookups of single-line misses are queued and
+ * done in batches after a prefetch (see struct seen_set), because for a
+ * trace spread over gigabytes the table outgrows the host's caches.
  *
  * Maintenance (clean, invalidate, clean+invalidate, flush) visits L1 first,
  * then each lower level, and acts on every resident line overlapping the
@@ -111,8 +118,6 @@ struct seen_chunk {
  * @cap:        number of slots, a power of two (0 before the first miss).
  * @shift:      64 - log2(@cap), for the multiplicative hash.
  * @used:       slots in use; kept at most 3/4 of @cap.
- * @lossy:      a growth failed for lack of memory; compulsory counts from
- *              then on are a lower bound.
  * @compulsory: compulsory misses of the lines already looked up.
  * @npend:      lines in @pend.
  * @pend:       missed lines not yet looked up, oldest first.
@@ -129,7 +134,6 @@ struct seen_set {
 	size_t cap;
 	unsigned int shift;
 	size_t used;
-	bool lossy;
 	uint64_t compulsory;
 	unsigned int npend;
 	uint64_t pend[SEEN_BATCH];
@@ -295,11 +299,12 @@ static bool seen_insert(struct seen_set *s, uint64_t line)
 	bool fresh;
 	size_t i;
 
-	if (unlikely(4 * (s->used + 1) > 3 * s->cap) && seen_grow(s) < 0) {
-		s->lossy = true;
-		if (s->used + 1 >= s->cap)
-			return false; /* full: cannot remember more chunks */
-	}
+	/* Without memory to grow, the table fills up to its last free slot
+	 * and compulsory counts become a lower bound: no error path in the
+	 * middle of an access. */
+	if (unlikely(4 * (s->used + 1) > 3 * s->cap) && seen_grow(s) < 0 &&
+	    s->used + 1 >= s->cap)
+		return false;
 	i = seen_hash(key, s->shift);
 	while (s->slot[i].key != key && s->slot[i].key)
 		i = (i + 1) & (s->cap - 1);
@@ -342,7 +347,6 @@ static void seen_reset(struct seen_set *s)
 	if (s->slot)
 		memset(s->slot, 0, s->cap * sizeof(*s->slot));
 	s->used = 0;
-	s->lossy = false;
 	s->compulsory = 0;
 	s->npend = 0;
 }

@@ -8,7 +8,9 @@
  * at level N+1.  The hierarchy is non-inclusive/non-exclusive (as Dinero IV):
  * a fill allocates in every level that missed, an eviction at one level does
  * not touch the others, and a dirty victim written back from level N is
- * written into level N+1 (or to memory from the last level).
+ * written into level N+1 (or to memory from the last level).  That
+ * write-back is an ordinary write access of level N+1, counted in its
+ * statistics (Dinero-style): it can miss there, allocate and evict.
  *
  * The library tracks tags, dirtiness and statistics only; it never holds
  * data.  Users that model data (dmaemu's lib/) register an eviction hook and
@@ -96,7 +98,10 @@ struct cachesim_config {
  * An access that straddles two lines is one access (@accesses, @reads or
  * @writes count 1), and each line it touches is looked up: if any of them
  * misses, the access counts one miss; every line fetched is filled.
- * Accesses reaching level N+1 are the misses (and write-throughs) of level N.
+ * Accesses reaching level N+1 are the misses (and write-throughs) of level N,
+ * plus its write-backs: one fetch per run of consecutive missed lines, one
+ * write per write-through, one write per dirty victim.  Maintenance is not
+ * an access: it counts in the maint_* fields only.
  */
 struct cachesim_stats {
 	uint64_t accesses; /* reads + writes */
@@ -137,7 +142,8 @@ struct cachesim;
  * @ctx:   the pointer given to cachesim_set_evict_hook().
  * @level: index of the level (0 = L1).
  * @addr:  first byte address of the line.
- * @dirty: the line was dirty (it is being written back).
+ * @dirty: the line was dirty (it is being written back).  An invalidate
+ *         that discards a dirty line passes false: nothing is written.
  * @last:  @level is the last level: the line leaves the hierarchy's last
  *         level, and a dirty one reaches memory.
  *

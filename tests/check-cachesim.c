@@ -556,6 +556,11 @@ START_TEST(test_write_back)
 	ck_assert_uint_eq(st.write_misses, 2);
 	ck_assert_uint_eq(st.read_misses, 6);
 	ck_assert_uint_eq(st.hits, 1);
+	/* A cleared hook is not called. */
+	cachesim_set_evict_hook(cs, NULL, NULL);
+	rd(cs, 0x200);
+	ck_assert_uint_eq(stats(cs, 0).evictions, 5);
+	ck_assert_uint_eq(r.n, 4);
 	cachesim_destroy(cs);
 }
 END_TEST
@@ -887,6 +892,56 @@ START_TEST(test_multilevel_hooks)
 	ck_assert_uint_eq(stats(cs, 0).writebacks, 1);
 	ck_assert_uint_eq(stats(cs, 1).writebacks, 1);
 	ck_assert_uint_eq(stats(cs, 1).writes, 1);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_multilevel_write_through)
+{
+	/* L1: one 64 B line, write-back; L2: 2 ways, write-through.
+	 *   write A: L1 miss, L2 miss, memory          1 + 10 + 100 = 111
+	 *   read B:  L1 miss, L2 miss, memory; L1 writes dirty A into L2
+	 *            (a write hit) and L2 writes it through to memory
+	 *                                   1 + 10 + 100 + 10 + 100 = 221 */
+	struct cachesim_config cfg;
+	struct cachesim *cs;
+	struct cachesim_stats l2;
+
+	cachesim_config_init(&cfg);
+	cfg.nlevels = 2;
+	cfg.level[0].size = 64;
+	cfg.level[0].ways = 1;
+	cfg.level[0].hit_latency = 1;
+	cfg.level[1] = cfg.level[0];
+	cfg.level[1].name = "L2";
+	cfg.level[1].size = 128;
+	cfg.level[1].ways = 2;
+	cfg.level[1].write_policy = CACHESIM_WT_WA;
+	cfg.level[1].hit_latency = 10;
+	cfg.mem_latency = 100;
+	cs = cachesim_create(&cfg, NULL, 0);
+	ck_assert_ptr_nonnull(cs);
+	ck_assert_uint_eq(wr(cs, A), 2);
+	ck_assert_uint_eq(cachesim_cycles(cs), 111);
+	ck_assert_uint_eq(rd(cs, B), 2);
+	ck_assert_uint_eq(cachesim_cycles(cs), 332);
+	l2 = stats(cs, 1);
+	ck_assert_uint_eq(l2.accesses, 3);
+	ck_assert_uint_eq(l2.writes, 1);
+	ck_assert_uint_eq(l2.misses, 2);
+	ck_assert(!cachesim_dirty(cs, 1, A));
+	ck_assert_uint_eq(stats(cs, 0).writebacks, 1);
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 1), 0);
+
+	/* A is clean in L2 (and gone from L1): nothing to write. */
+	ck_assert_uint_eq(cachesim_clean(cs, A, 64), 1);
+	ck_assert_uint_eq(cachesim_cycles(cs), 332);
+	/* Dirty B in L1 passes through the write-through L2 to memory. */
+	ck_assert_uint_eq(wr(cs, B), 0);
+	ck_assert_uint_eq(cachesim_clean(cs, B, 64), 2);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 1);
+	ck_assert_uint_eq(stats(cs, 1).maint_writebacks, 0);
+	ck_assert_uint_eq(cachesim_cycles(cs), 332 + 1 + 100);
 	cachesim_destroy(cs);
 }
 END_TEST
@@ -1335,6 +1390,7 @@ static Suite *cachesim_suite(void)
 	tc = tcase_create("hierarchy");
 	tcase_add_test(tc, test_multilevel);
 	tcase_add_test(tc, test_multilevel_hooks);
+	tcase_add_test(tc, test_multilevel_write_through);
 	tcase_add_test(tc, test_straddle);
 	tcase_add_test(tc, test_straddle_multilevel);
 	suite_add_tcase(s, tc);
