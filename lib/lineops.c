@@ -18,9 +18,16 @@
  *   invalidate  CPU = TWIN = MEM; CPU-dirty bytes outside the range being
  *               maintained are lost (lost-cpu-write)
  *
- * Masks are computed a 64-bit word at a time: the XOR of two words has a
- * nonzero byte exactly where the copies differ, and nz_bytes() folds each
- * byte to one bit.  A clean line costs one memcmp of CPU against TWIN.
+ * Masks.  A line's "equal" masks (bit i set when byte i of two copies is
+ * the same) are built 16 bytes at a time: one SIMD compare and a movemask
+ * where the host has SSE2, 64-bit word tricks elsewhere.  A line is held
+ * in DMAEMU_MASK_WORDS 64-bit mask words.  CPU-dirty = ~eq(CPU, TWIN);
+ * device-changed = ~eq(MEM, TWIN).  MEM is only compared when the CPU's
+ * compare leaves a byte that is not dirty (a fully dirty line cannot hide
+ * a lost device write), so writing back a fully dirty line reads CPU and
+ * TWIN once and writes MEM and TWIN once.  The per-line code is inlined
+ * for 64-byte lines (the default) so that it compiles to straight-line
+ * vector code; other line sizes take the same code with a loop.
  *
  * Locking.  The data of a line is protected by its stripe lock.  Stripes
  * are chosen by page, (phys >> PAGE_SHIFT) % DMAEMU_NSTRIPES, so every line
@@ -33,12 +40,16 @@
 
 #include <errno.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "dmaemu-private.h"
 
 #define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
+#ifndef __SSE2__
 static inline uint64_t load64(const uint8_t *p)
 {
 	uint64_t v;
@@ -66,17 +77,94 @@ static inline unsigned int nz_bytes(uint64_t x)
 	return r;
 #endif
 }
+#endif
 
-/* Does @x have a zero byte?  (Exact; the classic haszero trick.) */
-static inline bool has_zero_byte(uint64_t x)
+/* Bit i set when byte i of @a equals byte i of @b, for 16 bytes. */
+static ALWAYS_INLINE unsigned int eq16(const uint8_t *a, const uint8_t *b)
 {
-	return ((x - ONES) & ~x & HIGHS) != 0;
+#ifdef __SSE2__
+	__m128i va = _mm_loadu_si128((const __m128i *)(const void *)a);
+	__m128i vb = _mm_loadu_si128((const __m128i *)(const void *)b);
+
+	return (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb));
+#else
+	unsigned int lo = nz_bytes(load64(a) ^ load64(b));
+	unsigned int hi = nz_bytes(load64(a + 8) ^ load64(b + 8));
+
+	return ~(lo | hi << 8) & 0xffff;
+#endif
 }
 
-static inline void mask_set(uint64_t *mask, unsigned int word,
-			    unsigned int bits)
+/*
+ * The equal mask of @line bytes at @a and @b into @eq (DMAEMU_MASK_WORDS
+ * words; bits past the line are set, so "~eq" never shows them).
+ */
+static ALWAYS_INLINE void eq_line(const uint8_t *a, const uint8_t *b,
+				  unsigned int line, uint64_t *eq)
 {
-	mask[word / 8] |= (uint64_t)bits << ((word % 8) * 8);
+	unsigned int k;
+
+	for (k = 0; k < DMAEMU_MASK_WORDS; k++)
+		eq[k] = k * 64 < line ? 0 : ~0ULL;
+	if (line < 64)
+		eq[0] = ~0ULL << line;
+	for (k = 0; k < line / 16; k++)
+		eq[k / 4] |= (uint64_t)eq16(a + 16 * k, b + 16 * k)
+			     << (16 * (k % 4));
+}
+
+enum line_state {
+	LINE_EQUAL,  /* every byte equal */
+	LINE_DIFFER, /* every byte differs */
+	LINE_MIXED,
+};
+
+/*
+ * Compare @line bytes at @a and @b as a whole: the common cases (a clean
+ * line, a fully written line) are decided without building a mask.
+ */
+static ALWAYS_INLINE enum line_state compare_line(const uint8_t *a,
+						  const uint8_t *b,
+						  unsigned int line)
+{
+#ifdef __SSE2__
+	__m128i any = _mm_setzero_si128(), all = _mm_set1_epi8(-1);
+	unsigned int k;
+
+	for (k = 0; k < line / 16; k++) {
+		__m128i e = _mm_cmpeq_epi8(
+			_mm_loadu_si128(
+				(const __m128i *)(const void *)(a + 16 * k)),
+			_mm_loadu_si128(
+				(const __m128i *)(const void *)(b + 16 * k)));
+
+		any = _mm_or_si128(any, e);
+		all = _mm_and_si128(all, e);
+	}
+	if (_mm_movemask_epi8(all) == 0xffff)
+		return LINE_EQUAL;
+	if (_mm_movemask_epi8(any) == 0)
+		return LINE_DIFFER;
+	return LINE_MIXED;
+#else
+	uint64_t eq[DMAEMU_MASK_WORDS], all = ~0ULL, any = 0;
+	unsigned int k;
+
+	eq_line(a, b, line, eq);
+	for (k = 0; k * 64 < line; k++) {
+		uint64_t valid = line - k * 64 >= 64
+					 ? ~0ULL
+					 : (1ULL << (line - k * 64)) - 1;
+
+		all &= eq[k] | ~valid;
+		any |= eq[k] & valid;
+	}
+	if (all == ~0ULL)
+		return LINE_EQUAL;
+	if (!any)
+		return LINE_DIFFER;
+	return LINE_MIXED;
+#endif
 }
 
 /* @mask = bits [lo, hi) of a line mask. */
@@ -134,19 +222,25 @@ pthread_mutex_t *dmaemu__stripe_of(struct dmaemu_machine *m, uint64_t phys)
 	return &m->stripe[(phys >> DMAEMU_PAGE_SHIFT) % DMAEMU_NSTRIPES];
 }
 
-/* The three copies of the line at @lp; @lp must be in a bank. */
+/*
+ * The three copies of a span of whole lines inside one bank, starting at
+ * physical address @phys.
+ */
 struct copies {
+	uint64_t phys;
 	uint8_t *mem, *cpu, *twin;
 };
 
-static void get_copies(struct dmaemu_machine *m, uint64_t lp, struct copies *c)
+static void get_copies(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
+		       struct copies *c)
 {
-	struct dmaemu_bank *b = dmaemu__bank_of_phys(m, lp, m->line);
+	struct dmaemu_bank *b = dmaemu__bank_of_phys(m, phys, len);
 	uint64_t off;
 
 	if (!b)
 		abort(); /* callers check the range first */
-	off = lp - b->phys;
+	off = phys - b->phys;
+	c->phys = phys;
 	c->mem = b->mem + off;
 	c->cpu = b->cpu + off;
 	c->twin = b->twin + off;
@@ -180,54 +274,130 @@ static void report_lost(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 }
 
 /*
- * Write back a line with CPU-dirty bytes (the caller knows it has some).
- * A word whose bytes are all CPU-dirty cannot hide a lost device write, so
- * MEM is only read for the words that have a clean byte.
+ * Lost device bytes of a dirty line: device-changed and not CPU-dirty,
+ * i.e. ~eq(MEM, TWIN) & eq(CPU, TWIN).  Called only when the line has a
+ * byte that is not CPU-dirty (@eqc has a bit set).
  */
-static void write_back(struct dmaemu_machine *m, uint64_t lp,
-		       const struct copies *c, const char *what)
+static void check_lost_device(struct dmaemu_machine *m, const struct copies *c,
+			      uint64_t off, const uint64_t *eqc,
+			      const char *what)
 {
-	uint64_t lost[DMAEMU_MASK_WORDS] = {0};
-	unsigned int w, nwords = m->line / 8;
+	uint64_t eqm[DMAEMU_MASK_WORDS], lost[DMAEMU_MASK_WORDS];
+	unsigned int k;
 	bool any = false;
 
-	for (w = 0; w < nwords; w++) {
-		uint64_t t = load64(c->twin + 8 * w);
-		uint64_t dc = load64(c->cpu + 8 * w) ^ t, dm;
-		unsigned int bits;
-
-		if (!has_zero_byte(dc))
-			continue;
-		dm = load64(c->mem + 8 * w) ^ t;
-		if (!dm)
-			continue;
-		bits = nz_bytes(dm) & ~nz_bytes(dc) & 0xff;
-		if (bits) {
-			mask_set(lost, w, bits);
-			any = true;
-		}
+	eq_line(c->mem + off, c->twin + off, m->line, eqm);
+	for (k = 0; k < DMAEMU_MASK_WORDS; k++) {
+		lost[k] = ~eqm[k] & eqc[k];
+		any |= lost[k] != 0;
 	}
-	memcpy(c->mem, c->cpu, m->line);
-	memcpy(c->twin, c->cpu, m->line);
 	if (any)
-		report_lost(m, DMAEMU_REPORT_LOST_DEVICE_WRITE, lp, lost, what);
+		report_lost(m, DMAEMU_REPORT_LOST_DEVICE_WRITE, c->phys + off,
+			    lost, what);
 }
 
-static bool line_is_dirty(const struct dmaemu_machine *m,
-			  const struct copies *c)
+/* Dirty bytes (~@eqc) outside [keep_lo, keep_hi) are lost CPU writes. */
+static void check_lost_cpu(struct dmaemu_machine *m, const struct copies *c,
+			   uint64_t off, const uint64_t *eqc, uint64_t keep_lo,
+			   uint64_t keep_hi)
 {
-	return memcmp(c->cpu, c->twin, m->line) != 0;
+	uint64_t lost[DMAEMU_MASK_WORDS], keep[DMAEMU_MASK_WORDS];
+	uint64_t lp = c->phys + off;
+	uint64_t lo = keep_lo > lp ? keep_lo - lp : 0;
+	uint64_t hi = keep_hi > lp ? keep_hi - lp : 0;
+	unsigned int k;
+	bool any = false;
+
+	if (hi > m->line)
+		hi = m->line;
+	if (lo > hi)
+		lo = hi;
+	if (lo == 0 && hi == m->line)
+		return; /* the whole line is being maintained */
+	mask_range(keep, lo, hi);
+	for (k = 0; k < DMAEMU_MASK_WORDS; k++) {
+		lost[k] = ~eqc[k] & ~keep[k];
+		any |= lost[k] != 0;
+	}
+	if (any)
+		report_lost(m, DMAEMU_REPORT_LOST_CPU_WRITE, lp, lost,
+			    "invalidate");
 }
 
-/* CPU = TWIN = MEM, skipping the writes when already equal (which also
- * keeps never-written memory from costing host pages). */
-static void reload(struct dmaemu_machine *m, const struct copies *c)
+/*
+ * Span operations: @len bytes (whole lines) of @c, under the one stripe
+ * lock the caller holds.  Written once with @line as a parameter and
+ * instantiated for 64-byte lines, where every loop above unrolls.
+ */
+
+/* Write back the dirty lines: MEM = TWIN = CPU for each. */
+static ALWAYS_INLINE void span_clean_n(struct dmaemu_machine *m,
+				       const struct copies *c, uint64_t len,
+				       const char *what, unsigned int line)
 {
-	if (!memcmp(c->twin, c->mem, m->line) &&
-	    !memcmp(c->cpu, c->mem, m->line))
-		return;
-	memcpy(c->cpu, c->mem, m->line);
-	memcpy(c->twin, c->mem, m->line);
+	uint64_t eqc[DMAEMU_MASK_WORDS], off;
+
+	for (off = 0; off < len; off += line) {
+		enum line_state st =
+			compare_line(c->cpu + off, c->twin + off, line);
+
+		if (st == LINE_EQUAL)
+			continue;
+		if (st == LINE_MIXED) {
+			eq_line(c->cpu + off, c->twin + off, line, eqc);
+			check_lost_device(m, c, off, eqc, what);
+		}
+		memcpy(c->mem + off, c->cpu + off, line);
+		memcpy(c->twin + off, c->cpu + off, line);
+	}
+}
+
+/*
+ * CPU = TWIN = MEM for every line.  Lines already equal are not written,
+ * which keeps never-touched memory from costing host pages.  Dirty lines
+ * (if @check) are reported when they have bytes outside the keep range.
+ */
+static ALWAYS_INLINE void span_reload_n(struct dmaemu_machine *m,
+					const struct copies *c, uint64_t len,
+					bool check, uint64_t keep_lo,
+					uint64_t keep_hi, unsigned int line)
+{
+	uint64_t eqc[DMAEMU_MASK_WORDS], off;
+
+	for (off = 0; off < len; off += line) {
+		if (compare_line(c->cpu + off, c->twin + off, line) !=
+		    LINE_EQUAL) {
+			if (check) {
+				eq_line(c->cpu + off, c->twin + off, line, eqc);
+				check_lost_cpu(m, c, off, eqc, keep_lo,
+					       keep_hi);
+			}
+		} else if (compare_line(c->mem + off, c->twin + off, line) ==
+			   LINE_EQUAL) {
+			continue;
+		}
+		memcpy(c->cpu + off, c->mem + off, line);
+		memcpy(c->twin + off, c->mem + off, line);
+	}
+}
+
+static void span_clean(struct dmaemu_machine *m, const struct copies *c,
+		       uint64_t len, const char *what)
+{
+	if (m->line == 64)
+		span_clean_n(m, c, len, what, 64);
+	else
+		span_clean_n(m, c, len, what, m->line);
+}
+
+static void span_reload(struct dmaemu_machine *m, const struct copies *c,
+			uint64_t len, bool check, uint64_t keep_lo,
+			uint64_t keep_hi)
+{
+	if (m->line == 64)
+		span_reload_n(m, c, len, check, keep_lo, keep_hi, 64);
+	else
+		span_reload_n(m, c, len, check, keep_lo, keep_hi, m->line);
 }
 
 /**
@@ -243,10 +413,9 @@ void dmaemu__line_fill(struct dmaemu_machine *m, uint64_t line_phys)
 {
 	struct copies c;
 
-	get_copies(m, line_phys, &c);
-	if (line_is_dirty(m, &c))
-		write_back(m, line_phys, &c, "write-back before a fill");
-	reload(m, &c);
+	get_copies(m, line_phys, m->line, &c);
+	span_clean(m, &c, m->line, "write-back before a fill");
+	span_reload(m, &c, m->line, false, 0, 0);
 }
 
 /**
@@ -261,9 +430,8 @@ void dmaemu__line_clean(struct dmaemu_machine *m, uint64_t line_phys)
 {
 	struct copies c;
 
-	get_copies(m, line_phys, &c);
-	if (line_is_dirty(m, &c))
-		write_back(m, line_phys, &c, "clean");
+	get_copies(m, line_phys, m->line, &c);
+	span_clean(m, &c, m->line, "clean");
 }
 
 /**
@@ -281,48 +449,21 @@ void dmaemu__line_invalidate(struct dmaemu_machine *m, uint64_t line_phys,
 {
 	struct copies c;
 
-	get_copies(m, line_phys, &c);
-	if (line_is_dirty(m, &c)) {
-		uint64_t lost[DMAEMU_MASK_WORDS] = {0};
-		uint64_t keep[DMAEMU_MASK_WORDS];
-		uint64_t lo = keep_lo > line_phys ? keep_lo - line_phys : 0;
-		uint64_t hi = keep_hi > line_phys ? keep_hi - line_phys : 0;
-		unsigned int w, nwords = m->line / 8;
-		bool any = false;
-
-		if (hi > m->line)
-			hi = m->line;
-		mask_range(keep, lo < hi ? lo : hi, hi);
-		for (w = 0; w < nwords; w++) {
-			uint64_t d =
-				load64(c.cpu + 8 * w) ^ load64(c.twin + 8 * w);
-			unsigned int bits;
-
-			if (!d)
-				continue;
-			bits = nz_bytes(d) &
-			       ~(unsigned int)(keep[w / 8] >> ((w % 8) * 8));
-			bits &= 0xff;
-			if (bits) {
-				mask_set(lost, w, bits);
-				any = true;
-			}
-		}
-		if (any)
-			report_lost(m, DMAEMU_REPORT_LOST_CPU_WRITE, line_phys,
-				    lost, "invalidate");
-	}
-	reload(m, &c);
+	get_copies(m, line_phys, m->line, &c);
+	span_reload(m, &c, m->line, true, keep_lo, keep_hi);
 }
 
+/**
+ * dmaemu__line_clean_invalidate() - write back if dirty, then invalidate.
+ * Caller holds the stripe lock; never reports lost-cpu-write.
+ */
 void dmaemu__line_clean_invalidate(struct dmaemu_machine *m, uint64_t line_phys)
 {
 	struct copies c;
 
-	get_copies(m, line_phys, &c);
-	if (line_is_dirty(m, &c))
-		write_back(m, line_phys, &c, "clean+invalidate");
-	reload(m, &c);
+	get_copies(m, line_phys, m->line, &c);
+	span_clean(m, &c, m->line, "clean+invalidate");
+	span_reload(m, &c, m->line, false, 0, 0);
 }
 
 /**
@@ -337,23 +478,20 @@ void dmaemu__line_clean_invalidate(struct dmaemu_machine *m, uint64_t line_phys)
 void dmaemu__line_masks(struct dmaemu_machine *m, uint64_t line_phys,
 			uint64_t *cpu_dirty, uint64_t *dev_changed)
 {
+	uint64_t eq[DMAEMU_MASK_WORDS];
 	struct copies c;
-	unsigned int w, nwords = m->line / 8;
+	unsigned int k;
 
-	get_copies(m, line_phys, &c);
-	if (cpu_dirty)
-		memset(cpu_dirty, 0, DMAEMU_MASK_WORDS * sizeof(uint64_t));
-	if (dev_changed)
-		memset(dev_changed, 0, DMAEMU_MASK_WORDS * sizeof(uint64_t));
-	for (w = 0; w < nwords; w++) {
-		uint64_t t = load64(c.twin + 8 * w);
-
-		if (cpu_dirty)
-			mask_set(cpu_dirty, w,
-				 nz_bytes(load64(c.cpu + 8 * w) ^ t));
-		if (dev_changed)
-			mask_set(dev_changed, w,
-				 nz_bytes(load64(c.mem + 8 * w) ^ t));
+	get_copies(m, line_phys, m->line, &c);
+	if (cpu_dirty) {
+		eq_line(c.cpu, c.twin, m->line, eq);
+		for (k = 0; k < DMAEMU_MASK_WORDS; k++)
+			cpu_dirty[k] = ~eq[k];
+	}
+	if (dev_changed) {
+		eq_line(c.mem, c.twin, m->line, eq);
+		for (k = 0; k < DMAEMU_MASK_WORDS; k++)
+			dev_changed[k] = ~eq[k];
 	}
 }
 
@@ -379,13 +517,15 @@ static const char *const range_op_names[] = {
  *    not act meanwhile (in_maint), the data work is done here.
  * 2. Per page, under that page's stripe lock, apply the data operation to
  *    every line, including lines the model does not hold (uninstrumented
- *    writes leave lines dirty without the model knowing).
+ *    writes leave lines dirty without the model knowing).  Reports made
+ *    meanwhile take the report lock, below the stripes in the order.
  */
 static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 		     enum range_op op)
 {
 	uint64_t lmask = (uint64_t)m->line - 1;
 	uint64_t first, end, p;
+	struct copies all;
 
 	if (!len)
 		return;
@@ -421,26 +561,31 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	}
 	m->in_maint = false;
 
+	get_copies(m, first, end - first, &all);
 	for (p = first; p < end;) {
-		uint64_t page_end = (p | (DMAEMU_PAGE_SIZE - 1)) + 1, lp;
+		uint64_t page_end = (p | (DMAEMU_PAGE_SIZE - 1)) + 1;
 		pthread_mutex_t *stripe = dmaemu__stripe_of(m, p);
+		struct copies c = all;
 
 		if (page_end > end)
 			page_end = end;
+		c.phys = p;
+		c.mem += p - first;
+		c.cpu += p - first;
+		c.twin += p - first;
 		dmaemu__lock(stripe);
-		for (lp = p; lp < page_end; lp += m->line) {
-			switch (op) {
-			case RANGE_CLEAN:
-				dmaemu__line_clean(m, lp);
-				break;
-			case RANGE_INVALIDATE:
-				dmaemu__line_invalidate(m, lp, phys,
-							phys + len);
-				break;
-			case RANGE_CLEAN_INVALIDATE:
-				dmaemu__line_clean_invalidate(m, lp);
-				break;
-			}
+		switch (op) {
+		case RANGE_CLEAN:
+			span_clean(m, &c, page_end - p, "clean");
+			break;
+		case RANGE_INVALIDATE:
+			span_reload(m, &c, page_end - p, true, phys,
+				    phys + len);
+			break;
+		case RANGE_CLEAN_INVALIDATE:
+			span_clean(m, &c, page_end - p, "clean+invalidate");
+			span_reload(m, &c, page_end - p, false, 0, 0);
+			break;
 		}
 		dmaemu__unlock(stripe);
 		p = page_end;
