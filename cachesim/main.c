@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cachesim.h"
@@ -1081,6 +1082,27 @@ static void print_json(struct cachesim *cs, const struct cachesim_config *cfg,
 /* main                                                                */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Refuse to convert a trace onto itself: opening the output truncates it
+ * before a byte of the input is read.
+ */
+static void check_not_input(const char *out, const char *opt, const char *input)
+{
+	struct stat in, st;
+	int ret;
+
+	if (strcmp(out, "-") == 0 || stat(out, &st) < 0)
+		return;
+	if (!input || strcmp(input, "-") == 0)
+		ret = fstat(STDIN_FILENO, &in);
+	else
+		ret = stat(input, &in);
+	if (ret == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino &&
+	    S_ISREG(st.st_mode))
+		die(EXIT_USAGE, "%s '%s' would overwrite the input trace", opt,
+		    out);
+}
+
 static void open_sink(const char *path, enum trace_format fmt)
 {
 	char err[600];
@@ -1113,6 +1135,12 @@ int main(int argc, char **argv)
 		if (errno == ENOMEM)
 			die(EXIT_OUTPUT, "out of memory");
 		die(EXIT_USAGE, "%s", msg[0] ? msg : "impossible geometry");
+	}
+	if (!o.demo) {
+		if (o.write_bin)
+			check_not_input(o.write_bin, "--write-bin", o.input);
+		if (o.write_din)
+			check_not_input(o.write_din, "--write-din", o.input);
 	}
 	if (o.write_bin) {
 		open_sink(o.write_bin, TRACE_BIN);

@@ -749,6 +749,7 @@ ssize_t trace_read(struct trace_reader *r, struct trace_record *recs,
 	}
 	if (n > 0)
 		r->counts.records += (uint64_t)n;
+	r->counts.lines = r->lineno - 1; /* the parsers only bump lineno */
 	return n;
 }
 
@@ -769,10 +770,6 @@ const char *trace_reader_name(const struct trace_reader *r)
 
 const struct trace_counts *trace_reader_counts(const struct trace_reader *r)
 {
-	struct trace_reader *w = (struct trace_reader *)r;
-
-	/* Text readers count lines as they go; expose the total read. */
-	w->counts.lines = r->format == TRACE_BIN ? 0 : r->lineno - 1;
 	return &r->counts;
 }
 

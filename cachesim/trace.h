@@ -81,7 +81,7 @@ struct trace_record {
 
 /**
  * struct trace_counts - what a reader has consumed so far.
- * @lines:    text lines read (din, lackey), header included for bin: 0.
+ * @lines:    text lines consumed (din, lackey); 0 for bin.
  * @records:  records returned.
  * @modifies: Lackey modifies (each returned as a read and a write).
  */

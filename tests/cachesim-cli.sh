@@ -524,6 +524,14 @@ expect_error "--l3-size without --l2-size" 2 \
 expect_error "both conversions on stdout" 2 \
 	"cachesim: --write-bin and --write-din cannot both write to standard output" \
 	--write-bin - --write-din -
+cp nine-lines.din self.din
+expect_error "--write-bin onto the input" 2 \
+	"cachesim: --write-bin 'self.din' would overwrite the input trace" \
+	--write-bin self.din self.din
+expect_error "--write-din onto standard input" 2 \
+	"cachesim: --write-din 'self.din' would overwrite the input trace" \
+	--write-din self.din <self.din
+check "the input survives" cmp self.din nine-lines.din
 expect_error "-a full with a size that is not a whole number of lines" 2 \
 	"cachesim: L1: --ways full: size 1000 is not a multiple of the 64-byte line" \
 	-s 1000 -a full
