@@ -40,6 +40,42 @@ lib_test_libs = lib/libdmaemu-internal.la tests/libcheckrun.la $(CHECK_LIBS)
 # allocators (gfp.c, page_alloc.c, slab.c, context.c, mm.h, kernel headers)
 # ---------------------------------------------------------------------------
 
+lib_libdmaemu_internal_la_SOURCES += \
+	lib/mm.h \
+	lib/gfp.c \
+	lib/page_alloc.c \
+	lib/slab.c \
+	lib/context.c
+
+pkginclude_HEADERS += \
+	include/dmaemu/mm.h \
+	include/dmaemu/context.h
+
+mm_kerneldir = $(pkgincludedir)/kernel/linux
+mm_kernel_HEADERS = \
+	include/dmaemu/kernel/linux/gfp.h \
+	include/dmaemu/kernel/linux/hardirq.h \
+	include/dmaemu/kernel/linux/irqflags.h \
+	include/dmaemu/kernel/linux/mm.h \
+	include/dmaemu/kernel/linux/mm_types.h \
+	include/dmaemu/kernel/linux/mmzone.h \
+	include/dmaemu/kernel/linux/preempt.h \
+	include/dmaemu/kernel/linux/slab.h
+
+check_PROGRAMS += tests/check-gfp tests/check-page-alloc
+TESTS += tests/check-gfp tests/check-page-alloc
+
+tests_check_gfp_SOURCES = tests/check-gfp.c
+tests_check_gfp_CPPFLAGS = $(lib_test_cppflags)
+tests_check_gfp_CFLAGS = $(lib_test_cflags)
+tests_check_gfp_LDADD = $(lib_test_libs)
+
+tests_check_page_alloc_SOURCES = tests/check-page-alloc.c
+tests_check_page_alloc_CPPFLAGS = $(lib_test_cppflags)
+tests_check_page_alloc_CFLAGS = $(lib_test_cflags)
+tests_check_page_alloc_LDADD = $(lib_test_libs)
+
+
 # ---------------------------------------------------------------------------
 # CPU access (cpu.c, kasan.c, memintrin.c, wc.c, prefetch.c, cpu.h)
 # ---------------------------------------------------------------------------
