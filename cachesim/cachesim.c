@@ -140,25 +140,25 @@ struct seen_set {
 };
 
 /**
- * struct level - one cache level.  The first fields are the ones the hot
- * path reads, so that they share a host cache line.
+ * struct level - one cache level.  The fields a hinted L1 hit reads come
+ * first, so that they fit in one 64-byte host cache line.
  */
 struct level {
 	uint64_t *tag;	    /* sets * ways line numbers */
 	uint64_t *stamp;    /* LRU: last use, FIFO: fill time */
 	uint8_t *dirty;	    /* sets * ways flags */
-	uint64_t set_mask;  /* sets - 1 */
 	uint64_t clock;	    /* stamp source */
+	uint64_t count[2];  /* [0] reads, [1] writes */
 	unsigned int shift; /* log2(line) */
-	unsigned int ways;
 	enum cachesim_policy policy;
-	enum cachesim_write_policy wpol;
-	bool wt;	   /* write-through: writes always go down */
-	uint64_t count[2]; /* [0] reads, [1] writes */
-	uint64_t miss[2];  /* [0] read misses, [1] write misses */
+	bool wt; /* write-through: writes always go down */
 
-	uint8_t *plru; /* sets * ways tree-node bytes (node 0 unused) */
+	uint64_t set_mask; /* sets - 1 */
+	unsigned int ways;
 	unsigned int sets;
+	enum cachesim_write_policy wpol;
+	uint64_t miss[2]; /* [0] read misses, [1] write misses */
+	uint8_t *plru;	  /* sets * ways tree-node bytes (node 0 unused) */
 	unsigned int plru_depth; /* log2(ways) for PLRU */
 	uint64_t writebacks;
 	uint64_t evictions;
@@ -462,7 +462,6 @@ static unsigned int pick_victim(struct level *l, size_t set_base)
 	const uint64_t *t = &l->tag[set_base];
 	const uint64_t *st = &l->stamp[set_base];
 	unsigned int w, best = 0;
-
 	uint64_t min;
 
 	if (l->policy == CACHESIM_LRU || l->policy == CACHESIM_FIFO) {
