@@ -160,17 +160,17 @@ END_TEST
 
 START_TEST(test_profile_defaults)
 {
-	struct dmaemu_machine *m = dmaemu_machine_create("profile=x86");
+	struct dmaemu_machine *m = dmaemu_machine_create("profile=x86:mem=16M");
 
 	ck_assert_ptr_nonnull(m);
 	expect_option(m, "cache_ways", "8");
 	dmaemu_machine_destroy(m);
 	/* An explicit value beats the profile's default, in any order. */
-	m = dmaemu_machine_create("cache_ways=2:profile=x86");
+	m = dmaemu_machine_create("cache_ways=2:profile=x86:mem=16M");
 	ck_assert_ptr_nonnull(m);
 	expect_option(m, "cache_ways", "2");
 	dmaemu_machine_destroy(m);
-	m = dmaemu_machine_create("cache_line=128:profile=arm");
+	m = dmaemu_machine_create("cache_line=128:profile=arm:mem=16M");
 	ck_assert_ptr_nonnull(m);
 	expect_option(m, "dma_minalign", "128");
 	expect_option(m, "cache_size", "32K");
@@ -242,6 +242,7 @@ END_TEST
 
 START_TEST(test_bad_syntax)
 {
+	struct dmaemu_options o;
 	char msg[1024], longpath[400];
 	struct dmaemu_machine *m;
 
@@ -274,13 +275,14 @@ START_TEST(test_bad_syntax)
 		      "%s", msg);
 
 	/* Empty items are allowed (a trailing ':'), an empty string too. */
-	m = create_captured("seed=2::", msg, sizeof(msg));
+	m = create_captured("seed=2:mem=16M::", msg, sizeof(msg));
 	ck_assert_ptr_nonnull(m);
 	ck_assert_str_eq(msg, "");
+	expect_option(m, "seed", "2");
 	dmaemu_machine_destroy(m);
-	m = create_captured("", msg, sizeof(msg));
-	ck_assert_ptr_nonnull(m);
-	dmaemu_machine_destroy(m);
+	ck_assert_int_eq(dmaemu__options_build(&o, NULL, "", msg, sizeof(msg)),
+			 0);
+	ck_assert_uint_eq(o.mem, 256ULL << 20);
 }
 END_TEST
 
@@ -317,15 +319,22 @@ START_TEST(test_env_precedence)
 		      "%s", msg);
 
 	/* A conflict between stages blames the later one... */
-	set_env("mem_base=0xC0000000");
-	m = create_captured("mem=2G", msg, sizeof(msg));
+	set_env("mem_base=0xFFF00000");
+	m = create_captured("mem=2M", msg, sizeof(msg));
 	ck_assert_ptr_null(m);
-	ck_assert_msg(strstr(msg, "dmaemu: options: bad value '2G' for 'mem'"),
+	ck_assert_msg(strstr(msg, "dmaemu: options: bad value '2M' for 'mem'"),
+		      "%s", msg);
+	/* ...only the environment: it is named... */
+	m = create_captured(NULL, msg, sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(msg, "dmaemu: DMAEMU_OPTIONS: bad value "
+				  "'0xfff00000' for 'mem_base'"),
 		      "%s", msg);
 	/* ...and the argument can repair what the environment set. */
-	m = create_captured("mem_base=0x40000000:mem=2G", msg, sizeof(msg));
+	m = create_captured("mem=1M", msg, sizeof(msg));
 	ck_assert_ptr_nonnull(m);
-	expect_option(m, "mem_base", "0x40000000");
+	expect_option(m, "mem_base", "0xfff00000");
+	expect_option(m, "mem", "1M");
 	dmaemu_machine_destroy(m);
 	unsetenv("DMAEMU_OPTIONS");
 }
@@ -337,7 +346,7 @@ START_TEST(test_several_machines)
 	struct dmaemu_where w;
 
 	ck_assert_ptr_null(dmaemu_machine_current());
-	a = dmaemu_machine_create(NULL);
+	a = dmaemu_machine_create("mem=16M");
 	ck_assert_ptr_eq(dmaemu_machine_current(), a);
 	b = dmaemu_machine_create("mem=16M");
 	ck_assert_ptr_eq(dmaemu_machine_current(), b);
@@ -423,13 +432,13 @@ START_TEST(test_exitcode)
 {
 	int st;
 
-	st = child_report("exitcode=7:log_path=/dev/null", true);
+	st = child_report("mem=16M:exitcode=7:log_path=/dev/null", true);
 	ck_assert(WIFEXITED(st));
 	ck_assert_int_eq(WEXITSTATUS(st), 7);
-	st = child_report("exitcode=7:log_path=/dev/null", false);
+	st = child_report("mem=16M:exitcode=7:log_path=/dev/null", false);
 	ck_assert(WIFEXITED(st));
 	ck_assert_int_eq(WEXITSTATUS(st), 0);
-	st = child_report("log_path=/dev/null", true);
+	st = child_report("mem=16M:log_path=/dev/null", true);
 	ck_assert(WIFEXITED(st));
 	ck_assert_int_eq(WEXITSTATUS(st), 0);
 }
@@ -439,10 +448,10 @@ START_TEST(test_halt_on_error)
 {
 	int st;
 
-	st = child_report("halt_on_error=1:log_path=/dev/null", true);
+	st = child_report("mem=16M:halt_on_error=1:log_path=/dev/null", true);
 	ck_assert(WIFSIGNALED(st));
 	ck_assert_int_eq(WTERMSIG(st), SIGABRT);
-	st = child_report("halt_on_error=1:log_path=/dev/null", false);
+	st = child_report("mem=16M:halt_on_error=1:log_path=/dev/null", false);
 	ck_assert(WIFEXITED(st));
 	ck_assert_int_eq(WEXITSTATUS(st), 0);
 }
@@ -450,7 +459,8 @@ END_TEST
 
 START_TEST(test_report_counts)
 {
-	struct dmaemu_machine *m = dmaemu_machine_create("log_path=/dev/null");
+	struct dmaemu_machine *m =
+		dmaemu_machine_create("mem=16M:log_path=/dev/null");
 	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_BAD_FREE};
 	unsigned int k;
 

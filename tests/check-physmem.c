@@ -265,9 +265,16 @@ START_TEST(test_lazy)
 	uint64_t before, after, phys;
 
 	before = vm_rss();
-	big = dmaemu_machine_create("mem=1G:log_path=/dev/null");
+	/*
+	 * Under Valgrind the RSS says nothing about dmaemu, and Helgrind
+	 * gives every mapped byte shadow state (about 3 GiB for 1 GiB of
+	 * DRAM): a smaller machine still runs the same code.
+	 */
+	big = dmaemu_machine_create(RUNNING_ON_VALGRIND
+					    ? "mem=64M:log_path=/dev/null"
+					    : "mem=1G:log_path=/dev/null");
 	ck_assert_ptr_nonnull(big);
-	phys = big->bank[0].phys + (256ULL << 20);
+	phys = big->bank[0].phys + big->bank[0].size / 4;
 
 	/* Through the linear map (the CPU copy)... */
 	memset(dmaemu__phys_cpu(big, phys), 0x3c, touched);
@@ -278,9 +285,9 @@ START_TEST(test_lazy)
 
 	after = vm_rss();
 	fprintf(stderr,
-		"# mem=1G machine, 16 MiB touched: RSS grew by %" PRIu64
-		" MiB\n",
-		(after - before) >> 20);
+		"# mem=%" PRIu64 "M machine, 16 MiB touched: RSS grew by "
+		"%" PRIu64 " MiB\n",
+		big->bank[0].size >> 20, (after - before) >> 20);
 	/* Valgrind's own shadow memory grows with touched memory too. */
 	if (!RUNNING_ON_VALGRIND)
 		ck_assert_uint_lt(after - before, 100ULL << 20);

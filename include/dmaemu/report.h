@@ -20,22 +20,22 @@ struct dmaemu_machine;
  * The report kinds; DMAEMU_REPORT_KINDS(X) makes both the enum and the
  * table of names, so they cannot disagree.
  */
-#define DMAEMU_REPORT_KINDS(X)                                              \
-	X(LOST_DEVICE_WRITE, "lost-device-write")                           \
-	X(LOST_CPU_WRITE, "lost-cpu-write")                                 \
-	X(STALE_CPU_READ, "stale-cpu-read")                                 \
-	X(NO_KERNEL_MAPPING_ACCESS, "no-kernel-mapping-access")             \
-	X(MMIO_ACCESS, "mmio-access")                                       \
-	X(ALLOC_FAILURE, "alloc-failure")                                   \
-	X(SLEEP_IN_ATOMIC, "sleep-in-atomic")                               \
-	X(BAD_ARGUMENT, "bad-argument")                                     \
+#define DMAEMU_REPORT_KINDS(X)                                  \
+	X(LOST_DEVICE_WRITE, "lost-device-write")               \
+	X(LOST_CPU_WRITE, "lost-cpu-write")                     \
+	X(STALE_CPU_READ, "stale-cpu-read")                     \
+	X(NO_KERNEL_MAPPING_ACCESS, "no-kernel-mapping-access") \
+	X(MMIO_ACCESS, "mmio-access")                           \
+	X(ALLOC_FAILURE, "alloc-failure")                       \
+	X(SLEEP_IN_ATOMIC, "sleep-in-atomic")                   \
+	X(BAD_ARGUMENT, "bad-argument")                         \
 	X(BAD_FREE, "bad-free")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
 	DMAEMU_REPORT_KINDS(DMAEMU_X_ENUM)
 #undef DMAEMU_X_ENUM
-	DMAEMU_REPORT_NKINDS
+		DMAEMU_REPORT_NKINDS
 };
 
 /** dmaemu_report_kind_name() - "lost-device-write" for its kind. */
