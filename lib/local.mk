@@ -79,3 +79,56 @@ tests_check_page_alloc_LDADD = $(lib_test_libs)
 # ---------------------------------------------------------------------------
 # CPU access (cpu.c, kasan.c, memintrin.c, wc.c, prefetch.c, cpu.h)
 # ---------------------------------------------------------------------------
+
+lib_libdmaemu_internal_la_SOURCES += \
+	lib/cpu.c \
+	lib/kasan.c \
+	lib/memintrin.c \
+	lib/wc.c \
+	lib/prefetch.c
+
+pkginclude_HEADERS += include/dmaemu/cpu.h
+cpu_kernel_linuxdir = $(pkgincludedir)/kernel/linux
+cpu_kernel_linux_HEADERS = \
+	include/dmaemu/kernel/linux/compiler.h \
+	include/dmaemu/kernel/linux/io.h
+cpu_kernel_asmdir = $(pkgincludedir)/kernel/asm
+cpu_kernel_asm_HEADERS = include/dmaemu/kernel/asm/barrier.h
+pkgconfig_DATA += lib/dmaemu-instrument.pc
+EXTRA_DIST += lib/dmaemu-instrument.pc.in m4/dmaemu_instrument.m4
+
+# Instrumented tests are compiled with the instrumentation flags and linked
+# with the --wrap flags, against a shared twin of the library that exports
+# the internals too: --wrap=memcpy must reach the test's own calls only,
+# never the library's (a static library would be wrapped with the test).
+check_LTLIBRARIES += lib/libdmaemu-shared.la
+lib_libdmaemu_shared_la_SOURCES =
+lib_libdmaemu_shared_la_LIBADD = lib/libdmaemu-internal.la
+lib_libdmaemu_shared_la_LDFLAGS = -rpath $(abs_builddir)/lib -no-undefined
+
+instr_test_cflags = $(lib_test_cflags) $(INSTRUMENT_CFLAGS)
+instr_test_libs = lib/libdmaemu-shared.la cachesim/libcachesim.la \
+	tests/libcheckrun.la $(CHECK_LIBS)
+
+check_PROGRAMS += tests/check-uninstrumented
+TESTS += tests/check-uninstrumented
+tests_check_uninstrumented_SOURCES = tests/check-uninstrumented.c
+tests_check_uninstrumented_CPPFLAGS = $(lib_test_cppflags)
+tests_check_uninstrumented_CFLAGS = $(lib_test_cflags)
+tests_check_uninstrumented_LDADD = $(lib_test_libs)
+
+if HAVE_INSTRUMENT
+check_PROGRAMS += tests/check-cpu tests/check-wc
+TESTS += tests/check-cpu tests/check-wc
+endif
+tests_check_cpu_SOURCES = tests/check-cpu.c
+tests_check_cpu_CPPFLAGS = $(lib_test_cppflags)
+tests_check_cpu_CFLAGS = $(instr_test_cflags)
+tests_check_cpu_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_check_cpu_LDADD = $(instr_test_libs)
+
+tests_check_wc_SOURCES = tests/check-wc.c
+tests_check_wc_CPPFLAGS = $(lib_test_cppflags)
+tests_check_wc_CFLAGS = $(instr_test_cflags)
+tests_check_wc_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_check_wc_LDADD = $(instr_test_libs)

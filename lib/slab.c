@@ -357,7 +357,7 @@ struct lookup {
 	struct owner *owner;
 	uint8_t *obj_base;
 	size_t obj_size;
-	char why[200];
+	char why[256];
 };
 
 static void describe_addr(const void *p, const struct dmaemu_where *w,
@@ -409,8 +409,9 @@ static bool lookup_locked(const void *p, struct lookup *lk)
 		 * (its lock nests inside ours). */
 		dmaemu__page_describe(w.m, lk->page, what, sizeof(what));
 		snprintf(lk->why, sizeof(lk->why),
-			 "phys %#" PRIx64 " is not kmalloc memory: it is %s",
-			 w.phys, what);
+			 "phys %#" PRIx64 " is not kmalloc memory: it is %s%s",
+			 w.phys, what,
+			 strstr(what, "free block") ? " (double free?)" : "");
 		return false;
 	}
 	if (o->kind == KIND_LARGE) {

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/compiler.h> - READ_ONCE(), WRITE_ONCE(), barrier().
+ *
+ * READ_ONCE() and WRITE_ONCE() are relaxed atomic loads and stores of the
+ * object's size, so that a driver polling memory that a device thread
+ * writes has no data race at the host level.  They also reach the model:
+ * in instrumented code the compiler checks the atomic access like any
+ * other (DMAEMU_INSTRUMENTED is defined by the instrumentation flags);
+ * in code that is not instrumented they call dmaemu_cpu_access()
+ * themselves.  Objects of other sizes than 1, 2, 4 and 8 bytes are copied
+ * between compiler barriers, as the kernel does.
+ */
+#ifndef DMAEMU_KERNEL_LINUX_COMPILER_H
+#define DMAEMU_KERNEL_LINUX_COMPILER_H
+
+#include <stdint.h>
+
+#include <dmaemu/cpu.h>
+
+#ifndef barrier
+#define barrier() __asm__ __volatile__("" : : : "memory")
+#endif
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+static inline __attribute__((always_inline)) void __read_once_size(
+	const volatile void *p, void *res, int size)
+{
+#ifndef DMAEMU_INSTRUMENTED
+	dmaemu_cpu_access(p, (size_t)size, 0);
+#endif
+	switch (size) {
+	case 1:
+		*(uint8_t *)res = __atomic_load_n((const volatile uint8_t *)p,
+						  __ATOMIC_RELAXED);
+		break;
+	case 2:
+		*(uint16_t *)res = __atomic_load_n((const volatile uint16_t *)p,
+						   __ATOMIC_RELAXED);
+		break;
+	case 4:
+		*(uint32_t *)res = __atomic_load_n((const volatile uint32_t *)p,
+						   __ATOMIC_RELAXED);
+		break;
+	case 8:
+		*(uint64_t *)res = __atomic_load_n((const volatile uint64_t *)p,
+						   __ATOMIC_RELAXED);
+		break;
+	default:
+		barrier();
+		__builtin_memcpy(res, (const void *)p, (size_t)size);
+		barrier();
+	}
+}
+
+static inline __attribute__((always_inline)) void __write_once_size(
+	volatile void *p, void *res, int size)
+{
+#ifndef DMAEMU_INSTRUMENTED
+	dmaemu_cpu_access(p, (size_t)size, 1);
+#endif
+	switch (size) {
+	case 1:
+		__atomic_store_n((volatile uint8_t *)p, *(uint8_t *)res,
+				 __ATOMIC_RELAXED);
+		break;
+	case 2:
+		__atomic_store_n((volatile uint16_t *)p, *(uint16_t *)res,
+				 __ATOMIC_RELAXED);
+		break;
+	case 4:
+		__atomic_store_n((volatile uint32_t *)p, *(uint32_t *)res,
+				 __ATOMIC_RELAXED);
+		break;
+	case 8:
+		__atomic_store_n((volatile uint64_t *)p, *(uint64_t *)res,
+				 __ATOMIC_RELAXED);
+		break;
+	default:
+		barrier();
+		__builtin_memcpy((void *)p, res, (size_t)size);
+		barrier();
+	}
+}
+
+/* A const object is read through the char view of the union. */
+#define READ_ONCE(x)                                        \
+	__extension__({                                     \
+		union {                                     \
+			__typeof__(x) __val;                \
+			char __c[1];                        \
+		} __u;                                      \
+		__read_once_size(&(x), __u.__c, sizeof(x)); \
+		__u.__val;                                  \
+	})
+
+#define WRITE_ONCE(x, val)                                   \
+	__extension__({                                      \
+		union {                                      \
+			__typeof__(x) __val;                 \
+			char __c[1];                         \
+		} __u = {.__val = (__typeof__(x))(val)};     \
+		__write_once_size(&(x), __u.__c, sizeof(x)); \
+		__u.__val;                                   \
+	})
+
+#endif
