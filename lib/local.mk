@@ -132,3 +132,19 @@ tests_check_wc_CPPFLAGS = $(lib_test_cppflags)
 tests_check_wc_CFLAGS = $(instr_test_cflags)
 tests_check_wc_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_check_wc_LDADD = $(instr_test_libs)
+
+# ---------------------------------------------------------------------------
+# DMA allocation side (dma_alloc.c, dma_pool.c, scatterlist.c, dma_mask.c)
+# ---------------------------------------------------------------------------
+
+lib_libdmaemu_internal_la_SOURCES += \
+	lib/scatterlist.c
+
+dma_c_tests = tests/check-dma-sg
+check_PROGRAMS += $(dma_c_tests)
+TESTS += $(dma_c_tests)
+
+tests_check_dma_sg_SOURCES = tests/check-dma-sg.c
+tests_check_dma_sg_CPPFLAGS = $(lib_test_cppflags)
+tests_check_dma_sg_CFLAGS = $(lib_test_cflags)
+tests_check_dma_sg_LDADD = $(lib_test_libs)
