@@ -142,7 +142,8 @@ lib_libdmaemu_internal_la_SOURCES += \
 
 dma_c_tests = tests/check-dma-sg
 check_PROGRAMS += $(dma_c_tests)
-TESTS += $(dma_c_tests)
+TESTS += $(dma_c_tests) tests/removed-api.sh
+EXTRA_DIST += tests/removed-api.sh
 
 tests_check_dma_sg_SOURCES = tests/check-dma-sg.c
 tests_check_dma_sg_CPPFLAGS = $(lib_test_cppflags)
