@@ -596,9 +596,12 @@ void dmaemu__mm_zero(struct dmaemu_machine *m, void *cpu, size_t len)
 {
 	(void)m;
 	/*
-	 * The CPU copy is what a CPU store changes.  Leaving TWIN alone makes
-	 * the bytes CPU-dirty, as zeroing through a write-back cache does.
+	 * Zeroing is a CPU store, as clear_page() is in the kernel: the cache
+	 * model sees it (lines become resident and dirty, victims are written
+	 * back), then the CPU copy changes.  TWIN is left alone, so the bytes
+	 * that changed are CPU-dirty until written back.
 	 */
+	dmaemu__cpu_range(cpu, len, true);
 	memset(cpu, 0, len);
 }
 

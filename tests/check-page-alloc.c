@@ -386,6 +386,99 @@ START_TEST(test_migrate_grouping)
 END_TEST
 
 /*
+ * Stealing less than a pageblock: the pageblock changes type only when at
+ * least half of it was free (mem=4m: pageblocks of 128 pages).
+ */
+START_TEST(test_partial_steal)
+{
+	static const unsigned long boot[MAX_ORDER] = {[10] = 1};
+	const uint64_t base = 0x80000000ULL;
+	struct page *blk[17], *mov, *unmov, *recl;
+	int n = 0, i;
+
+	mk("mem=4m");
+	/* 15 unmovable half-pageblocks fit above the watermark; the first
+	 * one converted all 8 pageblocks (one order-10 block). */
+	while ((blk[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 6)))
+		n++;
+	ck_assert_int_eq(n, 15);
+	ck_assert_uint_eq(zinfo(ZONE_DMA32).conversions, 8);
+	ck_assert_uint_eq(page_to_phys(blk[0]), base);
+
+	/* Half of pageblock 0 free: a movable page steals it whole. */
+	__free_pages(blk[0], 6);
+	mov = alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+	ck_assert_uint_eq(page_to_phys(mov), base);
+	ck_assert_int_eq(dmaemu_pageblock_migratetype(m, base),
+			 MIGRATE_MOVABLE);
+	ck_assert_uint_eq(zinfo(ZONE_DMA32).conversions, 9);
+	ck_assert_uint_eq(zinfo(ZONE_DMA32).fallbacks, 2);
+
+	/* A quarter of pageblock 7 free: a reclaimable page takes a block
+	 * from it but the pageblock stays unmovable. */
+	unmov = alloc_pages(GFP_KERNEL, 5);
+	ck_assert_uint_eq(page_to_phys(unmov), base + 960 * PAGE_SIZE);
+	recl = alloc_pages(GFP_KERNEL | __GFP_RECLAIMABLE, 0);
+	ck_assert_uint_eq(page_to_phys(recl), base + 992 * PAGE_SIZE);
+	ck_assert_int_eq(dmaemu_pageblock_migratetype(m, page_to_phys(recl)),
+			 MIGRATE_UNMOVABLE);
+	ck_assert_uint_eq(zinfo(ZONE_DMA32).conversions, 9);
+	ck_assert_uint_eq(zinfo(ZONE_DMA32).fallbacks, 3);
+
+	__free_page(recl);
+	__free_pages(unmov, 5);
+	__free_page(mov);
+	for (i = 1; i < n; i++)
+		__free_pages(blk[i], 6);
+	ck_buddy(ZONE_DMA32, boot);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/*
+ * A small movable request may not take over a pageblock (its block is
+ * below half a pageblock's order), so it takes the smallest fallback block
+ * and breaks up nothing larger.
+ */
+START_TEST(test_small_movable_steal)
+{
+	static const unsigned long boot[MAX_ORDER] = {[10] = 1};
+	const gfp_t all = __GFP_MEMALLOC | __GFP_NOWARN;
+	struct page *blk[257], *one[3], *mov;
+	unsigned long counts[MAX_ORDER];
+	int n = 0, i;
+
+	mk("mem=4m");
+	while ((blk[n] = alloc_pages(GFP_KERNEL | all, 2)))
+		n++;
+	ck_assert_int_eq(n, 256);
+	__free_pages(blk[10], 2);
+	__free_pages(blk[20], 2);
+	for (i = 0; i < 3; i++)
+		one[i] = alloc_pages(GFP_KERNEL | all, 0);
+	/* Unmovable free lists: blk[10] (order 2) and blk[20] + 3. */
+	ck_assert_ptr_eq(one[2], blk[20] + 2);
+	mov = alloc_pages(GFP_HIGHUSER_MOVABLE | all, 0);
+	ck_assert_ptr_eq(mov, blk[20] + 3);
+	ck_assert_int_eq(dmaemu_buddyinfo(m, ZONE_DMA32, counts), 0);
+	ck_assert_uint_eq(counts[2], 1);
+	ck_assert_uint_eq(zinfo(ZONE_DMA32).conversions, 8);
+	ck_assert_uint_eq(zinfo(ZONE_DMA32).fallbacks, 2);
+	ck_assert_int_eq(dmaemu_pageblock_migratetype(m, page_to_phys(mov)),
+			 MIGRATE_UNMOVABLE);
+
+	__free_page(mov);
+	for (i = 0; i < 3; i++)
+		__free_page(one[i]);
+	for (i = 0; i < n; i++)
+		if (i != 10 && i != 20)
+			__free_pages(blk[i], 2);
+	ck_buddy(ZONE_DMA32, boot);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/*
  * Free memory is not enough: after freeing every other page, half of the
  * zone is free but no block of order 7 exists.
  */
@@ -541,6 +634,16 @@ START_TEST(test_zero)
 	unsigned long v, w;
 
 	mk("mem=16m");
+	/* Zeroing is a CPU store through the cache model: the lines of a
+	 * page nobody touched become resident. */
+	p = alloc_pages(GFP_KERNEL, 0);
+	ck_assert(!dmaemu__cpu_resident(m, page_to_phys(p)));
+	__free_page(p);
+	q = alloc_pages(GFP_KERNEL | __GFP_ZERO, 0);
+	ck_assert_ptr_eq(q, p);
+	ck_assert(dmaemu__cpu_resident(m, page_to_phys(q)));
+	__free_page(q);
+
 	p = alloc_pages(GFP_KERNEL, 1);
 	memset(page_address(p), 0xa5, 2 * PAGE_SIZE);
 	__free_pages(p, 1);
@@ -949,6 +1052,8 @@ int main(void)
 	tcase_add_test(tc, test_alignment);
 	tcase_add_test(tc, test_split_merge);
 	tcase_add_test(tc, test_migrate_grouping);
+	tcase_add_test(tc, test_partial_steal);
+	tcase_add_test(tc, test_small_movable_steal);
 	tcase_add_test(tc, test_fragmentation);
 	tcase_add_test(tc, test_watermarks);
 	tcase_add_test(tc, test_nofail_uses_reserve);
