@@ -1022,11 +1022,11 @@ static void *churn(void *arg)
 
 START_TEST(test_threads)
 {
-	static const unsigned long boot[MAX_ORDER] = {[10] = 16};
+	static const unsigned long boot[MAX_ORDER] = {[10] = 4};
 	pthread_t t[4];
 	int i;
 
-	mk("mem=64m");
+	mk("mem=16m");
 	for (i = 0; i < 4; i++)
 		ck_assert_int_eq(pthread_create(&t[i], NULL, churn,
 						(void *)(uintptr_t)(i + 1)),

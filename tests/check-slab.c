@@ -641,7 +641,7 @@ START_TEST(test_threads)
 	pthread_t t[4];
 	int i;
 
-	mk("mem=64m");
+	mk("mem=16m");
 	for (i = 0; i < 4; i++) {
 		w[i].id = i + 1;
 		w[i].errors = 0;
@@ -653,7 +653,7 @@ START_TEST(test_threads)
 	}
 	ck_assert_uint_eq(stats().kmalloc_objects, 0);
 	ck_assert_uint_eq(stats().slabs, 0);
-	ck_assert_uint_eq(stats().pages_free, 16384);
+	ck_assert_uint_eq(stats().pages_free, 4096);
 	ck_assert_uint_eq(reports(NULL), 0);
 }
 END_TEST
