@@ -625,6 +625,17 @@ void *dmaemu__kmalloc(struct dmaemu_machine *m, size_t size, unsigned int gfp,
 	return p;
 }
 
+/*
+ * Copy into a new object as the CPU does: loads of @src and stores to
+ * @dst go through the CPU access path (either may be emulated memory).
+ */
+static void cpu_copy(void *dst, const void *src, size_t len)
+{
+	dmaemu__cpu_range(src, len, false);
+	dmaemu__cpu_range(dst, len, true);
+	memcpy(dst, src, len);
+}
+
 static struct dmaemu_machine *alloc_machine(gfp_t gfp, const char *caller)
 {
 	struct dmaemu_machine *m = dmaemu_machine_current();
@@ -780,7 +791,7 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	n = dmaemu__kmalloc(m, new_size, flags, "krealloc");
 	if (!n)
 		return NULL;
-	memcpy(n, p, old);
+	cpu_copy(n, p, old);
 	dmaemu__kfree(p, "krealloc");
 	return n;
 }
@@ -794,7 +805,7 @@ void *kmemdup(const void *src, size_t len, gfp_t gfp)
 		return NULL;
 	p = dmaemu__kmalloc(m, len, gfp, "kmemdup");
 	if (p && len)
-		memcpy(p, src, len);
+		cpu_copy(p, src, len);
 	return p;
 }
 
@@ -812,7 +823,8 @@ char *kstrndup(const char *s, size_t max, gfp_t gfp)
 	len = strnlen(s, max);
 	p = dmaemu__kmalloc(m, len + 1, gfp, "kstrndup");
 	if (p) {
-		memcpy(p, s, len);
+		cpu_copy(p, s, len);
+		dmaemu__cpu_range(p + len, 1, true);
 		p[len] = '\0';
 	}
 	return p;
@@ -832,7 +844,7 @@ char *kstrdup(const char *s, gfp_t gfp)
 	len = strlen(s) + 1;
 	p = dmaemu__kmalloc(m, len, gfp, "kstrdup");
 	if (p)
-		memcpy(p, s, len);
+		cpu_copy(p, s, len);
 	return p;
 }
 
@@ -851,8 +863,10 @@ char *kvasprintf(gfp_t gfp, const char *fmt, va_list args)
 	if (n < 0)
 		return NULL;
 	p = dmaemu__kmalloc(m, (size_t)n + 1, gfp, "kvasprintf");
-	if (p)
+	if (p) {
+		dmaemu__cpu_range(p, (size_t)n + 1, true);
 		vsnprintf(p, (size_t)n + 1, fmt, args);
+	}
 	return p;
 }
 

@@ -395,6 +395,8 @@ START_TEST(test_strings)
 	s = kstrdup("hello", GFP_KERNEL);
 	ck_assert_str_eq(s, "hello");
 	ck_assert(virt_addr_valid(s));
+	/* The copy was a CPU store through the cache model. */
+	ck_assert(dmaemu__cpu_resident(m, virt_to_phys(s)));
 	kfree(s);
 	s = kstrndup("hello world", 5, GFP_KERNEL);
 	ck_assert_str_eq(s, "hello");
