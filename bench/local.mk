@@ -9,3 +9,21 @@ bench_list = bench/bench-cachesim
 bench: $(bench_list)
 	@for b in $(bench_list); do echo "== $$b"; ./$$b || exit 1; done
 .PHONY: bench
+
+# bench-hooks: one loop compiled instrumented and plain (bench-hooks.c is
+# built three times: the two loops, each in a convenience library with its
+# own flags, and the driver).
+noinst_LTLIBRARIES += bench/libbenchhooks-instr.la bench/libbenchhooks-plain.la
+bench_libbenchhooks_instr_la_SOURCES = bench/bench-hooks.c
+bench_libbenchhooks_instr_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DBENCH_HOOKS_LOOP=bench_loop_instr
+bench_libbenchhooks_instr_la_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
+bench_libbenchhooks_plain_la_SOURCES = bench/bench-hooks.c
+bench_libbenchhooks_plain_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DBENCH_HOOKS_LOOP=bench_loop_plain
+noinst_PROGRAMS += bench/bench-hooks
+bench_bench_hooks_SOURCES = bench/bench-hooks.c
+bench_bench_hooks_CPPFLAGS = $(lib_test_cppflags)
+bench_bench_hooks_LDADD = bench/libbenchhooks-instr.la \
+	bench/libbenchhooks-plain.la lib/libdmaemu-internal.la
+bench_list += bench/bench-hooks

@@ -81,11 +81,20 @@ __thread struct dmaemu__cpu_tls dmaemu__tls;
 
 static uint64_t machine_ids; /* atomic */
 
+/* Data generation: bumped only when data changed (see verified[]). */
+static uint64_t cpu_dgen __attribute__((aligned(64)));
+
 /*
  * Writers bump after changing the data (release); the slow path reads the
- * generation before looking at the data (acquire).
+ * generations before looking at the data (acquire).
  */
 void dmaemu__cpu_changed(void)
+{
+	__atomic_fetch_add(&cpu_dgen, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&dmaemu__cpu_gen, 1, __ATOMIC_RELEASE);
+}
+
+void dmaemu__cpu_residency_changed(void)
 {
 	__atomic_fetch_add(&dmaemu__cpu_gen, 1, __ATOMIC_RELEASE);
 }
@@ -117,6 +126,7 @@ void dmaemu__vg_atomic(void *addr, size_t size)
 static void vg_globals(void)
 {
 	dmaemu__vg_atomic(&dmaemu__cpu_gen, sizeof(dmaemu__cpu_gen));
+	dmaemu__vg_atomic(&cpu_dgen, sizeof(cpu_dgen));
 	dmaemu__vg_atomic(&dmaemu__span_lo, sizeof(dmaemu__span_lo));
 	dmaemu__vg_atomic(&dmaemu__span_hi, sizeof(dmaemu__span_hi));
 }
@@ -309,43 +319,58 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 			  uintptr_t host, size_t len, bool store)
 {
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
+	struct dmaemu__cpu *c = m->cpu;
 	uint64_t lp = phys & ~((uint64_t)m->line - 1);
 	uint64_t dirty[DMAEMU_MASK_WORDS], changed[DMAEMU_MASK_WORDS];
-	pthread_mutex_t *stripe = dmaemu__stripe_of(m, lp);
-	unsigned int off = (unsigned int)(phys - lp);
-	bool was, any_changed;
-	uint64_t gen;
+	unsigned int off = (unsigned int)(phys - lp), lvl;
+	unsigned int v =
+		(unsigned int)(lp >> m->line_shift) % DMAEMU__NVERIFIED;
+	bool was, any_changed = false;
+	uint64_t gen, dgen;
+	pthread_mutex_t *stripe;
 
 	/* 1. The cache model: lookup, replacement, statistics. */
-	was = resident(m, lp);
-	if (cachesim_access(m->cache, phys, (unsigned int)len,
-			    store ? CACHESIM_WRITE : CACHESIM_READ) != 0)
-		dmaemu__cpu_changed();
+	lvl = cachesim_access(m->cache, phys, (unsigned int)len,
+			      store ? CACHESIM_WRITE : CACHESIM_READ);
+	was = lvl < cachesim_levels(m->cache);
+	if (lvl != 0)
+		dmaemu__cpu_residency_changed();
 	/* 2. Before looking at the data (see "The fast path" above). */
 	gen = __atomic_load_n(&dmaemu__cpu_gen, __ATOMIC_ACQUIRE);
+	dgen = __atomic_load_n(&cpu_dgen, __ATOMIC_ACQUIRE);
 
-	/* 3. The data model. */
-	dmaemu__lock(stripe);
-	dmaemu__line_masks(m, lp, dirty, changed);
-	any_changed = mask_any(changed);
-	if (!was && !mask_any(dirty)) {
-		if (any_changed)
-			dmaemu__line_fill(m, lp);
-		any_changed = false;
-		__atomic_fetch_add(&m->cpu->fills, 1, __ATOMIC_RELAXED);
-	} else if (!store && any_changed &&
-		   mask_clip(changed, off, off + (unsigned int)len)) {
-		__atomic_fetch_add(&m->cpu->stale_reads, 1, __ATOMIC_RELAXED);
-		report_stale(m, lp, phys, len, host, changed);
+	/* 3. The data model, unless this resident line was found clean
+	 *    and no data changed anywhere since. */
+	if (!was || c->verified[v].line != lp + 1 ||
+	    c->verified[v].dgen != dgen) {
+		stripe = dmaemu__stripe_of(m, lp);
+		dmaemu__lock(stripe);
+		dmaemu__line_masks(m, lp, dirty, changed);
+		any_changed = mask_any(changed);
+		if (!was && !mask_any(dirty)) {
+			if (any_changed)
+				dmaemu__line_fill(m, lp);
+			any_changed = false;
+			__atomic_fetch_add(&c->fills, 1, __ATOMIC_RELAXED);
+		} else if (!store && any_changed &&
+			   mask_clip(changed, off, off + (unsigned int)len)) {
+			__atomic_fetch_add(&c->stale_reads, 1,
+					   __ATOMIC_RELAXED);
+			report_stale(m, lp, phys, len, host, changed);
+		}
+		dmaemu__unlock(stripe);
+		if (!any_changed) {
+			c->verified[v].line = lp + 1;
+			c->verified[v].dgen = dgen;
+		}
 	}
-	dmaemu__unlock(stripe);
 
 	/* 4. The fast-path entry, for a line whose loads read memory. */
 	if (!any_changed && t->ts) {
 		t->line = host - off;
 		t->line_len = m->line;
 		t->line_gen = gen;
-		t->line_dirty = cachesim_dirty(m->cache, 0, lp);
+		t->line_dirty = store || cachesim_dirty(m->cache, 0, lp);
 	} else {
 		t->line_len = 0;
 	}

@@ -46,8 +46,15 @@ void dmaemu__wc_fini(struct dmaemu_machine *m);
  */
 extern uint64_t dmaemu__cpu_gen __attribute__((visibility("hidden")));
 
-/* dmaemu__cpu_changed() - invalidate every thread's fast-path entries. */
+/*
+ * dmaemu__cpu_changed() - the data of some line changed outside the CPU's
+ * accesses (MEM written, a line operation): invalidate every thread's
+ * fast-path entries and every line verified clean.
+ * dmaemu__cpu_residency_changed() - only which lines are resident changed
+ * (a fill that may have evicted a line): invalidate fast-path entries.
+ */
 void dmaemu__cpu_changed(void);
+void dmaemu__cpu_residency_changed(void);
 
 /* Fast-path counters of one thread for one machine (owner writes, anyone
  * reads; atomics only).  Listed in the machine's struct dmaemu__cpu. */
@@ -143,6 +150,7 @@ bool dmaemu__cpu_resident(struct dmaemu_machine *m, uint64_t phys);
  * atomics (several paths run without the cache lock); the lists say which
  * lock protects them.
  */
+#define DMAEMU__NVERIFIED 1024
 struct dmaemu__mmio_map;
 struct dmaemu__pf_range;
 struct dmaemu__cpu {
@@ -158,6 +166,17 @@ struct dmaemu__cpu {
 	uint64_t prefetches;   /* lines filled by the prefetcher */
 
 	struct dmaemu__tstats *tstats; /* per-thread counters; cache_lock */
+
+	/*
+	 * Lines found resident without device-changed bytes, with the data
+	 * generation of that check: while it has not moved, a hit on such a
+	 * line needs no look at the data.  Direct-mapped by line number;
+	 * under cache_lock.
+	 */
+	struct {
+		uint64_t line; /* line address + 1; 0 = empty */
+		uint64_t dgen;
+	} verified[DMAEMU__NVERIFIED];
 
 	/* Prefetch (prefetch.c); all under cache_lock. */
 	struct dmaemu__pf_range *pf;

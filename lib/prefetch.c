@@ -134,7 +134,7 @@ void dmaemu__prefetch_fire(struct dmaemu_machine *m)
 		if (cachesim_resident(m->cache, i, lp))
 			return;
 	cachesim_access(m->cache, lp, m->line, CACHESIM_READ);
-	dmaemu__cpu_changed();
+	dmaemu__cpu_residency_changed();
 	stripe = dmaemu__stripe_of(m, lp);
 	dmaemu__lock(stripe);
 	dmaemu__line_masks(m, lp, dirty, NULL);
