@@ -165,6 +165,7 @@ END_TEST
 START_TEST(test_zone_choice)
 {
 	struct page *normal, *dma32, *dma, *user;
+	unsigned long addr;
 
 	mk("mem_base=0x100000:mem=64m:highmem=16m");
 	normal = alloc_pages(GFP_KERNEL, 0);
@@ -185,6 +186,12 @@ START_TEST(test_zone_choice)
 	__free_page(dma32);
 	__free_page(dma);
 	__free_page(user);
+	normal = alloc_pages_node(0, GFP_KERNEL, 1);
+	ck_assert_uint_ge(page_to_phys(normal), 0x100000000ULL);
+	__free_pages(normal, 1);
+	addr = __get_dma_pages(GFP_KERNEL, 2);
+	ck_assert_uint_lt(virt_to_phys((void *)addr), 0x1000000);
+	free_pages(addr, 2);
 	ck_assert_uint_eq(zfree(ZONE_NORMAL), 4096);
 	ck_assert_uint_eq(zfree(ZONE_DMA), 3840);
 	ck_assert_uint_eq(reports(NULL), 0);
@@ -818,15 +825,26 @@ START_TEST(test_sleep_in_atomic)
 	might_sleep();
 	irq_exit();
 	ck_assert_uint_eq(reports("sleep-in-atomic"), 5);
+
+	dmaemu_enter_softirq();
+	ck_assert(in_softirq() && in_interrupt() && !in_irq());
+	ck_assert(!dmaemu_might_sleep("test"));
+	ck_assert_int_eq(dmaemu_exit_softirq(), 0);
+	dmaemu_irq_disable();
+	ck_assert(irqs_disabled() && !dmaemu_might_sleep(NULL));
+	dmaemu_irq_enable();
+	ck_assert(dmaemu_might_sleep("test"));
+	ck_assert_uint_eq(reports("sleep-in-atomic"), 7);
 	ck_assert_uint_eq(preempt_count(), 0);
 
 	/* Unbalanced exits are refused and reported. */
 	ck_assert_int_eq(dmaemu_exit_irq(), -EINVAL);
 	ck_assert_int_eq(dmaemu_preempt_enable(), -EINVAL);
 	ck_assert_int_eq(dmaemu_bh_enable(), -EINVAL);
-	ck_assert_uint_eq(reports("bad-argument"), 3);
+	ck_assert_int_eq(dmaemu_exit_softirq(), -EINVAL);
+	ck_assert_uint_eq(reports("bad-argument"), 4);
 	ck_assert_uint_eq(preempt_count(), 0);
-	ck_assert_uint_eq(reports(NULL), 8);
+	ck_assert_uint_eq(reports(NULL), 11);
 }
 END_TEST
 

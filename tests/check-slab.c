@@ -131,6 +131,9 @@ START_TEST(test_classes_default)
 
 	mk("mem=16m"); /* arm64 defaults: 64-byte lines */
 	ck_sizes(s, (int)(sizeof(s) / sizeof(s[0])));
+	p[0] = kmalloc_node(100, GFP_KERNEL, 0);
+	ck_assert_uint_eq(ksize(p[0]), 128);
+	kfree(p[0]);
 	/* kmalloc-8192 slabs are order 3: four objects each. */
 	for (i = 0; i < 4; i++)
 		p[i] = kmalloc(8192, GFP_KERNEL);
