@@ -62,8 +62,10 @@ mm_kernel_HEADERS = \
 	include/dmaemu/kernel/linux/preempt.h \
 	include/dmaemu/kernel/linux/slab.h
 
-check_PROGRAMS += tests/check-gfp tests/check-page-alloc
-TESTS += tests/check-gfp tests/check-page-alloc
+check_PROGRAMS += tests/check-gfp tests/check-page-alloc tests/check-slab
+TESTS += tests/check-gfp tests/check-page-alloc tests/check-slab \
+	tests/gfp-temporary.sh
+EXTRA_DIST += tests/gfp-temporary.sh docs/memory.md
 
 tests_check_gfp_SOURCES = tests/check-gfp.c
 tests_check_gfp_CPPFLAGS = $(lib_test_cppflags)
@@ -75,6 +77,10 @@ tests_check_page_alloc_CPPFLAGS = $(lib_test_cppflags)
 tests_check_page_alloc_CFLAGS = $(lib_test_cflags)
 tests_check_page_alloc_LDADD = $(lib_test_libs)
 
+tests_check_slab_SOURCES = tests/check-slab.c
+tests_check_slab_CPPFLAGS = $(lib_test_cppflags)
+tests_check_slab_CFLAGS = $(lib_test_cflags)
+tests_check_slab_LDADD = $(lib_test_libs)
 
 # ---------------------------------------------------------------------------
 # CPU access (cpu.c, kasan.c, memintrin.c, wc.c, prefetch.c, cpu.h)
