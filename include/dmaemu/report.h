@@ -29,7 +29,10 @@ struct dmaemu_machine;
 	X(ALLOC_FAILURE, "alloc-failure")                       \
 	X(SLEEP_IN_ATOMIC, "sleep-in-atomic")                   \
 	X(BAD_ARGUMENT, "bad-argument")                         \
-	X(BAD_FREE, "bad-free")
+	X(BAD_FREE, "bad-free")                                 \
+	X(MISSING_ATTRIBUTE, "missing-attribute")               \
+	X(POOL_CORRUPTION, "pool-corruption")                   \
+	X(POOL_BUSY, "pool-busy")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
