@@ -101,7 +101,8 @@ cpu_kernel_linux_HEADERS = \
 cpu_kernel_asmdir = $(pkgincludedir)/kernel/asm
 cpu_kernel_asm_HEADERS = include/dmaemu/kernel/asm/barrier.h
 pkgconfig_DATA += lib/dmaemu-instrument.pc
-EXTRA_DIST += lib/dmaemu-instrument.pc.in m4/dmaemu_instrument.m4
+EXTRA_DIST += lib/dmaemu-instrument.pc.in m4/dmaemu_instrument.m4 \
+	docs/instrumentation.md
 
 # Instrumented tests are compiled with the instrumentation flags and linked
 # with the --wrap flags, against a shared twin of the library that exports

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -599,6 +600,58 @@ START_TEST(test_prefetch_off_by_default)
 }
 END_TEST
 
+/* Several CPU threads, a device thread and a statistics reader at once. */
+#define THREAD_ACCESSES 2000
+
+static void *cpu_thread(void *arg)
+{
+	uint64_t base = BASE + 0x4000 * (uintptr_t)arg;
+	unsigned int i;
+
+	for (i = 0; i < THREAD_ACCESSES; i++) {
+		uint64_t p = base + (i % 32) * 4;
+
+		if (i % 4 == 0)
+			store32(p, i);
+		else
+			load32(p);
+	}
+	return NULL;
+}
+
+static void *device_thread(void *arg)
+{
+	uint8_t data[64];
+	unsigned int i;
+
+	(void)arg;
+	memset(data, 0x5a, sizeof(data));
+	for (i = 0; i < 200; i++)
+		dev_write(BASE + 0x10000 + (i % 8) * 64, data, sizeof(data));
+	return NULL;
+}
+
+START_TEST(test_threads)
+{
+	pthread_t t[3];
+	struct dmaemu_cpu_stats st;
+	unsigned int i;
+
+	ck_assert_int_eq(pthread_create(&t[0], NULL, cpu_thread, (void *)0), 0);
+	ck_assert_int_eq(pthread_create(&t[1], NULL, cpu_thread, (void *)1), 0);
+	ck_assert_int_eq(pthread_create(&t[2], NULL, device_thread, NULL), 0);
+	for (i = 0; i < 20; i++)
+		stats();
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+	st = stats();
+	ck_assert_uint_eq(st.accesses, 2 * THREAD_ACCESSES);
+	/* Two lines per thread; each set holds one line of each thread. */
+	ck_assert_uint_eq(st.misses, 4);
+	ck_assert_uint_eq(stale_reports(), 0);
+}
+END_TEST
+
 START_TEST(test_stats_bad_level)
 {
 	struct dmaemu_cpu_stats st;
@@ -637,6 +690,7 @@ static Suite *cpu_suite(void)
 	tcase_add_test(tc, test_readl_of_memory);
 	tcase_add_test(tc, test_prefetch_deterministic);
 	tcase_add_test(tc, test_prefetch_off_by_default);
+	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_stats_bad_level);
 	suite_add_tcase(s, tc);
 	return s;
