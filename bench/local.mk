@@ -6,6 +6,7 @@ bench_bench_cachesim_SOURCES = bench/bench-cachesim.c
 bench_bench_cachesim_LDADD = cachesim/libcachesim.la
 
 bench_list = bench/bench-cachesim
+bench_list += bench/bench-lineops
 bench: $(bench_list)
 	@for b in $(bench_list); do echo "== $$b"; ./$$b || exit 1; done
 .PHONY: bench

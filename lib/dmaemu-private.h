@@ -255,7 +255,9 @@ uint8_t *dmaemu__phys_view(struct dmaemu_machine *m, uint64_t phys,
 
 /* lineops.c: data operations on one line; the caller holds the line's
  * stripe lock.  @keep_lo/@keep_hi bound the bytes being maintained (for
- * lost-cpu-write): dirty bytes outside it are reported when discarded. */
+ * lost-cpu-write): dirty bytes outside it are reported when discarded.
+ * The single-line operations leave dmaemu__cpu_changed() to their caller;
+ * the range operations and dmaemu__mem_write() call it themselves. */
 pthread_mutex_t *dmaemu__stripe_of(struct dmaemu_machine *m, uint64_t phys);
 void dmaemu__line_fill(struct dmaemu_machine *m, uint64_t line_phys);
 void dmaemu__line_clean(struct dmaemu_machine *m, uint64_t line_phys);

@@ -590,6 +590,9 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 		dmaemu__unlock(stripe);
 		p = page_end;
 	}
+	/* Residency and data changed: no thread may keep a fast-path entry
+	 * for these lines (cpu.c). */
+	dmaemu__cpu_changed();
 	dmaemu__unlock(&m->cache_lock);
 }
 
@@ -686,6 +689,9 @@ static int mem_copy(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
 		buf += chunk;
 		len -= chunk;
 	}
+	/* A device write can make any CPU fast-path entry stale (cpu.c). */
+	if (to_mem)
+		dmaemu__cpu_changed();
 	return 0;
 }
 

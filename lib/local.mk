@@ -28,13 +28,41 @@ pkginclude_HEADERS += \
 	include/dmaemu/machine.h \
 	include/dmaemu/report.h
 pkgconfig_DATA += lib/dmaemu.pc
-EXTRA_DIST += lib/dmaemu.pc.in lib/mm.h lib/cpu.h
+EXTRA_DIST += lib/dmaemu.pc.in lib/mm.h lib/cpu.h docs/options.md
 
 # Flags of the internal tests: they include the private header.
 lib_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/lib \
 	-I$(top_srcdir)/include/dmaemu/kernel
 lib_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 lib_test_libs = lib/libdmaemu-internal.la tests/libcheckrun.la $(CHECK_LIBS)
+
+# Unit tests of the core (they link the internal twin of the library).
+lib_core_tests = tests/check-machine tests/check-physmem tests/check-lineops \
+	tests/check-stripes
+check_PROGRAMS += $(lib_core_tests)
+TESTS += $(lib_core_tests)
+tests_check_machine_SOURCES = tests/check-machine.c
+tests_check_machine_CPPFLAGS = $(lib_test_cppflags)
+tests_check_machine_CFLAGS = $(lib_test_cflags)
+tests_check_machine_LDADD = $(lib_test_libs)
+tests_check_physmem_SOURCES = tests/check-physmem.c
+tests_check_physmem_CPPFLAGS = $(lib_test_cppflags)
+tests_check_physmem_CFLAGS = $(lib_test_cflags)
+tests_check_physmem_LDADD = $(lib_test_libs)
+tests_check_lineops_SOURCES = tests/check-lineops.c
+tests_check_lineops_CPPFLAGS = $(lib_test_cppflags)
+tests_check_lineops_CFLAGS = $(lib_test_cflags)
+tests_check_lineops_LDADD = $(lib_test_libs)
+tests_check_stripes_SOURCES = tests/check-stripes.c
+tests_check_stripes_CPPFLAGS = $(lib_test_cppflags)
+tests_check_stripes_CFLAGS = $(lib_test_cflags)
+tests_check_stripes_LDADD = $(lib_test_libs)
+
+# Benchmark of the line operations (bench_list is in bench/local.mk).
+noinst_PROGRAMS += bench/bench-lineops
+bench_bench_lineops_SOURCES = bench/bench-lineops.c
+bench_bench_lineops_CPPFLAGS = $(lib_test_cppflags)
+bench_bench_lineops_LDADD = lib/libdmaemu-internal.la
 
 # ---------------------------------------------------------------------------
 # allocators (gfp.c, page_alloc.c, slab.c, context.c, mm.h, kernel headers)
