@@ -47,6 +47,15 @@ void dmaemu__wc_fini(struct dmaemu_machine *m);
 extern uint64_t dmaemu__cpu_gen __attribute__((visibility("hidden")));
 
 /*
+ * The span (machine.c) is read by every hook: hidden, so that the hooks
+ * read it directly rather than through the GOT (one instruction less on
+ * the path of every access to host memory).  Code linked against the
+ * shared library cannot use it.
+ */
+extern uintptr_t dmaemu__span_lo __attribute__((visibility("hidden")));
+extern uintptr_t dmaemu__span_hi __attribute__((visibility("hidden")));
+
+/*
  * dmaemu__cpu_changed() - the data of some line changed outside the CPU's
  * accesses (MEM written, a line operation): invalidate every thread's
  * fast-path entries and every line verified clean.
