@@ -32,7 +32,10 @@ struct dmaemu_machine;
 	X(BAD_FREE, "bad-free")                                 \
 	X(MISSING_ATTRIBUTE, "missing-attribute")               \
 	X(POOL_CORRUPTION, "pool-corruption")                   \
-	X(POOL_BUSY, "pool-busy")
+	X(POOL_BUSY, "pool-busy")                               \
+	X(SWIOTLB_FULL, "swiotlb-full")                         \
+	X(IOMMU_FAULT, "iommu-fault")                           \
+	X(DMA_FAULT, "dma-fault")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
