@@ -125,6 +125,79 @@ struct dmaemu_machine *dmaemu__dev_machine(const struct device *dev);
 /* swiotlb.c, iommu.c                                                      */
 /* ---------------------------------------------------------------------- */
 
+/*
+ * Machine state of both backends is made on first use (under m->lock) and
+ * freed by the fini functions at machine destroy, before the page
+ * allocator.  Their locks are taken with no other lock of the machine held
+ * (the swiotlb pool lock takes the page allocator's when it makes the
+ * pool); the IOMMU's locks are leaves.
+ */
+void dmaemu__swiotlb_fini(struct dmaemu_machine *m);
+void dmaemu__iommu_fini(struct dmaemu_machine *m);
+
+/**
+ * struct dmaemu__swiotlb_stats - the bounce pool (dmaemu__swiotlb_info()).
+ * @nslots:  2 KiB slots in the pool (0 until the first bounce made it).
+ * @used:    slots in use.
+ * @nchunks: physically contiguous blocks the pool is made of.
+ * @start:   physical address of the first block.
+ * @maps:    bounce buffers handed out.
+ * @fulls:   mappings refused (pool full, or too large).
+ * @bounced: bytes copied between originals and bounce buffers.
+ */
+struct dmaemu__swiotlb_stats {
+	unsigned long nslots, used;
+	unsigned int nchunks;
+	uint64_t start;
+	uint64_t maps, fulls, bounced;
+};
+void dmaemu__swiotlb_info(struct dmaemu_machine *m,
+			  struct dmaemu__swiotlb_stats *st);
+/* Original physical address behind bounce-pool address @tlb, or
+ * UINT64_MAX when @tlb is not in a live bounce buffer. */
+uint64_t dmaemu__swiotlb_orig(struct dmaemu_machine *m, uint64_t tlb);
+
+/*
+ * IOMMU mappings of coherent allocations (dma_alloc.c).  @prot is
+ * DMAEMU_IOMMU_READ | DMAEMU_IOMMU_WRITE (a coherent buffer is both, as
+ * dma_info_to_prot(DMA_BIDIRECTIONAL) gives), plus DMAEMU_IOMMU_NOWARN to
+ * make a full IOVA space a silent failure (DMA_ATTR_NO_WARN).  The pages
+ * need not be physically contiguous; they get consecutive IOVAs.  Return:
+ * the IOVA of the first page, or DMA_MAPPING_ERROR after a report.
+ * dmaemu__iommu_unmap() takes that IOVA and the allocation's size.
+ */
+#define DMAEMU_IOMMU_READ 0x1
+#define DMAEMU_IOMMU_WRITE 0x2
+#define DMAEMU_IOMMU_NOWARN 0x100
+dma_addr_t dmaemu__iommu_map_pages(struct device *dev,
+				   const uint64_t *phys_pages, size_t npages,
+				   int prot, bool privileged);
+void dmaemu__iommu_unmap(struct device *dev, dma_addr_t addr, size_t size);
+
+/*
+ * Device destroy (device.c), after the device's mappings and allocations
+ * were released: forget its IOMMU domain (IOVA space, page table,
+ * privilege flag).
+ */
+void dmaemu__iommu_device_release(struct device *dev);
+
+/**
+ * struct dmaemu__iommu_stats - one device's domain (dmaemu__iommu_info()).
+ * @allocs:      IOVA ranges in use.
+ * @pages:       IOVA pages mapped.
+ * @free_ranges: free ranges of the IOVA space.
+ * @faults:      device accesses refused.
+ * @tables:      page-table pages.
+ * @privileged:  the device's accesses are privileged.
+ */
+struct dmaemu__iommu_stats {
+	uint64_t allocs, pages, free_ranges, faults, tables;
+	bool privileged;
+};
+void dmaemu__iommu_info(struct device *dev, struct dmaemu__iommu_stats *st);
+/* What @iova of @dev maps to (iommu_iova_to_phys()), or UINT64_MAX. */
+uint64_t dmaemu__iommu_iova_to_phys(struct device *dev, dma_addr_t iova);
+
 /* ---------------------------------------------------------------------- */
 /* dma_alloc.c, dma_pool.c, scatterlist.c, dma_mask.c                      */
 /* ---------------------------------------------------------------------- */

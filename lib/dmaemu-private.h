@@ -26,7 +26,10 @@
  *   5. m->wc_lock         write-combining buffers
  *   6. m->report_lock     report counters and the output stream
  * Device DMA takes only stripe locks (4) and below, so devices never
- * serialise on the cache lock.
+ * serialise on the cache lock.  The DMA backends (dma.h): the IOMMU's
+ * locks are leaves (nothing is taken under them); the swiotlb pool lock is
+ * taken with none of the above held and takes the allocator locks (2)
+ * when it makes the pool.
  */
 #ifndef DMAEMU_PRIVATE_H
 #define DMAEMU_PRIVATE_H
@@ -151,6 +154,8 @@ struct dmaemu__palloc; /* page allocator state (page_alloc.c) */
 struct dmaemu__slab;   /* kmalloc state (slab.c) */
 struct dmaemu__cpu;    /* CPU access state: prefetch, stats (cpu.c) */
 struct dmaemu__wc;     /* write-combining buffers (wc.c) */
+struct dmaemu__swiotlb;
+struct dmaemu__iommu;
 
 struct dmaemu_machine {
 	struct dmaemu_options opt;
@@ -184,6 +189,10 @@ struct dmaemu_machine {
 	struct dmaemu__cpu *cpu;
 	pthread_mutex_t wc_lock; /* order 5 */
 	struct dmaemu__wc *wc;
+	/* DMA backends, made on first use under m->lock (dma.h): the bounce
+	 * pool (swiotlb.c) and the IOMMU domains (iommu.c). */
+	struct dmaemu__swiotlb *swiotlb;
+	struct dmaemu__iommu *iommu;
 
 	/* Reports (report.c), protected by report_lock (order 6). */
 	pthread_mutex_t report_lock;
@@ -304,5 +313,6 @@ void dmaemu__report(struct dmaemu_machine *m,
 
 #include "mm.h"
 #include "cpu.h"
+#include "dma.h"
 
 #endif /* DMAEMU_PRIVATE_H */

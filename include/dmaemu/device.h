@@ -11,6 +11,7 @@
 #ifndef DMAEMU_DEVICE_H
 #define DMAEMU_DEVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -79,6 +80,21 @@ struct dmaemu_machine *dmaemu_device_machine(const struct dmaemu_device *dev);
 
 /** dmaemu_device_name() - the device's name. */
 const char *dmaemu_device_name(const struct dmaemu_device *dev);
+
+/**
+ * dmaemu_device_set_privileged() - make the device's DMA accesses
+ * privileged, or unprivileged (the default).
+ * @dev:        the device.
+ * @privileged: true for privileged accesses.
+ *
+ * With the IOMMU on (option iommu=1), mappings made with
+ * DMA_ATTR_PRIVILEGED are reachable by privileged accesses only: an
+ * unprivileged access to one is an iommu-fault.  Without the IOMMU the
+ * flag has no effect.
+ *
+ * Return: 0; -EINVAL for a NULL @dev; -ENOMEM when out of host memory.
+ */
+int dmaemu_device_set_privileged(struct dmaemu_device *dev, bool privileged);
 
 /**
  * dmaemu_dma_read() - the device reads @len bytes at bus address @addr.
