@@ -35,7 +35,11 @@ struct dmaemu_machine;
 	X(POOL_BUSY, "pool-busy")                               \
 	X(SWIOTLB_FULL, "swiotlb-full")                         \
 	X(IOMMU_FAULT, "iommu-fault")                           \
-	X(DMA_FAULT, "dma-fault")
+	X(DMA_FAULT, "dma-fault")                               \
+	X(LEAKED_MAPPING, "leaked-mapping")                     \
+	X(MAP_NON_LINEAR, "map-non-linear")                     \
+	X(BAD_UNMAP, "bad-unmap")                               \
+	X(BAD_SYNC, "bad-sync")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
