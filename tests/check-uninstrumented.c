@@ -123,6 +123,29 @@ START_TEST(test_dirty_line_not_refilled)
 }
 END_TEST
 
+START_TEST(test_eviction_writes_back_unseen_store)
+{
+	unsigned int ways = cachesim_level_config(m->cache, 0)->ways;
+	uint64_t stride = (uint64_t)cachesim_sets(m->cache, 0) * LINE;
+	uint64_t victim = BASE + 4 * LINE;
+	unsigned int i;
+
+	/* The model holds the line clean; then a store it never sees (as
+	 * gcc's read-modify-write, or uninstrumented code) dirties it. */
+	dmaemu_cpu_access(lin(victim), 1, 0);
+	ck_assert(cachesim_resident(m->cache, 0, victim));
+	ck_assert(!cachesim_dirty(m->cache, 0, victim));
+	lin(victim)[5] = 0x5a;
+	/* Fill the set with other lines until the victim is evicted: the
+	 * eviction must write back what the line holds. */
+	for (i = 1; i <= ways; i++)
+		dmaemu_cpu_access(lin(victim + i * stride), 1, 0);
+	ck_assert(!cachesim_resident(m->cache, 0, victim));
+	ck_assert_uint_eq(mem(victim)[5], 0x5a);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+}
+END_TEST
+
 START_TEST(test_read_once_explicit)
 {
 	volatile uint32_t *p = (volatile uint32_t *)lin(BASE + 3 * LINE);
@@ -146,6 +169,7 @@ static Suite *uninstrumented_suite(void)
 	tcase_add_test(tc, test_write_then_invalidate);
 	tcase_add_test(tc, test_stale_read_is_wrong_data);
 	tcase_add_test(tc, test_dirty_line_not_refilled);
+	tcase_add_test(tc, test_eviction_writes_back_unseen_store);
 	tcase_add_test(tc, test_read_once_explicit);
 	suite_add_tcase(s, tc);
 	return s;
