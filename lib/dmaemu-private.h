@@ -29,7 +29,9 @@
  * serialise on the cache lock.  The DMA backends (dma.h): the IOMMU's
  * locks are leaves (nothing is taken under them); the swiotlb pool lock is
  * taken with none of the above held and takes the allocator locks (2)
- * when it makes the pool.
+ * when it makes the pool.  The device layer's locks are leaves too: the
+ * set of live devices (device.c), each device's devres list and each
+ * device's registry of live mappings (dma_debug.c).
  */
 #ifndef DMAEMU_PRIVATE_H
 #define DMAEMU_PRIVATE_H
@@ -90,6 +92,11 @@ struct dmaemu_options {
 	bool halt_on_error;
 	int exitcode;	    /* 0 = leave the exit status alone */
 	char log_path[256]; /* "" = stderr */
+	/* The DMA layer (dma.h). */
+	bool iommu;	    /* streaming and coherent DMA through the IOMMU */
+	bool swiotlb_force; /* swiotlb=force: bounce every streaming map */
+	uint64_t swiotlb_size; /* bytes of the bounce pool */
+	uint64_t dma_offset;   /* bus address = physical + dma_offset */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU_OPT_MAXKEYS];
@@ -193,6 +200,11 @@ struct dmaemu_machine {
 	 * pool (swiotlb.c) and the IOMMU domains (iommu.c). */
 	struct dmaemu__swiotlb *swiotlb;
 	struct dmaemu__iommu *iommu;
+	/* Devices (device.c), under m->lock; per-line ownership of each bank
+	 * (ownership.c), mapped on first use under m->lock, then read with
+	 * atomic loads. */
+	struct dmaemu_device *devices;
+	uint8_t *owner[DMAEMU_MAX_BANKS];
 
 	/* Reports (report.c), protected by report_lock (order 6). */
 	pthread_mutex_t report_lock;

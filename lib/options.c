@@ -45,6 +45,7 @@ enum opt_type {
 	OPT_INT,     /* int */
 	OPT_BOOL,    /* 0|1 (also off|on, false|true, no|yes) */
 	OPT_PATH,    /* char[256] */
+	OPT_SWIOTLB, /* bool swiotlb_force, as normal|force */
 };
 
 #define F_POW2 0x1 /* value must be a power of two */
@@ -80,6 +81,10 @@ enum {
 	K_HALT_ON_ERROR,
 	K_EXITCODE,
 	K_LOG_PATH,
+	K_IOMMU,
+	K_SWIOTLB,
+	K_SWIOTLB_SIZE,
+	K_DMA_OFFSET,
 	K_NKEYS
 };
 
@@ -114,6 +119,12 @@ static const struct opt_key keys[K_NKEYS] = {
 			     1, 0},
 	[K_EXITCODE] = {"exitcode", OPT_INT, OFF(exitcode), 0, 255, 0},
 	[K_LOG_PATH] = {"log_path", OPT_PATH, OFF(log_path), 0, 0, 0},
+	[K_IOMMU] = {"iommu", OPT_BOOL, OFF(iommu), 0, 1, 0},
+	[K_SWIOTLB] = {"swiotlb", OPT_SWIOTLB, OFF(swiotlb_force), 0, 1, 0},
+	[K_SWIOTLB_SIZE] = {"swiotlb_size", OPT_SIZE, OFF(swiotlb_size),
+			    256 << 10, 256ULL << 20, F_PAGE},
+	[K_DMA_OFFSET] = {"dma_offset", OPT_ADDR, OFF(dma_offset), 0,
+			  PHYS_LIMIT, F_PAGE},
 };
 
 static const char *const profile_names[] = {
@@ -286,6 +297,9 @@ static void format_value(const struct dmaemu_options *o,
 	case OPT_PATH:
 		snprintf(buf, len, "%s", (const char *)f);
 		break;
+	case OPT_SWIOTLB:
+		snprintf(buf, len, "%s", *(const bool *)f ? "force" : "normal");
+		break;
 	}
 }
 
@@ -339,6 +353,13 @@ static int set_value(struct dmaemu_options *o, const struct opt_key *k,
 		*(enum cachesim_policy *)f = p;
 		return 0;
 	}
+	case OPT_SWIOTLB:
+		if (strcmp(val, "normal") && strcmp(val, "force")) {
+			*why = "expected normal or force";
+			return -EINVAL;
+		}
+		*(bool *)f = !strcmp(val, "force");
+		return 0;
 	case OPT_PATH:
 		if (strlen(val) >= sizeof(o->log_path)) {
 			*why = "path too long";
@@ -424,6 +445,10 @@ void dmaemu__options_defaults(struct dmaemu_options *o)
 	o->halt_on_error = false;
 	o->exitcode = 0;
 	o->log_path[0] = '\0';
+	o->iommu = false;
+	o->swiotlb_force = false;
+	o->swiotlb_size = 4ULL << 20;
+	o->dma_offset = 0;
 }
 
 /**
