@@ -49,10 +49,13 @@ passed=0
 failed=0
 skipped=0
 tally() {
-	local p f s
-	p=$(find . -name '*.trs' -exec grep -h '^:test-result: \(PASS\|XFAIL\)' {} + | wc -l)
-	f=$(find . -name '*.trs' -exec grep -h '^:test-result: \(FAIL\|XPASS\|ERROR\)' {} + | wc -l)
-	s=$(find . -name '*.trs' -exec grep -h '^:test-result: SKIP' {} + | wc -l)
+	local counts p f s
+	counts=$(find . -name '*.trs' -exec cat {} + 2>/dev/null | awk '
+		/^:test-result: (PASS|XFAIL)/ { p++ }
+		/^:test-result: (FAIL|XPASS|ERROR)/ { f++ }
+		/^:test-result: SKIP/ { s++ }
+		END { printf "%d %d %d\n", p, f, s }')
+	read -r p f s <<<"$counts"
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
