@@ -35,4 +35,14 @@ for h in $(cd "$top_srcdir/include" && find dmaemu -name '*.h' | sort); do
 		sed 's/^/# /' "$tmp/log"
 	fi
 done
+
+# Every public header is installed: some build fragment names it.
+mks=$(find "$top_srcdir" -name '*.mk' -not -path '*/_build/*')
+for h in $(cd "$top_srcdir" && find include -name '*.h' | sort); do
+	if cat $mks | grep -q "$h"; then
+		ok "$h is installed"
+	else
+		not_ok "$h is installed (list it in a *_HEADERS variable)"
+	fi
+done
 done_testing
