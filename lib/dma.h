@@ -202,4 +202,41 @@ uint64_t dmaemu__iommu_iova_to_phys(struct device *dev, dma_addr_t iova);
 /* dma_alloc.c, dma_pool.c, scatterlist.c, dma_mask.c                      */
 /* ---------------------------------------------------------------------- */
 
+/**
+ * struct dmaemu__alloc_info - a live dma_alloc_attrs() buffer, as
+ * dmaemu__alloc_find() describes it.
+ * @cpu_addr:   what dma_alloc_attrs() returned (address or cookie).
+ * @handle:     its bus address.
+ * @size:       the size asked for.
+ * @attrs:      the DMA_ATTR_* bits it was allocated with.
+ * @phys:       physical address of its first byte.
+ * @contiguous: one physical run (else scattered pages behind an IOMMU).
+ * @view:       "uncached", "cacheable", ... (for reports).
+ */
+struct dmaemu__alloc_info {
+	void *cpu_addr;
+	dma_addr_t handle;
+	size_t size;
+	unsigned long attrs;
+	uint64_t phys;
+	bool contiguous;
+	const char *view;
+};
+
+/*
+ * dma_alloc.c.  dmaemu__alloc_find(): the allocation of @dev holding
+ * [@vaddr, +@size) (or, with @vaddr NULL, bus range [@addr, +@size)) -
+ * for dma_cache_sync() and the syncs of NON_CONSISTENT handles; 0 or
+ * -ENOENT.  dmaemu__alloc_release_device(): called by device destroy
+ * after the devres release: each allocation still live is reported
+ * (leaked-mapping) and freed; returns how many.  The registry lock is a
+ * leaf (nothing is taken under it).
+ */
+int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
+		       size_t size, struct dmaemu__alloc_info *out);
+unsigned long dmaemu__alloc_release_device(struct device *dev);
+
+/* dma_mask.c: does @mask reach the lowest page of DRAM (bus addresses)? */
+bool dmaemu__dma_mask_supported(struct dmaemu_machine *m, uint64_t mask);
+
 #endif

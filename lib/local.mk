@@ -175,6 +175,8 @@ tests_check_wc_LDADD = $(instr_test_libs)
 lib_libdmaemu_internal_la_SOURCES += \
 	lib/scatterlist.c
 
+pkginclude_HEADERS += include/dmaemu/vma.h
+
 dma_c_tests = tests/check-dma-sg
 check_PROGRAMS += $(dma_c_tests)
 TESTS += $(dma_c_tests) tests/removed-api.sh
