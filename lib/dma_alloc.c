@@ -135,10 +135,23 @@ struct coherent {
 #define REG_BUCKETS 256
 
 static struct {
-	pthread_mutex_t lock;
+	pthread_once_t once;
+	pthread_mutex_t lock; /* a leaf; error-checking unless NDEBUG */
 	struct coherent *bucket[REG_BUCKETS];
 	unsigned long live;
-} registry = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} registry = {.once = PTHREAD_ONCE_INIT};
+
+static void registry_init(void)
+{
+	if (dmaemu__mutex_init(&registry.lock))
+		abort();
+}
+
+static void reg_lock(void)
+{
+	pthread_once(&registry.once, registry_init);
+	dmaemu__lock(&registry.lock);
+}
 
 /* One page of zeros, the source of the DRAM writes that clear buffers. */
 static const uint8_t zero_page[DMAEMU_PAGE_SIZE];
@@ -221,7 +234,7 @@ static void reg_add(struct coherent *c)
 {
 	unsigned int b = bucket_of(c->cpu_addr);
 
-	dmaemu__lock(&registry.lock);
+	reg_lock();
 	c->next = registry.bucket[b];
 	registry.bucket[b] = c;
 	registry.live++;
@@ -601,7 +614,7 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 	char why[200], a1[160], a2[160];
 	unsigned long missing, extra;
 
-	dmaemu__lock(&registry.lock);
+	reg_lock();
 	pp = reg_slot(cpu_addr);
 	c = *pp;
 	if (!c) {
@@ -694,7 +707,7 @@ static void dmam_release_hook(struct device *dev, void *data)
 	struct coherent *c = data, **pp;
 
 	(void)dev;
-	dmaemu__lock(&registry.lock);
+	reg_lock();
 	pp = reg_slot(c->cpu_addr);
 	if (*pp != c) { /* already freed by dmam_free_coherent() */
 		dmaemu__unlock(&registry.lock);
@@ -720,7 +733,7 @@ void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 
 	if (!cpu_addr)
 		return NULL;
-	dmaemu__lock(&registry.lock);
+	reg_lock();
 	pp = reg_slot(cpu_addr);
 	c = *pp;
 	dmaemu__unlock(&registry.lock);
@@ -969,7 +982,7 @@ int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 	unsigned int b;
 	int ret = -ENOENT;
 
-	dmaemu__lock(&registry.lock);
+	reg_lock();
 	for (b = 0; b < REG_BUCKETS && ret; b++) {
 		struct coherent *c;
 
@@ -1019,7 +1032,7 @@ unsigned long dmaemu__alloc_release_device(struct device *dev)
 			struct coherent **pp, *c;
 			char names[160];
 
-			dmaemu__lock(&registry.lock);
+			reg_lock();
 			pp = &registry.bucket[b];
 			while (*pp && (*pp)->dev != dev)
 				pp = &(*pp)->next;

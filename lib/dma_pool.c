@@ -67,6 +67,7 @@ struct pool_page {
 
 struct dma_pool {
 	char name[32];
+	char dev_name[32]; /* copied: the device may be gone at destroy */
 	struct device *dev;
 	struct dmaemu_machine *m;
 	size_t size;	   /* block size (rounded up to the alignment) */
@@ -189,6 +190,7 @@ struct dma_pool *dma_pool_create(const char *name, struct device *dev,
 	if (!pool)
 		return NULL;
 	snprintf(pool->name, sizeof(pool->name), "%s", name ? name : "");
+	snprintf(pool->dev_name, sizeof(pool->dev_name), "%s", dev_name(dev));
 	pool->dev = dev;
 	pool->m = m;
 	pool->size = size;
@@ -241,8 +243,7 @@ void dma_pool_destroy(struct dma_pool *pool)
 		report(pool->m, DMAEMU_REPORT_POOL_BUSY, 0, 0,
 		       "dma_pool_destroy(%s) of device %s with %lu block%s "
 		       "still in use",
-		       pool->name, dev_name(pool->dev), busy,
-		       busy == 1 ? "" : "s");
+		       pool->name, pool->dev_name, busy, busy == 1 ? "" : "s");
 	for (; page; page = next) {
 		next = page->next;
 		page_free(pool, page);
