@@ -843,6 +843,7 @@ END_TEST
 START_TEST(test_single_pages_iommu)
 {
 	const unsigned long sp = DMA_ATTR_ALLOC_SINGLE_PAGES;
+	struct vm_area_struct vma = {.vm_end = 3 * 4096};
 	struct page *hold[8];
 	struct sg_table sgt;
 	dma_addr_t h, hc;
@@ -876,6 +877,14 @@ START_TEST(test_single_pages_iommu)
 	}
 	sg_free_table(&sgt);
 
+	/* A user view of pages 1..3 stitches the same pages. */
+	vma.vm_pgoff = 1;
+	ck_assert_int_eq(dma_mmap_attrs(dev, &vma, p, h, 4 * 4096, sp), 0);
+	dev_put(h + 2 * 4096 - 2, 0x23, 4);
+	ck_assert_uint_eq(((uint8_t *)vma.vm_start)[4096 - 2], 0x23);
+	ck_assert_uint_eq(((uint8_t *)vma.vm_start)[4096 + 1], 0x23);
+	dmaemu_vma_unmap(&vma);
+
 	c = dma_alloc_attrs(dev, 4 * 4096, &hc, GFP_KERNEL,
 			    sp | DMA_ATTR_FORCE_CONTIGUOUS);
 	ck_assert_ptr_nonnull(c);
@@ -887,6 +896,34 @@ START_TEST(test_single_pages_iommu)
 	dma_free_attrs(dev, 4 * 4096, p, h, sp);
 	for (i = 1; i < 8; i += 2)
 		__free_pages(hold[i], 0);
+}
+END_TEST
+
+/*
+ * DMA_ATTR_PRIVILEGED reaches the IOMMU mapping: an unprivileged device
+ * access faults (and changes nothing), a privileged one goes through.
+ */
+START_TEST(test_privileged_iommu)
+{
+	const uint8_t data[4] = {1, 2, 3, 4};
+	dma_addr_t h, hn;
+	uint8_t *p, *n;
+
+	mk("profile=arm64:iommu=1");
+	p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, DMA_ATTR_PRIVILEGED);
+	n = dma_alloc_coherent(dev, 4096, &hn, GFP_KERNEL);
+	ck_assert(p && n);
+	ck_assert_int_eq(dmaemu_dma_write(ddev, h, data, 4), -EFAULT);
+	ck_assert_uint_eq(count("iommu-fault"), 1);
+	ck_assert(cpu_sees(p, 0, 4));
+	ck_assert_int_eq(dmaemu_dma_write(ddev, hn, data, 4), 0);
+	ck_assert_int_eq(dmaemu_device_set_privileged(ddev, true), 0);
+	ck_assert_int_eq(dmaemu_dma_write(ddev, h, data, 4), 0);
+	ck_assert_mem_eq(p, data, 4);
+	ck_assert_uint_eq(count(NULL), 1);
+	dma_free_attrs(dev, 4096, p, h, DMA_ATTR_PRIVILEGED);
+	dma_free_coherent(dev, 4096, n, hn);
+	expected = 1;
 }
 END_TEST
 
@@ -954,6 +991,7 @@ static Suite *alloc_suite(void)
 	tcase_add_loop_test(tc, test_mmap_coherent, 0, 3);
 	tcase_add_loop_test(tc, test_other_attrs, 0, 3);
 	tcase_add_loop_test(tc, test_single_pages_iommu, 0, 3);
+	tcase_add_test(tc, test_privileged_iommu);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tc1, setup_default, teardown);
