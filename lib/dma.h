@@ -121,6 +121,208 @@ struct dmaemu_machine *dmaemu__dev_machine(const struct device *dev);
 /* dma_direct.c, dma_debug.c, ownership.c)                                 */
 /* ---------------------------------------------------------------------- */
 
+/*
+ * struct dmaemu_device (device.c) is private to device.c: its first member
+ * is the struct device drivers pass, so the two pointers are one; the rest
+ * of the layer reaches a live device's parts through these functions.
+ * dmaemu__device_reg(): the registry of live mappings of a live device.
+ */
+struct dmaemu__registry;
+struct dmaemu__registry *dmaemu__device_reg(const struct device *dev);
+
+/*
+ * device.c.  dmaemu__device_of(): the emulated device of @dev, or NULL
+ * when @dev is not a live device (checked without touching *@dev, so a
+ * stale pointer is safe).  dmaemu__devices_fini(): machine destroy,
+ * first of all: destroys the devices left (reporting their leaks) and
+ * frees the ownership maps.
+ *
+ * Managed resources (devres), for the dmam_* calls: dmaemu__devres_add()
+ * registers @release(@dev, @data), run when the device is destroyed, the
+ * newest first, before leaked mappings are looked for (so they are not
+ * leaks); 0 or -ENOMEM/-EINVAL.  dmaemu__devres_remove() forgets one
+ * without running it; dmaemu__devres_release() forgets and runs it; both
+ * 0 or -ENOENT when (@release, @data) is not registered for @dev.
+ */
+typedef void (*dmaemu__devres_fn)(struct device *dev, void *data);
+struct dmaemu_device *dmaemu__device_of(const struct device *dev);
+void dmaemu__devices_fini(struct dmaemu_machine *m);
+int dmaemu__devres_add(struct device *dev, dmaemu__devres_fn release,
+		       void *data);
+int dmaemu__devres_remove(struct device *dev, dmaemu__devres_fn release,
+			  void *data);
+int dmaemu__devres_release(struct device *dev, dmaemu__devres_fn release,
+			   void *data);
+
+/*
+ * dma_direct.c.  dmaemu__dma_offset(): bus minus physical address without
+ * an IOMMU (option dma_offset).  dmaemu__iommu_enabled(): option iommu.
+ * dmaemu__translation_ops(): the backend whose translate op serves device
+ * accesses on @m (the IOMMU's when on, else direct: swiotlb slots are
+ * DRAM).
+ */
+uint64_t dmaemu__dma_offset(const struct dmaemu_machine *m);
+bool dmaemu__iommu_enabled(const struct dmaemu_machine *m);
+const struct dmaemu_dma_ops *dmaemu__translation_ops(
+	const struct dmaemu_machine *m);
+
+/* What made a mapping (the function family that must undo it). */
+enum dmaemu__map_type {
+	DMAEMU__MAP_SINGLE,   /* dma_map_single_attrs() */
+	DMAEMU__MAP_PAGE,     /* dma_map_page_attrs() */
+	DMAEMU__MAP_SG,	      /* dma_map_sg_attrs(), one record a segment */
+	DMAEMU__MAP_RESOURCE, /* dma_map_resource() */
+	DMAEMU__MAP_COHERENT, /* dma_alloc_attrs() (if registered here) */
+};
+
+/* One entry of a mapped scatterlist, as it was at map time. */
+struct dmaemu__sg_ent {
+	uint64_t phys;
+	size_t len;
+};
+
+/* A device access seen by the checker hook. */
+struct dmaemu__dev_access {
+	dma_addr_t dma;
+	size_t len;
+	bool write;
+	bool valid; /* false until the first access */
+};
+
+/**
+ * struct dmaemu__mapping - the record of one live mapping (dma_debug.c).
+ * @type:          what made it.
+ * @dma:           bus address of its first byte.
+ * @phys:          physical address of its first byte (for a scatterlist
+ *                 segment: of its first entry).
+ * @cpu_addr:      the CPU address mapped (NULL for pages without one,
+ *                 resources).
+ * @size:          bytes.
+ * @dir:           direction.
+ * @attrs:         DMA_ATTR_* bits given to the map.
+ * @ops:           the backend that made it; it serves the unmap and syncs.
+ * @fn:            the API function that made it ("dma_map_single_attrs").
+ * @caller:        return address of the driver's call ("mapping made at").
+ * @error_checked: dma_mapping_error() was called on @dma.
+ * @prefetch:      registered with the prefetcher (option prefetch=1).
+ * @sg:            scatterlist: the list given to dma_map_sg_attrs().
+ * @nents:         scatterlist: entries given; @mapped: segments returned.
+ * @seg:           scatterlist: index of this segment.
+ * @head:          scatterlist: segment 0's record (itself for segment 0).
+ * @segs:          scatterlist, segment 0 only: every segment's record.
+ * @ents:          scatterlist, segment 0 only: the @nents entries.
+ * @dev_reads:     device reads that touched the mapping.
+ * @dev_writes:    device writes that touched it.
+ * @last:          the last device access.
+ */
+struct dmaemu__mapping {
+	enum dmaemu__map_type type;
+	dma_addr_t dma;
+	uint64_t phys;
+	const void *cpu_addr;
+	size_t size;
+	int dir;
+	unsigned long attrs;
+	const struct dmaemu_dma_ops *ops;
+	const char *fn;
+	const void *caller;
+	bool error_checked;
+	bool prefetch;
+	struct scatterlist *sg;
+	int nents, mapped, seg;
+	struct dmaemu__mapping *head;
+	struct dmaemu__mapping **segs;
+	struct dmaemu__sg_ent *ents;
+	uint64_t dev_reads, dev_writes;
+	struct dmaemu__dev_access last;
+};
+
+/*
+ * dma_debug.c: the registry of live mappings, one per device, ordered by
+ * bus address (several mappings may share one).  Every function takes the
+ * device's registry lock, a leaf; none makes a report.
+ *
+ *  _create()/_destroy(): a device's registry (NULL: out of memory).
+ *  _new()/_free():  a record (zeroed) and its release; for scatterlists
+ *                   @nents > 0 also allocates @segs and @ents.
+ *  _insert():       make @map live (0, or -EINVAL for a dead device).
+ *  _take():         find the live mapping starting at @dma made by @type
+ *                   (SINGLE and PAGE match each other; SG also needs @sg
+ *                   when not NULL), remove it (a scatterlist with all its
+ *                   segments) and return it; NULL when there is none.
+ *  _take_any():     remove and return any live mapping (device destroy).
+ *  _find():         copy into @out the mapping holding [@dma, +@size)
+ *                   (the most recent one if several do); for a
+ *                   scatterlist segment, @out->segs/ents are NULL.  With
+ *                   @pf (option prefetch), flip the prefetch flag for a
+ *                   sync: +1 for the device (returns 1 in *@pf if it was
+ *                   off), -1 for the CPU over the whole mapping (returns
+ *                   -1 if it was on).  0 or -ENOENT.
+ *  _find_sg():      the scatterlist mapping whose segment 0 starts at @dma
+ *                   and was made from @sg: its segments' bus ranges and
+ *                   its entries, copied into one malloc()ed block that the
+ *                   caller frees.  0, -ENOENT or -ENOMEM.
+ *  _checked():      dma_mapping_error() was called on @dma.
+ *  _count():        live records of @dev (segments counted one by one).
+ *  _device_access(): the checker hook of device DMA (device.c): counts the
+ *                   access in the mapping holding it and remembers it as
+ *                   the last one; accesses outside every mapping are
+ *                   counted per device (_stray()).
+ */
+struct dmaemu__sg_copy {
+	const struct dmaemu_dma_ops *ops;
+	int nents, mapped;
+	dma_addr_t *seg_dma; /* @mapped bus addresses */
+	size_t *seg_len;     /* @mapped lengths */
+	struct dmaemu__sg_ent *ents;
+};
+struct dmaemu__registry *dmaemu__debug_create(void);
+void dmaemu__debug_destroy(struct dmaemu__registry *reg);
+struct dmaemu__mapping *dmaemu__debug_new(int nents);
+void dmaemu__debug_free(struct dmaemu__mapping *map);
+int dmaemu__debug_insert(struct device *dev, struct dmaemu__mapping *map);
+struct dmaemu__mapping *dmaemu__debug_take(struct device *dev, dma_addr_t dma,
+					   enum dmaemu__map_type type,
+					   const struct scatterlist *sg);
+struct dmaemu__mapping *dmaemu__debug_take_any(struct device *dev);
+int dmaemu__debug_find(struct device *dev, dma_addr_t dma, size_t size,
+		       struct dmaemu__mapping *out, int *pf);
+int dmaemu__debug_find_sg(struct device *dev, dma_addr_t dma,
+			  const struct scatterlist *sg,
+			  struct dmaemu__sg_copy **out);
+void dmaemu__debug_checked(struct device *dev, dma_addr_t dma);
+size_t dmaemu__debug_count(struct device *dev);
+uint64_t dmaemu__debug_stray(struct device *dev);
+void dmaemu__debug_device_access(struct device *dev, dma_addr_t dma,
+				 uint64_t phys, size_t len, bool write);
+/* "rx_refill+0x2c (/path/prog)" for a caller address, as dladdr() knows
+ * it; for "mapping made at" in reports. */
+void dmaemu__debug_where(const void *caller, char *buf, size_t len);
+
+/*
+ * dma_mapping.c.  dmaemu__mapping_release_device(): device destroy, after
+ * the devres release: each streaming mapping still live is reported
+ * (leaked-mapping) and unmapped through its backend without cache
+ * maintenance; returns how many.
+ */
+unsigned long dmaemu__mapping_release_device(struct device *dev);
+
+/*
+ * ownership.c: which side owns each cache line of DRAM, moved by map and
+ * sync_for_device (device) and by unmap and sync_for_cpu (CPU).  One byte
+ * a line, in a map per bank made on first use (MAP_NORESERVE: untouched
+ * parts cost nothing).  A line shared by two mappings takes the last
+ * transition.  dmaemu__owner_set(): 0, -EINVAL (not DRAM) or -ENOMEM.
+ */
+enum dmaemu__domain {
+	DMAEMU__DOMAIN_CPU = 0,
+	DMAEMU__DOMAIN_DEVICE = 1,
+};
+int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
+		      enum dmaemu__domain domain);
+enum dmaemu__domain dmaemu__owner_get(struct dmaemu_machine *m, uint64_t phys);
+void dmaemu__owner_fini(struct dmaemu_machine *m);
+
 /* ---------------------------------------------------------------------- */
 /* swiotlb.c, iommu.c                                                      */
 /* ---------------------------------------------------------------------- */

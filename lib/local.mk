@@ -186,3 +186,23 @@ tests_check_dma_sg_SOURCES = tests/check-dma-sg.c
 tests_check_dma_sg_CPPFLAGS = $(lib_test_cppflags)
 tests_check_dma_sg_CFLAGS = $(lib_test_cflags)
 tests_check_dma_sg_LDADD = $(lib_test_libs)
+
+# ---------------------------------------------------------------------------
+# DMA core (device.c, dma_mapping.c, dma_direct.c, dma_debug.c, ownership.c)
+# ---------------------------------------------------------------------------
+
+# The DMA layer links as one unit: the dispatcher calls every backend and
+# device destroy calls the allocation side, so the backends' and the
+# allocation side's library sources are listed here with the core's.
+lib_libdmaemu_internal_la_SOURCES += \
+	lib/dma.h \
+	lib/device.c \
+	lib/dma_mapping.c \
+	lib/dma_direct.c \
+	lib/dma_debug.c \
+	lib/ownership.c \
+	lib/swiotlb.c \
+	lib/iommu.c \
+	lib/dma_alloc.c \
+	lib/dma_mask.c \
+	lib/dma_pool.c

@@ -331,6 +331,7 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 {
 	if (!m)
 		return;
+	dmaemu__devices_fini(m); /* reports their leaks: the machine is whole */
 	registry_remove(m);
 	dmaemu__cpu_fini(m);
 	dmaemu__wc_fini(m);
