@@ -206,3 +206,15 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/dma_alloc.c \
 	lib/dma_mask.c \
 	lib/dma_pool.c
+
+# Suites of the core (instrumented like driver code where the CPU's view
+# of the data is what is tested).
+if HAVE_INSTRUMENT
+check_PROGRAMS += tests/check-dma-direct
+TESTS += tests/check-dma-direct
+endif
+tests_check_dma_direct_SOURCES = tests/check-dma-direct.c
+tests_check_dma_direct_CPPFLAGS = $(lib_test_cppflags)
+tests_check_dma_direct_CFLAGS = $(instr_test_cflags)
+tests_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_check_dma_direct_LDADD = $(instr_test_libs)
