@@ -177,7 +177,8 @@ lib_libdmaemu_internal_la_SOURCES += \
 
 pkginclude_HEADERS += include/dmaemu/vma.h
 
-dma_c_tests = tests/check-dma-sg
+dma_c_tests = tests/check-dma-sg tests/check-dma-alloc tests/check-dma-pool \
+	tests/check-dma-mask
 check_PROGRAMS += $(dma_c_tests)
 TESTS += $(dma_c_tests) tests/removed-api.sh
 EXTRA_DIST += tests/removed-api.sh
@@ -186,6 +187,18 @@ tests_check_dma_sg_SOURCES = tests/check-dma-sg.c
 tests_check_dma_sg_CPPFLAGS = $(lib_test_cppflags)
 tests_check_dma_sg_CFLAGS = $(lib_test_cflags)
 tests_check_dma_sg_LDADD = $(lib_test_libs)
+tests_check_dma_alloc_SOURCES = tests/check-dma-alloc.c
+tests_check_dma_alloc_CPPFLAGS = $(lib_test_cppflags)
+tests_check_dma_alloc_CFLAGS = $(lib_test_cflags)
+tests_check_dma_alloc_LDADD = $(lib_test_libs)
+tests_check_dma_pool_SOURCES = tests/check-dma-pool.c
+tests_check_dma_pool_CPPFLAGS = $(lib_test_cppflags)
+tests_check_dma_pool_CFLAGS = $(lib_test_cflags)
+tests_check_dma_pool_LDADD = $(lib_test_libs)
+tests_check_dma_mask_SOURCES = tests/check-dma-mask.c
+tests_check_dma_mask_CPPFLAGS = $(lib_test_cppflags)
+tests_check_dma_mask_CFLAGS = $(lib_test_cflags)
+tests_check_dma_mask_LDADD = $(lib_test_libs)
 
 # ---------------------------------------------------------------------------
 # DMA core (device.c, dma_mapping.c, dma_direct.c, dma_debug.c, ownership.c)
