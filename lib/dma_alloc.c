@@ -578,7 +578,7 @@ out_free:
  *              or less: ZONE_DMA, 32 bits or less: ZONE_DMA32), and the
  *              memory is always zeroed.
  * @attrs:      DMA_ATTR_* bits (see the table at the top of dma_alloc.c
- *              and docs/dma-api.md).
+ *              and docs/dma-alloc.md).
  *
  * Return: the CPU address: the uncached alias on arm/arm64, the cacheable
  * linear map on x86, the linear map for NON_CONSISTENT, the write-combining

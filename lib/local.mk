@@ -181,7 +181,7 @@ dma_c_tests = tests/check-dma-sg tests/check-dma-alloc tests/check-dma-pool \
 	tests/check-dma-mask
 check_PROGRAMS += $(dma_c_tests)
 TESTS += $(dma_c_tests) tests/removed-api.sh
-EXTRA_DIST += tests/removed-api.sh
+EXTRA_DIST += tests/removed-api.sh docs/dma-alloc.md
 
 tests_check_dma_sg_SOURCES = tests/check-dma-sg.c
 tests_check_dma_sg_CPPFLAGS = $(lib_test_cppflags)

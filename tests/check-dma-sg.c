@@ -77,7 +77,7 @@ static const unsigned int table_sizes[] = {
 
 START_TEST(test_alloc_table_sizes)
 {
-	unsigned int nents = table_sizes[_i], chunks, i;
+	unsigned int nents = table_sizes[_i], chunks, left, i;
 	struct sg_table t;
 	struct scatterlist *sg, *last = NULL;
 
@@ -87,17 +87,20 @@ START_TEST(test_alloc_table_sizes)
 	ck_assert_int_eq(sg_nents(t.sgl), (int)nents);
 	ck_assert_uint_eq(walk(&t), nents);
 
-	/* Chained exactly when more than one chunk is needed, each full
-	 * chunk holding SG_MAX_SINGLE_ALLOC - 1 entries and a link. */
-	chunks = 0;
+	/* Each full chunk holds SG_MAX_SINGLE_ALLOC - 1 entries and a link
+	 * in its last slot; the last chunk holds the rest, unchained. */
+	chunks = 1;
+	left = nents;
 	sg = t.sgl;
-	for (;;) {
-		chunks++;
-		if (!sg_is_chain(&sg[SG_MAX_SINGLE_ALLOC - 1]) ||
-		    nents <= SG_MAX_SINGLE_ALLOC)
-			break;
+	while (left > SG_MAX_SINGLE_ALLOC) {
+		ck_assert(sg_is_chain(&sg[SG_MAX_SINGLE_ALLOC - 1]));
 		sg = sg_chain_ptr(&sg[SG_MAX_SINGLE_ALLOC - 1]);
+		left -= SG_MAX_SINGLE_ALLOC - 1;
+		chunks++;
 	}
+	for (i = 0; i < left; i++)
+		ck_assert(!sg_is_chain(&sg[i]));
+	ck_assert(sg_is_last(&sg[left - 1]));
 	ck_assert_uint_eq(
 		chunks, nents <= SG_MAX_SINGLE_ALLOC
 				? 1
