@@ -231,3 +231,14 @@ tests_check_dma_direct_CPPFLAGS = $(lib_test_cppflags)
 tests_check_dma_direct_CFLAGS = $(instr_test_cflags)
 tests_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_check_dma_direct_LDADD = $(instr_test_libs)
+
+check_PROGRAMS += tests/check-dma-device tests/check-dma-concurrency
+TESTS += tests/check-dma-device tests/check-dma-concurrency
+tests_check_dma_device_SOURCES = tests/check-dma-device.c
+tests_check_dma_device_CPPFLAGS = $(lib_test_cppflags)
+tests_check_dma_device_CFLAGS = $(lib_test_cflags)
+tests_check_dma_device_LDADD = $(lib_test_libs)
+tests_check_dma_concurrency_SOURCES = tests/check-dma-concurrency.c
+tests_check_dma_concurrency_CPPFLAGS = $(lib_test_cppflags)
+tests_check_dma_concurrency_CFLAGS = $(lib_test_cflags)
+tests_check_dma_concurrency_LDADD = $(lib_test_libs)

@@ -333,6 +333,8 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 		return;
 	dmaemu__devices_fini(m); /* reports their leaks: the machine is whole */
 	registry_remove(m);
+	dmaemu__iommu_fini(m);
+	dmaemu__swiotlb_fini(m); /* its pool goes back to the page allocator */
 	dmaemu__cpu_fini(m);
 	dmaemu__wc_fini(m);
 	dmaemu__slab_fini(m);
