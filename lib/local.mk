@@ -242,3 +242,24 @@ tests_check_dma_concurrency_SOURCES = tests/check-dma-concurrency.c
 tests_check_dma_concurrency_CPPFLAGS = $(lib_test_cppflags)
 tests_check_dma_concurrency_CFLAGS = $(lib_test_cflags)
 tests_check_dma_concurrency_LDADD = $(lib_test_libs)
+
+# ---------------------------------------------------------------------------
+# DMA backends (swiotlb.c, iommu.c; their sources are in the block above)
+# ---------------------------------------------------------------------------
+
+check_PROGRAMS += tests/check-dma-swiotlb tests/check-dma-iommu
+TESTS += tests/check-dma-swiotlb tests/check-dma-iommu
+tests_check_dma_swiotlb_SOURCES = tests/check-dma-swiotlb.c
+tests_check_dma_swiotlb_CPPFLAGS = $(lib_test_cppflags)
+tests_check_dma_swiotlb_CFLAGS = $(lib_test_cflags)
+tests_check_dma_swiotlb_LDADD = $(lib_test_libs)
+tests_check_dma_iommu_SOURCES = tests/check-dma-iommu.c
+tests_check_dma_iommu_CPPFLAGS = $(lib_test_cppflags)
+tests_check_dma_iommu_CFLAGS = $(lib_test_cflags)
+tests_check_dma_iommu_LDADD = $(lib_test_libs)
+
+# Benchmark of map+unmap against memcpy (bench_list is in bench/local.mk).
+noinst_PROGRAMS += bench/bench-dma
+bench_bench_dma_SOURCES = bench/bench-dma.c
+bench_bench_dma_CPPFLAGS = $(lib_test_cppflags)
+bench_bench_dma_LDADD = lib/libdmaemu-internal.la
