@@ -23,6 +23,7 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
+#include <linux/preempt.h>
 #include <linux/scatterlist.h>
 
 #ifdef HAVE_VALGRIND_VALGRIND_H
@@ -723,6 +724,61 @@ START_TEST(test_no_warn)
 }
 END_TEST
 
+/* GFP_KERNEL may sleep: not from atomic context (GFP_ATOMIC may). */
+START_TEST(test_atomic_context)
+{
+	dma_addr_t h, h2;
+	void *p, *q;
+
+	preempt_disable();
+	p = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL);
+	ck_assert_uint_eq(count("sleep-in-atomic"), 1);
+	q = dma_alloc_coherent(dev, 4096, &h2, GFP_ATOMIC);
+	preempt_enable();
+	ck_assert(p && q);
+	ck_assert_uint_eq(count(NULL), 1);
+	dma_free_coherent(dev, 4096, p, h);
+	dma_free_coherent(dev, 4096, q, h2);
+	expected = 1;
+}
+END_TEST
+
+/* dma_offset: the handle is the physical address plus the offset, and
+ * the device reaches the buffer there. */
+START_TEST(test_dma_offset)
+{
+	uint64_t phys;
+	dma_addr_t h;
+	uint8_t *p;
+
+	mk_profile(profiles[_i], "dma_offset=0x40000000");
+	p = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL);
+	ck_assert_ptr_nonnull(p);
+	region_of(p, &phys);
+	ck_assert_uint_eq(h, phys + 0x40000000);
+	cpu_put(p, 0x31, 16);
+	ck_assert(dev_sees(h, 0x31, 16));
+	dma_free_coherent(dev, 4096, p, h);
+	/* Bus addresses above 4 GiB: a 32-bit coherent mask reaches no
+	 * memory (DRAM at 0x80000000 + 2 GiB offset). */
+	dmaemu_device_destroy(ddev);
+	ddev = NULL;
+	dmaemu_machine_destroy(m);
+	m = NULL;
+	fclose(log_in);
+	log_in = NULL;
+	mk_profile(profiles[_i], "dma_offset=0x80000000");
+	ck_assert_ptr_null(dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL));
+	ck_assert_uint_eq(count("bad-argument"), 1);
+	ck_assert_int_eq(dma_set_coherent_mask(dev, DMA_BIT_MASK(33)), 0);
+	p = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_ge(h, 1ULL << 32);
+	dma_free_coherent(dev, 4096, p, h);
+	expected = 1;
+}
+END_TEST
+
 /* Attributes that only matter elsewhere are accepted and remembered. */
 START_TEST(test_other_attrs)
 {
@@ -990,6 +1046,7 @@ static Suite *alloc_suite(void)
 	tcase_add_loop_test(tc, test_mmap_nomap, 0, 3);
 	tcase_add_loop_test(tc, test_mmap_coherent, 0, 3);
 	tcase_add_loop_test(tc, test_other_attrs, 0, 3);
+	tcase_add_loop_test(tc, test_dma_offset, 0, 3);
 	tcase_add_loop_test(tc, test_single_pages_iommu, 0, 3);
 	tcase_add_test(tc, test_privileged_iommu);
 	suite_add_tcase(s, tc);
@@ -998,6 +1055,7 @@ static Suite *alloc_suite(void)
 	tcase_add_test(tc1, test_bad_frees);
 	tcase_add_test(tc1, test_bad_args);
 	tcase_add_test(tc1, test_no_warn);
+	tcase_add_test(tc1, test_atomic_context);
 	tcase_add_test(tc1, test_dmam);
 	tcase_add_test(tc1, test_leak_at_destroy);
 	tcase_add_test(tc1, test_get_sgtable);
