@@ -28,3 +28,4 @@ bench_bench_hooks_CPPFLAGS = $(lib_test_cppflags)
 bench_bench_hooks_LDADD = bench/libbenchhooks-instr.la \
 	bench/libbenchhooks-plain.la lib/libdmaemu-internal.la
 bench_list += bench/bench-hooks
+bench_list += bench/bench-dma
