@@ -257,3 +257,4 @@ tests_check_dma_iommu_SOURCES = tests/check-dma-iommu.c
 tests_check_dma_iommu_CPPFLAGS = $(lib_test_cppflags)
 tests_check_dma_iommu_CFLAGS = $(lib_test_cflags)
 tests_check_dma_iommu_LDADD = $(lib_test_libs)
+EXTRA_DIST += docs/dma-backends.md
