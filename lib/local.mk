@@ -258,3 +258,9 @@ tests_check_dma_iommu_CPPFLAGS = $(lib_test_cppflags)
 tests_check_dma_iommu_CFLAGS = $(lib_test_cflags)
 tests_check_dma_iommu_LDADD = $(lib_test_libs)
 EXTRA_DIST += docs/dma-backends.md
+
+# Benchmark of map+unmap against memcpy (bench_list is in bench/local.mk).
+noinst_PROGRAMS += bench/bench-dma
+bench_bench_dma_SOURCES = bench/bench-dma.c
+bench_bench_dma_CPPFLAGS = $(lib_test_cppflags)
+bench_bench_dma_LDADD = lib/libdmaemu-internal.la
