@@ -264,3 +264,4 @@ noinst_PROGRAMS += bench/bench-dma
 bench_bench_dma_SOURCES = bench/bench-dma.c
 bench_bench_dma_CPPFLAGS = $(lib_test_cppflags)
 bench_bench_dma_LDADD = lib/libdmaemu-internal.la
+EXTRA_DIST += docs/dma-api.md
