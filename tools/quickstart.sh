@@ -17,7 +17,7 @@ mode=${1:-tour}
 
 packages=(
 	build-essential autoconf automake libtool pkgconf autoconf-archive
-	check libsubunit-dev valgrind clang clang-format coccinelle
+	check libsubunit-dev libbsd-dev valgrind clang clang-format coccinelle
 )
 
 install_packages() {
