@@ -41,8 +41,9 @@ static struct device *dev;
 static bool coherent;
 static char log_path[] = "/tmp/dmaemu-check-iommu-XXXXXX";
 
-/* A machine of @profile with @mem of DRAM, the IOMMU on, one bare device. */
-static void start(int profile, const char *mem)
+/* A machine of @profile with the IOMMU on and @extra options, one bare
+ * device. */
+static void start(int profile, const char *extra)
 {
 	char opts[512];
 	int fd;
@@ -52,8 +53,8 @@ static void start(int profile, const char *mem)
 	fd = mkstemp(log_path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	snprintf(opts, sizeof(opts), "profile=%s:iommu=1:mem=%s:log_path=%s",
-		 profiles[profile], mem, log_path);
+	snprintf(opts, sizeof(opts), "profile=%s:iommu=1:%s:log_path=%s",
+		 profiles[profile], extra, log_path);
 	m = dmaemu_machine_create(opts);
 	ck_assert_ptr_nonnull(m);
 	coherent = profile == 2;
@@ -175,7 +176,7 @@ START_TEST(iova_translates)
 	size_t contig;
 	dma_addr_t addr;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	buf = kmalloc(256, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	phys = virt_to_phys(buf);
@@ -219,7 +220,7 @@ START_TEST(permissions_by_direction)
 	size_t contig;
 	dma_addr_t to, from;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	buf = kmalloc(64, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	phys = virt_to_phys(buf);
@@ -260,7 +261,7 @@ START_TEST(unmapped_faults)
 	size_t contig;
 	dma_addr_t addr;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	buf = kmalloc(64, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	phys = virt_to_phys(buf);
@@ -294,7 +295,7 @@ START_TEST(access_past_the_mapping)
 	size_t contig;
 	dma_addr_t addr;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	pg = alloc_pages(GFP_KERNEL, 1);
 	ck_assert_ptr_nonnull(pg);
 	addr = dma_map_page(dev, pg, 0, 2 * PAGE_SIZE, DMA_TO_DEVICE);
@@ -328,7 +329,7 @@ START_TEST(privileged)
 	dma_addr_t addr, plain;
 	struct dmaemu__iommu_stats st;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	buf = kmalloc(128, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	cpu_fill(buf, 0x71, 128);
@@ -397,7 +398,7 @@ START_TEST(sg_merges_pages)
 	size_t contig;
 	int k, n;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	three_pages();
 	sg_init_table(sg, 3);
 	for (k = 0; k < 3; k++)
@@ -445,7 +446,7 @@ START_TEST(sg_merge_limits)
 	struct scatterlist sg[3];
 	int k, n;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	three_pages();
 
 	/* max_segment_size of one page: three segments. */
@@ -511,7 +512,7 @@ START_TEST(sg_segment_boundary)
 	struct scatterlist sg[3];
 	int k, n;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	three_pages();
 	ck_assert_int_eq(dma_set_seg_boundary(dev, 2 * PAGE_SIZE - 1), 0);
 	sg_init_table(sg, 3);
@@ -561,7 +562,7 @@ START_TEST(iova_allocator)
 	uint64_t seed = 12345;
 	int k, j, live = 0;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	pages = alloc_pages(GFP_KERNEL, 6); /* 256 KiB */
 	ck_assert_ptr_nonnull(pages);
 	base = page_address(pages);
@@ -628,7 +629,7 @@ START_TEST(iova_exhaustion)
 	dma_addr_t a, b;
 	uint64_t mask = DMA_BIT_MASK(14); /* pages 1, 2, 3 */
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	pg = alloc_pages(GFP_KERNEL, 1);
 	ck_assert_ptr_nonnull(pg);
 	buf = page_address(pg);
@@ -663,7 +664,7 @@ START_TEST(map_pages_stitches)
 	uint8_t *got;
 	int k;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	three_pages();
 	for (k = 0; k < 3; k++)
 		phys[k] = page_to_phys(pg3[k]);
@@ -747,7 +748,7 @@ START_TEST(many_live_mappings)
 	if (RUNNING_ON_VALGRIND)
 		n = 10000;
 #endif
-	start(1, "64M");
+	start(1, "mem=64M");
 	buf = calloc((size_t)n, sizeof(*buf));
 	addr = calloc((size_t)n, sizeof(*addr));
 	ck_assert_ptr_nonnull(buf);
@@ -798,7 +799,7 @@ START_TEST(domain_per_device)
 	uint64_t p;
 	size_t contig;
 
-	start(_i, "16M");
+	start(_i, "mem=16M");
 	buf = kmalloc(64, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	d2 = dmaemu_device_create(m, "dev1", NULL, NULL);
@@ -858,7 +859,8 @@ START_TEST(concurrent_mapping)
 	pthread_t t[THREADS];
 	uintptr_t k;
 
-	start(_i, "16M");
+	/* As in check-dma-swiotlb: no eviction of another thread's line. */
+	start(_i, "mem=16M:cache_size=4M:cache_ways=16");
 	for (k = 0; k < THREADS; k++)
 		ck_assert_int_eq(
 			pthread_create(&t[k], NULL, iommu_worker, (void *)k),
