@@ -631,6 +631,49 @@ START_TEST(scatterlist_failure_unwinds)
 END_TEST
 
 /*
+ * Without force, a list with one entry above the mask bounces that entry
+ * only; the other is mapped directly, and unmap_sg copies back the bounced
+ * one.
+ */
+START_TEST(scatterlist_mixed)
+{
+	struct scatterlist sg[2];
+	struct page *hi, *lo;
+	struct dmaemu__swiotlb_stats st;
+
+	start(_i, "swiotlb=normal:highmem=16M");
+	hi = alloc_pages(GFP_KERNEL, 0);
+	lo = alloc_pages(GFP_KERNEL | __GFP_DMA32, 0);
+	ck_assert_ptr_nonnull(hi);
+	ck_assert_ptr_nonnull(lo);
+	ck_assert_uint_ge(page_to_phys(hi), 1ULL << 32);
+	cpu_fill(page_address(hi), 0x12, PAGE_SIZE);
+	cpu_fill(page_address(lo), 0x34, PAGE_SIZE);
+	sg_init_table(sg, 2);
+	sg_set_page(&sg[0], lo, PAGE_SIZE, 0);
+	sg_set_page(&sg[1], hi, PAGE_SIZE, 0);
+	ck_assert_int_eq(dma_map_sg(dev, sg, 2, DMA_BIDIRECTIONAL), 2);
+	ck_assert_uint_eq(sg_dma_address(&sg[0]), page_to_phys(lo));
+	ck_assert_uint_lt(sg_dma_address(&sg[1]), 1ULL << 32);
+	ck_assert_uint_eq(dmaemu__swiotlb_orig(m, sg_dma_address(&sg[1])),
+			  page_to_phys(hi));
+	ck_assert(dev_sees(sg_dma_address(&sg[0]), 0x34, PAGE_SIZE));
+	ck_assert(dev_sees(sg_dma_address(&sg[1]), 0x12, PAGE_SIZE));
+	dev_fill(sg_dma_address(&sg[0]), 0x56, PAGE_SIZE);
+	dev_fill(sg_dma_address(&sg[1]), 0x78, PAGE_SIZE);
+	ck_assert(cpu_sees(page_address(hi), 0x12, PAGE_SIZE));
+	dma_unmap_sg(dev, sg, 2, DMA_BIDIRECTIONAL);
+	ck_assert(cpu_sees(page_address(lo), 0x56, PAGE_SIZE));
+	ck_assert(cpu_sees(page_address(hi), 0x78, PAGE_SIZE));
+	dmaemu__swiotlb_info(m, &st);
+	ck_assert_uint_eq(st.maps, 1);
+	__free_pages(hi, 0);
+	__free_pages(lo, 0);
+	stop();
+}
+END_TEST
+
+/*
  * Threads bouncing at once: each maps its own buffer, plays the device on
  * it, and checks that both directions of copy land, while the others take
  * and give back slots of the same pool.
@@ -708,6 +751,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, slots_reused, 0, 3);
 	tcase_add_loop_test(tc, scatterlist_bounces_each_entry, 0, 3);
 	tcase_add_loop_test(tc, scatterlist_failure_unwinds, 0, 3);
+	tcase_add_loop_test(tc, scatterlist_mixed, 0, 3);
 	tcase_add_loop_test(tc, concurrent_bouncing, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
