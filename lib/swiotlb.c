@@ -509,8 +509,11 @@ static void bounce(struct dmaemu_machine *m, uint64_t dst, uint64_t src,
 	}
 }
 
-static void count_bounce(struct dmaemu__swiotlb *s, size_t size)
+static void count_bounce(struct dmaemu_machine *m, size_t size)
 {
+	struct dmaemu__swiotlb *s =
+		__atomic_load_n(&m->swiotlb, __ATOMIC_ACQUIRE);
+
 	dmaemu__lock(&s->lock);
 	s->bounced += size;
 	dmaemu__unlock(&s->lock);
@@ -592,7 +595,7 @@ static uint64_t bounce_map(struct dmaemu_machine *m, struct device *dev,
 	}
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC) && to_dev(dir)) {
 		bounce(m, tlb, phys, size);
-		count_bounce(s, size);
+		count_bounce(m, size);
 	}
 	return tlb;
 }
@@ -706,7 +709,7 @@ static void unmap_one(struct dmaemu_machine *m, struct device *dev,
 		return;
 	if (!skip && from_dev(dir)) {
 		bounce(m, orig, tlb, size);
-		count_bounce(m->swiotlb, size);
+		count_bounce(m, size);
 	}
 }
 
@@ -735,7 +738,7 @@ static void swiotlb_sync_for_cpu(struct device *dev, dma_addr_t map_addr,
 	if (bounce_lookup(m, dev, tlb, &size, false, &orig, &in_pool) &&
 	    from_dev(dir)) {
 		bounce(m, orig, tlb, size);
-		count_bounce(m->swiotlb, size);
+		count_bounce(m, size);
 	}
 }
 
@@ -753,7 +756,7 @@ static void swiotlb_sync_for_device(struct device *dev, dma_addr_t map_addr,
 	if (bounce_lookup(m, dev, tlb, &size, false, &orig, &in_pool) &&
 	    to_dev(dir)) {
 		bounce(m, tlb, orig, size);
-		count_bounce(m->swiotlb, size);
+		count_bounce(m, size);
 	}
 	if (dmaemu__bank_of_phys(m, tlb, size))
 		dmaemu__arch_sync_for_device(m, tlb, size, dir);
