@@ -600,22 +600,41 @@ static uint64_t bounce_map(struct dmaemu_machine *m, struct device *dev,
 	return tlb;
 }
 
+/* Give back the slots of the mapping that starts at pool address @tlb. */
+static void slots_release(struct dmaemu_machine *m, uint64_t tlb)
+{
+	struct dmaemu__swiotlb *s =
+		__atomic_load_n(&m->swiotlb, __ATOMIC_ACQUIRE);
+	long index;
+
+	dmaemu__lock(&s->lock);
+	index = slot_of(s, tlb);
+	/* Still the start of a mapping, unless a second unmap of the same
+	 * buffer raced with this one (the registry's to report). */
+	if (index >= 0 && s->size[index])
+		slots_put(s, (unsigned long)index,
+			  (s->size[index] + IO_TLB_SIZE - 1) >> IO_TLB_SHIFT);
+	dmaemu__unlock(&s->lock);
+}
+
 /*
- * Look up pool address @tlb for an access of *@size bytes.  With @free_it,
- * @tlb must start a mapping, which is released.  *@size is clipped to the
- * mapping (after a report when it did not fit).
+ * Look up pool address @tlb for an access of *@size bytes.  With @unmap,
+ * @tlb must start a mapping.  *@size is clipped to the mapping (after a
+ * report when it did not fit).  Nothing is released here: an unmap copies
+ * back first and gives the slots back with slots_release() after, so no
+ * other mapping can take them while the copy runs.
  *
  * Return: true when @tlb lies in a live bounce buffer (*@orig is then the
  * original of @tlb); false when @tlb is not in the pool (*@in_pool false:
  * a direct mapping) or is not a usable bounce address (reported).
  */
 static bool bounce_lookup(struct dmaemu_machine *m, struct device *dev,
-			  uint64_t tlb, size_t *size, bool free_it,
+			  uint64_t tlb, size_t *size, bool unmap,
 			  uint64_t *orig, bool *in_pool)
 {
 	struct dmaemu__swiotlb *s =
 		__atomic_load_n(&m->swiotlb, __ATOMIC_ACQUIRE);
-	unsigned long start, n;
+	unsigned long start;
 	const char *bad = NULL;
 	uint64_t off, msize;
 	long index;
@@ -637,11 +656,10 @@ static bool bounce_lookup(struct dmaemu_machine *m, struct device *dev,
 	}
 	start = (unsigned long)index - s->pos[index];
 	msize = s->size[start];
-	n = (unsigned long)((msize + IO_TLB_SIZE - 1) >> IO_TLB_SHIFT);
 	/* Bytes of the mapping before @tlb. */
 	off = ((uint64_t)s->pos[index] << IO_TLB_SHIFT) +
 	      (tlb & (IO_TLB_SIZE - 1));
-	if (free_it && off) {
+	if (unmap && off) {
 		bad = "unmap of an address inside a bounce buffer, not its "
 		      "start";
 		goto out;
@@ -651,18 +669,16 @@ static bool bounce_lookup(struct dmaemu_machine *m, struct device *dev,
 		goto out;
 	}
 	if (*size > msize - off) {
-		bad = free_it ? "unmap with a size larger than the mapping's; "
-				"the mapping's is used"
-			      : "sync beyond the end of the bounce buffer; "
-				"clipped to the mapping";
+		bad = unmap ? "unmap with a size larger than the mapping's; "
+			      "the mapping's is used"
+			    : "sync beyond the end of the bounce buffer; "
+			      "clipped to the mapping";
 		*size = (size_t)(msize - off);
-	} else if (free_it && *size != msize) {
+	} else if (unmap && *size != msize) {
 		bad = "unmap with a size smaller than the mapping's; the "
 		      "mapping is released whole";
 	}
 	*orig = s->orig[index] + (tlb & (IO_TLB_SIZE - 1));
-	if (free_it)
-		slots_put(s, start, n);
 	ok = true;
 out:
 	dmaemu__unlock(&s->lock);
@@ -711,6 +727,7 @@ static void unmap_one(struct dmaemu_machine *m, struct device *dev,
 		bounce(m, orig, tlb, size);
 		count_bounce(m, size);
 	}
+	slots_release(m, tlb);
 }
 
 static void swiotlb_unmap(struct device *dev, dma_addr_t addr, uint64_t phys,
