@@ -73,6 +73,25 @@
  * (it is written back in turn when that level is visited), or goes to memory
  * when none does.  Maintenance is not an access: it only counts maint_* and
  * the memory writes.
+ *
+ * Finding nothing must be cheap: a buffer handed to a device is often not
+ * in the cache at all (written by code the model does not see, or long
+ * evicted), and the ways of each of its lines' sets would all be compared.
+ * Each level therefore keeps a residency filter, a counting one: a byte per
+ * entry, indexed by the low bits of the line number like the hint table,
+ * holding how many resident lines map there.  Fills and invalidations keep
+ * it exact; an entry of 0 proves that no line mapping there is resident,
+ * anything else is checked against the tags.  Consecutive lines use
+ * consecutive entries, so a range is skipped eight lines per 64-bit load:
+ *
+ *      lines     first ...                                    ... last
+ *      nres[]  | 0 0 0 0 0 0 0 0 | 0 0 1 0 0 0 0 0 | 0 0 0 0 0 0 0 0 |
+ *                  one load:         search the set      one load:
+ *                  skip 8            of the third line   skip 8
+ *
+ * Lines that share an entry lie in one set (the entries are a multiple of
+ * the sets), so a count never exceeds the ways; levels with more ways
+ * than a byte counts have no filter and always search.
  */
 #include "config.h"
 
@@ -97,6 +116,13 @@
 #define SEEN_LINES (SEEN_WORDS * 64)
 #define SEEN_MIN_CAP 64
 #define SEEN_BATCH 32
+
+/*
+ * Residency filter: at least NRES_PER_SLOT entries per line the level holds,
+ * so that a full level leaves most entries 0; never fewer than NRES_MIN.
+ */
+#define NRES_PER_SLOT 4
+#define NRES_MIN 64
 
 #if defined(__GNUC__)
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -166,6 +192,8 @@ struct level {
 	uint64_t maint_lines;
 	uint64_t maint_writebacks;
 	uint64_t rng;	       /* splitmix64 state for RANDOM */
+	uint8_t *nres;	       /* residency filter (NULL: none), see top */
+	uint64_t nres_mask;    /* entries in @nres - 1 */
 	struct seen_set *seen; /* separate so const queries can flush it */
 	struct cachesim_level_config cfg; /* normalised copy */
 	char *name;			  /* owned copy of cfg.name */
@@ -526,6 +554,11 @@ static inline void fill_line(struct cachesim *cs, unsigned int n, uint64_t line,
 	touch_fill(l, base, way);
 	if (n == 0)
 		cs->hint[line & cs->hint_mask] = (uint32_t)slot;
+	if (l->nres) {
+		l->nres[line & l->nres_mask]++;
+		if (old != TAG_INVALID)
+			l->nres[old & l->nres_mask]--;
+	}
 	if (old == TAG_INVALID)
 		return;
 
@@ -812,13 +845,31 @@ static void maint_slot(struct cachesim *cs, unsigned int n, size_t slot,
 		if (cs->evict_fn)
 			cs->evict_fn(cs->evict_ctx, n, addr,
 				     dirty && (op & MAINT_CLEAN), last);
+		if (l->nres)
+			l->nres[l->tag[slot] & l->nres_mask]--;
 		l->tag[slot] = TAG_INVALID;
 		l->dirty[slot] = 0;
 		l->stamp[slot] = 0;
 	}
 }
 
-/* Apply @op to the lines of level @n overlapping [addr, end]. */
+/*
+ * No line of @l among the eight from @line (a multiple of 8) is resident:
+ * their filter entries, adjacent and inside the table, are all 0.
+ */
+static inline bool nres_none8(const struct level *l, uint64_t line)
+{
+	uint64_t w;
+
+	memcpy(&w, &l->nres[line & l->nres_mask], sizeof(w));
+	return !w;
+}
+
+/*
+ * Apply @op to the lines of level @n overlapping [addr, end].  Cost: the
+ * smaller of the range's lines and the level's slots, with eight lines per
+ * step where the residency filter shows none of them resident.
+ */
 static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 			    uint64_t end, enum maint_op op)
 {
@@ -836,9 +887,23 @@ static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 				maint_slot(cs, n, slot, op);
 	} else {
 		for (line = first;; line++) {
-			size_t base = set_base_of(l, line);
-			int way = find_way(&l->tag[base], l->ways, line);
+			size_t base;
+			int way;
 
+			if (l->nres && !(line & 7) && last - line >= 7 &&
+			    nres_none8(l, line)) {
+				line += 7;
+				if (line == last)
+					break;
+				continue;
+			}
+			if (l->nres && !l->nres[line & l->nres_mask]) {
+				if (line == last)
+					break;
+				continue;
+			}
+			base = set_base_of(l, line);
+			way = find_way(&l->tag[base], l->ways, line);
 			if (way >= 0)
 				maint_slot(cs, n, base + way, op);
 			if (line == last)
@@ -1013,6 +1078,8 @@ static void level_empty(struct level *l, uint64_t seed, unsigned int n)
 	memset(l->stamp, 0, nslots * sizeof(*l->stamp));
 	if (l->plru)
 		memset(l->plru, 0, nslots);
+	if (l->nres)
+		memset(l->nres, 0, l->nres_mask + 1);
 	l->clock = 0;
 	l->count[0] = l->count[1] = 0;
 	l->miss[0] = l->miss[1] = 0;
@@ -1028,6 +1095,7 @@ static void level_free(struct level *l)
 	free(l->stamp);
 	free(l->dirty);
 	free(l->plru);
+	free(l->nres);
 	free(l->name);
 	seen_free(l->seen);
 }
@@ -1059,8 +1127,16 @@ static int level_init(struct level *l, const struct cachesim_level_config *lc,
 	l->seen = calloc(1, sizeof(*l->seen));
 	if (lc->policy == CACHESIM_PLRU)
 		l->plru = malloc(nslots);
+	if (l->ways <= UINT8_MAX) {
+		l->nres_mask = NRES_MIN;
+		while (l->nres_mask < NRES_PER_SLOT * (uint64_t)nslots)
+			l->nres_mask <<= 1;
+		l->nres = malloc(l->nres_mask);
+		l->nres_mask--;
+	}
 	if (!l->name || !l->tag || !l->stamp || !l->dirty || !l->seen ||
-	    (lc->policy == CACHESIM_PLRU && !l->plru))
+	    (lc->policy == CACHESIM_PLRU && !l->plru) ||
+	    (l->ways <= UINT8_MAX && !l->nres))
 		return -ENOMEM;
 	l->cfg.name = l->name;
 	level_empty(l, seed, n);

@@ -818,6 +818,150 @@ START_TEST(test_maint_large_range)
 }
 END_TEST
 
+/* xorshift64: the random traffic of the tests below, fixed by its seed. */
+static uint64_t next_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static int event_cmp(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Random reads and writes over @nlines lines at 0x10000, with a range
+ * maintenance every 23 accesses, each checked against the per-line
+ * queries made before it: the count of lines visited, the state after it,
+ * and (one level) the hook calls, one per resident line (in address order
+ * for a range smaller than the cache, in slot order otherwise: compared
+ * sorted).
+ * With far more lines than the cache holds, lines evict one another and
+ * many share an entry of the residency filter.
+ */
+static void maint_matches_queries(struct cachesim *cs, unsigned int nlines,
+				  uint64_t seed)
+{
+	static const uint64_t base = 0x10000;
+	unsigned int levels = cachesim_levels(cs), i, lv;
+	struct recorder r = {0};
+	uint64_t x = seed;
+
+	cachesim_set_evict_hook(cs, on_evict, &r);
+	cachesim_set_writeback_hook(cs, on_writeback, &r);
+	for (i = 0; i < 3000; i++) {
+		uint64_t line = next_rand(&x) % nlines, first, count, l;
+		uint64_t want = 0, ev = 0;
+		bool was_res[64], was_dirty[64];
+		int op;
+
+		(next_rand(&x) & 1 ? wr : rd)(cs, base + line * 64);
+		if (i % 23)
+			continue;
+		first = next_rand(&x) % nlines;
+		count = 1 + next_rand(&x) % 40;
+		op = (int)(next_rand(&x) % 3);
+		for (lv = 0; lv < levels; lv++)
+			for (l = first; l < first + count; l++)
+				want += cachesim_resident(cs, lv,
+							  base + l * 64);
+		for (l = 0; l < count; l++) {
+			was_res[l] = cachesim_resident(cs, 0,
+						       base + (first + l) * 64);
+			was_dirty[l] =
+				cachesim_dirty(cs, 0, base + (first + l) * 64);
+		}
+		r.n = 0;
+		if (op == 0)
+			ck_assert_uint_eq(cachesim_clean(cs, base + first * 64,
+							 count * 64),
+					  want);
+		else if (op == 1)
+			ck_assert_uint_eq(cachesim_invalidate(cs,
+							      base + first * 64,
+							      count * 64),
+					  want);
+		else
+			ck_assert_uint_eq(
+				cachesim_clean_invalidate(cs, base + first * 64,
+							  count * 64),
+				want);
+		for (lv = 0; lv < levels; lv++) {
+			for (l = first; l < first + count; l++) {
+				uint64_t a = base + l * 64;
+
+				ck_assert(!cachesim_dirty(cs, lv, a) ||
+					  op == 1);
+				ck_assert(!cachesim_resident(cs, lv, a) ||
+					  op == 0);
+			}
+		}
+		if (levels > 1)
+			continue;
+		qsort(r.ev, r.n, sizeof(r.ev[0]), event_cmp);
+		for (l = 0; l < count; l++) {
+			uint64_t a = base + (first + l) * 64;
+
+			if (op == 0 && was_dirty[l])
+				check_event(&r, (unsigned int)ev++, 'w', 0, a,
+					    true, true);
+			else if (op != 0 && was_res[l])
+				check_event(&r, (unsigned int)ev++, 'e', 0, a,
+					    op == 2 && was_dirty[l], true);
+		}
+		ck_assert_uint_eq(r.n, ev);
+	}
+	cachesim_destroy(cs);
+}
+
+START_TEST(test_maint_filter)
+{
+	/* 16 lines, a filter of 64 entries, 300 lines of traffic. */
+	maint_matches_queries(
+		make1(1 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA), 300, 1);
+	maint_matches_queries(
+		make1(2 * KiB, 2, 64, CACHESIM_PLRU, CACHESIM_WB_WA), 1000, 2);
+	maint_matches_queries(
+		make1(1 * KiB, 16, 64, CACHESIM_FIFO, CACHESIM_WT_WA), 70, 3);
+	/* Each level has its own filter. */
+	maint_matches_queries(make2(512, 2, 4 * KiB, 4, CACHESIM_LRU), 300, 4);
+	/* More ways than a filter byte counts: no filter, same answers. */
+	maint_matches_queries(
+		make1(32 * KiB, 512, 64, CACHESIM_LRU, CACHESIM_WB_WA), 2000,
+		5);
+}
+END_TEST
+
+START_TEST(test_maint_filter_reset)
+{
+	/* A reset empties the filter with the tags: the lines filled
+	 * before it are not found after it, those filled after it are. */
+	struct cachesim *cs =
+		make1(1 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		wr(cs, 0x1000 + (uint64_t)i * 64);
+	cachesim_reset(cs);
+	ck_assert_uint_eq(cachesim_clean(cs, 0x1000, 16 * 64), 0);
+	wr(cs, 0x1000 + 9 * 64);
+	ck_assert_uint_eq(cachesim_clean(cs, 0x1000, 16 * 64), 1);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 1);
+	/* An invalidated line leaves the filter: the set's other lines
+	 * remain found, the line itself is not. */
+	wr(cs, 0x1000 + 13 * 64);
+	ck_assert_uint_eq(cachesim_invalidate(cs, 0x1000 + 9 * 64, 64), 1);
+	ck_assert_uint_eq(cachesim_clean_invalidate(cs, 0x1000, 16 * 64), 1);
+	ck_assert_uint_eq(cachesim_clean(cs, 0x1000, 16 * 64), 0);
+	cachesim_destroy(cs);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* Hierarchy                                                           */
 /* ------------------------------------------------------------------ */
@@ -1385,6 +1529,8 @@ static Suite *cachesim_suite(void)
 	tcase_add_test(tc, test_flush_all);
 	tcase_add_test(tc, test_clean_multilevel);
 	tcase_add_test(tc, test_maint_large_range);
+	tcase_add_test(tc, test_maint_filter);
+	tcase_add_test(tc, test_maint_filter_reset);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hierarchy");
