@@ -21,3 +21,7 @@ EXTRA_DIST += tests/cocci.sh tests/cocci/gfp_temporary.c \
 # Public and kernel-personality headers: no shadowing, self-contained.
 TESTS += tests/headers.sh
 EXTRA_DIST += tests/headers.sh
+
+# The README's example behaves as the README says.
+TESTS += tests/readme.sh
+EXTRA_DIST += tests/readme.sh
