@@ -558,10 +558,17 @@ static uint64_t prot_bits(int dir, unsigned long attrs)
 	}
 }
 
-/* The page limit of @dev's DMA mask (one past the last usable page). */
-static uint64_t mask_end(const struct device *dev, uint64_t *mask)
+/*
+ * The page limit of one of @dev's masks (one past the last usable page):
+ * the streaming mask for mappings, the coherent mask for the pages of a
+ * coherent allocation (as the kernel's iommu_dma_alloc() does).
+ */
+static uint64_t mask_end(const struct device *dev, bool coherent,
+			 uint64_t *mask)
 {
-	uint64_t mk = dev->dma_mask ? *dev->dma_mask : 0;
+	uint64_t mk = coherent	      ? dev->coherent_dma_mask
+		      : dev->dma_mask ? *dev->dma_mask
+				      : 0;
 	uint64_t end = (mk >> IOVA_SHIFT) + 1;
 
 	*mask = mk;
@@ -618,7 +625,7 @@ static uint64_t map_range(struct dmaemu_machine *m, struct device *dev,
 			  uint64_t n, uint64_t bits, enum iova_kind kind,
 			  int dir, size_t bytes, bool nowarn)
 {
-	uint64_t mask, end = mask_end(dev, &mask), i, lo;
+	uint64_t mask, end = mask_end(dev, kind == KIND_PAGES, &mask), i, lo;
 	struct iova_node *a;
 	int err = 0;
 
@@ -882,7 +889,7 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		report_nospace(m, dev, iova_len, 0, -ENOMEM);
 		return 0;
 	}
-	end = mask_end(dev, &mask);
+	end = mask_end(dev, false, &mask);
 
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		for_each_sg (sgl, s, nents, i)

@@ -983,6 +983,26 @@ START_TEST(test_privileged_iommu)
 }
 END_TEST
 
+/*
+ * With iommu=1 a coherent allocation's IOVA respects the coherent mask,
+ * not the streaming one, as the kernel's iommu_dma_alloc() does.
+ */
+START_TEST(test_iommu_coherent_mask)
+{
+	dma_addr_t h;
+	uint8_t *p;
+
+	mk("profile=arm64:iommu=1");
+	ck_assert_int_eq(dma_set_mask(dev, DMA_BIT_MASK(64)), 0);
+	ck_assert_uint_eq(dev->coherent_dma_mask, DMA_BIT_MASK(32));
+	p = dma_alloc_coherent(dev, 8192, &h, GFP_KERNEL);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_le(h + 8192 - 1, DMA_BIT_MASK(32));
+	dma_free_coherent(dev, 8192, p, h);
+	ck_assert_uint_eq(count(NULL), 0);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------- */
 /* Threads                                                                */
 /* ---------------------------------------------------------------------- */
@@ -1049,6 +1069,7 @@ static Suite *alloc_suite(void)
 	tcase_add_loop_test(tc, test_dma_offset, 0, 3);
 	tcase_add_loop_test(tc, test_single_pages_iommu, 0, 3);
 	tcase_add_test(tc, test_privileged_iommu);
+	tcase_add_test(tc, test_iommu_coherent_mask);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tc1, setup_default, teardown);
