@@ -44,11 +44,17 @@
  * leaf: no other lock is taken and no report is made while it is held.
  * Records leave the tree before they are freed, so two racing unmaps of
  * one handle find it once.
+ *
+ * Allocation.  A map and its unmap make and free one record; each thread
+ * keeps the last plain record it freed (its spare) for its next map, so
+ * that a driver's map+unmap cycle does not go to the heap.  A thread's
+ * spare is freed when the thread exits (a key destructor).
  */
 #include "config.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +118,50 @@ static struct dmaemu__registry *reg_of(struct device *dev)
 	return dmaemu__device_reg(dev);
 }
 
+/*
+ * The calling thread's spare record (see "Allocation" above); only this
+ * thread touches it.  @spare_keyed: the exit destructor is set up for it.
+ */
+static __thread struct node *spare __attribute__((tls_model("initial-exec")));
+static __thread bool spare_keyed __attribute__((tls_model("initial-exec")));
+static pthread_key_t spare_key;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+static bool spare_key_ok;
+
+/*
+ * Key destructor: runs on the exiting thread, so @spare is its own.  A
+ * record released by a later destructor sets the key again (and is freed
+ * in the next round of destructors).
+ */
+static void spare_exit(void *unused)
+{
+	(void)unused;
+	free(spare);
+	spare = NULL;
+	spare_keyed = false;
+}
+
+static void spare_key_init(void)
+{
+	spare_key_ok = !pthread_key_create(&spare_key, spare_exit);
+}
+
+/* Free a record with no arrays, or keep it as the thread's spare. */
+static void node_release(struct node *n)
+{
+	if (!spare && !spare_keyed) {
+		/* The destructor runs only for a non-NULL value. */
+		pthread_once(&spare_once, spare_key_init);
+		spare_keyed =
+			spare_key_ok && !pthread_setspecific(spare_key, &spare);
+	}
+	if (!spare && spare_keyed) {
+		spare = n;
+		return;
+	}
+	free(n);
+}
+
 /** dmaemu__debug_create() - an empty registry (NULL: out of memory). */
 struct dmaemu__registry *dmaemu__debug_create(void)
 {
@@ -154,10 +204,15 @@ void dmaemu__debug_destroy(struct dmaemu__registry *reg)
  */
 struct dmaemu__mapping *dmaemu__debug_new(int nents)
 {
-	struct node *n = calloc(1, sizeof(*n));
+	struct node *n = spare;
 
+	if (n)
+		spare = NULL;
+	else
+		n = malloc(sizeof(*n));
 	if (!n)
 		return NULL;
+	memset(n, 0, sizeof(*n));
 	n->map.head = &n->map;
 	if (nents > 0) {
 		n->map.segs = calloc((size_t)nents, sizeof(*n->map.segs));
@@ -165,7 +220,7 @@ struct dmaemu__mapping *dmaemu__debug_new(int nents)
 		if (!n->map.segs || !n->map.ents) {
 			free(n->map.segs);
 			free(n->map.ents);
-			free(n);
+			node_release(n);
 			return NULL;
 		}
 	}
@@ -185,10 +240,10 @@ void dmaemu__debug_free(struct dmaemu__mapping *map)
 	if (map->type == DMAEMU__MAP_SG && map->segs)
 		for (i = 1; i < map->mapped; i++)
 			if (map->segs[i] && map->segs[i] != map)
-				free(node_of(map->segs[i]));
+				node_release(node_of(map->segs[i]));
 	free(map->segs);
 	free(map->ents);
-	free(node_of(map));
+	node_release(node_of(map));
 }
 
 static void insert_one(struct dmaemu__registry *reg, struct dmaemu__mapping *m)
