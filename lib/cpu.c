@@ -123,8 +123,41 @@ void dmaemu__vg_atomic(void *addr, size_t size)
 #endif
 }
 
+bool dmaemu__on_valgrind;
+
+void dmaemu__vg_line_begin(const void *cpu_line, size_t len)
+{
+#ifdef HAVE_VALGRIND_VALGRIND_H
+	VALGRIND_HG_DISABLE_CHECKING(cpu_line, len);
+	VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__DRD_RECORD_LOADS, 0, 0, 0,
+					0, 0);
+	VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__DRD_RECORD_STORES, 0, 0, 0,
+					0, 0);
+#else
+	(void)cpu_line;
+	(void)len;
+#endif
+}
+
+void dmaemu__vg_line_end(const void *cpu_line, size_t len)
+{
+#ifdef HAVE_VALGRIND_VALGRIND_H
+	VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__DRD_RECORD_STORES, 1, 0, 0,
+					0, 0);
+	VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__DRD_RECORD_LOADS, 1, 0, 0,
+					0, 0);
+	VALGRIND_HG_ENABLE_CHECKING(cpu_line, len);
+#else
+	(void)cpu_line;
+	(void)len;
+#endif
+}
+
 static void vg_globals(void)
 {
+#ifdef HAVE_VALGRIND_VALGRIND_H
+	dmaemu__on_valgrind = RUNNING_ON_VALGRIND;
+#endif
 	dmaemu__vg_atomic(&dmaemu__cpu_gen, sizeof(dmaemu__cpu_gen));
 	dmaemu__vg_atomic(&cpu_dgen, sizeof(cpu_dgen));
 	dmaemu__vg_atomic(&dmaemu__span_lo, sizeof(dmaemu__span_lo));
@@ -345,6 +378,7 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 	    c->verified[v].dgen != dgen) {
 		stripe = dmaemu__stripe_of(m, lp);
 		dmaemu__lock(stripe);
+		dmaemu__racy_line_begin((const void *)(host - off), m->line);
 		dmaemu__line_masks(m, lp, dirty, changed);
 		any_changed = mask_any(changed);
 		if (!was && !mask_any(dirty)) {
@@ -358,6 +392,7 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 					   __ATOMIC_RELAXED);
 			report_stale(m, lp, phys, len, host, changed);
 		}
+		dmaemu__racy_line_end((const void *)(host - off), m->line);
 		dmaemu__unlock(stripe);
 		if (!any_changed) {
 			c->verified[v].line = lp + 1;

@@ -283,4 +283,32 @@ void dmaemu__prefetch_fini(struct dmaemu_machine *m);
 /* Mark benign for Helgrind/DRD a word only accessed with atomics. */
 void dmaemu__vg_atomic(void *addr, size_t size);
 
+/*
+ * The model's whole-line work on the CPU copy (fill, the stale check, the
+ * write-back of an evicted line) races by design with plain stores other
+ * driver threads make to the same line: one emulated cache serves every
+ * thread, so one thread's miss can evict a line another is writing.  The
+ * outcome is still exact (a store that lands after the write-back leaves
+ * CPU != TWIN: the bytes stay CPU-dirty and are written back later), but
+ * Helgrind and DRD would blame the emulator.  Between begin and end the
+ * line's CPU copy is not race-checked (Helgrind) and this thread's
+ * accesses are not recorded (DRD); the line's race history starts afresh
+ * afterwards.  Free when not under Valgrind.
+ */
+extern bool dmaemu__on_valgrind __attribute__((visibility("hidden")));
+void dmaemu__vg_line_begin(const void *cpu_line, size_t len);
+void dmaemu__vg_line_end(const void *cpu_line, size_t len);
+
+static inline void dmaemu__racy_line_begin(const void *cpu_line, size_t len)
+{
+	if (__builtin_expect(dmaemu__on_valgrind, 0))
+		dmaemu__vg_line_begin(cpu_line, len);
+}
+
+static inline void dmaemu__racy_line_end(const void *cpu_line, size_t len)
+{
+	if (__builtin_expect(dmaemu__on_valgrind, 0))
+		dmaemu__vg_line_end(cpu_line, len);
+}
+
 #endif

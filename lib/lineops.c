@@ -780,7 +780,10 @@ void dmaemu__evict_hook(void *ctx, unsigned int level, uint64_t addr,
 		return;
 	stripe = dmaemu__stripe_of(m, addr);
 	dmaemu__lock(stripe);
+	/* Another thread may be storing to this line right now. */
+	dmaemu__racy_line_begin(dmaemu__phys_cpu(m, addr), m->line);
 	dmaemu__line_clean(m, addr);
+	dmaemu__racy_line_end(dmaemu__phys_cpu(m, addr), m->line);
 	dmaemu__unlock(stripe);
 }
 

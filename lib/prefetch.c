@@ -137,12 +137,14 @@ void dmaemu__prefetch_fire(struct dmaemu_machine *m)
 	dmaemu__cpu_residency_changed();
 	stripe = dmaemu__stripe_of(m, lp);
 	dmaemu__lock(stripe);
+	dmaemu__racy_line_begin(dmaemu__phys_cpu(m, lp), m->line);
 	dmaemu__line_masks(m, lp, dirty, NULL);
 	for (i = 0; i < DMAEMU_MASK_WORDS; i++)
 		any |= dirty[i] != 0;
 	/* A line with CPU-dirty bytes counts as resident already (cpu.c). */
 	if (!any)
 		dmaemu__line_fill(m, lp);
+	dmaemu__racy_line_end(dmaemu__phys_cpu(m, lp), m->line);
 	dmaemu__unlock(stripe);
 	c->prefetches++;
 	c->pf_last = lp;

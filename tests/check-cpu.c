@@ -652,6 +652,48 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/*
+ * Two CPU threads whose lines share one set (2 ways), so each thread's
+ * misses evict the other's dirty lines: the eviction writes back the CPU
+ * copy while the other thread may be storing to it.  The data must come
+ * out right, and Helgrind and DRD must see no race in the emulator.
+ */
+#define EVICT_ROUNDS 300
+
+static void *evicting_thread(void *arg)
+{
+	uintptr_t id = (uintptr_t)arg;
+	unsigned int i, k;
+
+	for (i = 1; i <= EVICT_ROUNDS; i++)
+		for (k = 0; k < 3; k++)
+			store32(BASE + (2 * k + id) * SET_STRIDE, i);
+	return NULL;
+}
+
+START_TEST(test_threads_evict_each_other)
+{
+	pthread_t t[2];
+	unsigned int i, k;
+
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, evicting_thread,
+						(void *)(uintptr_t)i),
+				 0);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+	ck_assert_uint_gt(stats().misses, 6);
+	dmaemu__range_clean(m, BASE, 6 * SET_STRIDE);
+	for (k = 0; k < 6; k++) {
+		uint32_t v;
+
+		memcpy(&v, dmaemu__phys_mem(m, BASE + k * SET_STRIDE), 4);
+		ck_assert_uint_eq(v, EVICT_ROUNDS);
+	}
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+}
+END_TEST
+
 START_TEST(test_stats_bad_level)
 {
 	struct dmaemu_cpu_stats st;
@@ -691,6 +733,7 @@ static Suite *cpu_suite(void)
 	tcase_add_test(tc, test_prefetch_deterministic);
 	tcase_add_test(tc, test_prefetch_off_by_default);
 	tcase_add_test(tc, test_threads);
+	tcase_add_test(tc, test_threads_evict_each_other);
 	tcase_add_test(tc, test_stats_bad_level);
 	suite_add_tcase(s, tc);
 	return s;
