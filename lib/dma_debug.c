@@ -205,14 +205,18 @@ void dmaemu__debug_destroy(struct dmaemu__registry *reg)
 struct dmaemu__mapping *dmaemu__debug_new(int nents)
 {
 	struct node *n = spare;
+	size_t len = sizeof(*n);
 
 	if (n)
 		spare = NULL;
 	else
-		n = malloc(sizeof(*n));
+		n = malloc(len);
 	if (!n)
 		return NULL;
-	memset(n, 0, sizeof(*n));
+	/* A call to the C library's memset(): GCC would inline this size as
+	 * "rep stos", several times slower on current x86 hosts. */
+	__asm__("" : "+r"(len));
+	memset(n, 0, len);
 	n->map.head = &n->map;
 	if (nents > 0) {
 		n->map.segs = calloc((size_t)nents, sizeof(*n->map.segs));
