@@ -5,10 +5,13 @@ noinst_PROGRAMS += bench/bench-cachesim
 bench_bench_cachesim_SOURCES = bench/bench-cachesim.c
 bench_bench_cachesim_LDADD = cachesim/libcachesim.la
 
+EXTRA_DIST += bench/cachesim-cli.sh
 bench_list = bench/bench-cachesim
 bench_list += bench/bench-lineops
-bench: $(bench_list)
+bench: $(bench_list) cachesim/cachesim cachesim/gentrace
 	@for b in $(bench_list); do echo "== $$b"; ./$$b || exit 1; done
+	@echo "== bench/cachesim-cli.sh"
+	@$(SHELL) $(srcdir)/bench/cachesim-cli.sh .
 .PHONY: bench
 
 # bench-hooks: one loop compiled instrumented and plain (bench-hooks.c is
