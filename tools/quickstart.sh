@@ -41,7 +41,11 @@ build_tree() {
 	mkdir -p "$build"
 	cd "$build"
 	[ -f Makefile ] || "$top/configure" --enable-valgrind --enable-werror -q
-	make -j"$(nproc)" >/dev/null
+	if ! make -j"$(nproc)" >build.log 2>&1; then
+		tail -n 40 build.log
+		echo "quickstart: the build failed (whole log: $build/build.log)" >&2
+		return 1
+	fi
 }
 
 # Add the results of the .trs files of one run to the totals.
