@@ -251,27 +251,32 @@ struct dmaemu_machine *dmaemu__dev_machine(const struct device *dev)
 	return d ? d->m : NULL;
 }
 
+/**
+ * dmaemu__dev_machine_or_report() - the machine of @dev, for the entry
+ * points of the DMA API.
+ * @dev: the device the caller passed.
+ * @fn:  the entry point, for the report ("dma_set_mask").
+ *
+ * Return: the machine, or NULL after a bad-argument report on the current
+ * machine (a NULL device, or a struct device that no live
+ * dmaemu_device_create() made).
+ */
+struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
+						     const char *fn)
+{
+	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+
+	if (!m)
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s: %s", fn,
+				dev ? "not a device of an emulated machine"
+				    : "NULL device");
+	return m;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Create, destroy, accessors                                             */
 /* ---------------------------------------------------------------------- */
-
-static void bad_argument(struct dmaemu_machine *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void bad_argument(struct dmaemu_machine *m, const char *fmt, ...)
-{
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_BAD_ARGUMENT};
-	char msg[300];
-	va_list ap;
-
-	if (!m)
-		m = dmaemu_machine_current();
-	if (!m)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	dmaemu__report(m, &r, "%s", msg);
-}
 
 struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 					   const char *name,
@@ -282,8 +287,9 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	int err = ENOMEM;
 
 	if (!m || !name || !*name) {
-		bad_argument(m, "dmaemu_device_create(): %s",
-			     !m ? "NULL machine" : "no device name");
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_create(): %s",
+				!m ? "NULL machine" : "no device name");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -318,10 +324,11 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	if (o || live_add(&d->dev)) {
 		dmaemu__unlock(&m->lock);
 		if (o) {
-			bad_argument(m,
-				     "dmaemu_device_create(): a device named "
-				     "'%s' exists on this machine",
-				     name);
+			dmaemu__reportf(
+				m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_create(): a device named "
+				"'%s' exists on this machine",
+				name);
 			err = EEXIST;
 		}
 		goto out_debug;
@@ -377,10 +384,10 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	if (!d)
 		return;
 	if (!is_live(&d->dev)) {
-		bad_argument(NULL,
-			     "dmaemu_device_destroy(%p): not a live "
-			     "device (destroyed already?)",
-			     (void *)d);
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_destroy(%p): not a live "
+				"device (destroyed already?)",
+				(void *)d);
 		return;
 	}
 	m = d->m;
@@ -662,16 +669,18 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	uint8_t *b = buf;
 
 	if (!d || !is_live(&d->dev)) {
-		bad_argument(NULL, "%s(): %s", fn,
-			     d ? "not a live device" : "NULL device");
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(): %s", fn,
+				d ? "not a live device" : "NULL device");
 		return -EINVAL;
 	}
 	m = d->m;
 	if (!len)
 		return 0;
 	if (!buf) {
-		bad_argument(m, "%s(%s, 0x%llx, NULL, %zu): NULL buffer", fn,
-			     d->name, (unsigned long long)addr, len);
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%s, 0x%llx, NULL, %zu): NULL buffer", fn,
+				d->name, (unsigned long long)addr, len);
 		return -EINVAL;
 	}
 	if (addr + len - 1 < addr) {

@@ -115,6 +115,9 @@ void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, uint64_t phys,
 /* The machine and the emulated device of a struct device (NULL: foreign,
  * reported as bad-argument by the caller). */
 struct dmaemu_machine *dmaemu__dev_machine(const struct device *dev);
+/* The same, making that bad-argument report ("@fn: NULL device") itself. */
+struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
+						     const char *fn);
 
 /* ---------------------------------------------------------------------- */
 /* Devices, dispatch, registry, ownership (device.c, dma_mapping.c,        */

@@ -63,7 +63,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,39 +154,6 @@ static void reg_lock(void)
 
 /* One page of zeros, the source of the DRAM writes that clear buffers. */
 static const uint8_t zero_page[DMAEMU_PAGE_SIZE];
-
-static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
-		   uint64_t phys, uint64_t size, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
-		   uint64_t phys, uint64_t size, const char *fmt, ...)
-{
-	struct dmaemu_report_info r = {
-		.kind = kind, .phys = phys, .size = size};
-	char msg[400];
-	va_list ap;
-
-	if (!m)
-		m = dmaemu_machine_current();
-	if (!m)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	dmaemu__report(m, &r, "%s", msg);
-}
-
-/* The machine of @dev, or NULL after a bad-argument report. */
-static struct dmaemu_machine *dev_machine(struct device *dev, const char *fn)
-{
-	struct dmaemu_machine *m = dev ? dmaemu__dev_machine(dev) : NULL;
-
-	if (!m)
-		report(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0, "%s: %s", fn,
-		       dev ? "not a device of an emulated machine"
-			   : "NULL device");
-	return m;
-}
 
 /* "NON_CONSISTENT|WRITE_COMBINE" for reports ("0" for none). */
 static const char *attr_names(unsigned long attrs, char *buf, size_t len)
@@ -482,7 +448,8 @@ static enum view choose_view(struct dmaemu_machine *m, unsigned long attrs)
 static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 			 gfp_t gfp, unsigned long attrs, bool managed)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dma_alloc_attrs");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_alloc_attrs");
 	uint64_t mask, limit, off;
 	struct coherent *c;
 	bool iommu, single;
@@ -491,24 +458,26 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	if (!m)
 		return NULL;
 	if (!handle || !size || size > (1UL << 40) || (attrs & ~ALL_ATTRS)) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
-		       "dma_alloc_attrs(%s, %zu bytes, attrs %s): %s",
-		       dev_name(dev), size,
-		       attr_names(attrs, names, sizeof(names)),
-		       !handle		      ? "NULL dma_handle"
-		       : !size		      ? "size 0"
-		       : (attrs & ~ALL_ATTRS) ? "unknown attribute bits"
-					      : "size too large");
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
+				"dma_alloc_attrs(%s, %zu bytes, attrs %s): %s",
+				dev_name(dev), size,
+				attr_names(attrs, names, sizeof(names)),
+				!handle ? "NULL dma_handle"
+				: !size ? "size 0"
+				: (attrs & ~ALL_ATTRS)
+					? "unknown attribute bits"
+					: "size too large");
 		return NULL;
 	}
 	*handle = DMA_MAPPING_ERROR;
 	mask = dev->coherent_dma_mask;
 	off = m->opt.dma_offset;
 	if (!dmaemu__dma_mask_supported(m, mask)) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
-		       "dma_alloc_attrs(%s, %zu bytes): coherent DMA mask "
-		       "%#" PRIx64 " reaches no memory",
-		       dev_name(dev), size, mask);
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
+			"dma_alloc_attrs(%s, %zu bytes): coherent DMA mask "
+			"%#" PRIx64 " reaches no memory",
+			dev_name(dev), size, mask);
 		return NULL;
 	}
 	dmaemu__check_sleep(m, gfp, "dma_alloc_attrs");
@@ -656,11 +625,11 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 		return copy->chunk ? copy : NULL;
 	}
 	dmaemu__unlock(&registry.lock);
-	report(m, kind, 0, size,
-	       "%s(%s, %zu bytes, cpu_addr %p, dma 0x%" PRIx64
-	       ", attrs %s): %s",
-	       fn, dev_name(dev), size, cpu_addr, (uint64_t)handle,
-	       attr_names(attrs, a1, sizeof(a1)), why);
+	dmaemu__reportf(m, kind, 0, size,
+			"%s(%s, %zu bytes, cpu_addr %p, dma 0x%" PRIx64
+			", attrs %s): %s",
+			fn, dev_name(dev), size, cpu_addr, (uint64_t)handle,
+			attr_names(attrs, a1, sizeof(a1)), why);
 	return NULL;
 }
 
@@ -680,7 +649,8 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		    dma_addr_t dma_handle, unsigned long attrs)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dma_free_attrs");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_free_attrs");
 	struct coherent *c;
 
 	if (!m || !cpu_addr)
@@ -762,7 +732,8 @@ void *dmam_alloc_coherent(struct device *dev, size_t size,
 void dmam_free_coherent(struct device *dev, size_t size, void *vaddr,
 			dma_addr_t dma_handle)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dmam_free_coherent");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dmam_free_coherent");
 	struct coherent *c;
 
 	if (!m || !vaddr)
@@ -772,10 +743,11 @@ void dmam_free_coherent(struct device *dev, size_t size, void *vaddr,
 	if (!c)
 		return;
 	if (!c->managed)
-		report(m, DMAEMU_REPORT_BAD_FREE, 0, size,
-		       "dmam_free_coherent(%s, %zu bytes, %p): not a managed "
-		       "allocation (use dma_free_coherent())",
-		       dev_name(dev), size, vaddr);
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_FREE, 0, size,
+			"dmam_free_coherent(%s, %zu bytes, %p): not a managed "
+			"allocation (use dma_free_coherent())",
+			dev_name(dev), size, vaddr);
 	else
 		dmaemu__devres_remove(dev, dmam_release_hook, c);
 	release(c);
@@ -823,7 +795,8 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		   void *cpu_addr, dma_addr_t dma_addr, size_t size,
 		   unsigned long attrs)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dma_mmap_attrs");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_mmap_attrs");
 	unsigned long count, user_count;
 	struct coherent snap, *c;
 	struct dmaemu_vma *map;
@@ -835,11 +808,12 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		return -EINVAL;
 	if (!vma || vma->dmaemu || vma->vm_end <= vma->vm_start ||
 	    ((vma->vm_end - vma->vm_start) & ~PAGE_MASK)) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
-		       "dma_mmap_attrs(%s): %s", dev_name(dev),
-		       !vma	     ? "NULL vma"
-		       : vma->dmaemu ? "the vma is already mapped"
-				     : "the vma is empty or not whole pages");
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
+			"dma_mmap_attrs(%s): %s", dev_name(dev),
+			!vma	      ? "NULL vma"
+			: vma->dmaemu ? "the vma is already mapped"
+				      : "the vma is empty or not whole pages");
 		return -EINVAL;
 	}
 	c = lookup(m, dev, "dma_mmap_attrs", cpu_addr, dma_addr, size, attrs,
@@ -917,7 +891,8 @@ int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 			  void *cpu_addr, dma_addr_t dma_addr, size_t size,
 			  unsigned long attrs)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dma_get_sgtable_attrs");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_get_sgtable_attrs");
 	struct coherent snap, *c;
 	struct scatterlist *sg;
 	unsigned int i, runs = 1;
@@ -926,8 +901,9 @@ int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 	if (!m)
 		return -EINVAL;
 	if (!sgt) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
-		       "dma_get_sgtable_attrs(%s): NULL table", dev_name(dev));
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
+				"dma_get_sgtable_attrs(%s): NULL table",
+				dev_name(dev));
 		return -EINVAL;
 	}
 	c = lookup(m, dev, "dma_get_sgtable_attrs", cpu_addr, dma_addr, size,
@@ -1042,16 +1018,17 @@ unsigned long dmaemu__alloc_release_device(struct device *dev)
 			dmaemu__unlock(&registry.lock);
 			if (!c)
 				break;
-			report(m, DMAEMU_REPORT_LEAKED_MAPPING,
-			       c->chunk[0].phys, c->size,
-			       "device %s released with a live allocation: "
-			       "dma_alloc_attrs(%zu bytes, attrs %s) at %p, "
-			       "dma 0x%" PRIx64 " (%s); missing "
-			       "dma_free_attrs()",
-			       dev_name(dev), c->size,
-			       attr_names(c->attrs, names, sizeof(names)),
-			       c->cpu_addr, (uint64_t)c->handle,
-			       view_names[c->view]);
+			dmaemu__reportf(
+				m, DMAEMU_REPORT_LEAKED_MAPPING,
+				c->chunk[0].phys, c->size,
+				"device %s released with a live allocation: "
+				"dma_alloc_attrs(%zu bytes, attrs %s) at %p, "
+				"dma 0x%" PRIx64 " (%s); missing "
+				"dma_free_attrs()",
+				dev_name(dev), c->size,
+				attr_names(c->attrs, names, sizeof(names)),
+				c->cpu_addr, (uint64_t)c->handle,
+				view_names[c->view]);
 			release(c);
 			n++;
 		}

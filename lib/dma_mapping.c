@@ -89,6 +89,7 @@ static __thread const void *api_caller
 
 #define API_ENTRY() (api_caller = __builtin_return_address(0))
 
+/* dmaemu__reportf() that also names the API call's caller (api_caller). */
 static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 		   uint64_t phys, uint64_t size, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -97,21 +98,16 @@ static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 {
 	struct dmaemu_report_info r = {
 		.kind = kind, .phys = phys, .size = size};
-	char msg[512], where[256];
+	char where[256];
 	va_list ap;
 
-	if (!m)
-		m = dmaemu_machine_current();
-	if (!m)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (api_caller) {
 		dmaemu__debug_where(api_caller, where, sizeof(where));
 		r.where = where;
 	}
-	dmaemu__report(m, &r, "%s", msg);
+	va_start(ap, fmt);
+	dmaemu__vreport(m, &r, fmt, ap);
+	va_end(ap);
 }
 
 /*

@@ -25,8 +25,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 
 #include <linux/dma-mapping.h>
 
@@ -35,39 +33,6 @@
 /* Linux's defaults when a device has no dma_parms. */
 #define DEFAULT_MAX_SEG_SIZE 0x10000U
 #define DEFAULT_SEG_BOUNDARY 0xffffffffUL
-
-static void report_bad(struct dmaemu_machine *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void report_bad(struct dmaemu_machine *m, const char *fmt, ...)
-{
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_BAD_ARGUMENT};
-	char msg[256];
-	va_list ap;
-
-	if (!m)
-		m = dmaemu_machine_current();
-	if (!m)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	dmaemu__report(m, &r, "%s", msg);
-}
-
-/*
- * The machine of @dev, or NULL after a bad-argument report (NULL device,
- * or a struct device that no dmaemu_device_create() made).
- */
-static struct dmaemu_machine *dev_machine(struct device *dev, const char *fn)
-{
-	struct dmaemu_machine *m = dev ? dmaemu__dev_machine(dev) : NULL;
-
-	if (!m)
-		report_bad(NULL, "%s: %s", fn,
-			   dev ? "not a device of an emulated machine"
-			       : "NULL device");
-	return m;
-}
 
 /* Lowest and highest (inclusive) bus addresses of DRAM. */
 static void dram_bus_range(struct dmaemu_machine *m, uint64_t *lo, uint64_t *hi)
@@ -114,7 +79,8 @@ bool dmaemu__dma_mask_supported(struct dmaemu_machine *m, uint64_t mask)
  */
 int dma_supported(struct device *dev, u64 mask)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dma_supported");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_supported");
 
 	return m && dmaemu__dma_mask_supported(m, mask);
 }
@@ -131,7 +97,8 @@ int dma_supported(struct device *dev, u64 mask)
  */
 int dma_set_mask(struct device *dev, u64 mask)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dma_set_mask");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_set_mask");
 
 	if (!m)
 		return -EINVAL;
@@ -152,7 +119,8 @@ int dma_set_mask(struct device *dev, u64 mask)
  */
 int dma_set_coherent_mask(struct device *dev, u64 mask)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dma_set_coherent_mask");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_set_coherent_mask");
 
 	if (!m)
 		return -EINVAL;
@@ -192,7 +160,7 @@ int dma_set_mask_and_coherent(struct device *dev, u64 mask)
  */
 int dma_coerce_mask_and_coherent(struct device *dev, u64 mask)
 {
-	if (!dev_machine(dev, "dma_coerce_mask_and_coherent"))
+	if (!dmaemu__dev_machine_or_report(dev, "dma_coerce_mask_and_coherent"))
 		return -EINVAL;
 	dev->dma_mask = &dev->coherent_dma_mask;
 	return dma_set_mask_and_coherent(dev, mask);
@@ -222,7 +190,8 @@ u64 dma_get_mask(struct device *dev)
  */
 u64 dma_get_required_mask(struct device *dev)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dma_get_required_mask");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_get_required_mask");
 	uint64_t lo, hi;
 
 	if (!m)
@@ -274,7 +243,7 @@ unsigned int dma_get_max_seg_size(struct device *dev)
  */
 int dma_set_max_seg_size(struct device *dev, unsigned int size)
 {
-	if (!dev_machine(dev, "dma_set_max_seg_size"))
+	if (!dmaemu__dev_machine_or_report(dev, "dma_set_max_seg_size"))
 		return -EINVAL;
 	if (!dev->dma_parms)
 		return -EIO;
@@ -308,17 +277,19 @@ unsigned long dma_get_seg_boundary(struct device *dev)
  */
 int dma_set_seg_boundary(struct device *dev, unsigned long mask)
 {
-	struct dmaemu_machine *m = dev_machine(dev, "dma_set_seg_boundary");
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_set_seg_boundary");
 
 	if (!m)
 		return -EINVAL;
 	if (!dev->dma_parms)
 		return -EIO;
 	if ((mask & (mask + 1)) || mask < DMAEMU_PAGE_SIZE - 1) {
-		report_bad(m,
-			   "dma_set_seg_boundary: mask %#lx of device %s is "
-			   "not a power of two (of at least a page) minus 1",
-			   mask, dev_name(dev));
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"dma_set_seg_boundary: mask %#lx of device %s is "
+			"not a power of two (of at least a page) minus 1",
+			mask, dev_name(dev));
 		return -EINVAL;
 	}
 	dev->dma_parms->segment_boundary_mask = mask;

@@ -80,27 +80,6 @@ struct dma_pool {
 	struct pool_page *pages; /* newest first */
 };
 
-static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
-		   uint64_t phys, uint64_t size, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
-		   uint64_t phys, uint64_t size, const char *fmt, ...)
-{
-	struct dmaemu_report_info r = {
-		.kind = kind, .phys = phys, .size = size};
-	char msg[400];
-	va_list ap;
-
-	if (!m)
-		m = dmaemu_machine_current();
-	if (!m)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	dmaemu__report(m, &r, "%s", msg);
-}
-
 /* ---------------------------------------------------------------------- */
 /* Creation and destruction                                               */
 /* ---------------------------------------------------------------------- */
@@ -158,15 +137,16 @@ static size_t *layout(size_t size, size_t boundary, size_t allocation,
 struct dma_pool *dma_pool_create(const char *name, struct device *dev,
 				 size_t size, size_t align, size_t boundary)
 {
-	struct dmaemu_machine *m = dev ? dmaemu__dev_machine(dev) : NULL;
+	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct dma_pool *pool;
 	size_t allocation;
 
 	if (!m) {
-		report(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-		       "dma_pool_create(%s): %s", name ? name : "(null)",
-		       dev ? "not a device of an emulated machine"
-			   : "NULL device");
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dma_pool_create(%s): %s",
+				name ? name : "(null)",
+				dev ? "not a device of an emulated machine"
+				    : "NULL device");
 		return NULL;
 	}
 	if (!align)
@@ -240,10 +220,11 @@ void dma_pool_destroy(struct dma_pool *pool)
 	pool->pages = NULL;
 	dmaemu__unlock(&pool->lock);
 	if (busy)
-		report(pool->m, DMAEMU_REPORT_POOL_BUSY, 0, 0,
-		       "dma_pool_destroy(%s) of device %s with %lu block%s "
-		       "still in use",
-		       pool->name, pool->dev_name, busy, busy == 1 ? "" : "s");
+		dmaemu__reportf(
+			pool->m, DMAEMU_REPORT_POOL_BUSY, 0, 0,
+			"dma_pool_destroy(%s) of device %s with %lu block%s "
+			"still in use",
+			pool->name, pool->dev_name, busy, busy == 1 ? "" : "s");
 	for (; page; page = next) {
 		next = page->next;
 		page_free(pool, page);
@@ -326,14 +307,15 @@ static void check_poison(struct dma_pool *pool, struct pool_page *page,
 		}
 	}
 	if (bad)
-		report(pool->m, DMAEMU_REPORT_POOL_CORRUPTION,
-		       page->dma + pool->offsets[i], pool->size,
-		       "dma_pool_alloc(%s): free block %p (dma 0x%" PRIx64
-		       ") was written after it was freed: %zu of %zu bytes "
-		       "changed, first at offset %zu (0x%02x, poison 0x%02x)",
-		       pool->name, (const void *)b,
-		       (uint64_t)(page->dma + pool->offsets[i]), bad,
-		       pool->size, first, b[first], POISON_FREED);
+		dmaemu__reportf(
+			pool->m, DMAEMU_REPORT_POOL_CORRUPTION,
+			page->dma + pool->offsets[i], pool->size,
+			"dma_pool_alloc(%s): free block %p (dma 0x%" PRIx64
+			") was written after it was freed: %zu of %zu bytes "
+			"changed, first at offset %zu (0x%02x, poison 0x%02x)",
+			pool->name, (const void *)b,
+			(uint64_t)(page->dma + pool->offsets[i]), bad,
+			pool->size, first, b[first], POISON_FREED);
 }
 
 /**
@@ -356,8 +338,9 @@ void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 	uint8_t *vaddr;
 
 	if (!pool || !handle) {
-		report(pool ? pool->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-		       "dma_pool_alloc: NULL %s", pool ? "handle" : "pool");
+		dmaemu__reportf(
+			pool ? pool->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"dma_pool_alloc: NULL %s", pool ? "handle" : "pool");
 		return NULL;
 	}
 	for (;;) {
@@ -443,8 +426,8 @@ void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 	int i = -1;
 
 	if (!pool) {
-		report(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-		       "dma_pool_free: NULL pool");
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dma_pool_free: NULL pool");
 		return;
 	}
 	dmaemu__lock(&pool->lock);
@@ -467,9 +450,9 @@ void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 	}
 	dmaemu__unlock(&pool->lock);
 	if (why) {
-		report(pool->m, DMAEMU_REPORT_BAD_FREE, 0, 0,
-		       "dma_pool_free(%s, %p, dma 0x%" PRIx64 "): %s",
-		       pool->name, vaddr, (uint64_t)dma, why);
+		dmaemu__reportf(pool->m, DMAEMU_REPORT_BAD_FREE, 0, 0,
+				"dma_pool_free(%s, %p, dma 0x%" PRIx64 "): %s",
+				pool->name, vaddr, (uint64_t)dma, why);
 		return;
 	}
 
@@ -529,9 +512,9 @@ void dmam_pool_destroy(struct dma_pool *pool)
 	if (!pool)
 		return;
 	if (!pool->managed)
-		report(pool->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-		       "dmam_pool_destroy(%s): not a managed pool "
-		       "(dmam_pool_create())",
-		       pool->name);
+		dmaemu__reportf(pool->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmam_pool_destroy(%s): not a managed pool "
+				"(dmam_pool_create())",
+				pool->name);
 	dma_pool_destroy(pool);
 }

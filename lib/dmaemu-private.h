@@ -37,6 +37,7 @@
 #define DMAEMU_PRIVATE_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -319,9 +320,16 @@ struct dmaemu_report_info {
 };
 int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen);
 void dmaemu__report_fini(struct dmaemu_machine *m);
+void dmaemu__vreport(struct dmaemu_machine *m,
+		     const struct dmaemu_report_info *r, const char *fmt,
+		     va_list ap) __attribute__((format(printf, 3, 0)));
 void dmaemu__report(struct dmaemu_machine *m,
 		    const struct dmaemu_report_info *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* @m NULL: the current machine (none: no report). */
+void dmaemu__reportf(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
+		     uint64_t phys, uint64_t size, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 #include "mm.h"
 #include "cpu.h"

@@ -1220,23 +1220,6 @@ static struct dmaemu_machine *current_machine(void)
 	return m && m->palloc ? m : NULL;
 }
 
-static void report_bad_arg(struct dmaemu_machine *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void report_bad_arg(struct dmaemu_machine *m, const char *fmt, ...)
-{
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_BAD_ARGUMENT};
-	char msg[256];
-	va_list ap;
-
-	if (!m)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	dmaemu__report(m, &r, "%s", msg);
-}
-
 static struct page *alloc_checked(gfp_t gfp, unsigned int order,
 				  const char *caller)
 {
@@ -1361,9 +1344,9 @@ void split_page(struct page *page, unsigned int order)
 	unsigned long n, i;
 
 	if (!m) {
-		report_bad_arg(current_machine(),
-			       "split_page(%p, %u): not a page", (void *)page,
-			       order);
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"split_page(%p, %u): not a page", (void *)page,
+				order);
 		return;
 	}
 	pa = m->palloc;
@@ -1371,10 +1354,10 @@ void split_page(struct page *page, unsigned int order)
 	if (!(page->flags & DMAEMU__PG_HEAD) || page->order != order ||
 	    order >= MAX_ORDER) {
 		dmaemu__unlock(&pa->lock);
-		report_bad_arg(m,
-			       "split_page(page %#" PRIx64 ", %u): not the "
-			       "head of an order-%u allocation",
-			       page->phys, order, order);
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"split_page(page %#" PRIx64 ", %u): not the "
+				"head of an order-%u allocation",
+				page->phys, order, order);
 		return;
 	}
 	n = 1UL << order;
@@ -1420,9 +1403,9 @@ void free_pages_exact(void *virt, size_t size)
 void *page_address(const struct page *page)
 {
 	if (!page || !page->bank) {
-		report_bad_arg(current_machine(),
-			       "page_address(%p): not a page",
-			       (const void *)page);
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"page_address(%p): not a page",
+				(const void *)page);
 		return NULL;
 	}
 	return dmaemu__page_address(page);
@@ -1464,8 +1447,9 @@ void *phys_to_virt(phys_addr_t address)
 		return NULL;
 	b = bank_of_addr(m, address);
 	if (!b) {
-		report_bad_arg(m, "phys_to_virt(%#" PRIx64 "): not DRAM",
-			       (uint64_t)address);
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"phys_to_virt(%#" PRIx64 "): not DRAM",
+				(uint64_t)address);
 		return NULL;
 	}
 	return b->cpu + (address - b->phys);
@@ -1487,6 +1471,7 @@ struct page *pfn_to_page(unsigned long pfn)
 		return NULL;
 	p = dmaemu__phys_to_page(m, (uint64_t)pfn << PAGE_SHIFT);
 	if (!p)
-		report_bad_arg(m, "pfn_to_page(%#lx): not DRAM", pfn);
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"pfn_to_page(%#lx): not DRAM", pfn);
 	return p;
 }

@@ -158,28 +158,32 @@ static void add_mask(struct text *t, const struct dmaemu_report_info *r)
 }
 
 /**
- * dmaemu__report() - report an error found by a checker.
- * @m:   machine.
+ * dmaemu__vreport() - report an error found by a checker.
+ * @m:   machine; NULL means the current one (no report when there is none,
+ *       as for a misuse seen before any machine exists).
  * @r:   what and where; ->mask (if any) covers the line holding ->phys and
  *       has ->mask_bits bits (the line size).
- * @fmt: the headline, after "<kind>: ".
+ * @fmt: the headline, after "<kind>: " (cut at 511 bytes).
+ * @ap:  its arguments.
  *
  * Thread-safe.  Counts the report, prints it (stderr or log_path), then
  * applies the policy (exitcode, halt_on_error).
  */
-void dmaemu__report(struct dmaemu_machine *m,
-		    const struct dmaemu_report_info *r, const char *fmt, ...)
+void dmaemu__vreport(struct dmaemu_machine *m,
+		     const struct dmaemu_report_info *r, const char *fmt,
+		     va_list ap)
 {
 	const char *kind = dmaemu_report_kind_name(r->kind);
 	struct text *t;
 	char head[512];
-	va_list ap;
 
+	if (!m)
+		m = dmaemu_machine_current();
+	if (!m)
+		return;
 	if ((unsigned int)r->kind >= DMAEMU_REPORT_NKINDS)
 		abort();
-	va_start(ap, fmt);
 	vsnprintf(head, sizeof(head), fmt, ap);
-	va_end(ap);
 
 	/* 4 KiB would be a lot of stack for a hook called on any thread. */
 	t = malloc(sizeof(*t));
@@ -218,6 +222,38 @@ void dmaemu__report(struct dmaemu_machine *m,
 				 __ATOMIC_RELEASE);
 	if (m->opt.halt_on_error)
 		abort();
+}
+
+/** dmaemu__report() - dmaemu__vreport() with its arguments in line. */
+void dmaemu__report(struct dmaemu_machine *m,
+		    const struct dmaemu_report_info *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmaemu__vreport(m, r, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * dmaemu__reportf() - report with no byte mask and no cause: the form of
+ * most misuse reports.
+ * @m:    machine; NULL means the current one, as for dmaemu__vreport().
+ * @kind: the report kind.
+ * @phys: first byte concerned (0 if none).
+ * @size: bytes concerned (0: the SUMMARY line names no range).
+ * @fmt:  the headline, after "<kind>: ".
+ */
+void dmaemu__reportf(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
+		     uint64_t phys, uint64_t size, const char *fmt, ...)
+{
+	struct dmaemu_report_info r = {
+		.kind = kind, .phys = phys, .size = size};
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmaemu__vreport(m, &r, fmt, ap);
+	va_end(ap);
 }
 
 uint64_t dmaemu_report_count(struct dmaemu_machine *m, const char *kind)

@@ -30,8 +30,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,24 +37,6 @@
 
 #include "dmaemu-private.h"
 #include "dmaemu/cpu.h"
-
-/* Misuse of a list: a bad-argument report on the current machine. */
-static void report_bad(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static void report_bad(const char *fmt, ...)
-{
-	struct dmaemu_machine *m = dmaemu_machine_current();
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_BAD_ARGUMENT};
-	char msg[256];
-	va_list ap;
-
-	if (!m)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	dmaemu__report(m, &r, "%s", msg);
-}
 
 /**
  * sg_nents() - the number of entries in a list.
@@ -95,8 +75,9 @@ struct scatterlist *sg_last(struct scatterlist *s, unsigned int nents)
 		s = sg_next(s);
 	}
 	if (i < nents || (ret && !sg_is_last(ret)))
-		report_bad("sg_last: the list has %s %u entries",
-			   i < nents ? "fewer than" : "more than", nents);
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"sg_last: the list has %s %u entries",
+				i < nents ? "fewer than" : "more than", nents);
 	return ret;
 }
 
@@ -155,7 +136,8 @@ int sg_alloc_table(struct sg_table *table, unsigned int nents, gfp_t gfp_mask)
 
 	(void)gfp_mask;
 	if (!table) {
-		report_bad("sg_alloc_table: NULL table");
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"sg_alloc_table: NULL table");
 		return -EINVAL;
 	}
 	memset(table, 0, sizeof(*table));
@@ -240,16 +222,18 @@ int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pages,
 
 	if (!sgt || !pages || !n_pages || offset >= PAGE_SIZE || !size ||
 	    size > (unsigned long)n_pages * PAGE_SIZE - offset) {
-		report_bad("sg_alloc_table_from_pages: bad arguments "
-			   "(%u pages, offset %u, size %lu)",
-			   n_pages, offset, size);
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"sg_alloc_table_from_pages: bad arguments "
+				"(%u pages, offset %u, size %lu)",
+				n_pages, offset, size);
 		return -EINVAL;
 	}
 	for (i = 0; i < n_pages; i++) {
 		if (!pages[i]) {
-			report_bad("sg_alloc_table_from_pages: page %u is "
-				   "NULL",
-				   i);
+			dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+					"sg_alloc_table_from_pages: page %u is "
+					"NULL",
+					i);
 			return -EINVAL;
 		}
 	}
@@ -293,7 +277,8 @@ static size_t copy_buffer(struct scatterlist *sgl, unsigned int nents,
 	unsigned int i;
 
 	if (!buf && buflen) {
-		report_bad("%s: NULL buffer", fn);
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s: NULL buffer", fn);
 		return 0;
 	}
 	for (i = 0, sg = sgl; sg && i < nents && done < buflen;
@@ -306,7 +291,8 @@ static size_t copy_buffer(struct scatterlist *sgl, unsigned int nents,
 		if (!n)
 			continue;
 		if (!page) {
-			report_bad("%s: entry %u has no page", fn, i);
+			dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+					"%s: entry %u has no page", fn, i);
 			break;
 		}
 		if (n > buflen - done)
