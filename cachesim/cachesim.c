@@ -1432,47 +1432,69 @@ int cachesim_parse_write_policy(const char *s, enum cachesim_write_policy *p)
 	return -EINVAL;
 }
 
-int cachesim_parse_size(const char *s, uint64_t *out)
+int cachesim_parse_u64(const char *s, unsigned int flags, uint64_t *out)
 {
 	uint64_t v = 0;
-	unsigned int shift = 0;
-	const char *p = s;
+	unsigned int base = 10, shift = 0, d;
+	const char *p = s, *digits;
 
-	if (!s || *s < '0' || *s > '9')
+	if (!s)
 		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned int d = (unsigned int)(*p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
+	if ((flags & CACHESIM_PARSE_HEX) && p[0] == '0' &&
+	    (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	for (digits = p; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned int)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned int)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned int)(*p - 'A' + 10);
+		else
+			break;
+		if (v > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+	}
+	if (p == digits)
+		return -EINVAL;
+	if (*p && (flags & CACHESIM_PARSE_SUFFIX)) {
+		switch (*p) {
+		case 'k':
+		case 'K':
+			shift = 10;
+			break;
+		case 'm':
+		case 'M':
+			shift = 20;
+			break;
+		case 'g':
+		case 'G':
+			shift = 30;
+			break;
+		case 't':
+		case 'T':
+			shift = 40;
+			break;
+		default:
 			return -EINVAL;
-		v = v * 10 + d;
+		}
+		p++;
+		if (v > (UINT64_MAX >> shift))
+			return -ERANGE;
+		v <<= shift;
 	}
-	switch (*p) {
-	case '\0':
-		break;
-	case 'k':
-	case 'K':
-		shift = 10;
-		break;
-	case 'm':
-	case 'M':
-		shift = 20;
-		break;
-	case 'g':
-	case 'G':
-		shift = 30;
-		break;
-	case 't':
-	case 'T':
-		shift = 40;
-		break;
-	default:
+	if (*p)
 		return -EINVAL;
-	}
-	if (shift && p[1] != '\0')
-		return -EINVAL;
-	if (shift && v > (UINT64_MAX >> shift))
-		return -EINVAL;
-	*out = v << shift;
+	*out = v;
 	return 0;
+}
+
+int cachesim_parse_size(const char *s, uint64_t *out)
+{
+	int ret = cachesim_parse_u64(s, CACHESIM_PARSE_SUFFIX, out);
+
+	return ret == -ERANGE ? -EINVAL : ret;
 }

@@ -308,8 +308,26 @@ const char *cachesim_write_policy_name(enum cachesim_write_policy p);
 int cachesim_parse_policy(const char *s, enum cachesim_policy *p);
 int cachesim_parse_write_policy(const char *s, enum cachesim_write_policy *p);
 
+/* What cachesim_parse_u64() accepts besides decimal digits. */
+#define CACHESIM_PARSE_HEX 0x1u	   /* hex digits after a 0x or 0X prefix */
+#define CACHESIM_PARSE_SUFFIX 0x2u /* a final k/m/g/t: times 2^10/20/30/40 */
+
 /**
- * cachesim_parse_size() - parse "32768", "32k", "32K", "1m", "2g".
+ * cachesim_parse_u64() - parse an unsigned number, the whole string.
+ * @s:     the text: digits, then with CACHESIM_PARSE_SUFFIX an optional
+ *         suffix letter (either case); no sign, no spaces.
+ * @flags: CACHESIM_PARSE_HEX, CACHESIM_PARSE_SUFFIX.
+ * @out:   receives the value; untouched on error.
+ *
+ * Return: 0; -EINVAL for a NULL, empty or malformed string; -ERANGE when
+ * the value does not fit in 64 bits (checked before anything after the
+ * digits).
+ */
+int cachesim_parse_u64(const char *s, unsigned int flags, uint64_t *out);
+
+/**
+ * cachesim_parse_size() - parse "32768", "32k", "32K", "1m", "2g":
+ * cachesim_parse_u64() with CACHESIM_PARSE_SUFFIX.
  * Return: 0, or -EINVAL for a malformed or overflowing size.
  */
 int cachesim_parse_size(const char *s, uint64_t *out);

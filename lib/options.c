@@ -162,69 +162,6 @@ static const void *cfield(const struct dmaemu_options *o,
 	return (const char *)o + k->off;
 }
 
-/*
- * Parse an unsigned number: decimal, or hex with 0x.  With @suffix, a final
- * k/m/g/t multiplies by 2^10/20/30/40.  No sign, no spaces, no overflow.
- */
-static int parse_u64(const char *s, bool suffix, uint64_t *out)
-{
-	uint64_t v = 0;
-	unsigned int base = 10, shift = 0, d;
-	const char *p = s;
-
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	}
-	if (!*p)
-		return -EINVAL;
-	for (; *p; p++) {
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned int)(*p - '0');
-		else if (base == 16 && *p >= 'a' && *p <= 'f')
-			d = (unsigned int)(*p - 'a' + 10);
-		else if (base == 16 && *p >= 'A' && *p <= 'F')
-			d = (unsigned int)(*p - 'A' + 10);
-		else
-			break;
-		if (v > (UINT64_MAX - d) / base)
-			return -ERANGE;
-		v = v * base + d;
-	}
-	if (p == s || (base == 16 && p == s + 2))
-		return -EINVAL;
-	if (*p && suffix) {
-		switch (*p) {
-		case 'k':
-		case 'K':
-			shift = 10;
-			break;
-		case 'm':
-		case 'M':
-			shift = 20;
-			break;
-		case 'g':
-		case 'G':
-			shift = 30;
-			break;
-		case 't':
-		case 'T':
-			shift = 40;
-			break;
-		default:
-			return -EINVAL;
-		}
-		p++;
-		if (v > (UINT64_MAX >> shift))
-			return -ERANGE;
-		v <<= shift;
-	}
-	if (*p)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static int parse_bool(const char *s, uint64_t *out)
 {
 	if (!strcmp(s, "1") || !strcmp(s, "on") || !strcmp(s, "true") ||
@@ -372,12 +309,13 @@ static int set_value(struct dmaemu_options *o, const struct opt_key *k,
 		break;
 	case OPT_SIZE:
 	case OPT_UINT:
-		ret = parse_u64(val, true, &v);
+		ret = cachesim_parse_u64(
+			val, CACHESIM_PARSE_HEX | CACHESIM_PARSE_SUFFIX, &v);
 		break;
 	case OPT_ADDR:
 	case OPT_U64:
 	case OPT_INT:
-		ret = parse_u64(val, false, &v);
+		ret = cachesim_parse_u64(val, CACHESIM_PARSE_HEX, &v);
 		break;
 	}
 	if (ret < 0) {

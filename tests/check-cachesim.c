@@ -1464,6 +1464,67 @@ START_TEST(test_parse_size)
 	ck_assert_uint_eq(v, 7); /* untouched on error */
 	ck_assert_int_eq(cachesim_parse_size("18446744073709551615", &v), 0);
 	ck_assert_uint_eq(v, UINT64_MAX);
+	/* Hex is cachesim_parse_u64()'s, with CACHESIM_PARSE_HEX only. */
+	ck_assert_int_eq(cachesim_parse_size("0x10", &v), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_parse_u64)
+{
+	const unsigned int hex = CACHESIM_PARSE_HEX;
+	const unsigned int sfx = CACHESIM_PARSE_SUFFIX;
+	uint64_t v = 0;
+
+	/* Decimal, and hex after 0x or 0X in either case, with HEX. */
+	ck_assert_int_eq(cachesim_parse_u64("4096", 0, &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(cachesim_parse_u64("0x1fF0", hex, &v), 0);
+	ck_assert_uint_eq(v, 0x1ff0);
+	ck_assert_int_eq(cachesim_parse_u64("0XABCDEF", hex, &v), 0);
+	ck_assert_uint_eq(v, 0xabcdef);
+	ck_assert_int_eq(cachesim_parse_u64("0x0", hex, &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(cachesim_parse_u64("0xffffffffffffffff", hex, &v), 0);
+	ck_assert_uint_eq(v, UINT64_MAX);
+	/* Suffixes, on hex too (no suffix letter is a hex digit). */
+	ck_assert_int_eq(cachesim_parse_u64("3t", sfx, &v), 0);
+	ck_assert_uint_eq(v, 3ull << 40);
+	ck_assert_int_eq(cachesim_parse_u64("0x10k", hex | sfx, &v), 0);
+	ck_assert_uint_eq(v, 16384);
+	ck_assert_int_eq(cachesim_parse_u64("0x2M", hex | sfx, &v), 0);
+	ck_assert_uint_eq(v, 2u << 20);
+
+	v = 7;
+	/* Without the flag, the prefix or suffix is a malformed number. */
+	ck_assert_int_eq(cachesim_parse_u64("0x10", 0, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("0x10", sfx, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("4k", 0, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("0x4k", hex, &v), -EINVAL);
+	/* Hex digits only after the prefix. */
+	ck_assert_int_eq(cachesim_parse_u64("ff", hex, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("12ab", hex, &v), -EINVAL);
+	/* A prefix with no digits, junk, signs, spaces, two suffixes. */
+	ck_assert_int_eq(cachesim_parse_u64("0x", hex, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("0xk", hex | sfx, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("0xzz", hex, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("", hex | sfx, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("+1", hex | sfx, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("1 ", hex | sfx, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("1kk", hex | sfx, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64("1x", hex | sfx, &v), -EINVAL);
+	ck_assert_int_eq(cachesim_parse_u64(NULL, hex | sfx, &v), -EINVAL);
+	/* Too large for 64 bits: in the digits, or by the suffix. */
+	ck_assert_int_eq(cachesim_parse_u64("18446744073709551616", 0, &v),
+			 -ERANGE);
+	ck_assert_int_eq(cachesim_parse_u64("0x10000000000000000", hex, &v),
+			 -ERANGE);
+	ck_assert_int_eq(cachesim_parse_u64("16777216t", sfx, &v), -ERANGE);
+	/* The digits overflow before the bad tail is seen. */
+	ck_assert_int_eq(cachesim_parse_u64("99999999999999999999x", 0, &v),
+			 -ERANGE);
+	ck_assert_uint_eq(v, 7); /* untouched on error */
+	ck_assert_int_eq(cachesim_parse_u64("16777215t", sfx, &v), 0);
+	ck_assert_uint_eq(v, 16777215ull << 40);
 }
 END_TEST
 
@@ -1552,6 +1613,7 @@ static Suite *cachesim_suite(void)
 	tc = tcase_create("config");
 	tcase_add_test(tc, test_geometry_errors);
 	tcase_add_test(tc, test_parse_size);
+	tcase_add_test(tc, test_parse_u64);
 	tcase_add_test(tc, test_parse_policy);
 	suite_add_tcase(s, tc);
 	return s;
