@@ -486,6 +486,8 @@ START_TEST(test_nomap_cookie)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
+		/* Die of the fault, not in a sanitizer's SIGSEGV handler. */
+		signal(SIGSEGV, SIG_DFL);
 		/* What instrumented code does for *(int *)p: hook, load. */
 		dmaemu_cpu_access(p, 4, 0);
 		status = *(volatile int *)p;

@@ -7,6 +7,10 @@
 
 cc_wrapper="$top_builddir/tools/dmaemu-cc"
 lib="$top_builddir/lib/.libs/libdmaemu.so"
+[ -z "$SANITIZER" ] ||
+	skip_all "dmaemu-cc cannot build instrumented driver code in this" \
+		"--enable-sanitizer=$SANITIZER build (the compilers do not" \
+		"combine -fsanitize=kernel-address with -fsanitize=$SANITIZER)"
 [ -x "$cc_wrapper" ] || skip_all "tools/dmaemu-cc not built"
 [ -f "$lib" ] || skip_all "libdmaemu.so not built"
 nm -D "$lib" | grep -q ' T dmaemu_dma_write$' ||

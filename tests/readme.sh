@@ -4,6 +4,11 @@
 # on x86 (snooping devices) it is not.
 . "$top_srcdir/tests/tap.sh"
 
+[ -z "$SANITIZER" ] ||
+	skip_all "dmaemu-cc cannot build instrumented driver code in this" \
+		"--enable-sanitizer=$SANITIZER build (the compilers do not" \
+		"combine -fsanitize=kernel-address with -fsanitize=$SANITIZER)"
+
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cc="$top_builddir/tools/dmaemu-cc"

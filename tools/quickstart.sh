@@ -3,8 +3,10 @@
 # either the lab tour or the full test suite.
 #
 #   tools/quickstart.sh tour    install, build, run the main job
-#   tools/quickstart.sh test    install, build, run make check and the
-#                               Valgrind runs (Memcheck, Helgrind, DRD)
+#   tools/quickstart.sh test    install, build, run make check, the
+#                               Valgrind runs (Memcheck, Helgrind, DRD),
+#                               and make check again in an ASan+UBSan and
+#                               in a TSan build (_build-asan, _build-tsan)
 #
 # Ends the test run with one line "N passed, N failed" totalled over every
 # test log of every run.  Set DMAEMU_NO_APT=1 to skip the package step.
@@ -66,6 +68,21 @@ tally() {
 	echo "quickstart: $1: $p passed, $f failed, $s skipped"
 }
 
+# make check in a sanitizer build of its own: $1 names the run and the
+# build directory (_build-$1), $2 is the --enable-sanitizer value.
+run_sanitizer() {
+	local dir="$top/_build-$1" status=0
+	mkdir -p "$dir"
+	cd "$dir"
+	[ -f Makefile ] ||
+		"$top/configure" --enable-sanitizer="$2" --enable-werror -q
+	find . -name '*.trs' -delete
+	make -j"$(nproc)" check || status=1
+	tally "$1 make check"
+	cd "$build"
+	return $status
+}
+
 run_tests() {
 	local status=0 tool vg_tests
 	make -j"$(nproc)" check || status=1
@@ -77,6 +94,8 @@ run_tests() {
 			status=1
 		tally "valgrind $tool"
 	done
+	run_sanitizer asan address || status=1
+	run_sanitizer tsan thread || status=1
 	echo "$passed passed, $failed failed, $skipped skipped"
 	return $status
 }
