@@ -34,7 +34,7 @@ EXTRA_DIST += lib/dmaemu.pc.in lib/mm.h lib/cpu.h docs/options.md
 lib_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/lib \
 	-I$(top_srcdir)/include/dmaemu/kernel
 lib_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
-lib_test_libs = lib/libdmaemu-internal.la tests/libcheckrun.la $(CHECK_LIBS)
+lib_test_libs = tests/libcheckrun.la lib/libdmaemu-internal.la $(CHECK_LIBS)
 
 # Unit tests of the core (they link the internal twin of the library).
 lib_core_tests = tests/check-machine tests/check-physmem tests/check-lineops \
@@ -142,8 +142,8 @@ lib_libdmaemu_shared_la_LIBADD = lib/libdmaemu-internal.la
 lib_libdmaemu_shared_la_LDFLAGS = -rpath $(abs_builddir)/lib -no-undefined
 
 instr_test_cflags = $(lib_test_cflags) $(INSTRUMENT_CFLAGS)
-instr_test_libs = lib/libdmaemu-shared.la cachesim/libcachesim.la \
-	tests/libcheckrun.la $(CHECK_LIBS)
+instr_test_libs = tests/libcheckrun.la lib/libdmaemu-shared.la \
+	cachesim/libcachesim.la $(CHECK_LIBS)
 
 check_PROGRAMS += tests/check-uninstrumented
 TESTS += tests/check-uninstrumented

@@ -25,13 +25,13 @@
 #include "check-run.h"
 #include "dmaemu-private.h"
 #include "dmaemu/cpu.h"
+#include "fixture.h"
 
 #define BASE 0x80100000ULL /* a line-aligned physical address */
 #define LINE 64
 #define SET_STRIDE 512 /* 8 sets of 64 bytes: same set every 512 bytes */
 
 static struct dmaemu_machine *m;
-static char log_path[] = "/tmp/dmaemu-check-cpu-XXXXXX";
 
 /* Sizes the compiler cannot see, so that mem* calls stay calls. */
 static volatile size_t n16 = 16, n100 = 100, n128 = 128, n192 = 192;
@@ -40,27 +40,13 @@ typedef uint32_t u32_unaligned __attribute__((aligned(1)));
 
 static struct dmaemu_machine *make(const char *extra)
 {
-	char opts[512];
-	struct dmaemu_machine *mm;
-
-	snprintf(opts, sizeof(opts),
-		 "mem=16M:cache_size=1024:cache_ways=2:cache_line=64:"
-		 "log_path=%s%s%s",
-		 log_path, extra ? ":" : "", extra ? extra : "");
-	mm = dmaemu_machine_create(opts);
-	ck_assert_ptr_nonnull(mm);
-	return mm;
+	return fixture_machine(
+		"mem=16M:cache_size=1024:cache_ways=2:cache_line=64%s%s",
+		extra ? ":" : "", extra ? extra : "");
 }
 
 static void setup(void)
 {
-	int fd;
-
-	unsetenv("DMAEMU_OPTIONS");
-	strcpy(log_path, "/tmp/dmaemu-check-cpu-XXXXXX");
-	fd = mkstemp(log_path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
 	m = make(NULL);
 }
 
@@ -68,20 +54,7 @@ static void teardown(void)
 {
 	dmaemu_machine_destroy(m);
 	m = NULL;
-	unlink(log_path);
-}
-
-static const char *read_log(void)
-{
-	static char buf[16384];
-	FILE *f = fopen(log_path, "r");
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	fixture_teardown();
 }
 
 /* The linear map (cacheable) and MEM (the uncached alias) of @phys. */
@@ -172,7 +145,7 @@ START_TEST(test_stale_read_reported)
 	ck_assert_uint_eq(load32(BASE), 0);
 	ck_assert_uint_eq(stale_reports(), 1);
 	ck_assert_uint_eq(stats().stale_reads, 1);
-	log = read_log();
+	log = fixture_log();
 	ck_assert_ptr_nonnull(strstr(log, "stale-cpu-read: read of 4 bytes"));
 	ck_assert_ptr_nonnull(strstr(log, "bytes 0-3 of line 0x80100000"));
 	/* Bytes the device did not change read fine. */
@@ -396,7 +369,7 @@ static const char *crash_child(void (*fn)(void))
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFSIGNALED(status));
 	ck_assert_int_eq(WTERMSIG(status), SIGSEGV);
-	return read_log();
+	return fixture_log();
 }
 
 static void touch_nomap(void)

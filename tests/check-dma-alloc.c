@@ -38,30 +38,18 @@
 #include "dmaemu/device.h"
 #include "dmaemu/mm.h"
 #include "dmaemu/vma.h"
+#include "fixture.h"
 
 static struct dmaemu_machine *m;
 static struct dmaemu_device *ddev;
 static struct device *dev;
-static FILE *log_in;
 static uint64_t expected; /* reports the test expects in all */
 
 static const char *const profiles[] = {"arm", "arm64", "x86"};
 
 static void mk(const char *opts)
 {
-	char path[64], all[512];
-	int fd;
-
-	unsetenv("DMAEMU_OPTIONS");
-	strcpy(path, "/tmp/check-dma-alloc.XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	log_in = fdopen(fd, "r");
-	ck_assert_ptr_nonnull(log_in);
-	snprintf(all, sizeof(all), "mem=16M:%s:log_path=%s", opts, path);
-	m = dmaemu_machine_create(all);
-	unlink(path);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("mem=16M:%s", opts);
 	ddev = dmaemu_device_create(m, "dev0", NULL, NULL);
 	ck_assert_ptr_nonnull(ddev);
 	dev = dmaemu_device_to_dev(ddev);
@@ -83,14 +71,12 @@ static void teardown(void)
 	if (ddev)
 		dmaemu_device_destroy(ddev);
 	ddev = NULL;
+	fixture_teardown();
 	if (m) {
 		uint64_t n = dmaemu_report_count(m, NULL);
 
 		dmaemu_machine_destroy(m);
 		m = NULL;
-		if (log_in)
-			fclose(log_in);
-		log_in = NULL;
 		ck_assert_uint_eq(n, expected);
 	}
 }
@@ -103,17 +89,6 @@ static bool is_x86(void)
 static uint64_t count(const char *kind)
 {
 	return dmaemu_report_count(m, kind);
-}
-
-static const char *log_text(void)
-{
-	static char buf[1 << 16];
-	size_t n;
-
-	rewind(log_in);
-	n = fread(buf, 1, sizeof(buf) - 1, log_in);
-	buf[n] = '\0';
-	return buf;
 }
 
 static enum dmaemu_region region_of(const void *p, uint64_t *phys)
@@ -497,8 +472,8 @@ START_TEST(test_nomap_cookie)
 	ck_assert(WIFSIGNALED(status));
 	ck_assert_int_eq(WTERMSIG(status), SIGSEGV);
 	/* The child's report is in the shared log. */
-	ck_assert_ptr_nonnull(strstr(log_text(), "no-kernel-mapping-access: "
-						 "read of 4 bytes"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "no-kernel-mapping-access: "
+						    "read of 4 bytes"));
 out:
 	dma_free_attrs(dev, 8192, p, h, nkm);
 	expected = 1;
@@ -704,7 +679,7 @@ START_TEST(test_bad_args)
 	ck_assert_ptr_null(
 		dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, 1UL << 12));
 	ck_assert_uint_eq(count("bad-argument"), 5);
-	ck_assert_ptr_nonnull(strstr(log_text(), "unknown attribute bits"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "unknown attribute bits"));
 	expected = 5;
 }
 END_TEST
@@ -767,8 +742,7 @@ START_TEST(test_dma_offset)
 	ddev = NULL;
 	dmaemu_machine_destroy(m);
 	m = NULL;
-	fclose(log_in);
-	log_in = NULL;
+	fixture_teardown();
 	mk_profile(profiles[_i], "dma_offset=0x80000000");
 	ck_assert_ptr_null(dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL));
 	ck_assert_uint_eq(count("bad-argument"), 1);
@@ -850,7 +824,8 @@ START_TEST(test_leak_at_destroy)
 	dmaemu_device_destroy(ddev);
 	ddev = NULL;
 	ck_assert_uint_eq(count("leaked-mapping"), 1);
-	ck_assert_ptr_nonnull(strstr(log_text(), "dma_alloc_attrs(4096 bytes"));
+	ck_assert_ptr_nonnull(
+		strstr(fixture_log(), "dma_alloc_attrs(4096 bytes"));
 	ck_assert_int_eq(dmaemu_mm_stats(m, &after), 0);
 	ck_assert_uint_eq(after.pages_free, before.pages_free);
 	expected = 1;

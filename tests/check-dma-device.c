@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -24,27 +23,17 @@
 #include "dmaemu-private.h"
 #include "dmaemu/cpu.h"
 #include "dmaemu/device.h"
+#include "fixture.h"
 
 #define LINE 64
 
 static struct dmaemu_machine *m;
-static char log_path[64];
 static uint64_t expected;
 
 static void make(const char *extra)
 {
-	char opts[512];
-	int fd;
-
-	unsetenv("DMAEMU_OPTIONS");
-	strcpy(log_path, "/tmp/check-dma-device.XXXXXX");
-	fd = mkstemp(log_path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(opts, sizeof(opts), "mem=16M:log_path=%s%s%s", log_path,
-		 extra ? ":" : "", extra ? extra : "");
-	m = dmaemu_machine_create(opts);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("mem=16M%s%s", extra ? ":" : "",
+			    extra ? extra : "");
 	expected = 0;
 }
 
@@ -52,28 +41,13 @@ static void teardown(void)
 {
 	uint64_t n;
 
+	fixture_teardown();
 	if (m) {
 		n = dmaemu_report_count(m, NULL);
 		dmaemu_machine_destroy(m);
 		m = NULL;
 		ck_assert_uint_eq(n, expected);
 	}
-	if (log_path[0])
-		unlink(log_path);
-	log_path[0] = '\0';
-}
-
-static const char *log_text(void)
-{
-	static char buf[1 << 16];
-	FILE *f = fopen(log_path, "r");
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
 }
 
 static void expect(const char *kind, uint64_t n, uint64_t before)
@@ -228,10 +202,11 @@ START_TEST(test_devres_and_destroy_order)
 	ck_assert_uint_eq(live_at_release[2], 1);
 	ck_assert_uint_eq(leaks_at_release, before + 1);
 	expect("leaked-mapping", 1, before);
-	ck_assert_ptr_nonnull(strstr(log_text(), "leaked-mapping: device dev0 "
-						 "released with a live single "
-						 "mapping: 64 bytes "
-						 "DMA_TO_DEVICE"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
+				     "leaked-mapping: device dev0 "
+				     "released with a live single "
+				     "mapping: 64 bytes "
+				     "DMA_TO_DEVICE"));
 	kfree(buf);
 }
 END_TEST
@@ -256,8 +231,8 @@ START_TEST(test_machine_destroy_releases_devices)
 	m = NULL;
 	ck_assert_int_eq(norder, 1);
 	ck_assert_uint_eq(leaks_at_release, 2);
-	ck_assert_ptr_nonnull(strstr(log_text(), "SUMMARY: dmaemu: "
-						 "leaked-mapping"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "SUMMARY: dmaemu: "
+						    "leaked-mapping"));
 	ck_assert_ptr_null(dmaemu_dev_to_device(dev));
 }
 END_TEST
@@ -272,8 +247,8 @@ START_TEST(test_dev_printk)
 	dev = dmaemu_device_to_dev(d);
 	dev_err(dev, "link down after %d retries", 3);
 	dev_info(dev, "ring %s\n", "ready");
-	ck_assert_str_eq(log_text(), "<3>eth0: link down after 3 retries\n"
-				     "<6>eth0: ring ready\n");
+	ck_assert_str_eq(fixture_log(), "<3>eth0: link down after 3 retries\n"
+					"<6>eth0: ring ready\n");
 	/* Printing is no report. */
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
 	dmaemu_device_destroy(d);

@@ -15,7 +15,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +28,7 @@
 #include "check-run.h"
 #include "dmaemu-private.h"
 #include "dmaemu/device.h"
+#include "fixture.h"
 
 #define LINE 64
 
@@ -47,15 +47,9 @@ static volatile size_t n256 = 256, n64 = 64;
 
 static void make(int profile, const char *extra)
 {
-	char opts[512];
-
-	unsetenv("DMAEMU_OPTIONS");
 	prof = profile;
-	snprintf(opts, sizeof(opts),
-		 "profile=%s:mem=16M:log_path=/dev/null%s%s", profiles[profile],
-		 extra ? ":" : "", extra ? extra : "");
-	m = dmaemu_machine_create(opts);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("profile=%s:mem=16M%s%s", profiles[profile],
+			    extra ? ":" : "", extra ? extra : "");
 	dd = dmaemu_device_create(m, "dev0", NULL, NULL);
 	ck_assert_ptr_nonnull(dd);
 	dev = dmaemu_device_to_dev(dd);
@@ -66,6 +60,7 @@ static void teardown(void)
 {
 	uint64_t n;
 
+	fixture_teardown();
 	if (!m)
 		return;
 	if (dd)

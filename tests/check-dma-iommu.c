@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #ifdef HAVE_VALGRIND_VALGRIND_H
 #include <valgrind/valgrind.h>
@@ -26,6 +25,7 @@
 #include "dmaemu-private.h"
 #include "dmaemu/cpu.h"
 #include "dmaemu/device.h"
+#include "fixture.h"
 
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
@@ -39,24 +39,12 @@ static struct dmaemu_machine *m;
 static struct dmaemu_device *dd;
 static struct device *dev;
 static bool coherent;
-static char log_path[] = "/tmp/dmaemu-check-iommu-XXXXXX";
 
 /* A machine of @profile with the IOMMU on and @extra options, one bare
  * device. */
 static void start(int profile, const char *extra)
 {
-	char opts[512];
-	int fd;
-
-	unsetenv("DMAEMU_OPTIONS");
-	strcpy(log_path, "/tmp/dmaemu-check-iommu-XXXXXX");
-	fd = mkstemp(log_path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(opts, sizeof(opts), "profile=%s:iommu=1:%s:log_path=%s",
-		 profiles[profile], extra, log_path);
-	m = dmaemu_machine_create(opts);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("profile=%s:iommu=1:%s", profiles[profile], extra);
 	coherent = profile == 2;
 	dd = dmaemu_device_create(m, "dev0", NULL, NULL);
 	ck_assert_ptr_nonnull(dd);
@@ -76,7 +64,7 @@ static void stop(void)
 	ck_assert_uint_eq(dmaemu_report_count(m, "leaked-mapping"), 0);
 	dmaemu_machine_destroy(m);
 	m = NULL;
-	unlink(log_path);
+	fixture_teardown();
 }
 
 static uint64_t reports(const char *kind)

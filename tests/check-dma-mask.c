@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +19,7 @@
 #include "check-run.h"
 #include "dmaemu-private.h"
 #include "dmaemu/device.h"
+#include "fixture.h"
 
 static struct dmaemu_machine *m;
 static struct dmaemu_device *ddev;
@@ -28,13 +28,7 @@ static uint64_t expected;
 
 static void mk(const char *opts)
 {
-	char all[256];
-
-	unsetenv("DMAEMU_OPTIONS");
-	snprintf(all, sizeof(all), "mem=16M:log_path=/dev/null%s%s",
-		 opts ? ":" : "", opts ? opts : "");
-	m = dmaemu_machine_create(all);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("mem=16M%s%s", opts ? ":" : "", opts ? opts : "");
 	ddev = dmaemu_device_create(m, "dev0", NULL, NULL);
 	ck_assert_ptr_nonnull(ddev);
 	dev = dmaemu_device_to_dev(ddev);
@@ -50,6 +44,7 @@ static void teardown(void)
 {
 	uint64_t n = 0;
 
+	fixture_teardown();
 	if (ddev)
 		dmaemu_device_destroy(ddev);
 	ddev = NULL;

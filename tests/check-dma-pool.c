@@ -22,6 +22,7 @@
 #include "dmaemu/cpu.h"
 #include "dmaemu/device.h"
 #include "dmaemu/mm.h"
+#include "fixture.h"
 
 static struct dmaemu_machine *m;
 static struct dmaemu_device *ddev;
@@ -32,13 +33,7 @@ static const char *const profiles[] = {"arm", "arm64", "x86"};
 
 static void mk(const char *profile)
 {
-	char opts[128];
-
-	unsetenv("DMAEMU_OPTIONS");
-	snprintf(opts, sizeof(opts), "mem=16M:log_path=/dev/null:profile=%s",
-		 profile);
-	m = dmaemu_machine_create(opts);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("mem=16M:profile=%s", profile);
 	ddev = dmaemu_device_create(m, "dev0", NULL, NULL);
 	ck_assert_ptr_nonnull(ddev);
 	dev = dmaemu_device_to_dev(ddev);
@@ -54,6 +49,7 @@ static void teardown(void)
 {
 	uint64_t n;
 
+	fixture_teardown();
 	if (ddev)
 		dmaemu_device_destroy(ddev);
 	ddev = NULL;

@@ -22,6 +22,7 @@
 #include "check-run.h"
 #include "dmaemu-private.h"
 #include "dmaemu/cpu.h"
+#include "fixture.h"
 
 static struct dmaemu_machine *m;
 
@@ -29,12 +30,7 @@ static const char *const profiles[] = {"arm", "arm64", "x86"};
 
 static void mk(const char *opts)
 {
-	char all[256];
-
-	unsetenv("DMAEMU_OPTIONS");
-	snprintf(all, sizeof(all), "mem=8M:log_path=/dev/null:%s", opts);
-	m = dmaemu_machine_create(all);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("mem=8M:%s", opts);
 }
 
 static void setup(void)
@@ -46,6 +42,7 @@ static void teardown(void)
 {
 	dmaemu_machine_destroy(m);
 	m = NULL;
+	fixture_teardown();
 }
 
 /* Walk a table: every entry is a data slot, never a chain link. */

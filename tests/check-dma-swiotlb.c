@@ -11,15 +11,14 @@
 #include "config.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check-run.h"
 #include "dmaemu-private.h"
 #include "dmaemu/cpu.h"
 #include "dmaemu/device.h"
+#include "fixture.h"
 
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
@@ -33,24 +32,12 @@ static struct dmaemu_machine *m;
 static struct dmaemu_device *dd;
 static struct device *dev;
 static bool coherent; /* the x86 profile: devices snoop */
-static char log_path[] = "/tmp/dmaemu-check-swiotlb-XXXXXX";
 
 /* A machine of @profile with @extra options and one bare device. */
 static void start(int profile, const char *extra)
 {
-	char opts[512];
-	int fd;
-
-	unsetenv("DMAEMU_OPTIONS");
-	strcpy(log_path, "/tmp/dmaemu-check-swiotlb-XXXXXX");
-	fd = mkstemp(log_path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(opts, sizeof(opts), "profile=%s:mem=16M:log_path=%s%s%s",
-		 profiles[profile], log_path, extra ? ":" : "",
-		 extra ? extra : "");
-	m = dmaemu_machine_create(opts);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("profile=%s:mem=16M%s%s", profiles[profile],
+			    extra ? ":" : "", extra ? extra : "");
 	coherent = profile == 2;
 	dd = dmaemu_device_create(m, "dev0", NULL, NULL);
 	ck_assert_ptr_nonnull(dd);
@@ -69,7 +56,7 @@ static void stop(void)
 	ck_assert_uint_eq(dmaemu_report_count(m, "leaked-mapping"), 0);
 	dmaemu_machine_destroy(m);
 	m = NULL;
-	unlink(log_path);
+	fixture_teardown();
 }
 
 static uint64_t reports(const char *kind)

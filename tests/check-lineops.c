@@ -14,33 +14,20 @@
 
 #include "check-run.h"
 #include "dmaemu-private.h"
+#include "fixture.h"
 
 static struct dmaemu_machine *m;
-static char log_path[] = "/tmp/dmaemu-check-lineops-XXXXXX";
 
 #define LINE0 0x80001000ULL /* a line-aligned physical address */
 
 static struct dmaemu_machine *make(const char *extra)
 {
-	char opts[512];
-	struct dmaemu_machine *mm;
-
-	snprintf(opts, sizeof(opts), "mem=16M:log_path=%s%s%s", log_path,
-		 extra ? ":" : "", extra ? extra : "");
-	mm = dmaemu_machine_create(opts);
-	ck_assert_ptr_nonnull(mm);
-	return mm;
+	return fixture_machine("mem=16M%s%s", extra ? ":" : "",
+			       extra ? extra : "");
 }
 
 static void setup(void)
 {
-	int fd;
-
-	unsetenv("DMAEMU_OPTIONS");
-	strcpy(log_path, "/tmp/dmaemu-check-lineops-XXXXXX");
-	fd = mkstemp(log_path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
 	m = make(NULL);
 }
 
@@ -48,21 +35,7 @@ static void teardown(void)
 {
 	dmaemu_machine_destroy(m);
 	m = NULL;
-	unlink(log_path);
-}
-
-/* The whole log so far (static buffer). */
-static const char *read_log(void)
-{
-	static char buf[16384];
-	FILE *f = fopen(log_path, "r");
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	fixture_teardown();
 }
 
 static int count_substr(const char *s, const char *sub)
@@ -155,7 +128,7 @@ START_TEST(test_clean_lost_device_write)
 	ck_assert_uint_eq(d[0], 0);
 	ck_assert_uint_eq(c[0], 0);
 
-	log = read_log();
+	log = fixture_log();
 	snprintf(want, sizeof(want),
 		 "==%d==ERROR: dmaemu: lost-device-write: clean of line "
 		 "0x80001000 overwrote 4 bytes written by the device\n"
@@ -186,7 +159,7 @@ START_TEST(test_clean_no_report)
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
 	for (i = 60; i < 64; i++)
 		ck_assert_int_eq(mem(LINE0)[i], 0x33);
-	ck_assert_str_eq(read_log(), "");
+	ck_assert_str_eq(fixture_log(), "");
 }
 END_TEST
 
@@ -200,7 +173,7 @@ START_TEST(test_report_runs)
 	dev_write(LINE0 + 63, 0x44, 1);
 	clean(LINE0);
 	ck_assert_uint_eq(dmaemu_report_count(m, "lost-device-write"), 1);
-	log = read_log();
+	log = fixture_log();
 	ck_assert_msg(strstr(log, "overwrote 9 bytes written by the device\n"
 				  "    bytes 0-3, 8-11, 63 of line 0x80001000 "
 				  "(mask 0x8000000000000f0f)\n"
@@ -228,7 +201,7 @@ START_TEST(test_invalidate_lost_cpu_write)
 	for (i = 16; i < 32; i++)
 		ck_assert_int_eq(cpu(lp)[i], 0x66);
 	ck_assert_int_eq(cpu(lp)[0], 0);
-	log = read_log();
+	log = fixture_log();
 	ck_assert_msg(strstr(log, "ERROR: dmaemu: lost-cpu-write: invalidate "
 				  "of line 0x80001040 discarded 32 bytes"),
 		      "%s", log);
@@ -316,7 +289,7 @@ START_TEST(test_range_edges)
 	cpu(LINE0 + 128)[0] = 1; /* line 2, not maintained */
 	dmaemu__range_invalidate(m, lo, len);
 	ck_assert_uint_eq(dmaemu_report_count(m, "lost-cpu-write"), 2);
-	log = read_log();
+	log = fixture_log();
 	ck_assert_msg(strstr(log, "    byte 0 of line 0x80001000 "
 				  "(mask 0x0000000000000001)\n"
 				  "SUMMARY: dmaemu: lost-cpu-write "
@@ -435,13 +408,13 @@ START_TEST(test_other_line_sizes)
 	dev_write(LINE0 + 126, 0x9, 2);
 	clean(LINE0);
 	ck_assert_uint_eq(dmaemu_report_count(m, "lost-device-write"), 1);
-	log = read_log();
+	log = fixture_log();
 	ck_assert_msg(strstr(log, "    bytes 64-65, 126-127 of line "
 				  "0x80001000 (mask 0xc000000000000003"
 				  "0000000000000000)\n"),
 		      "%s", log);
 	dmaemu_machine_destroy(m);
-	unlink(log_path);
+	fixture_log_clear();
 
 	m = make("cache_line=32:cache_size=8k");
 	memset(cpu(LINE0 + 32), 1, 1);
@@ -449,7 +422,7 @@ START_TEST(test_other_line_sizes)
 	dev_write(LINE0 + 64, 0x9, 1); /* next line: not involved */
 	dmaemu__range_clean(m, LINE0 + 32, 1);
 	ck_assert_uint_eq(dmaemu_report_count(m, "lost-device-write"), 1);
-	log = read_log();
+	log = fixture_log();
 	ck_assert_msg(strstr(log, "    byte 31 of line 0x80001020 "
 				  "(mask 0x80000000)\n"),
 		      "%s", log);

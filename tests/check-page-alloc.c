@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <linux/gfp.h>
 #include <linux/hardirq.h>
@@ -30,29 +29,14 @@
 
 #include "check-run.h"
 #include "dmaemu-private.h"
+#include "fixture.h"
 
 static struct dmaemu_machine *m;
-static FILE *log_in;
 
-/*
- * A machine with @opts whose reports go to a file the test can read.  The
- * file is unlinked at once, so nothing is left behind when a test fails.
- */
+/* A machine with @opts whose reports go to the fixture's log. */
 static void mk(const char *opts)
 {
-	char path[64], all[512];
-	int fd;
-
-	unsetenv("DMAEMU_OPTIONS");
-	strcpy(path, "/tmp/check-page-alloc.XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	log_in = fdopen(fd, "r");
-	ck_assert_ptr_nonnull(log_in);
-	snprintf(all, sizeof(all), "%s:log_path=%s", opts, path);
-	m = dmaemu_machine_create(all);
-	unlink(path);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("%s", opts);
 	ck_assert_ptr_eq(dmaemu_machine_current(), m);
 }
 
@@ -60,21 +44,7 @@ static void teardown(void)
 {
 	dmaemu_machine_destroy(m);
 	m = NULL;
-	if (log_in)
-		fclose(log_in);
-	log_in = NULL;
-}
-
-/* Everything the machine reported so far. */
-static const char *log_text(void)
-{
-	static char buf[1 << 16];
-	size_t n;
-
-	rewind(log_in);
-	n = fread(buf, 1, sizeof(buf) - 1, log_in);
-	buf[n] = '\0';
-	return buf;
+	fixture_teardown();
 }
 
 static uint64_t reports(const char *kind)
@@ -508,7 +478,7 @@ START_TEST(test_fragmentation)
 	ck_assert_uint_eq(zfree(ZONE_DMA32), 544);
 	ck_assert_ptr_null(alloc_pages(GFP_KERNEL, 7));
 	ck_assert_uint_eq(reports("alloc-failure"), 1);
-	ck_assert_ptr_nonnull(strstr(log_text(),
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
 				     "alloc_pages: page allocation failure: "
 				     "order:7, mode:0x14000c0(GFP_KERNEL): out "
 				     "of memory (zone DMA32: 544 of 1024 pages "
@@ -546,11 +516,11 @@ START_TEST(test_watermarks)
 	mk("mem=4m");
 	ck_assert_int_eq(fill(GFP_KERNEL, pages, &n), 960);
 	ck_assert_uint_eq(reports("alloc-failure"), 1);
-	ck_assert_ptr_nonnull(strstr(log_text(),
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
 				     "alloc_pages: page allocation failure: "
 				     "order:0, mode:0x14000c0(GFP_KERNEL)"));
-	ck_assert_ptr_nonnull(strstr(log_text(), "SUMMARY: dmaemu: "
-						 "alloc-failure"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "SUMMARY: dmaemu: "
+						    "alloc-failure"));
 	/* No reserve for these, and no report either. */
 	ck_assert_int_eq(fill(GFP_KERNEL | __GFP_NOWARN, pages, &n), 0);
 	ck_assert_int_eq(fill(GFP_NOWAIT | __GFP_NOWARN, pages, &n), 0);
@@ -601,16 +571,16 @@ START_TEST(test_bad_requests)
 	mk("mem=16m");
 	ck_assert_ptr_null(alloc_pages(GFP_KERNEL, MAX_ORDER));
 	ck_assert_uint_eq(reports("alloc-failure"), 1);
-	ck_assert_ptr_nonnull(strstr(log_text(), "order >= MAX_ORDER"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "order >= MAX_ORDER"));
 	ck_assert_ptr_null(alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_ORDER));
 	ck_assert_uint_eq(reports("alloc-failure"), 1);
 	ck_assert_ptr_nonnull(alloc_pages(GFP_KERNEL, MAX_ORDER - 1));
 
 	ck_assert_ptr_null(alloc_pages(GFP_KERNEL | GFP_DMA | GFP_DMA32, 0));
 	ck_assert_uint_eq(reports("bad-argument"), 1);
-	ck_assert_ptr_nonnull(
-		strstr(log_text(), "invalid GFP flags "
-				   "0x14000c5(GFP_KERNEL|GFP_DMA|GFP_DMA32)"));
+	ck_assert_ptr_nonnull(strstr(
+		fixture_log(), "invalid GFP flags "
+			       "0x14000c5(GFP_KERNEL|GFP_DMA|GFP_DMA32)"));
 	ck_assert_ptr_null(alloc_pages(GFP_DMA | __GFP_HIGHMEM, 0));
 	ck_assert_uint_eq(reports("bad-argument"), 2);
 	ck_assert_ptr_null(
@@ -695,16 +665,16 @@ START_TEST(test_bad_free)
 
 	free_pages((unsigned long)&local, 0);
 	ck_assert_uint_eq(reports("bad-free"), 1);
-	ck_assert_ptr_nonnull(strstr(log_text(), "not emulated memory"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "not emulated memory"));
 
 	free_pages(addr + 100, 2);
 	ck_assert_uint_eq(reports("bad-free"), 2);
-	ck_assert_ptr_nonnull(strstr(log_text(), "not page aligned"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "not page aligned"));
 
 	free_pages(addr + PAGE_SIZE, 0);
 	ck_assert_uint_eq(reports("bad-free"), 3);
 	ck_assert_ptr_nonnull(
-		strstr(log_text(), "it is page 1 of an order-2 block"));
+		strstr(fixture_log(), "it is page 1 of an order-2 block"));
 
 	__free_pages(NULL, 0);
 	ck_assert_uint_eq(reports("bad-free"), 4);
@@ -717,23 +687,23 @@ START_TEST(test_bad_free)
 	/* Wrong order: reported, and the block is freed whole. */
 	free_pages(addr, 1);
 	ck_assert_uint_eq(reports("bad-free"), 6);
-	ck_assert_ptr_nonnull(strstr(log_text(),
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
 				     "allocated with order 2; freed with "
 				     "that order"));
 	ck_assert_uint_eq(zfree(ZONE_DMA32), total);
 
 	free_pages(addr, 2);
 	ck_assert_uint_eq(reports("bad-free"), 7);
-	ck_assert_ptr_nonnull(strstr(log_text(), "(double free?)"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "(double free?)"));
 	ck_assert_uint_eq(zfree(ZONE_DMA32), total);
 
 	/* kmalloc memory is not the page allocator's to free. */
 	k = kmalloc(64, GFP_KERNEL);
 	free_pages((unsigned long)k, 0);
 	ck_assert_uint_eq(reports("bad-free"), 8);
-	ck_assert_ptr_nonnull(strstr(log_text(), "allocated by the kmalloc "
-						 "slab allocator, not "
-						 "alloc_pages()"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "allocated by the kmalloc "
+						    "slab allocator, not "
+						    "alloc_pages()"));
 	kfree(k);
 
 	/* An alias of a page is not the linear map. */
@@ -741,8 +711,8 @@ START_TEST(test_bad_free)
 	phys = virt_to_phys((void *)addr);
 	free_pages((unsigned long)dmaemu__phys_mem(m, phys), 0);
 	ck_assert_uint_eq(reports("bad-free"), 9);
-	ck_assert_ptr_nonnull(strstr(log_text(), "an alias of emulated "
-						 "memory"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "an alias of emulated "
+						    "memory"));
 	free_page(addr);
 
 	free_pages(0, 3); /* ignored, as in the kernel */
@@ -779,7 +749,7 @@ START_TEST(test_sleep_in_atomic)
 	p = alloc_pages(GFP_KERNEL, 0);
 	ck_assert_ptr_nonnull(p); /* reported, but it proceeds */
 	ck_assert_uint_eq(reports("sleep-in-atomic"), 1);
-	ck_assert_ptr_nonnull(strstr(log_text(),
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
 				     "BUG: sleeping function called from "
 				     "invalid context: alloc_pages(GFP_KERNEL) "
 				     "may sleep; use GFP_ATOMIC here in an "
@@ -884,7 +854,7 @@ START_TEST(test_conversions)
 	ck_assert_ptr_null(phys_to_virt(0x50000000));
 	ck_assert_ptr_null(pfn_to_page(0x50000));
 	ck_assert_uint_eq(reports("bad-argument"), 4);
-	ck_assert_ptr_nonnull(strstr(log_text(), "virt_to_phys("));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "virt_to_phys("));
 
 	ck_assert_int_eq(get_order(1), 0);
 	ck_assert_int_eq(get_order(PAGE_SIZE), 0);
@@ -950,7 +920,7 @@ START_TEST(test_address_limit)
 	ck_assert_uint_eq(page_to_phys(p), 0x80400000ULL);
 	ck_assert_ptr_null(dmaemu__alloc_pages(m, GFP_KERNEL, 0, 0x80400fffULL,
 					       DMAEMU__OWNER_DMA, "test"));
-	ck_assert_ptr_nonnull(strstr(log_text(), "below the address limit"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "below the address limit"));
 	/* Owners are checked: this is not alloc_pages() memory. */
 	__free_page(p);
 	ck_assert_uint_eq(reports("bad-free"), 1);

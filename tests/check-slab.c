@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <linux/gfp.h>
 #include <linux/hardirq.h>
@@ -24,50 +23,25 @@
 
 #include "check-run.h"
 #include "dmaemu-private.h"
+#include "fixture.h"
 
 static struct dmaemu_machine *m;
-static FILE *log_in;
 
-/* A machine with @opts; reports go to an unlinked file read by log_text(). */
+/* A machine with @opts; reports go to the fixture's log. */
 static void mk(const char *opts)
 {
-	char path[64], all[512];
-	int fd;
-
-	unsetenv("DMAEMU_OPTIONS");
-	strcpy(path, "/tmp/check-slab.XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	log_in = fdopen(fd, "r");
-	ck_assert_ptr_nonnull(log_in);
-	snprintf(all, sizeof(all), "%s:log_path=%s", opts, path);
-	m = dmaemu_machine_create(all);
-	unlink(path);
-	ck_assert_ptr_nonnull(m);
+	m = fixture_machine("%s", opts);
 }
 
 static void done(void)
 {
 	dmaemu_machine_destroy(m);
 	m = NULL;
-	if (log_in)
-		fclose(log_in);
-	log_in = NULL;
+	fixture_teardown();
 }
 
 static void setup(void)
 {
-}
-
-static const char *log_text(void)
-{
-	static char buf[1 << 16];
-	size_t n;
-
-	rewind(log_in);
-	n = fread(buf, 1, sizeof(buf) - 1, log_in);
-	buf[n] = '\0';
-	return buf;
 }
 
 static uint64_t reports(const char *kind)
@@ -304,8 +278,8 @@ START_TEST(test_overflow)
 	kfree(p);
 	ck_assert_ptr_null(kmalloc_array(half, 4, GFP_KERNEL));
 	ck_assert_uint_eq(reports("alloc-failure"), 1);
-	ck_assert_ptr_nonnull(strstr(log_text(), "kmalloc_array("));
-	ck_assert_ptr_nonnull(strstr(log_text(), "overflows size_t"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "kmalloc_array("));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "overflows size_t"));
 	ck_assert_ptr_null(kcalloc(4, half, GFP_KERNEL));
 	ck_assert_uint_eq(reports("alloc-failure"), 2);
 	ck_assert_ptr_null(kvmalloc_array(max, max, GFP_KERNEL));
@@ -315,8 +289,9 @@ START_TEST(test_overflow)
 
 	ck_assert_ptr_null(kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL));
 	ck_assert_uint_eq(reports("alloc-failure"), 4);
-	ck_assert_ptr_nonnull(strstr(log_text(), "larger than "
-						 "KMALLOC_MAX_SIZE (4194304)"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
+				     "larger than "
+				     "KMALLOC_MAX_SIZE (4194304)"));
 	p = kmalloc(KMALLOC_MAX_SIZE, GFP_KERNEL);
 	ck_assert_ptr_nonnull(p);
 	kfree(p);
@@ -328,7 +303,7 @@ START_TEST(test_overflow)
 	ck_assert(big[0] && big[1] && p);
 	ck_assert_ptr_null(kmalloc(3 << 20, GFP_KERNEL));
 	ck_assert_uint_eq(reports("alloc-failure"), 5);
-	ck_assert_ptr_nonnull(strstr(log_text(),
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
 				     "kmalloc: page allocation failure: "
 				     "order:10, mode:0x14040c0"
 				     "(GFP_KERNEL|__GFP_COMP)"));
@@ -466,28 +441,30 @@ START_TEST(test_bad_kfree)
 
 	kfree(&local);
 	ck_assert_uint_eq(reports("bad-free"), 1);
-	ck_assert_ptr_nonnull(strstr(log_text(), "kfree("));
-	ck_assert_ptr_nonnull(strstr(log_text(), "not emulated memory"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "kfree("));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "not emulated memory"));
 
 	kfree(p + 1);
 	ck_assert_uint_eq(reports("bad-free"), 2);
-	ck_assert_ptr_nonnull(strstr(log_text(), "is 1 bytes into the 64-byte "
-						 "kmalloc object"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
+				     "is 1 bytes into the 64-byte "
+				     "kmalloc object"));
 
 	kfree(big + PAGE_SIZE);
 	ck_assert_uint_eq(reports("bad-free"), 3);
-	ck_assert_ptr_nonnull(strstr(log_text(), "is 4096 bytes into the "
-						 "32768-byte kmalloc object"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
+				     "is 4096 bytes into the "
+				     "32768-byte kmalloc object"));
 
 	kfree((void *)page);
 	ck_assert_uint_eq(reports("bad-free"), 4);
-	ck_assert_ptr_nonnull(strstr(log_text(),
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
 				     "is not kmalloc memory: it is page 0 of "
 				     "an order-0 block"));
 
 	kfree(dmaemu__phys_mem(m, virt_to_phys(p)));
 	ck_assert_uint_eq(reports("bad-free"), 5);
-	ck_assert_ptr_nonnull(strstr(log_text(), "the uncached alias"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "the uncached alias"));
 
 	ck_assert_uint_eq(ksize(&local), 0);
 	ck_assert_uint_eq(reports("bad-argument"), 1);
@@ -499,8 +476,8 @@ START_TEST(test_bad_kfree)
 	kfree(p);
 	kfree(p);
 	ck_assert_uint_eq(reports("bad-free"), 6);
-	ck_assert_ptr_nonnull(strstr(log_text(), "already free (double "
-						 "free?)"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "already free (double "
+						    "free?)"));
 	kzfree(p);
 	ck_assert_uint_eq(reports("bad-free"), 7);
 
@@ -508,7 +485,7 @@ START_TEST(test_bad_kfree)
 	/* The slab is gone now: the double free is found in the pages. */
 	kfree(keep);
 	ck_assert_uint_eq(reports("bad-free"), 8);
-	ck_assert_ptr_nonnull(strstr(log_text(), "free block of order"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "free block of order"));
 	kfree(big);
 	free_page(page);
 	ck_assert_uint_eq(stats().kmalloc_objects, 0);
@@ -530,7 +507,7 @@ START_TEST(test_bad_flags)
 	kfree(p);
 	ck_assert_ptr_null(kmalloc(100, GFP_KERNEL | GFP_DMA32));
 	ck_assert_uint_eq(reports("bad-argument"), 1);
-	ck_assert_ptr_nonnull(strstr(log_text(),
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
 				     "kmalloc(100, "
 				     "GFP_KERNEL|GFP_DMA32): "
 				     "__GFP_DMA32 and __GFP_HIGHMEM "
@@ -584,7 +561,7 @@ START_TEST(test_sleep_in_atomic)
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(reports("sleep-in-atomic"), 1);
 	ck_assert_ptr_nonnull(
-		strstr(log_text(), "kmalloc(GFP_KERNEL) may sleep"));
+		strstr(fixture_log(), "kmalloc(GFP_KERNEL) may sleep"));
 	q = kzalloc(32, GFP_ATOMIC);
 	ck_assert_uint_eq(reports("sleep-in-atomic"), 1);
 	kfree(q);

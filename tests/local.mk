@@ -1,7 +1,10 @@
-# tests/: the shared Check runner, and the test lists of every module.
+# tests/: the shared Check runner and fixtures, and the test lists of every
+# module.  A program lists tests/libcheckrun.la before the library the
+# fixtures call (it is an archive: the linker must see it first).
 
 check_LTLIBRARIES += tests/libcheckrun.la
-tests_libcheckrun_la_SOURCES = tests/check-run.c tests/check-run.h
+tests_libcheckrun_la_SOURCES = tests/check-run.c tests/check-run.h \
+	tests/fixture.c tests/fixture.h
 tests_libcheckrun_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_libcheckrun_la_LIBADD = $(CHECK_LIBS)
 

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fixture.c - machines for the Check suites, reporting into a log the test
+ * reads back.
+ *
+ * The log is a temporary file unlinked as soon as it is made, so a test
+ * that fails (its process exits in the middle) leaves nothing in /tmp.  A
+ * machine needs a path to open, so it is given /proc/self/fd/N, the file's
+ * descriptor here: each machine opens the file again, in append mode, and
+ * this file keeps its own descriptor for reading from the start.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check-run.h"
+#include "dmaemu/machine.h"
+#include "fixture.h"
+
+static FILE *log_in; /* the log, open for reading; NULL before the first */
+
+static void log_open(void)
+{
+	char path[] = "/tmp/dmaemu-check-XXXXXX";
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	log_in = fdopen(fd, "r");
+	ck_assert_ptr_nonnull(log_in);
+}
+
+struct dmaemu_machine *fixture_machine(const char *fmt, ...)
+{
+	struct dmaemu_machine *m;
+	char opts[1024];
+	va_list ap;
+	int n;
+
+	if (!log_in)
+		log_open();
+	va_start(ap, fmt);
+	n = vsnprintf(opts, sizeof(opts), fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	ck_assert_int_lt(n, sizeof(opts) - 64);
+	snprintf(opts + n, sizeof(opts) - (size_t)n,
+		 ":log_path=/proc/self/fd/%d", fileno(log_in));
+	unsetenv("DMAEMU_OPTIONS");
+	m = dmaemu_machine_create(opts);
+	ck_assert_msg(m, "dmaemu_machine_create(\"%s\") failed", opts);
+	return m;
+}
+
+const char *fixture_log(void)
+{
+	static char buf[1 << 16];
+	size_t n;
+
+	ck_assert_ptr_nonnull(log_in);
+	rewind(log_in);
+	n = fread(buf, 1, sizeof(buf) - 1, log_in);
+	buf[n] = '\0';
+	return buf;
+}
+
+void fixture_log_clear(void)
+{
+	ck_assert_ptr_nonnull(log_in);
+	ck_assert_int_eq(ftruncate(fileno(log_in), 0), 0);
+}
+
+void fixture_teardown(void)
+{
+	if (log_in)
+		fclose(log_in);
+	log_in = NULL;
+}
