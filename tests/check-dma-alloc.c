@@ -123,52 +123,6 @@ static bool none_resident(uint64_t phys, size_t len)
 	return true;
 }
 
-static void cpu_put(void *dst, int c, size_t len)
-{
-	uint8_t buf[4096];
-
-	ck_assert_uint_le(len, sizeof(buf));
-	memset(buf, c, len);
-	ck_assert_int_eq(dmaemu_cpu_write(dst, buf, len), 0);
-}
-
-/* The CPU reads @len bytes at @src: are they all @c? */
-static bool cpu_sees(const void *src, int c, size_t len)
-{
-	uint8_t buf[4096];
-	size_t i;
-
-	ck_assert_uint_le(len, sizeof(buf));
-	ck_assert_int_eq(dmaemu_cpu_read(buf, src, len), 0);
-	for (i = 0; i < len; i++)
-		if (buf[i] != (uint8_t)c)
-			return false;
-	return true;
-}
-
-static void dev_put(dma_addr_t addr, int c, size_t len)
-{
-	uint8_t buf[4096];
-
-	ck_assert_uint_le(len, sizeof(buf));
-	memset(buf, c, len);
-	ck_assert_int_eq(dmaemu_dma_write(ddev, addr, buf, len), 0);
-}
-
-/* The device reads @len bytes at @addr: are they all @c? */
-static bool dev_sees(dma_addr_t addr, int c, size_t len)
-{
-	uint8_t buf[4096];
-	size_t i;
-
-	ck_assert_uint_le(len, sizeof(buf));
-	ck_assert_int_eq(dmaemu_dma_read(ddev, addr, buf, len), 0);
-	for (i = 0; i < len; i++)
-		if (buf[i] != (uint8_t)c)
-			return false;
-	return true;
-}
-
 /* Dirty a page through the linear map, as a previous kmalloc user would
  * have, and free it: the next allocation will likely get it. */
 static uint64_t leave_dirty_page(void)
@@ -178,7 +132,7 @@ static uint64_t leave_dirty_page(void)
 
 	ck_assert_ptr_nonnull(p);
 	phys = page_to_phys(p);
-	cpu_put(page_address(p), 0xee, 256);
+	fixture_cpu_fill(page_address(p), 0xee, 256);
 	__free_pages(p, 0);
 	return phys;
 }
@@ -209,8 +163,10 @@ START_TEST(test_coherent)
 	ck_assert_uint_eq(h, phys);
 	ck_assert_uint_eq(phys % PAGE_SIZE, 0);
 	ck_assert_uint_le(phys + 8192 - 1, DMA_BIT_MASK(32));
-	ck_assert(cpu_sees(p, 0, 4096) && cpu_sees(p + 4096, 0, 4096));
-	ck_assert(dev_sees(h, 0, 4096) && dev_sees(h + 4096, 0, 4096));
+	ck_assert(fixture_cpu_sees(p, 0, 4096) &&
+		  fixture_cpu_sees(p + 4096, 0, 4096));
+	ck_assert(fixture_dev_sees(ddev, h, 0, 4096) &&
+		  fixture_dev_sees(ddev, h + 4096, 0, 4096));
 	if (!is_x86()) {
 		/* No dirty line of the old user is left to be written back
 		 * over the buffer. */
@@ -220,7 +176,7 @@ START_TEST(test_coherent)
 	}
 
 	/* CPU writes, the device reads. */
-	cpu_put(p + 64, 0x11, 64);
+	fixture_cpu_fill(p + 64, 0x11, 64);
 	if (!is_x86()) {
 		ck_assert_uint_eq(dmaemu__phys_mem(m, phys + 64)[0], 0x11);
 		ck_assert(none_resident(phys, 8192));
@@ -228,11 +184,11 @@ START_TEST(test_coherent)
 		ck_assert(dmaemu__cpu_resident(m, phys + 64));
 		ck_assert_uint_eq(dirty_mask(phys + 64), UINT64_MAX);
 	}
-	ck_assert(dev_sees(h + 64, 0x11, 64));
+	ck_assert(fixture_dev_sees(ddev, h + 64, 0x11, 64));
 
 	/* The device writes, the CPU reads, with no sync at all. */
-	dev_put(h + 4096, 0x22, 128);
-	ck_assert(cpu_sees(p + 4096, 0x22, 128));
+	fixture_dev_fill(ddev, h + 4096, 0x22, 128);
+	ck_assert(fixture_cpu_sees(p + 4096, 0x22, 128));
 	if (!is_x86())
 		ck_assert(none_resident(phys, 8192));
 	dma_free_coherent(dev, 8192, p, h);
@@ -256,18 +212,20 @@ START_TEST(test_zeroed)
 
 		/* Garbage in DRAM and in the CPU's copy. */
 		ck_assert_ptr_nonnull(pg);
-		cpu_put(page_address(pg), 0x5c, 4096);
+		fixture_cpu_fill(page_address(pg), 0x5c, 4096);
 		dmaemu__range_clean(m, page_to_phys(pg), 4096);
-		cpu_put((uint8_t *)page_address(pg) + 4096, 0x6d, 4096);
+		fixture_cpu_fill((uint8_t *)page_address(pg) + 4096, 0x6d,
+				 4096);
 		__free_pages(pg, 1);
 
 		p = dma_alloc_attrs(dev, 8000, &h, GFP_KERNEL, attrs[i]);
 		ck_assert_ptr_nonnull(p);
 		ck_assert_uint_eq(h, page_to_phys(pg));
-		ck_assert(dev_sees(h, 0, 4096) && dev_sees(h + 4096, 0, 4096));
+		ck_assert(fixture_dev_sees(ddev, h, 0, 4096) &&
+			  fixture_dev_sees(ddev, h + 4096, 0, 4096));
 		if (attrs[i] != DMA_ATTR_NO_KERNEL_MAPPING)
-			ck_assert(cpu_sees(p, 0, 4096) &&
-				  cpu_sees(p + 4096, 0, 3904));
+			ck_assert(fixture_cpu_sees(p, 0, 4096) &&
+				  fixture_cpu_sees(p + 4096, 0, 3904));
 		dma_free_attrs(dev, 8000, p, h, attrs[i]);
 	}
 	/* dma_zalloc_coherent() is the same call with __GFP_ZERO. */
@@ -276,7 +234,7 @@ START_TEST(test_zeroed)
 		uint8_t *p = dma_zalloc_coherent(dev, 100, &h, GFP_ATOMIC);
 
 		ck_assert_ptr_nonnull(p);
-		ck_assert(cpu_sees(p, 0, 100));
+		ck_assert(fixture_cpu_sees(p, 0, 100));
 		dma_free_coherent(dev, 100, p, h);
 	}
 }
@@ -349,42 +307,42 @@ START_TEST(test_non_consistent)
 	ck_assert_int_eq(region_of(p, &phys), DMAEMU_REGION_LINEAR);
 	ck_assert_uint_eq(h, phys);
 	ck_assert_uint_eq(dirty_mask(phys), 0); /* zeroed and cleaned */
-	ck_assert(dev_sees(h, 0, 4096));
+	ck_assert(fixture_dev_sees(ddev, h, 0, 4096));
 
 	/* Device writes line 0 behind the CPU's resident copy. */
-	ck_assert(cpu_sees(p, 0, 64));
+	ck_assert(fixture_cpu_sees(p, 0, 64));
 	ck_assert(dmaemu__cpu_resident(m, phys));
-	dev_put(h, 0x33, 64);
+	fixture_dev_fill(ddev, h, 0x33, 64);
 	if (is_x86()) {
-		ck_assert(cpu_sees(p, 0x33, 64));
+		ck_assert(fixture_cpu_sees(p, 0x33, 64));
 	} else {
-		ck_assert(cpu_sees(p, 0, 64)); /* stale */
+		ck_assert(fixture_cpu_sees(p, 0, 64)); /* stale */
 		ck_assert_uint_eq(count("stale-cpu-read"), 1);
 		dma_cache_sync(dev, p, 64, DMA_FROM_DEVICE);
 		ck_assert(!dmaemu__cpu_resident(m, phys));
-		ck_assert(cpu_sees(p, 0x33, 64));
+		ck_assert(fixture_cpu_sees(p, 0x33, 64));
 		expected = 1;
 	}
 
 	/* The same through the handle: sync_for_cpu. */
-	ck_assert(cpu_sees(p + 128, 0, 64));
-	dev_put(h + 128, 0x44, 64);
+	ck_assert(fixture_cpu_sees(p + 128, 0, 64));
+	fixture_dev_fill(ddev, h + 128, 0x44, 64);
 	if (!is_x86()) {
 		dma_sync_single_for_cpu(dev, h + 128, 64, DMA_FROM_DEVICE);
 		ck_assert(!dmaemu__cpu_resident(m, phys + 128));
 	}
-	ck_assert(cpu_sees(p + 128, 0x44, 64));
+	ck_assert(fixture_cpu_sees(p + 128, 0x44, 64));
 
 	/* CPU writes line 4; the device sees it after a clean only. */
-	cpu_put(p + 256, 0x55, 64);
+	fixture_cpu_fill(p + 256, 0x55, 64);
 	ck_assert_uint_eq(dirty_mask(phys + 256), UINT64_MAX);
 	if (is_x86()) {
-		ck_assert(dev_sees(h + 256, 0x55, 64));
+		ck_assert(fixture_dev_sees(ddev, h + 256, 0x55, 64));
 	} else {
-		ck_assert(dev_sees(h + 256, 0, 64));
+		ck_assert(fixture_dev_sees(ddev, h + 256, 0, 64));
 		dma_cache_sync(dev, p + 256, 64, DMA_TO_DEVICE);
 		ck_assert_uint_eq(dirty_mask(phys + 256), 0);
-		ck_assert(dev_sees(h + 256, 0x55, 64));
+		ck_assert(fixture_dev_sees(ddev, h + 256, 0x55, 64));
 	}
 	ck_assert_uint_eq(count(NULL), expected);
 	dma_free_attrs(dev, 4096, p, h, nc);
@@ -408,18 +366,18 @@ START_TEST(test_write_combine)
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(region_of(p, &phys), DMAEMU_REGION_WC);
 	ck_assert_uint_eq(h, phys);
-	ck_assert(cpu_sees(p, 0, 4096));
+	ck_assert(fixture_cpu_sees(p, 0, 4096));
 
-	cpu_put(p + 8, 0x66, 8);
+	fixture_cpu_fill(p + 8, 0x66, 8);
 	ck_assert_uint_eq(dmaemu__wc_pending(m, phys + 8, 8), 8);
-	ck_assert(cpu_sees(p + 8, 0x66, 8)); /* store forwarding */
+	ck_assert(fixture_cpu_sees(p + 8, 0x66, 8)); /* store forwarding */
 	ck_assert(none_resident(phys, 4096));
 	before = count(NULL);
-	ck_assert(dev_sees(h + 8, 0, 8)); /* not yet */
-	expected = count(NULL) - before;  /* the checker may say so */
-	dmaemu_cpu_flush_wc();		  /* wmb() */
+	ck_assert(fixture_dev_sees(ddev, h + 8, 0, 8)); /* not yet */
+	expected = count(NULL) - before; /* the checker may say so */
+	dmaemu_cpu_flush_wc();		 /* wmb() */
 	ck_assert_uint_eq(dmaemu__wc_pending(m, phys, 4096), 0);
-	ck_assert(dev_sees(h + 8, 0x66, 8));
+	ck_assert(fixture_dev_sees(ddev, h + 8, 0x66, 8));
 	ck_assert(none_resident(phys, 4096));
 	/* Freed with the same attribute by dma_free_wc(). */
 	dma_free_wc(dev, 4096, p, h);
@@ -447,7 +405,7 @@ START_TEST(test_nomap_cookie)
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(region_of(p, &phys), DMAEMU_REGION_NOMAP);
 	ck_assert_uint_eq(h, phys);
-	ck_assert(dev_sees(h, 0, 4096));
+	ck_assert(fixture_dev_sees(ddev, h, 0, 4096));
 	ck_assert(none_resident(phys, 8192));
 
 	ck_assert_int_eq(dmaemu_cpu_read(buf, p + 4, 4), -EFAULT);
@@ -553,15 +511,15 @@ START_TEST(test_mmap_nomap)
 	ck_assert_int_eq(region_of(user, NULL), DMAEMU_REGION_NONE);
 
 	/* Frame data from the device, seen at once by the user. */
-	dev_put(h + 4096 + 100, 0x77, 200);
+	fixture_dev_fill(ddev, h + 4096 + 100, 0x77, 200);
 	ck_assert_uint_eq(user[100], 0x77);
 	ck_assert_uint_eq(user[299], 0x77);
 	ck_assert_uint_eq(user[300], 0);
-	dev_put(h + 2 * 4096, 0x78, 16);
+	fixture_dev_fill(ddev, h + 2 * 4096, 0x78, 16);
 	ck_assert_uint_eq(user[4096 + 15], 0x78);
 	/* The user writes; the device reads it. */
 	memset(user + 4096 + 512, 0x79, 32);
-	ck_assert(dev_sees(h + 2 * 4096 + 512, 0x79, 32));
+	ck_assert(fixture_dev_sees(ddev, h + 2 * 4096 + 512, 0x79, 32));
 
 	/* Mapping a mapped area again is refused. */
 	ck_assert_int_eq(dma_mmap_attrs(dev, &vma, p, h, 3 * 4096, nkm),
@@ -602,12 +560,12 @@ START_TEST(test_mmap_coherent)
 	mk_profile(profiles[_i], NULL);
 	p = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL);
 	ck_assert_ptr_nonnull(p);
-	cpu_put(p, 0x12, 64);
+	fixture_cpu_fill(p, 0x12, 64);
 	ck_assert_int_eq(dma_mmap_coherent(dev, &vma, p, h, 4096), 0);
 	user = (uint8_t *)vma.vm_start;
 	ck_assert_uint_eq(user[0], 0x12);
 	ck_assert_uint_eq(user[63], 0x12);
-	dev_put(h + 64, 0x13, 8);
+	fixture_dev_fill(ddev, h + 64, 0x13, 8);
 	ck_assert_uint_eq(user[64], 0x13);
 	dmaemu_vma_unmap(&vma);
 	dma_free_coherent(dev, 4096, p, h);
@@ -618,8 +576,8 @@ START_TEST(test_mmap_coherent)
 	ck_assert_int_eq(dma_mmap_wc(dev, &vma, wc, hw, 4096), 0);
 	user = (uint8_t *)vma.vm_start;
 	user[5] = 0x14; /* the user view is uncached */
-	ck_assert(dev_sees(hw + 5, 0x14, 1));
-	ck_assert(cpu_sees(wc + 5, 0x14, 1));
+	ck_assert(fixture_dev_sees(ddev, hw + 5, 0x14, 1));
+	ck_assert(fixture_cpu_sees(wc + 5, 0x14, 1));
 	dmaemu_vma_unmap(&vma);
 	dma_free_wc(dev, 4096, wc, hw);
 }
@@ -733,8 +691,8 @@ START_TEST(test_dma_offset)
 	ck_assert_ptr_nonnull(p);
 	region_of(p, &phys);
 	ck_assert_uint_eq(h, phys + 0x40000000);
-	cpu_put(p, 0x31, 16);
-	ck_assert(dev_sees(h, 0x31, 16));
+	fixture_cpu_fill(p, 0x31, 16);
+	ck_assert(fixture_dev_sees(ddev, h, 0x31, 16));
 	dma_free_coherent(dev, 4096, p, h);
 	/* Bus addresses above 4 GiB: a 32-bit coherent mask reaches no
 	 * memory (DRAM at 0x80000000 + 2 GiB offset). */
@@ -903,17 +861,17 @@ START_TEST(test_single_pages_iommu)
 		ck_assert_uint_gt(sgt.orig_nents, 1);
 		ck_assert_int_eq(region_of(p, NULL), DMAEMU_REGION_NONE);
 		/* The device sees one run of IOVA over the pages. */
-		cpu_put(p + 4096 - 8, 0x21, 16);
-		ck_assert(dev_sees(h + 4096 - 8, 0x21, 16));
-		dev_put(h + 3 * 4096 - 4, 0x22, 8);
-		ck_assert(cpu_sees(p + 3 * 4096 - 4, 0x22, 8));
+		fixture_cpu_fill(p + 4096 - 8, 0x21, 16);
+		ck_assert(fixture_dev_sees(ddev, h + 4096 - 8, 0x21, 16));
+		fixture_dev_fill(ddev, h + 3 * 4096 - 4, 0x22, 8);
+		ck_assert(fixture_cpu_sees(p + 3 * 4096 - 4, 0x22, 8));
 	}
 	sg_free_table(&sgt);
 
 	/* A user view of pages 1..3 stitches the same pages. */
 	vma.vm_pgoff = 1;
 	ck_assert_int_eq(dma_mmap_attrs(dev, &vma, p, h, 4 * 4096, sp), 0);
-	dev_put(h + 2 * 4096 - 2, 0x23, 4);
+	fixture_dev_fill(ddev, h + 2 * 4096 - 2, 0x23, 4);
 	ck_assert_uint_eq(((uint8_t *)vma.vm_start)[4096 - 2], 0x23);
 	ck_assert_uint_eq(((uint8_t *)vma.vm_start)[4096 + 1], 0x23);
 	dmaemu_vma_unmap(&vma);
@@ -948,7 +906,7 @@ START_TEST(test_privileged_iommu)
 	ck_assert(p && n);
 	ck_assert_int_eq(dmaemu_dma_write(ddev, h, data, 4), -EFAULT);
 	ck_assert_uint_eq(count("iommu-fault"), 1);
-	ck_assert(cpu_sees(p, 0, 4));
+	ck_assert(fixture_cpu_sees(p, 0, 4));
 	ck_assert_int_eq(dmaemu_dma_write(ddev, hn, data, 4), 0);
 	ck_assert_int_eq(dmaemu_device_set_privileged(ddev, true), 0);
 	ck_assert_int_eq(dmaemu_dma_write(ddev, h, data, 4), 0);

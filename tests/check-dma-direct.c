@@ -162,16 +162,6 @@ static void assert_owner(uint64_t phys, size_t len, enum dmaemu__domain o)
 
 /* ---- data ------------------------------------------------------------- */
 
-static bool all_is(const uint8_t *p, int c, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i] != (uint8_t)c)
-			return false;
-	return true;
-}
-
 /* What the CPU sees of @buf (one modelled load per line). */
 static int cpu_sees(const uint8_t *buf, size_t n)
 {
@@ -179,7 +169,7 @@ static int cpu_sees(const uint8_t *buf, size_t n)
 
 	ck_assert_uint_le(n, sizeof(tmp));
 	memcpy(tmp, buf, n);
-	return all_is(tmp, tmp[0], n) ? tmp[0] : -1;
+	return fixture_all(tmp, tmp[0], n) ? tmp[0] : -1;
 }
 
 /* What the device reads at @dma. */
@@ -188,15 +178,7 @@ static int dev_sees(dma_addr_t dma, size_t n)
 	uint8_t tmp[4096];
 
 	ck_assert_int_eq(dmaemu_dma_read(dd, dma, tmp, n), 0);
-	return all_is(tmp, tmp[0], n) ? tmp[0] : -1;
-}
-
-static void dev_writes(dma_addr_t dma, int c, size_t n)
-{
-	uint8_t tmp[4096];
-
-	memset(tmp, c, n);
-	ck_assert_int_eq(dmaemu_dma_write(dd, dma, tmp, n), 0);
+	return fixture_all(tmp, tmp[0], n) ? tmp[0] : -1;
 }
 
 /* What DRAM holds, not through the CPU. */
@@ -205,7 +187,7 @@ static int mem_holds(uint64_t phys, size_t n)
 	uint8_t tmp[4096];
 
 	ck_assert_int_eq(dmaemu__mem_read(m, phys, tmp, n), 0);
-	return all_is(tmp, tmp[0], n) ? tmp[0] : -1;
+	return fixture_all(tmp, tmp[0], n) ? tmp[0] : -1;
 }
 
 /* A 256-byte kmalloc buffer (4 lines, line aligned) holding @c in DRAM
@@ -264,7 +246,7 @@ static void dev_write_cpu_read(bool use_unmap)
 		ck_assert_int_eq(cpu_sees(buf, 256), 'A');
 		assert_lines(phys, 256, 1, 0, 0);
 
-		dev_writes(dma, 'B', 256);
+		fixture_dev_fill(dd, dma, 'B', 256);
 		ck_assert_int_eq(mem_holds(phys, 256), 'B');
 		if (noncoherent())
 			assert_lines(phys, 256, 1, 0, LINE);
@@ -412,7 +394,7 @@ START_TEST(test_partial_edge_lines)
 	memset(area + 144, 'Y', 48);
 	masks(phys, &d, &c);
 	ck_assert_uint_eq(d, prof == X86 ? 64 : 16); /* x86 never cleaned */
-	dev_writes(dma, 'D', 128);
+	fixture_dev_fill(dd, dma, 'D', 128);
 	lost = count("lost-cpu-write");
 	dma_unmap_single(dev, dma, 128, DMA_FROM_DEVICE);
 	expect("lost-cpu-write", noncoherent() ? 2 : 0, lost);
@@ -460,12 +442,7 @@ START_TEST(test_skip_cpu_sync)
 				    DMA_ATTR_SKIP_CPU_SYNC);
 	ck_assert(!dma_mapping_error(dev2, dma2));
 	ck_assert_int_eq(dev_sees(dma, 256), 'B');
-	{
-		uint8_t tmp[256];
-
-		ck_assert_int_eq(dmaemu_dma_read(dd2, dma2, tmp, 256), 0);
-		ck_assert(all_is(tmp, 'B', 256));
-	}
+	ck_assert(fixture_dev_sees(dd2, dma2, 'B', 256));
 	dma_unmap_single_attrs(dev2, dma2, 256, DMA_TO_DEVICE,
 			       DMA_ATTR_SKIP_CPU_SYNC);
 	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
@@ -473,7 +450,7 @@ START_TEST(test_skip_cpu_sync)
 	/* Wrong at unmap: FROM_DEVICE data never invalidated. */
 	dma = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
 	ck_assert_int_eq(cpu_sees(buf, 256), 'B'); /* lines resident */
-	dev_writes(dma, 'C', 256);
+	fixture_dev_fill(dd, dma, 'C', 256);
 	dma_unmap_single_attrs(dev, dma, 256, DMA_FROM_DEVICE,
 			       DMA_ATTR_SKIP_CPU_SYNC);
 	stale = count("stale-cpu-read");
@@ -669,8 +646,8 @@ START_TEST(test_device_access_records)
 	buf = clean_buffer('A');
 	dma = dma_map_single(dev, buf, 256, DMA_BIDIRECTIONAL);
 	ck_assert(!dma_mapping_error(dev, dma));
-	dev_writes(dma, 'B', 64);
-	dev_writes(dma + 100, 'C', 16);
+	fixture_dev_fill(dd, dma, 'B', 64);
+	fixture_dev_fill(dd, dma + 100, 'C', 16);
 	ck_assert_int_eq(dmaemu_dma_read(dd, dma + 200, tmp, 32), 0);
 	ck_assert_int_eq(dmaemu__debug_find(dev, dma, 1, &rec, NULL), 0);
 	ck_assert_uint_eq(rec.dev_writes, 2);
@@ -765,7 +742,7 @@ START_TEST(test_map_page_and_sg)
 	dma = dma_map_page(dev, pg, 4032, 128, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, dma));
 	ck_assert_uint_eq(dma, phys + 4032);
-	dev_writes(dma, 'P', 128);
+	fixture_dev_fill(dd, dma, 'P', 128);
 	dma_unmap_page(dev, dma, 128, DMA_FROM_DEVICE);
 	ck_assert_int_eq(cpu_sees(va + 4032, 128), 'P');
 
@@ -782,7 +759,7 @@ START_TEST(test_map_page_and_sg)
 		ck_assert_uint_eq(sg_dma_address(s), sg_phys(s));
 		ck_assert_uint_eq(sg_dma_len(s), s->length);
 		assert_owner(sg_phys(s), s->length, DMAEMU__DOMAIN_DEVICE);
-		dev_writes(sg_dma_address(s), '0' + i, s->length);
+		fixture_dev_fill(dd, sg_dma_address(s), '0' + i, s->length);
 	}
 	dma_sync_sg_for_cpu(dev, sg, 3, DMA_FROM_DEVICE);
 	for_each_sg (sg, s, n, i) {
@@ -836,7 +813,7 @@ START_TEST(test_dma_offset)
 	dma = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, dma));
 	ck_assert_uint_eq(dma, phys + 0x40000000);
-	dev_writes(dma, 'O', 256);
+	fixture_dev_fill(dd, dma, 'O', 256);
 	ck_assert_int_eq(mem_holds(phys, 256), 'O');
 	dma_sync_single_for_cpu(dev, dma, 256, DMA_FROM_DEVICE);
 	ck_assert_int_eq(cpu_sees(buf, 256), 'O');
@@ -884,7 +861,7 @@ START_TEST(test_prefetch_needs_sync)
 		ck_assert(!resident(phys));
 		other[0] = 1; /* any CPU access: a prefetch chance */
 		ck_assert_int_eq(resident(phys), k == 0);
-		dev_writes(dma, 'B', 64);
+		fixture_dev_fill(dd, dma, 'B', 64);
 		stale = count("stale-cpu-read");
 		ck_assert_int_eq(cpu_sees(buf, 64), k == 0 ? 'A' : 'B');
 		expect("stale-cpu-read", k == 0 ? 1 : 0, stale);
@@ -940,7 +917,7 @@ START_TEST(test_backend_choice)
 		ck_assert_str_eq(backend_of(dma), k == 2 ? "iommu" : "swiotlb");
 		ck_assert_uint_ne(dma, phys);
 		ck_assert_uint_le(dma + 255, DMA_BIT_MASK(32));
-		dev_writes(dma, 'B', 256);
+		fixture_dev_fill(dd, dma, 'B', 256);
 		dma_unmap_single(dev, dma, 256, DMA_FROM_DEVICE);
 		ck_assert_int_eq(cpu_sees(buf, 256), 'B');
 		__free_pages(pg, 0);
@@ -974,15 +951,15 @@ START_TEST(test_non_consistent)
 	dma_cache_sync(dev, buf + 1024, 64, DMA_FROM_DEVICE);
 	if (noncoherent())
 		ck_assert(!resident(phys + 1024));
-	dev_writes(h + 1024, 'C', 64);
+	fixture_dev_fill(dd, h + 1024, 'C', 64);
 	ck_assert_int_eq(cpu_sees(buf + 1024, 64), 'C');
-	dev_writes(h + 1024, 'D', 64);
+	fixture_dev_fill(dd, h + 1024, 'D', 64);
 	before = count("stale-cpu-read");
 	ck_assert_int_eq(cpu_sees(buf + 1024, 64), noncoherent() ? 'C' : 'D');
 	expect("stale-cpu-read", noncoherent() ? 1 : 0, before);
 	dma_sync_single_for_cpu(dev, h + 1024, 64, DMA_FROM_DEVICE);
 	ck_assert_int_eq(cpu_sees(buf + 1024, 64), 'D');
-	dev_writes(h + 1024, 'E', 64);
+	fixture_dev_fill(dd, h + 1024, 'E', 64);
 	dma_cache_sync(dev, buf + 1024, 64, DMA_FROM_DEVICE);
 	ck_assert_int_eq(cpu_sees(buf + 1024, 64), 'E');
 

@@ -72,38 +72,6 @@ static uint64_t reports(const char *kind)
 	return dmaemu_report_count(m, kind);
 }
 
-static void cpu_fill(void *dst, uint8_t v, size_t len)
-{
-	uint8_t *src = malloc(len);
-
-	ck_assert_ptr_nonnull(src);
-	memset(src, v, len);
-	ck_assert_int_eq(dmaemu_cpu_write(dst, src, len), 0);
-	free(src);
-}
-
-static bool all(const uint8_t *p, uint8_t v, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != v)
-			return false;
-	return true;
-}
-
-static bool cpu_sees(const void *p, uint8_t v, size_t len)
-{
-	uint8_t *got = malloc(len);
-	bool ok;
-
-	ck_assert_ptr_nonnull(got);
-	ck_assert_int_eq(dmaemu_cpu_read(got, p, len), 0);
-	ok = all(got, v, len);
-	free(got);
-	return ok;
-}
-
 static int dev_write(dma_addr_t addr, uint8_t v, size_t len)
 {
 	uint8_t *src = malloc(len);
@@ -123,7 +91,7 @@ static int dev_read_all(dma_addr_t addr, uint8_t v, size_t len)
 
 	ck_assert_ptr_nonnull(got);
 	ret = dmaemu_dma_read(dd, addr, got, len);
-	if (!ret && !all(got, v, len))
+	if (!ret && !fixture_all(got, v, len))
 		ret = 1;
 	free(got);
 	return ret;
@@ -133,21 +101,6 @@ static int translate(dma_addr_t addr, size_t len, bool write, uint64_t *phys,
 		     size_t *contig)
 {
 	return dmaemu__iommu_ops.translate(dev, addr, len, write, phys, contig);
-}
-
-static bool cpu_dirty(uint64_t phys)
-{
-	uint64_t d[DMAEMU_MASK_WORDS];
-	uint64_t lp = phys & ~((uint64_t)m->line - 1);
-	unsigned int i;
-	bool any = false;
-
-	dmaemu__lock(dmaemu__stripe_of(m, lp));
-	dmaemu__line_masks(m, lp, d, NULL);
-	dmaemu__unlock(dmaemu__stripe_of(m, lp));
-	for (i = 0; i < DMAEMU_MASK_WORDS; i++)
-		any |= d[i] != 0;
-	return any;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -168,8 +121,8 @@ START_TEST(iova_translates)
 	buf = kmalloc(256, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	phys = virt_to_phys(buf);
-	cpu_fill(buf, 0x42, 256);
-	ck_assert(cpu_dirty(phys));
+	fixture_cpu_fill(buf, 0x42, 256);
+	ck_assert(fixture_cpu_dirty(m, phys));
 
 	addr = dma_map_single(dev, buf, 256, DMA_BIDIRECTIONAL);
 	ck_assert(!dma_mapping_error(dev, addr));
@@ -183,12 +136,13 @@ START_TEST(iova_translates)
 	ck_assert_uint_eq(p, phys + 10);
 	ck_assert_uint_eq(contig, 100);
 	/* The clean at map happened on the physical lines (not on x86). */
-	ck_assert(coherent ? cpu_dirty(phys) : !cpu_dirty(phys));
+	ck_assert(coherent ? fixture_cpu_dirty(m, phys)
+			   : !fixture_cpu_dirty(m, phys));
 
 	ck_assert_int_eq(dev_read_all(addr, 0x42, 256), 0);
 	ck_assert_int_eq(dev_write(addr, 0x43, 256), 0);
 	dma_sync_single_for_cpu(dev, addr, 256, DMA_BIDIRECTIONAL);
-	ck_assert(cpu_sees(buf, 0x43, 256));
+	ck_assert(fixture_cpu_sees(buf, 0x43, 256));
 	dma_unmap_single(dev, addr, 256, DMA_BIDIRECTIONAL);
 	ck_assert_uint_eq(reports("iommu-fault"), 0);
 	kfree(buf);
@@ -212,7 +166,7 @@ START_TEST(permissions_by_direction)
 	buf = kmalloc(64, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	phys = virt_to_phys(buf);
-	cpu_fill(buf, 0x61, 64);
+	fixture_cpu_fill(buf, 0x61, 64);
 
 	to = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
 	ck_assert(!dma_mapping_error(dev, to));
@@ -221,7 +175,7 @@ START_TEST(permissions_by_direction)
 	ck_assert_int_ne(dev_write(to, 0x62, 64), 0);
 	ck_assert_uint_eq(reports("iommu-fault"), 1);
 	ck_assert(!memcmp(before, dmaemu__phys_mem(m, phys), 64));
-	ck_assert(all(dmaemu__phys_cpu(m, phys), 0x61, 64));
+	ck_assert(fixture_all(dmaemu__phys_cpu(m, phys), 0x61, 64));
 	ck_assert_int_eq(translate(to, 64, true, &p, &contig), -EPERM);
 	ck_assert_uint_eq(reports("iommu-fault"), 2);
 	ck_assert_int_eq(translate(to, 64, false, &p, &contig), 0);
@@ -234,7 +188,7 @@ START_TEST(permissions_by_direction)
 	ck_assert_int_eq(translate(from, 64, true, &p, &contig), 0);
 	ck_assert_int_eq(dev_write(from, 0x64, 64), 0);
 	dma_unmap_single(dev, from, 64, DMA_FROM_DEVICE);
-	ck_assert(cpu_sees(buf, 0x64, 64));
+	ck_assert(fixture_cpu_sees(buf, 0x64, 64));
 	ck_assert_uint_eq(reports("iommu-fault"), 3);
 	kfree(buf);
 	stop();
@@ -320,7 +274,7 @@ START_TEST(privileged)
 	start(_i, "mem=16M");
 	buf = kmalloc(128, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
-	cpu_fill(buf, 0x71, 128);
+	fixture_cpu_fill(buf, 0x71, 128);
 	addr = dma_map_single_attrs(dev, buf, 64, DMA_BIDIRECTIONAL,
 				    DMA_ATTR_PRIVILEGED);
 	plain = dma_map_single(dev, buf + 64, 64, DMA_TO_DEVICE);
@@ -344,7 +298,7 @@ START_TEST(privileged)
 	dma_unmap_single_attrs(dev, addr, 64, DMA_BIDIRECTIONAL,
 			       DMA_ATTR_PRIVILEGED);
 	dma_unmap_single(dev, plain, 64, DMA_TO_DEVICE);
-	ck_assert(cpu_sees(buf, 0x72, 64));
+	ck_assert(fixture_cpu_sees(buf, 0x72, 64));
 	kfree(buf);
 	stop();
 }
@@ -362,7 +316,8 @@ static void three_pages(void)
 		 * neighbours. */
 		pg3[k] = alloc_pages(GFP_KERNEL, 1);
 		ck_assert_ptr_nonnull(pg3[k]);
-		cpu_fill(page_address(pg3[k]), (uint8_t)(0x81 + k), PAGE_SIZE);
+		fixture_cpu_fill(page_address(pg3[k]), (uint8_t)(0x81 + k),
+				 PAGE_SIZE);
 	}
 }
 
@@ -413,15 +368,15 @@ START_TEST(sg_merges_pages)
 		dmaemu_dma_read(dd, sg_dma_address(&sg[0]), got, 3 * PAGE_SIZE),
 		0);
 	for (k = 0; k < 3; k++)
-		ck_assert(all(got + k * PAGE_SIZE, (uint8_t)(0x81 + k),
-			      PAGE_SIZE));
+		ck_assert(fixture_all(got + k * PAGE_SIZE, (uint8_t)(0x81 + k),
+				      PAGE_SIZE));
 	free(got);
 	ck_assert_int_eq(
 		dev_write(sg_dma_address(&sg[0]) + PAGE_SIZE - 8, 0x99, 16), 0);
 	dma_unmap_sg(dev, sg, 3, DMA_BIDIRECTIONAL);
-	ck_assert(cpu_sees((uint8_t *)page_address(pg3[0]) + PAGE_SIZE - 8,
-			   0x99, 8));
-	ck_assert(cpu_sees(page_address(pg3[1]), 0x99, 8));
+	ck_assert(fixture_cpu_sees(
+		(uint8_t *)page_address(pg3[0]) + PAGE_SIZE - 8, 0x99, 8));
+	ck_assert(fixture_cpu_sees(page_address(pg3[1]), 0x99, 8));
 	ck_assert_int_ne(dev_read_all(sg_dma_address(&sg[0]), 0, 16), 0);
 	free_three();
 	stop();
@@ -673,8 +628,8 @@ START_TEST(map_pages_stitches)
 	}
 	ck_assert_int_eq(dmaemu_dma_read(dd, addr, got, 3 * PAGE_SIZE), 0);
 	for (k = 0; k < 3; k++)
-		ck_assert(all(got + k * PAGE_SIZE, (uint8_t)(0x81 + k),
-			      PAGE_SIZE));
+		ck_assert(fixture_all(got + k * PAGE_SIZE, (uint8_t)(0x81 + k),
+				      PAGE_SIZE));
 	free(got);
 	dmaemu__iommu_unmap(dev, addr, 3 * PAGE_SIZE);
 	ck_assert_int_eq(translate(addr, 8, false, &p, &contig), -EFAULT);
@@ -828,7 +783,7 @@ static void *iommu_worker(void *arg)
 		uint8_t a = (uint8_t)(id * 64 + r), b = (uint8_t)(a ^ 0xff);
 		dma_addr_t addr;
 
-		cpu_fill(buf, a, 3000);
+		fixture_cpu_fill(buf, a, 3000);
 		addr = dma_map_single(dev, buf, 3000, DMA_BIDIRECTIONAL);
 		ck_assert(!dma_mapping_error(dev, addr));
 		ck_assert_uint_eq(dmaemu__iommu_iova_to_phys(dev, addr),
@@ -836,7 +791,7 @@ static void *iommu_worker(void *arg)
 		ck_assert_int_eq(dev_read_all(addr, a, 3000), 0);
 		ck_assert_int_eq(dev_write(addr, b, 3000), 0);
 		dma_unmap_single(dev, addr, 3000, DMA_BIDIRECTIONAL);
-		ck_assert(cpu_sees(buf, b, 3000));
+		ck_assert(fixture_cpu_sees(buf, b, 3000));
 	}
 	kfree(buf);
 	return NULL;

@@ -72,18 +72,6 @@ static unsigned long pages_free(void)
 	return st.pages_free;
 }
 
-static bool cpu_sees(const void *src, int c, size_t len)
-{
-	uint8_t buf[4096];
-	size_t i;
-
-	ck_assert_int_eq(dmaemu_cpu_read(buf, src, len), 0);
-	for (i = 0; i < len; i++)
-		if (buf[i] != (uint8_t)c)
-			return false;
-	return true;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Creation rules and placement                                           */
 /* ---------------------------------------------------------------------- */
@@ -215,9 +203,9 @@ START_TEST(test_poison)
 	ck_assert_ptr_nonnull(pool);
 	b = dma_pool_alloc(pool, GFP_KERNEL, &h);
 	ck_assert_ptr_nonnull(b);
-	ck_assert(cpu_sees(b, 0xa9, 64)); /* POOL_POISON_ALLOCATED */
+	ck_assert(fixture_cpu_sees(b, 0xa9, 64)); /* POOL_POISON_ALLOCATED */
 	dma_pool_free(pool, b, h);
-	ck_assert(cpu_sees(b, 0xa7, 64)); /* POOL_POISON_FREED */
+	ck_assert(fixture_cpu_sees(b, 0xa7, 64)); /* POOL_POISON_FREED */
 
 	/* The block comes back intact: no report. */
 	b2 = dma_pool_alloc(pool, GFP_KERNEL, &h2);
@@ -238,7 +226,7 @@ START_TEST(test_poison)
 	b2 = dma_pool_zalloc(pool, GFP_KERNEL, &h2);
 	ck_assert_ptr_eq(b2, b);
 	ck_assert_uint_eq(count("pool-corruption"), 2);
-	ck_assert(cpu_sees(b2, 0, 64));
+	ck_assert(fixture_cpu_sees(b2, 0, 64));
 	dma_pool_free(pool, b2, h2);
 	dma_pool_destroy(pool);
 	expected = 2;
@@ -278,7 +266,7 @@ START_TEST(test_coherent_blocks)
 	ck_assert_mem_eq(back, data, 32);
 	memset(data, 0x3d, sizeof(data));
 	ck_assert_int_eq(dmaemu_dma_write(ddev, h, data, 32), 0);
-	ck_assert(cpu_sees(b, 0x3d, 32));
+	ck_assert(fixture_cpu_sees(b, 0x3d, 32));
 	ck_assert_uint_eq(count(NULL), 0);
 	dma_pool_free(pool, b, h);
 	dma_pool_destroy(pool);
@@ -308,7 +296,7 @@ START_TEST(test_bad_frees)
 	dma_pool_free(a, x + 8, h + 8); /* not a block start */
 	ck_assert_uint_eq(count("bad-free"), 3);
 	/* None of those freed anything: x is still in use. */
-	ck_assert(cpu_sees(x, 0xa9, 64));
+	ck_assert(fixture_cpu_sees(x, 0xa9, 64));
 
 	dma_pool_free(a, x, h);
 	dma_pool_free(a, x, h); /* double free */

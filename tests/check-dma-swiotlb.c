@@ -64,81 +64,6 @@ static uint64_t reports(const char *kind)
 	return dmaemu_report_count(m, kind);
 }
 
-/* CPU stores and loads through the model (the explicit accessors). */
-static void cpu_fill(void *dst, uint8_t v, size_t len)
-{
-	uint8_t *src = malloc(len);
-
-	ck_assert_ptr_nonnull(src);
-	memset(src, v, len);
-	ck_assert_int_eq(dmaemu_cpu_write(dst, src, len), 0);
-	free(src);
-}
-
-/* Do the CPU's loads of [@p, +@len) all return @v? */
-static bool cpu_sees(const void *p, uint8_t v, size_t len)
-{
-	uint8_t *got = malloc(len);
-	size_t i;
-	bool ok = true;
-
-	ck_assert_ptr_nonnull(got);
-	ck_assert_int_eq(dmaemu_cpu_read(got, p, len), 0);
-	for (i = 0; i < len; i++)
-		ok &= got[i] == v;
-	free(got);
-	return ok;
-}
-
-static bool all(const uint8_t *p, uint8_t v, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != v)
-			return false;
-	return true;
-}
-
-/* What the device reads at @addr: all @v? */
-static bool dev_sees(dma_addr_t addr, uint8_t v, size_t len)
-{
-	uint8_t *got = malloc(len);
-	bool ok;
-
-	ck_assert_ptr_nonnull(got);
-	ck_assert_int_eq(dmaemu_dma_read(dd, addr, got, len), 0);
-	ok = all(got, v, len);
-	free(got);
-	return ok;
-}
-
-static void dev_fill(dma_addr_t addr, uint8_t v, size_t len)
-{
-	uint8_t *src = malloc(len);
-
-	ck_assert_ptr_nonnull(src);
-	memset(src, v, len);
-	ck_assert_int_eq(dmaemu_dma_write(dd, addr, src, len), 0);
-	free(src);
-}
-
-/* Has the line holding @phys CPU-dirty bytes? */
-static bool cpu_dirty(uint64_t phys)
-{
-	uint64_t d[DMAEMU_MASK_WORDS];
-	uint64_t lp = phys & ~((uint64_t)m->line - 1);
-	unsigned int i;
-	bool any = false;
-
-	dmaemu__lock(dmaemu__stripe_of(m, lp));
-	dmaemu__line_masks(m, lp, d, NULL);
-	dmaemu__unlock(dmaemu__stripe_of(m, lp));
-	for (i = 0; i < DMAEMU_MASK_WORDS; i++)
-		any |= d[i] != 0;
-	return any;
-}
-
 static uint8_t *mem(uint64_t phys)
 {
 	return dmaemu__phys_mem(m, phys);
@@ -174,7 +99,7 @@ START_TEST(to_device_copies_at_map_and_sync_for_device)
 	buf = kmalloc(256, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	phys = virt_to_phys(buf);
-	cpu_fill(buf, 0xa1, 256);
+	fixture_cpu_fill(buf, 0xa1, 256);
 
 	addr = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
 	ck_assert(!dma_mapping_error(dev, addr));
@@ -182,32 +107,33 @@ START_TEST(to_device_copies_at_map_and_sync_for_device)
 	ck_assert_uint_eq(dmaemu__swiotlb_orig(m, addr), phys);
 	ck_assert_uint_eq(slots_used(), 1);
 	/* The bounce buffer got the data through the CPU's view... */
-	ck_assert(all(cpu(addr), 0xa1, 256));
+	ck_assert(fixture_all(cpu(addr), 0xa1, 256));
 	/* ...and was written back for the device, except on x86. */
 	if (coherent) {
-		ck_assert(cpu_dirty(addr));
+		ck_assert(fixture_cpu_dirty(m, addr));
 	} else {
-		ck_assert(!cpu_dirty(addr) && !cpu_dirty(addr + 255));
-		ck_assert(all(mem(addr), 0xa1, 256));
+		ck_assert(!fixture_cpu_dirty(m, addr) &&
+			  !fixture_cpu_dirty(m, addr + 255));
+		ck_assert(fixture_all(mem(addr), 0xa1, 256));
 	}
-	ck_assert(dev_sees(addr, 0xa1, 256));
+	ck_assert(fixture_dev_sees(dd, addr, 0xa1, 256));
 
 	/* The CPU takes the buffer back and changes it: the bounce buffer
 	 * keeps the old bytes until sync_for_device copies. */
 	dma_sync_single_for_cpu(dev, addr, 256, DMA_TO_DEVICE);
-	cpu_fill(buf, 0xb2, 256);
-	ck_assert(all(cpu(addr), 0xa1, 256));
+	fixture_cpu_fill(buf, 0xb2, 256);
+	ck_assert(fixture_all(cpu(addr), 0xa1, 256));
 	dma_sync_single_for_device(dev, addr, 256, DMA_TO_DEVICE);
-	ck_assert(all(cpu(addr), 0xb2, 256));
+	ck_assert(fixture_all(cpu(addr), 0xb2, 256));
 	if (!coherent)
-		ck_assert(all(mem(addr), 0xb2, 256));
-	ck_assert(dev_sees(addr, 0xb2, 256));
+		ck_assert(fixture_all(mem(addr), 0xb2, 256));
+	ck_assert(fixture_dev_sees(dd, addr, 0xb2, 256));
 
 	/* A device write into the bounce buffer is not copied back. */
-	dev_fill(addr, 0xcc, 16);
+	fixture_dev_fill(dd, addr, 0xcc, 16);
 	dma_unmap_single(dev, addr, 256, DMA_TO_DEVICE);
 	ck_assert_uint_eq(slots_used(), 0);
-	ck_assert(cpu_sees(buf, 0xb2, 256));
+	ck_assert(fixture_cpu_sees(buf, 0xb2, 256));
 	ck_assert_uint_eq(reports("swiotlb-full"), 0);
 	kfree(buf);
 	stop();
@@ -229,24 +155,24 @@ START_TEST(from_device_copies_at_unmap)
 	buf = kmalloc(512, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	phys = virt_to_phys(buf);
-	cpu_fill(buf, 0x11, 512);
+	fixture_cpu_fill(buf, 0x11, 512);
 
 	addr = dma_map_single(dev, buf, 512, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, addr));
 	ck_assert_uint_ne(addr, phys);
 	/* No copy at map: the fresh pool still holds zeros. */
-	ck_assert(all(cpu(addr), 0x00, 512));
+	ck_assert(fixture_all(cpu(addr), 0x00, 512));
 
-	dev_fill(addr, 0xd4, 512);
-	ck_assert(all(mem(addr), 0xd4, 512));
-	ck_assert(all(cpu(phys), 0x11, 512));
-	ck_assert(!all(mem(phys), 0xd4, 512));
+	fixture_dev_fill(dd, addr, 0xd4, 512);
+	ck_assert(fixture_all(mem(addr), 0xd4, 512));
+	ck_assert(fixture_all(cpu(phys), 0x11, 512));
+	ck_assert(!fixture_all(mem(phys), 0xd4, 512));
 
 	dma_unmap_single(dev, addr, 512, DMA_FROM_DEVICE);
-	ck_assert(cpu_sees(buf, 0xd4, 512));
+	ck_assert(fixture_cpu_sees(buf, 0xd4, 512));
 	/* The CPU wrote the original: dirty lines, memory not yet. */
-	ck_assert(cpu_dirty(phys));
-	ck_assert(!all(mem(phys), 0xd4, 512));
+	ck_assert(fixture_cpu_dirty(m, phys));
+	ck_assert(!fixture_all(mem(phys), 0xd4, 512));
 	kfree(buf);
 	stop();
 }
@@ -266,21 +192,21 @@ START_TEST(missing_sync_for_cpu_hides_device_data)
 	start(_i, "swiotlb=force");
 	buf = kmalloc(128, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
-	cpu_fill(buf, 0x22, 128);
+	fixture_cpu_fill(buf, 0x22, 128);
 	addr = dma_map_single(dev, buf, 128, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, addr));
-	dev_fill(addr, 0xe5, 128);
+	fixture_dev_fill(dd, addr, 0xe5, 128);
 	/* However long the driver polls, the bytes never arrive. */
 	for (k = 0; k < 3; k++)
-		ck_assert(cpu_sees(buf, 0x22, 128));
+		ck_assert(fixture_cpu_sees(buf, 0x22, 128));
 	dma_sync_single_for_cpu(dev, addr, 128, DMA_FROM_DEVICE);
-	ck_assert(cpu_sees(buf, 0xe5, 128));
+	ck_assert(fixture_cpu_sees(buf, 0xe5, 128));
 	/* Again for the next transfer, then unmap copies it. */
 	dma_sync_single_for_device(dev, addr, 128, DMA_FROM_DEVICE);
-	dev_fill(addr, 0xf6, 128);
-	ck_assert(cpu_sees(buf, 0xe5, 128));
+	fixture_dev_fill(dd, addr, 0xf6, 128);
+	ck_assert(fixture_cpu_sees(buf, 0xe5, 128));
 	dma_unmap_single(dev, addr, 128, DMA_FROM_DEVICE);
-	ck_assert(cpu_sees(buf, 0xf6, 128));
+	ck_assert(fixture_cpu_sees(buf, 0xf6, 128));
 	kfree(buf);
 	stop();
 }
@@ -295,11 +221,11 @@ START_TEST(x86_direct_shows_data_without_sync)
 	start(2, "swiotlb=normal");
 	buf = kmalloc(128, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
-	cpu_fill(buf, 0x22, 128);
+	fixture_cpu_fill(buf, 0x22, 128);
 	addr = dma_map_single(dev, buf, 128, DMA_FROM_DEVICE);
 	ck_assert_uint_eq(addr, virt_to_phys(buf));
-	dev_fill(addr, 0xe5, 128);
-	ck_assert(cpu_sees(buf, 0xe5, 128));
+	fixture_dev_fill(dd, addr, 0xe5, 128);
+	ck_assert(fixture_cpu_sees(buf, 0xe5, 128));
 	dma_unmap_single(dev, addr, 128, DMA_FROM_DEVICE);
 	kfree(buf);
 	stop();
@@ -315,22 +241,22 @@ START_TEST(bidirectional_copies_both_ways)
 	start(_i, "swiotlb=force");
 	buf = kmalloc(300, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
-	cpu_fill(buf, 0x33, 300);
+	fixture_cpu_fill(buf, 0x33, 300);
 	addr = dma_map_single(dev, buf, 300, DMA_BIDIRECTIONAL);
 	ck_assert(!dma_mapping_error(dev, addr));
-	ck_assert(dev_sees(addr, 0x33, 300));
-	dev_fill(addr + 100, 0x44, 50);
+	ck_assert(fixture_dev_sees(dd, addr, 0x33, 300));
+	fixture_dev_fill(dd, addr + 100, 0x44, 50);
 	dma_sync_single_for_cpu(dev, addr, 300, DMA_BIDIRECTIONAL);
-	ck_assert(cpu_sees(buf, 0x33, 100));
-	ck_assert(cpu_sees(buf + 100, 0x44, 50));
-	ck_assert(cpu_sees(buf + 150, 0x33, 150));
-	cpu_fill(buf, 0x55, 10);
+	ck_assert(fixture_cpu_sees(buf, 0x33, 100));
+	ck_assert(fixture_cpu_sees(buf + 100, 0x44, 50));
+	ck_assert(fixture_cpu_sees(buf + 150, 0x33, 150));
+	fixture_cpu_fill(buf, 0x55, 10);
 	dma_sync_single_for_device(dev, addr, 300, DMA_BIDIRECTIONAL);
-	ck_assert(dev_sees(addr, 0x55, 10));
-	dev_fill(addr + 299, 0x66, 1);
+	ck_assert(fixture_dev_sees(dd, addr, 0x55, 10));
+	fixture_dev_fill(dd, addr + 299, 0x66, 1);
 	dma_unmap_single(dev, addr, 300, DMA_BIDIRECTIONAL);
-	ck_assert(cpu_sees(buf + 299, 0x66, 1));
-	ck_assert(cpu_sees(buf, 0x55, 10));
+	ck_assert(fixture_cpu_sees(buf + 299, 0x66, 1));
+	ck_assert(fixture_cpu_sees(buf, 0x55, 10));
 	kfree(buf);
 	stop();
 }
@@ -348,13 +274,13 @@ START_TEST(partial_device_write_returns_bounce_bytes)
 	start(_i, "swiotlb=force");
 	buf = kmalloc(256, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
-	cpu_fill(buf, 0x77, 256);
+	fixture_cpu_fill(buf, 0x77, 256);
 	addr = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, addr));
-	dev_fill(addr, 0x88, 16);
+	fixture_dev_fill(dd, addr, 0x88, 16);
 	dma_unmap_single(dev, addr, 256, DMA_FROM_DEVICE);
-	ck_assert(cpu_sees(buf, 0x88, 16));
-	ck_assert(cpu_sees(buf + 16, 0x00, 240));
+	ck_assert(fixture_cpu_sees(buf, 0x88, 16));
+	ck_assert(fixture_cpu_sees(buf + 16, 0x00, 240));
 	kfree(buf);
 	stop();
 }
@@ -369,23 +295,23 @@ START_TEST(skip_cpu_sync_skips_copies)
 	start(_i, "swiotlb=force");
 	buf = kmalloc(256, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
-	cpu_fill(buf, 0x99, 256);
+	fixture_cpu_fill(buf, 0x99, 256);
 	addr = dma_map_single_attrs(dev, buf, 256, DMA_TO_DEVICE,
 				    DMA_ATTR_SKIP_CPU_SYNC);
 	ck_assert(!dma_mapping_error(dev, addr));
-	ck_assert(all(cpu(addr), 0x00, 256));
-	ck_assert(dev_sees(addr, 0x00, 256));
+	ck_assert(fixture_all(cpu(addr), 0x00, 256));
+	ck_assert(fixture_dev_sees(dd, addr, 0x00, 256));
 	dma_sync_single_for_device(dev, addr, 256, DMA_TO_DEVICE);
-	ck_assert(dev_sees(addr, 0x99, 256));
+	ck_assert(fixture_dev_sees(dd, addr, 0x99, 256));
 	dma_unmap_single_attrs(dev, addr, 256, DMA_TO_DEVICE,
 			       DMA_ATTR_SKIP_CPU_SYNC);
 
 	addr = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, addr));
-	dev_fill(addr, 0xab, 256);
+	fixture_dev_fill(dd, addr, 0xab, 256);
 	dma_unmap_single_attrs(dev, addr, 256, DMA_FROM_DEVICE,
 			       DMA_ATTR_SKIP_CPU_SYNC);
-	ck_assert(cpu_sees(buf, 0x99, 256));
+	ck_assert(fixture_cpu_sees(buf, 0x99, 256));
 	kfree(buf);
 	stop();
 }
@@ -412,14 +338,14 @@ START_TEST(above_mask_bounces)
 	lphys = page_to_phys(lo);
 	ck_assert_uint_ge(hphys, 1ULL << 32);
 	ck_assert_uint_lt(lphys, 1ULL << 32);
-	cpu_fill(page_address(hi), 0x5a, PAGE_SIZE);
+	fixture_cpu_fill(page_address(hi), 0x5a, PAGE_SIZE);
 
 	addr = dma_map_page(dev, hi, 0, PAGE_SIZE, DMA_TO_DEVICE);
 	ck_assert(!dma_mapping_error(dev, addr));
 	ck_assert_uint_lt(addr + PAGE_SIZE - 1, 1ULL << 32);
 	ck_assert_uint_eq(dmaemu__swiotlb_orig(m, addr), hphys);
 	ck_assert_uint_eq(addr & (PAGE_SIZE - 1), 0); /* page stride */
-	ck_assert(dev_sees(addr, 0x5a, PAGE_SIZE));
+	ck_assert(fixture_dev_sees(dd, addr, 0x5a, PAGE_SIZE));
 	dma_unmap_page(dev, addr, PAGE_SIZE, DMA_TO_DEVICE);
 
 	/* Below the mask: direct. */
@@ -504,12 +430,12 @@ START_TEST(segment_limit)
 	pages = alloc_pages(GFP_KERNEL, 7);
 	ck_assert_ptr_nonnull(pages);
 	base = page_address(pages);
-	cpu_fill(base, 0x3c, 256 << 10);
+	fixture_cpu_fill(base, 0x3c, 256 << 10);
 
 	addr = dma_map_single(dev, base, 256 << 10, DMA_TO_DEVICE);
 	ck_assert(!dma_mapping_error(dev, addr));
 	ck_assert_uint_eq(slots_used(), 128);
-	ck_assert(dev_sees(addr, 0x3c, 256 << 10));
+	ck_assert(fixture_dev_sees(dd, addr, 0x3c, 256 << 10));
 	dma_unmap_single(dev, addr, 256 << 10, DMA_TO_DEVICE);
 
 	addr = dma_map_single(dev, base, (256 << 10) + 1, DMA_TO_DEVICE);
@@ -565,7 +491,7 @@ START_TEST(scatterlist_bounces_each_entry)
 	for (k = 0; k < 3; k++) {
 		buf[k] = kmalloc(1000, GFP_KERNEL);
 		ck_assert_ptr_nonnull(buf[k]);
-		cpu_fill(buf[k], (uint8_t)(0x10 + k), 1000);
+		fixture_cpu_fill(buf[k], (uint8_t)(0x10 + k), 1000);
 		sg_set_buf(&sg[k], buf[k], 1000);
 	}
 	n = dma_map_sg(dev, sg, 3, DMA_BIDIRECTIONAL);
@@ -574,20 +500,22 @@ START_TEST(scatterlist_bounces_each_entry)
 	for_each_sg (sg, s, n, k) {
 		ck_assert_uint_ne(sg_dma_address(s), virt_to_phys(buf[k]));
 		ck_assert_uint_eq(sg_dma_len(s), 1000);
-		ck_assert(
-			dev_sees(sg_dma_address(s), (uint8_t)(0x10 + k), 1000));
-		dev_fill(sg_dma_address(s), (uint8_t)(0x20 + k), 1000);
-		ck_assert(cpu_sees(buf[k], (uint8_t)(0x10 + k), 1000));
+		ck_assert(fixture_dev_sees(dd, sg_dma_address(s),
+					   (uint8_t)(0x10 + k), 1000));
+		fixture_dev_fill(dd, sg_dma_address(s), (uint8_t)(0x20 + k),
+				 1000);
+		ck_assert(fixture_cpu_sees(buf[k], (uint8_t)(0x10 + k), 1000));
 	}
 	dma_sync_sg_for_cpu(dev, sg, 3, DMA_BIDIRECTIONAL);
 	for (k = 0; k < 3; k++)
-		ck_assert(cpu_sees(buf[k], (uint8_t)(0x20 + k), 1000));
+		ck_assert(fixture_cpu_sees(buf[k], (uint8_t)(0x20 + k), 1000));
 	dma_sync_sg_for_device(dev, sg, 3, DMA_BIDIRECTIONAL);
 	for_each_sg (sg, s, n, k)
-		dev_fill(sg_dma_address(s), (uint8_t)(0x30 + k), 1000);
+		fixture_dev_fill(dd, sg_dma_address(s), (uint8_t)(0x30 + k),
+				 1000);
 	dma_unmap_sg(dev, sg, 3, DMA_BIDIRECTIONAL);
 	for (k = 0; k < 3; k++) {
-		ck_assert(cpu_sees(buf[k], (uint8_t)(0x30 + k), 1000));
+		ck_assert(fixture_cpu_sees(buf[k], (uint8_t)(0x30 + k), 1000));
 		kfree(buf[k]);
 	}
 	stop();
@@ -634,8 +562,8 @@ START_TEST(scatterlist_mixed)
 	ck_assert_ptr_nonnull(hi);
 	ck_assert_ptr_nonnull(lo);
 	ck_assert_uint_ge(page_to_phys(hi), 1ULL << 32);
-	cpu_fill(page_address(hi), 0x12, PAGE_SIZE);
-	cpu_fill(page_address(lo), 0x34, PAGE_SIZE);
+	fixture_cpu_fill(page_address(hi), 0x12, PAGE_SIZE);
+	fixture_cpu_fill(page_address(lo), 0x34, PAGE_SIZE);
 	sg_init_table(sg, 2);
 	sg_set_page(&sg[0], lo, PAGE_SIZE, 0);
 	sg_set_page(&sg[1], hi, PAGE_SIZE, 0);
@@ -644,14 +572,16 @@ START_TEST(scatterlist_mixed)
 	ck_assert_uint_lt(sg_dma_address(&sg[1]), 1ULL << 32);
 	ck_assert_uint_eq(dmaemu__swiotlb_orig(m, sg_dma_address(&sg[1])),
 			  page_to_phys(hi));
-	ck_assert(dev_sees(sg_dma_address(&sg[0]), 0x34, PAGE_SIZE));
-	ck_assert(dev_sees(sg_dma_address(&sg[1]), 0x12, PAGE_SIZE));
-	dev_fill(sg_dma_address(&sg[0]), 0x56, PAGE_SIZE);
-	dev_fill(sg_dma_address(&sg[1]), 0x78, PAGE_SIZE);
-	ck_assert(cpu_sees(page_address(hi), 0x12, PAGE_SIZE));
+	ck_assert(
+		fixture_dev_sees(dd, sg_dma_address(&sg[0]), 0x34, PAGE_SIZE));
+	ck_assert(
+		fixture_dev_sees(dd, sg_dma_address(&sg[1]), 0x12, PAGE_SIZE));
+	fixture_dev_fill(dd, sg_dma_address(&sg[0]), 0x56, PAGE_SIZE);
+	fixture_dev_fill(dd, sg_dma_address(&sg[1]), 0x78, PAGE_SIZE);
+	ck_assert(fixture_cpu_sees(page_address(hi), 0x12, PAGE_SIZE));
 	dma_unmap_sg(dev, sg, 2, DMA_BIDIRECTIONAL);
-	ck_assert(cpu_sees(page_address(lo), 0x56, PAGE_SIZE));
-	ck_assert(cpu_sees(page_address(hi), 0x78, PAGE_SIZE));
+	ck_assert(fixture_cpu_sees(page_address(lo), 0x56, PAGE_SIZE));
+	ck_assert(fixture_cpu_sees(page_address(hi), 0x78, PAGE_SIZE));
 	dmaemu__swiotlb_info(m, &st);
 	ck_assert_uint_eq(st.maps, 1);
 	__free_pages(hi, 0);
@@ -678,13 +608,13 @@ static void *bounce_worker(void *arg)
 		uint8_t a = (uint8_t)(id * 64 + r), b = (uint8_t)(a ^ 0xff);
 		dma_addr_t addr;
 
-		cpu_fill(buf, a, 700);
+		fixture_cpu_fill(buf, a, 700);
 		addr = dma_map_single(dev, buf, 700, DMA_BIDIRECTIONAL);
 		ck_assert(!dma_mapping_error(dev, addr));
-		ck_assert(dev_sees(addr, a, 700));
-		dev_fill(addr, b, 700);
+		ck_assert(fixture_dev_sees(dd, addr, a, 700));
+		fixture_dev_fill(dd, addr, b, 700);
 		dma_unmap_single(dev, addr, 700, DMA_BIDIRECTIONAL);
-		ck_assert(cpu_sees(buf, b, 700));
+		ck_assert(fixture_cpu_sees(buf, b, 700));
 	}
 	kfree(buf);
 	return NULL;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fixture.c - machines for the Check suites, reporting into a log the test
- * reads back.
+ * reads back, and the CPU's and a device's view of bytes.
  *
  * The log is a temporary file unlinked as soon as it is made, so a test
  * that fails (its process exits in the middle) leaves nothing in /tmp.  A
@@ -14,10 +14,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check-run.h"
-#include "dmaemu/machine.h"
+#include "dmaemu-private.h"
+#include "dmaemu/cpu.h"
+#include "dmaemu/device.h"
 #include "fixture.h"
 
 static FILE *log_in; /* the log, open for reading; NULL before the first */
@@ -78,4 +81,79 @@ void fixture_teardown(void)
 	if (log_in)
 		fclose(log_in);
 	log_in = NULL;
+}
+
+bool fixture_all(const void *p, int c, size_t len)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i] != (uint8_t)c)
+			return false;
+	return true;
+}
+
+/* A host buffer of @len bytes (never NULL: the test fails instead). */
+static uint8_t *buffer(size_t len)
+{
+	uint8_t *b = malloc(len ? len : 1);
+
+	ck_assert_ptr_nonnull(b);
+	return b;
+}
+
+void fixture_cpu_fill(void *dst, int c, size_t len)
+{
+	uint8_t *src = buffer(len);
+
+	memset(src, c, len);
+	ck_assert_int_eq(dmaemu_cpu_write(dst, src, len), 0);
+	free(src);
+}
+
+bool fixture_cpu_sees(const void *src, int c, size_t len)
+{
+	uint8_t *got = buffer(len);
+	bool ok;
+
+	ck_assert_int_eq(dmaemu_cpu_read(got, src, len), 0);
+	ok = fixture_all(got, c, len);
+	free(got);
+	return ok;
+}
+
+void fixture_dev_fill(struct dmaemu_device *d, uint64_t addr, int c, size_t len)
+{
+	uint8_t *src = buffer(len);
+
+	memset(src, c, len);
+	ck_assert_int_eq(dmaemu_dma_write(d, addr, src, len), 0);
+	free(src);
+}
+
+bool fixture_dev_sees(struct dmaemu_device *d, uint64_t addr, int c, size_t len)
+{
+	uint8_t *got = buffer(len);
+	bool ok;
+
+	ck_assert_int_eq(dmaemu_dma_read(d, addr, got, len), 0);
+	ok = fixture_all(got, c, len);
+	free(got);
+	return ok;
+}
+
+bool fixture_cpu_dirty(struct dmaemu_machine *m, uint64_t phys)
+{
+	uint64_t d[DMAEMU_MASK_WORDS];
+	uint64_t lp = phys & ~((uint64_t)m->line - 1);
+	unsigned int i;
+	bool any = false;
+
+	dmaemu__lock(dmaemu__stripe_of(m, lp));
+	dmaemu__line_masks(m, lp, d, NULL);
+	dmaemu__unlock(dmaemu__stripe_of(m, lp));
+	for (i = 0; i < DMAEMU_MASK_WORDS; i++)
+		any |= d[i] != 0;
+	return any;
 }

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fixture.h - what the Check suites of the library share: machines whose
- * reports go to a log the test can read.
+ * reports go to a log the test can read, and the CPU's and a device's view
+ * of a run of bytes.
  */
 #ifndef DMAEMU_TESTS_FIXTURE_H
 #define DMAEMU_TESTS_FIXTURE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 struct dmaemu_machine;
+struct dmaemu_device;
 
 /**
  * fixture_machine() - make a machine for a test, or fail the test.
@@ -38,5 +44,32 @@ void fixture_log_clear(void);
  * new one).  The machines are the test's to destroy.
  */
 void fixture_teardown(void);
+
+/** fixture_all() - are all @len bytes at @p equal to (uint8_t)@c? */
+bool fixture_all(const void *p, int c, size_t len);
+
+/**
+ * fixture_cpu_fill() - the CPU stores @c in [@dst, +@len), through the
+ * model (dmaemu_cpu_write(): the same in instrumented and plain code).
+ */
+void fixture_cpu_fill(void *dst, int c, size_t len);
+
+/** fixture_cpu_sees() - do the CPU's loads of [@src, +@len), through the
+ * model, all give @c? */
+bool fixture_cpu_sees(const void *src, int c, size_t len);
+
+/** fixture_dev_fill() - device @d writes @c to bus addresses
+ * [@addr, +@len); the write must succeed. */
+void fixture_dev_fill(struct dmaemu_device *d, uint64_t addr, int c,
+		      size_t len);
+
+/** fixture_dev_sees() - does device @d read @c at all of bus addresses
+ * [@addr, +@len)?  The read must succeed. */
+bool fixture_dev_sees(struct dmaemu_device *d, uint64_t addr, int c,
+		      size_t len);
+
+/** fixture_cpu_dirty() - has the line of @m holding @phys CPU-dirty
+ * bytes? */
+bool fixture_cpu_dirty(struct dmaemu_machine *m, uint64_t phys);
 
 #endif

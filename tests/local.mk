@@ -5,6 +5,8 @@
 check_LTLIBRARIES += tests/libcheckrun.la
 tests_libcheckrun_la_SOURCES = tests/check-run.c tests/check-run.h \
 	tests/fixture.c tests/fixture.h
+tests_libcheckrun_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib \
+	-I$(top_srcdir)/include/dmaemu/kernel
 tests_libcheckrun_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_libcheckrun_la_LIBADD = $(CHECK_LIBS)
 
