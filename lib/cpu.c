@@ -667,7 +667,11 @@ static int refuse_bad(const void *addr, size_t len, bool store)
 	return 0;
 }
 
-int dmaemu_cpu_read(void *dst, const void *src, size_t len)
+/*
+ * The copy of both accessors.  When both sides would fault, the one the
+ * accessor is named for is reported: @dst for a write, @src for a read.
+ */
+static int cpu_copy(void *dst, const void *src, size_t len, bool write)
 {
 	int ret;
 
@@ -675,9 +679,10 @@ int dmaemu_cpu_read(void *dst, const void *src, size_t len)
 		return 0;
 	if (!dst || !src)
 		return -EINVAL;
-	ret = refuse_bad(src, len, false);
+	ret = write ? refuse_bad(dst, len, true) : refuse_bad(src, len, false);
 	if (!ret)
-		ret = refuse_bad(dst, len, true);
+		ret = write ? refuse_bad(src, len, false)
+			    : refuse_bad(dst, len, true);
 	if (ret)
 		return ret;
 	dmaemu__cpu_range(src, len, false);
@@ -686,23 +691,14 @@ int dmaemu_cpu_read(void *dst, const void *src, size_t len)
 	return 0;
 }
 
+int dmaemu_cpu_read(void *dst, const void *src, size_t len)
+{
+	return cpu_copy(dst, src, len, false);
+}
+
 int dmaemu_cpu_write(void *dst, const void *src, size_t len)
 {
-	int ret;
-
-	if (!len)
-		return 0;
-	if (!dst || !src)
-		return -EINVAL;
-	ret = refuse_bad(dst, len, true);
-	if (!ret)
-		ret = refuse_bad(src, len, false);
-	if (ret)
-		return ret;
-	dmaemu__cpu_range(src, len, false);
-	dmaemu__cpu_range(dst, len, true);
-	memcpy(dst, src, len);
-	return 0;
+	return cpu_copy(dst, src, len, true);
 }
 
 void dmaemu_cpu_flush_wc(void)
