@@ -709,25 +709,40 @@ static dma_addr_t swiotlb_map(struct device *dev, uint64_t phys, size_t size,
 	return phys_to_bus(m, tlb);
 }
 
+/*
+ * Give [@tlb, +@size) back to the CPU, for an unmap (@unmap) or a
+ * sync_for_cpu: the device's view of the bounce buffer first, as arm64's
+ * __swiotlb_unmap_page() invalidates before swiotlb copies, then the copy
+ * back when the device may have written.  @skip (SKIP_CPU_SYNC) does
+ * neither.  Return: bounce_lookup()'s answer.
+ */
+static bool to_cpu(struct dmaemu_machine *m, struct device *dev, uint64_t tlb,
+		   size_t size, int dir, bool skip, bool unmap)
+{
+	uint64_t orig = 0;
+	bool in_pool;
+
+	if (!skip && dmaemu__bank_of_phys(m, tlb, size))
+		dmaemu__arch_sync_for_cpu(m, tlb, size, dir);
+	if (!bounce_lookup(m, dev, tlb, &size, unmap, &orig, &in_pool))
+		return false;
+	if (!skip && from_dev(dir)) {
+		bounce(m, orig, tlb, size);
+		count_bounce(m, size);
+	}
+	return true;
+}
+
 /* Unmap one bounce buffer or direct mapping at bus address @addr. */
 static void unmap_one(struct dmaemu_machine *m, struct device *dev,
 		      dma_addr_t addr, size_t size, int dir,
 		      unsigned long attrs)
 {
-	uint64_t tlb = bus_to_phys(m, addr), orig = 0;
-	bool in_pool, skip = attrs & DMA_ATTR_SKIP_CPU_SYNC;
+	uint64_t tlb = bus_to_phys(m, addr);
 
-	/* The device's view of the bounce buffer first, as arm64's
-	 * __swiotlb_unmap_page() invalidates before swiotlb copies. */
-	if (!skip && dmaemu__bank_of_phys(m, tlb, size))
-		dmaemu__arch_sync_for_cpu(m, tlb, size, dir);
-	if (!bounce_lookup(m, dev, tlb, &size, true, &orig, &in_pool))
-		return;
-	if (!skip && from_dev(dir)) {
-		bounce(m, orig, tlb, size);
-		count_bounce(m, size);
-	}
-	slots_release(m, tlb);
+	if (to_cpu(m, dev, tlb, size, dir, attrs & DMA_ATTR_SKIP_CPU_SYNC,
+		   true))
+		slots_release(m, tlb);
 }
 
 static void swiotlb_unmap(struct device *dev, dma_addr_t addr, uint64_t phys,
@@ -744,19 +759,9 @@ static void swiotlb_sync_for_cpu(struct device *dev, dma_addr_t map_addr,
 				 size_t size, int dir)
 {
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-	uint64_t tlb, orig = 0;
-	bool in_pool;
 
-	if (!m)
-		return;
-	tlb = bus_to_phys(m, addr);
-	if (dmaemu__bank_of_phys(m, tlb, size))
-		dmaemu__arch_sync_for_cpu(m, tlb, size, dir);
-	if (bounce_lookup(m, dev, tlb, &size, false, &orig, &in_pool) &&
-	    from_dev(dir)) {
-		bounce(m, orig, tlb, size);
-		count_bounce(m, size);
-	}
+	if (m)
+		to_cpu(m, dev, bus_to_phys(m, addr), size, dir, false, false);
 }
 
 static void swiotlb_sync_for_device(struct device *dev, dma_addr_t map_addr,
