@@ -739,33 +739,47 @@ bad:
 		   "cache maintenance of an IOVA that is not mapped");
 }
 
-static dma_addr_t iommu_map(struct device *dev, uint64_t phys, size_t size,
-			    int dir, unsigned long attrs)
+/*
+ * Map the physically contiguous [@phys, +@size) as one run of IOVA pages
+ * of @kind.  Return: the IOVA of @phys, or DMA_MAPPING_ERROR after a
+ * report.
+ */
+static dma_addr_t map_contig(struct dmaemu_machine *m, struct device *dev,
+			     uint64_t phys, size_t size, int dir,
+			     unsigned long attrs, enum iova_kind kind)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct page_src src = {.first = phys & PTE_PHYS};
-	uint64_t off = phys & (IOVA_PAGE - 1), n, pfn;
+	uint64_t off = phys & (IOVA_PAGE - 1), pfn;
 	struct iommu_domain *d;
 
-	if (!m)
-		return DMA_MAPPING_ERROR;
 	if (!size) {
 		report_bad(m, dev, 0, size, "map of 0 bytes");
 		return DMA_MAPPING_ERROR;
 	}
-	n = (off + size + IOVA_PAGE - 1) >> IOVA_SHIFT;
 	d = domain_of(m, dev, true);
 	if (!d) {
 		report_nospace(m, dev, size, 0, -ENOMEM);
 		return DMA_MAPPING_ERROR;
 	}
-	pfn = map_range(m, dev, d, &src, n, prot_bits(dir, attrs), KIND_SINGLE,
-			dir, size, attrs & DMA_ATTR_NO_WARN);
-	if (!pfn)
+	pfn = map_range(m, dev, d, &src,
+			(off + size + IOVA_PAGE - 1) >> IOVA_SHIFT,
+			prot_bits(dir, attrs), kind, dir, size,
+			attrs & DMA_ATTR_NO_WARN);
+	return pfn ? (pfn << IOVA_SHIFT) + off : DMA_MAPPING_ERROR;
+}
+
+static dma_addr_t iommu_map(struct device *dev, uint64_t phys, size_t size,
+			    int dir, unsigned long attrs)
+{
+	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+	dma_addr_t dma;
+
+	if (!m)
 		return DMA_MAPPING_ERROR;
-	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+	dma = map_contig(m, dev, phys, size, dir, attrs, KIND_SINGLE);
+	if (dma != DMA_MAPPING_ERROR && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmaemu__arch_sync_for_device(m, phys, size, dir);
-	return (pfn << IOVA_SHIFT) + off;
+	return dma;
 }
 
 static void iommu_unmap(struct device *dev, dma_addr_t addr, uint64_t phys,
@@ -962,26 +976,9 @@ static dma_addr_t iommu_map_resource(struct device *dev, uint64_t phys,
 				     size_t size, int dir, unsigned long attrs)
 {
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-	struct page_src src = {.first = phys & PTE_PHYS};
-	uint64_t off = phys & (IOVA_PAGE - 1), pfn;
-	struct iommu_domain *d;
 
-	if (!m)
-		return DMA_MAPPING_ERROR;
-	if (!size) {
-		report_bad(m, dev, 0, size, "map of 0 bytes");
-		return DMA_MAPPING_ERROR;
-	}
-	d = domain_of(m, dev, true);
-	if (!d) {
-		report_nospace(m, dev, size, 0, -ENOMEM);
-		return DMA_MAPPING_ERROR;
-	}
-	pfn = map_range(m, dev, d, &src,
-			(off + size + IOVA_PAGE - 1) >> IOVA_SHIFT,
-			prot_bits(dir, attrs), KIND_RESOURCE, dir, size,
-			attrs & DMA_ATTR_NO_WARN);
-	return pfn ? (pfn << IOVA_SHIFT) + off : DMA_MAPPING_ERROR;
+	return m ? map_contig(m, dev, phys, size, dir, attrs, KIND_RESOURCE)
+		 : DMA_MAPPING_ERROR;
 }
 
 static void iommu_unmap_resource(struct device *dev, dma_addr_t addr,
