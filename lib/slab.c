@@ -646,27 +646,33 @@ static struct dmaemu_machine *alloc_machine(gfp_t gfp, const char *caller)
 	return m;
 }
 
+/*
+ * kmalloc() and the variants that differ from it only in name and in
+ * @extra flags (__GFP_ZERO), added after the sleep check so that its
+ * report shows the caller's own flags.
+ */
+static void *alloc_named(size_t size, gfp_t flags, gfp_t extra,
+			 const char *caller)
+{
+	struct dmaemu_machine *m = alloc_machine(flags, caller);
+
+	return m ? dmaemu__kmalloc(m, size, flags | extra, caller) : NULL;
+}
+
 void *kmalloc(size_t size, gfp_t flags)
 {
-	struct dmaemu_machine *m = alloc_machine(flags, "kmalloc");
-
-	return m ? dmaemu__kmalloc(m, size, flags, "kmalloc") : NULL;
+	return alloc_named(size, flags, 0, "kmalloc");
 }
 
 void *kzalloc(size_t size, gfp_t flags)
 {
-	struct dmaemu_machine *m = alloc_machine(flags, "kzalloc");
-
-	return m ? dmaemu__kmalloc(m, size, flags | __GFP_ZERO, "kzalloc")
-		 : NULL;
+	return alloc_named(size, flags, __GFP_ZERO, "kzalloc");
 }
 
 void *kmalloc_node(size_t size, gfp_t flags, int node)
 {
-	struct dmaemu_machine *m = alloc_machine(flags, "kmalloc_node");
-
 	(void)node;
-	return m ? dmaemu__kmalloc(m, size, flags, "kmalloc_node") : NULL;
+	return alloc_named(size, flags, 0, "kmalloc_node");
 }
 
 static void *array_alloc(size_t n, size_t size, gfp_t flags, const char *caller)
@@ -883,17 +889,12 @@ char *kasprintf(gfp_t gfp, const char *fmt, ...)
 
 void *kvmalloc(size_t size, gfp_t flags)
 {
-	struct dmaemu_machine *m = alloc_machine(flags, "kvmalloc");
-
-	return m ? dmaemu__kmalloc(m, size, flags, "kvmalloc") : NULL;
+	return alloc_named(size, flags, 0, "kvmalloc");
 }
 
 void *kvzalloc(size_t size, gfp_t flags)
 {
-	struct dmaemu_machine *m = alloc_machine(flags, "kvzalloc");
-
-	return m ? dmaemu__kmalloc(m, size, flags | __GFP_ZERO, "kvzalloc")
-		 : NULL;
+	return alloc_named(size, flags, __GFP_ZERO, "kvzalloc");
 }
 
 void *kvmalloc_array(size_t n, size_t size, gfp_t flags)
