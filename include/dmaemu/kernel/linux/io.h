@@ -36,85 +36,46 @@ void __iomem *ioremap_nocache(phys_addr_t offset, size_t size);
 void __iomem *ioremap_wc(phys_addr_t offset, size_t size);
 void iounmap(volatile void __iomem *addr);
 
-static inline u8 readb(const volatile void __iomem *addr)
-{
-	return (u8)dmaemu_mmio_read(addr, 1, 0);
-}
+/*
+ * readX() and writeX() for one width and ordering (@relaxed: the
+ * _relaxed variants); the macros are the x86 kernel's names for the same
+ * job, and are undefined again below.
+ */
+#define build_mmio_read(name, type, bytes, relaxed)                  \
+	static inline type name(const volatile void __iomem *addr)   \
+	{                                                            \
+		return (type)dmaemu_mmio_read(addr, bytes, relaxed); \
+	}
+#define build_mmio_write(name, type, bytes, relaxed)                     \
+	static inline void name(type value, volatile void __iomem *addr) \
+	{                                                                \
+		dmaemu_mmio_write(addr, value, bytes, relaxed);          \
+	}
 
-static inline u16 readw(const volatile void __iomem *addr)
-{
-	return (u16)dmaemu_mmio_read(addr, 2, 0);
-}
+/*
+ * clang-format cannot parse these lines, which end without a semicolon:
+ * it is off from here to the end of the functions that follow them.
+ */
+/* clang-format off */
+build_mmio_read(readb, u8, 1, 0)
+build_mmio_read(readw, u16, 2, 0)
+build_mmio_read(readl, u32, 4, 0)
+build_mmio_read(readq, u64, 8, 0)
+build_mmio_write(writeb, u8, 1, 0)
+build_mmio_write(writew, u16, 2, 0)
+build_mmio_write(writel, u32, 4, 0)
+build_mmio_write(writeq, u64, 8, 0)
+build_mmio_read(readb_relaxed, u8, 1, 1)
+build_mmio_read(readw_relaxed, u16, 2, 1)
+build_mmio_read(readl_relaxed, u32, 4, 1)
+build_mmio_read(readq_relaxed, u64, 8, 1)
+build_mmio_write(writeb_relaxed, u8, 1, 1)
+build_mmio_write(writew_relaxed, u16, 2, 1)
+build_mmio_write(writel_relaxed, u32, 4, 1)
+build_mmio_write(writeq_relaxed, u64, 8, 1)
 
-static inline u32 readl(const volatile void __iomem *addr)
-{
-	return (u32)dmaemu_mmio_read(addr, 4, 0);
-}
-
-static inline u64 readq(const volatile void __iomem *addr)
-{
-	return dmaemu_mmio_read(addr, 8, 0);
-}
-
-static inline void writeb(u8 value, volatile void __iomem *addr)
-{
-	dmaemu_mmio_write(addr, value, 1, 0);
-}
-
-static inline void writew(u16 value, volatile void __iomem *addr)
-{
-	dmaemu_mmio_write(addr, value, 2, 0);
-}
-
-static inline void writel(u32 value, volatile void __iomem *addr)
-{
-	dmaemu_mmio_write(addr, value, 4, 0);
-}
-
-static inline void writeq(u64 value, volatile void __iomem *addr)
-{
-	dmaemu_mmio_write(addr, value, 8, 0);
-}
-
-static inline u8 readb_relaxed(const volatile void __iomem *addr)
-{
-	return (u8)dmaemu_mmio_read(addr, 1, 1);
-}
-
-static inline u16 readw_relaxed(const volatile void __iomem *addr)
-{
-	return (u16)dmaemu_mmio_read(addr, 2, 1);
-}
-
-static inline u32 readl_relaxed(const volatile void __iomem *addr)
-{
-	return (u32)dmaemu_mmio_read(addr, 4, 1);
-}
-
-static inline u64 readq_relaxed(const volatile void __iomem *addr)
-{
-	return dmaemu_mmio_read(addr, 8, 1);
-}
-
-static inline void writeb_relaxed(u8 value, volatile void __iomem *addr)
-{
-	dmaemu_mmio_write(addr, value, 1, 1);
-}
-
-static inline void writew_relaxed(u16 value, volatile void __iomem *addr)
-{
-	dmaemu_mmio_write(addr, value, 2, 1);
-}
-
-static inline void writel_relaxed(u32 value, volatile void __iomem *addr)
-{
-	dmaemu_mmio_write(addr, value, 4, 1);
-}
-
-static inline void writeq_relaxed(u64 value, volatile void __iomem *addr)
-{
-	dmaemu_mmio_write(addr, value, 8, 1);
-}
+#undef build_mmio_read
+#undef build_mmio_write
 
 static inline unsigned int ioread8(const volatile void __iomem *addr)
 {
@@ -145,6 +106,8 @@ static inline void iowrite32(u32 value, volatile void __iomem *addr)
 {
 	writel(value, addr);
 }
+
+/* clang-format on */
 
 #ifdef __cplusplus
 }
