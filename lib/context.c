@@ -28,14 +28,9 @@ unsigned int dmaemu_preempt_count(void)
 
 static void report_unbalanced(const char *what)
 {
-	struct dmaemu_machine *m = dmaemu_machine_current();
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_BAD_ARGUMENT};
-
-	if (m)
-		dmaemu__report(m, &r,
-			       "%s() without a matching enter/disable "
-			       "on this thread",
-			       what);
+	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s() without a matching enter/disable on this thread",
+			what);
 }
 
 /* Take @offset off the count if the field under @mask holds it. */
@@ -135,17 +130,15 @@ static const char *context_name(void)
 
 static bool check_context(struct dmaemu_machine *m, const char *what)
 {
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_SLEEP_IN_ATOMIC};
-
 	if (!preempt_count && !irqs_off)
 		return true;
 	if (m)
-		dmaemu__report(m, &r,
-			       "BUG: sleeping function called from invalid "
-			       "context: %s in %s (in_atomic(): %d, "
-			       "irqs_disabled(): %d, preempt_count: %#x)",
-			       what, context_name(), preempt_count != 0,
-			       irqs_off, preempt_count);
+		dmaemu__reportf(m, DMAEMU_REPORT_SLEEP_IN_ATOMIC, 0, 0,
+				"BUG: sleeping function called from invalid "
+				"context: %s in %s (in_atomic(): %d, "
+				"irqs_disabled(): %d, preempt_count: %#x)",
+				what, context_name(), preempt_count != 0,
+				irqs_off, preempt_count);
 	return false;
 }
 

@@ -423,30 +423,24 @@ static size_t line_part(const struct dmaemu_machine *m, uint64_t phys,
 static void report_bad(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 		       uintptr_t addr, size_t len, bool store, uint64_t phys)
 {
-	struct dmaemu_report_info r;
-
 	__atomic_fetch_add(&m->cpu->bad_accesses, 1, __ATOMIC_RELAXED);
-	memset(&r, 0, sizeof(r));
-	r.kind = kind;
-	r.size = len;
 	if (kind == DMAEMU_REPORT_NO_KERNEL_MAPPING_ACCESS) {
-		r.phys = phys;
-		dmaemu__report(m, &r,
-			       "%s of %zu byte%s at %p: a DMA_ATTR_NO_KERNEL_"
-			       "MAPPING buffer (phys 0x%llx) has no kernel "
-			       "mapping; the cookie is only for "
-			       "dma_mmap_attrs() and dma_free_attrs()",
-			       store ? "write" : "read", len,
-			       len == 1 ? "" : "s", (void *)addr,
-			       (unsigned long long)phys);
+		dmaemu__reportf(m, kind, phys, len,
+				"%s of %zu byte%s at %p: a DMA_ATTR_NO_KERNEL_"
+				"MAPPING buffer (phys 0x%llx) has no kernel "
+				"mapping; the cookie is only for "
+				"dma_mmap_attrs() and dma_free_attrs()",
+				store ? "write" : "read", len,
+				len == 1 ? "" : "s", (void *)addr,
+				(unsigned long long)phys);
 	} else {
-		dmaemu__report(m, &r,
-			       "plain %s of %zu byte%s at %p, offset 0x%llx "
-			       "of the MMIO window: registers are accessed "
-			       "with readl()/writel() and friends",
-			       store ? "write" : "read", len,
-			       len == 1 ? "" : "s", (void *)addr,
-			       (unsigned long long)phys);
+		dmaemu__reportf(m, kind, 0, len,
+				"plain %s of %zu byte%s at %p, offset 0x%llx "
+				"of the MMIO window: registers are accessed "
+				"with readl()/writel() and friends",
+				store ? "write" : "read", len,
+				len == 1 ? "" : "s", (void *)addr,
+				(unsigned long long)phys);
 	}
 }
 
@@ -803,16 +797,11 @@ static bool io_size_ok(unsigned int size)
 static void report_mmio(struct dmaemu_machine *m, const char *what,
 			uint64_t off, unsigned int size, const char *why)
 {
-	struct dmaemu_report_info r;
-
-	memset(&r, 0, sizeof(r));
-	r.kind = DMAEMU_REPORT_MMIO_ACCESS;
-	r.size = size;
-	dmaemu__report(m, &r,
-		       "%s of %u byte%s at offset 0x%llx of the MMIO "
-		       "window: %s",
-		       what, size, size == 1 ? "" : "s",
-		       (unsigned long long)off, why);
+	dmaemu__reportf(m, DMAEMU_REPORT_MMIO_ACCESS, 0, size,
+			"%s of %u byte%s at offset 0x%llx of the MMIO "
+			"window: %s",
+			what, size, size == 1 ? "" : "s",
+			(unsigned long long)off, why);
 }
 
 uint64_t dmaemu_mmio_read(const volatile void *addr, unsigned int size,

@@ -684,14 +684,11 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		return -EINVAL;
 	}
 	if (addr + len - 1 < addr) {
-		struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_DMA_FAULT,
-					       .size = len};
-
-		dmaemu__report(m, &r,
-			       "device %s: %s of %zu bytes at bus address "
-			       "0x%llx wraps around the bus address space",
-			       d->name, write ? "write" : "read", len,
-			       (unsigned long long)addr);
+		dmaemu__reportf(m, DMAEMU_REPORT_DMA_FAULT, 0, len,
+				"device %s: %s of %zu bytes at bus address "
+				"0x%llx wraps around the bus address space",
+				d->name, write ? "write" : "read", len,
+				(unsigned long long)addr);
 		return -EFAULT;
 	}
 	n = translate(d, addr, len, write, stack, &p);

@@ -240,7 +240,6 @@ static int direct_translate(struct device *dev, dma_addr_t addr, size_t len,
 			    bool write, uint64_t *phys, size_t *contig)
 {
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_DMA_FAULT};
 	struct dmaemu_bank *b;
 	uint64_t p, left;
 
@@ -249,17 +248,15 @@ static int direct_translate(struct device *dev, dma_addr_t addr, size_t len,
 	p = addr - m->opt.dma_offset;
 	b = addr >= m->opt.dma_offset ? dmaemu__bank_of_phys(m, p, 1) : NULL;
 	if (!b) {
-		r.phys = p;
-		r.size = len;
-		dmaemu__report(m, &r,
-			       "device %s: %s of %zu byte%s at bus address "
-			       "0x%llx: physical address 0x%llx is not DRAM%s",
-			       dev_name(dev), write ? "write" : "read", len,
-			       len == 1 ? "" : "s", (unsigned long long)addr,
-			       (unsigned long long)p,
-			       addr < m->opt.dma_offset
-				       ? " (below the bus offset dma_offset)"
-				       : "");
+		dmaemu__reportf(m, DMAEMU_REPORT_DMA_FAULT, p, len,
+				"device %s: %s of %zu byte%s at bus address "
+				"0x%llx: physical address 0x%llx is not DRAM%s",
+				dev_name(dev), write ? "write" : "read", len,
+				len == 1 ? "" : "s", (unsigned long long)addr,
+				(unsigned long long)p,
+				addr < m->opt.dma_offset
+					? " (below the bus offset dma_offset)"
+					: "");
 		return -EFAULT;
 	}
 	left = b->size - (p - b->phys);

@@ -514,27 +514,21 @@ out:
 static void report_nospace(struct dmaemu_machine *m, struct device *dev,
 			   size_t size, uint64_t mask, int err)
 {
-	struct dmaemu_report_info r = {
-		.kind = DMAEMU_REPORT_ALLOC_FAILURE,
-		.size = size,
-	};
-
-	dmaemu__report(m, &r,
-		       "iommu: device %s: no IOVA space for %zu bytes below "
-		       "the DMA mask 0x%llx (%s); the map returns "
-		       "DMA_MAPPING_ERROR",
-		       dev_label(dev), size, (unsigned long long)mask,
-		       err == -ENOMEM ? "out of host memory"
-				      : "the address space is full");
+	dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0, size,
+			"iommu: device %s: no IOVA space for %zu bytes below "
+			"the DMA mask 0x%llx (%s); the map returns "
+			"DMA_MAPPING_ERROR",
+			dev_label(dev), size, (unsigned long long)mask,
+			err == -ENOMEM ? "out of host memory"
+				       : "the address space is full");
 }
 
 static void report_bad(struct dmaemu_machine *m, struct device *dev,
 		       dma_addr_t addr, size_t size, const char *what)
 {
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_BAD_ARGUMENT};
-
-	dmaemu__report(m, &r, "iommu: device %s: %s (IOVA 0x%llx, %zu bytes)",
-		       dev_label(dev), what, (unsigned long long)addr, size);
+	dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"iommu: device %s: %s (IOVA 0x%llx, %zu bytes)",
+			dev_label(dev), what, (unsigned long long)addr, size);
 }
 
 /* ---------------------------------------------------------------------- */

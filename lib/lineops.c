@@ -655,15 +655,10 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	if (phys + len < phys || phys + len + lmask < phys + len ||
 	    !dmaemu__bank_of_phys(m, first,
 				  ((phys + len + lmask) & ~lmask) - first)) {
-		struct dmaemu_report_info r = {
-			.kind = DMAEMU_REPORT_BAD_ARGUMENT,
-			.phys = phys,
-			.size = len,
-		};
-
-		dmaemu__report(m, &r, "%s of 0x%llx+%llu: not emulated memory",
-			       range_op_names[op], (unsigned long long)phys,
-			       (unsigned long long)len);
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, len,
+				"%s of 0x%llx+%llu: not emulated memory",
+				range_op_names[op], (unsigned long long)phys,
+				(unsigned long long)len);
 		return;
 	}
 	end = (phys + len + lmask) & ~lmask;

@@ -558,8 +558,6 @@ static void report_failure(struct dmaemu_machine *m, unsigned int gfp,
 			   unsigned int order, int zi, const char *caller,
 			   const char *why)
 {
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_ALLOC_FAILURE,
-				       .size = PAGE_SIZE << order};
 	char names[256];
 
 	dmaemu_gfp_format(gfp, names, sizeof(names));
@@ -567,29 +565,31 @@ static void report_failure(struct dmaemu_machine *m, unsigned int gfp,
 		struct dmaemu_zone_info zinfo;
 
 		dmaemu_zone_info(m, zi, &zinfo);
-		dmaemu__report(m, &r,
-			       "%s: page allocation failure: order:%u, "
-			       "mode:%#x(%s): %s (zone %s: %lu of %lu pages "
-			       "free, min %lu)",
-			       caller, order, gfp, names, why, zone_names[zi],
-			       zinfo.free, zinfo.present, zinfo.min_free);
+		dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0,
+				PAGE_SIZE << order,
+				"%s: page allocation failure: order:%u, "
+				"mode:%#x(%s): %s (zone %s: %lu of %lu pages "
+				"free, min %lu)",
+				caller, order, gfp, names, why, zone_names[zi],
+				zinfo.free, zinfo.present, zinfo.min_free);
 	} else {
-		dmaemu__report(m, &r,
-			       "%s: page allocation failure: order:%u, "
-			       "mode:%#x(%s): %s",
-			       caller, order, gfp, names, why);
+		dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0,
+				PAGE_SIZE << order,
+				"%s: page allocation failure: order:%u, "
+				"mode:%#x(%s): %s",
+				caller, order, gfp, names, why);
 	}
 }
 
 static void report_bad_gfp(struct dmaemu_machine *m, unsigned int gfp,
 			   const char *caller, const char *why)
 {
-	struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_BAD_ARGUMENT};
 	char names[256];
 
 	dmaemu_gfp_format(gfp, names, sizeof(names));
-	dmaemu__report(m, &r, "%s: invalid GFP flags %#x(%s): %s", caller, gfp,
-		       names, why);
+	dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s: invalid GFP flags %#x(%s): %s", caller, gfp, names,
+			why);
 }
 
 void dmaemu__mm_zero(struct dmaemu_machine *m, void *cpu, size_t len)
@@ -1291,7 +1291,6 @@ static struct page *linear_page(const void *addr, const char *caller,
 				enum dmaemu_report_kind kind,
 				struct dmaemu_machine **mp)
 {
-	struct dmaemu_report_info r = {.kind = kind};
 	struct dmaemu_where w;
 	struct dmaemu_machine *m;
 
@@ -1303,13 +1302,14 @@ static struct page *linear_page(const void *addr, const char *caller,
 	m = w.m ? w.m : current_machine();
 	*mp = m;
 	if (m)
-		dmaemu__report(m, &r, "%s(%p): not a linear-map address (%s)",
-			       caller, addr,
-			       w.region == DMAEMU_REGION_NONE
-				       ? "not emulated memory: stack, heap "
-					 "or global?"
-				       : "an alias of emulated memory, not "
-					 "the linear map");
+		dmaemu__reportf(m, kind, 0, 0,
+				"%s(%p): not a linear-map address (%s)", caller,
+				addr,
+				w.region == DMAEMU_REGION_NONE
+					? "not emulated memory: stack, heap "
+					  "or global?"
+					: "an alias of emulated memory, not "
+					  "the linear map");
 	return NULL;
 }
 
@@ -1325,13 +1325,10 @@ void free_pages(unsigned long addr, unsigned int order)
 	if (!p)
 		return;
 	if (offset_in_page(addr)) {
-		struct dmaemu_report_info r = {.kind = DMAEMU_REPORT_BAD_FREE,
-					       .phys = p->phys};
-
-		dmaemu__report(m, &r,
-			       "free_pages(%#lx, %u): not page aligned "
-			       "(%lu bytes into page %#" PRIx64 ")",
-			       addr, order, offset_in_page(addr), p->phys);
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_FREE, p->phys, 0,
+				"free_pages(%#lx, %u): not page aligned "
+				"(%lu bytes into page %#" PRIx64 ")",
+				addr, order, offset_in_page(addr), p->phys);
 		return;
 	}
 	dmaemu__free_pages(m, p, order, DMAEMU__OWNER_PAGES, "free_pages");

@@ -481,16 +481,9 @@ static void report_not_object(struct dmaemu_machine *m,
 			      enum dmaemu_report_kind kind, const char *caller,
 			      const void *p, const struct lookup *lk)
 {
-	struct dmaemu_report_info r = {.kind = kind};
-
-	if (!m)
-		m = dmaemu_machine_current();
-	if (!m)
-		return;
-	if (lk->page)
-		r.phys = lk->page->phys;
-	dmaemu__report(m, &r, "%s(%p): not a live kmalloc object: %s", caller,
-		       p, lk->why);
+	dmaemu__reportf(m, kind, lk->page ? lk->page->phys : 0, 0,
+			"%s(%p): not a live kmalloc object: %s", caller, p,
+			lk->why);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -582,32 +575,28 @@ void *dmaemu__kmalloc(struct dmaemu_machine *m, size_t size, unsigned int gfp,
 	void *p;
 
 	if (gfp & (__GFP_DMA32 | __GFP_HIGHMEM)) {
-		struct dmaemu_report_info r = {
-			.kind = DMAEMU_REPORT_BAD_ARGUMENT};
 		char names[256];
 
 		dmaemu_gfp_format(gfp, names, sizeof(names));
-		dmaemu__report(m, &r,
-			       "%s(%zu, %s): __GFP_DMA32 and __GFP_HIGHMEM are "
-			       "invalid for kmalloc (the kernel BUG()s); use "
-			       "alloc_pages() or the DMA API",
-			       caller, size, names);
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s(%zu, %s): __GFP_DMA32 and __GFP_HIGHMEM are "
+			"invalid for kmalloc (the kernel BUG()s); use "
+			"alloc_pages() or the DMA API",
+			caller, size, names);
 		return NULL;
 	}
 	if (!size)
 		return ZERO_SIZE_PTR;
 	if (size > KMALLOC_MAX_SIZE) {
 		if (!(gfp & __GFP_NOWARN)) {
-			struct dmaemu_report_info r = {
-				.kind = DMAEMU_REPORT_ALLOC_FAILURE,
-				.size = size};
 			char names[256];
 
 			dmaemu_gfp_format(gfp, names, sizeof(names));
-			dmaemu__report(m, &r,
-				       "%s(%zu, %s): larger than "
-				       "KMALLOC_MAX_SIZE (%lu)",
-				       caller, size, names, KMALLOC_MAX_SIZE);
+			dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0, size,
+					"%s(%zu, %s): larger than "
+					"KMALLOC_MAX_SIZE (%lu)",
+					caller, size, names, KMALLOC_MAX_SIZE);
 		}
 		return NULL;
 	}
@@ -683,15 +672,11 @@ static void *array_alloc(size_t n, size_t size, gfp_t flags, const char *caller)
 	if (!m)
 		return NULL;
 	if (__builtin_mul_overflow(n, size, &bytes)) {
-		if (!(flags & __GFP_NOWARN)) {
-			struct dmaemu_report_info r = {
-				.kind = DMAEMU_REPORT_ALLOC_FAILURE};
-
-			dmaemu__report(m, &r,
-				       "%s(%zu, %zu): %zu * %zu overflows "
-				       "size_t",
-				       caller, n, size, n, size);
-		}
+		if (!(flags & __GFP_NOWARN))
+			dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0, 0,
+					"%s(%zu, %zu): %zu * %zu overflows "
+					"size_t",
+					caller, n, size, n, size);
 		return NULL;
 	}
 	return dmaemu__kmalloc(m, bytes, flags, caller);

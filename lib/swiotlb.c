@@ -369,30 +369,19 @@ static void report_full(struct dmaemu_machine *m, const struct device *dev,
 			uint64_t phys, size_t size, int dir, const char *why,
 			unsigned long used, unsigned long total)
 {
-	struct dmaemu_report_info r = {
-		.kind = DMAEMU_REPORT_SWIOTLB_FULL,
-		.phys = phys,
-		.size = size,
-	};
-
-	dmaemu__report(m, &r,
-		       "swiotlb buffer is full (sz: %zu bytes), total %lu "
-		       "(slots), used %lu (slots): device %s, %s mapping of "
-		       "phys 0x%llx: %s; the map returns DMA_MAPPING_ERROR",
-		       size, total, used, dev_label(dev), dir_name(dir),
-		       (unsigned long long)phys, why);
+	dmaemu__reportf(m, DMAEMU_REPORT_SWIOTLB_FULL, phys, size,
+			"swiotlb buffer is full (sz: %zu bytes), total %lu "
+			"(slots), used %lu (slots): device %s, %s mapping of "
+			"phys 0x%llx: %s; the map returns DMA_MAPPING_ERROR",
+			size, total, used, dev_label(dev), dir_name(dir),
+			(unsigned long long)phys, why);
 }
 
 static void report_bad(struct dmaemu_machine *m, const struct device *dev,
 		       uint64_t phys, size_t size, const char *what)
 {
-	struct dmaemu_report_info r = {
-		.kind = DMAEMU_REPORT_BAD_ARGUMENT,
-		.phys = phys,
-		.size = size,
-	};
-
-	dmaemu__report(m, &r, "swiotlb: device %s: %s", dev_label(dev), what);
+	dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, size,
+			"swiotlb: device %s: %s", dev_label(dev), what);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -864,17 +853,11 @@ static int swiotlb_translate(struct device *dev, dma_addr_t addr, size_t len,
 		return -EFAULT;
 	p = bus_to_phys(m, addr);
 	if (!len || !dmaemu__bank_of_phys(m, p, len)) {
-		struct dmaemu_report_info r = {
-			.kind = DMAEMU_REPORT_DMA_FAULT,
-			.phys = p,
-			.size = len,
-		};
-
-		dmaemu__report(m, &r,
-			       "device %s %s of %zu bytes at bus address "
-			       "0x%llx: not DRAM",
-			       dev_label(dev), write ? "write" : "read", len,
-			       (unsigned long long)addr);
+		dmaemu__reportf(m, DMAEMU_REPORT_DMA_FAULT, p, len,
+				"device %s %s of %zu bytes at bus address "
+				"0x%llx: not DRAM",
+				dev_label(dev), write ? "write" : "read", len,
+				(unsigned long long)addr);
 		return -EFAULT;
 	}
 	*phys = p;
