@@ -44,6 +44,18 @@ struct scatterlist;
 #define DMAEMU_DIR_FROM_DEVICE 2
 #define DMAEMU_DIR_NONE 3
 
+/* Every DMA_ATTR_* bit of Linux 4.14 (where <linux/dma-mapping.h> is in). */
+#define DMAEMU_ALL_ATTRS                                           \
+	(DMA_ATTR_WRITE_BARRIER | DMA_ATTR_WEAK_ORDERING |         \
+	 DMA_ATTR_WRITE_COMBINE | DMA_ATTR_NON_CONSISTENT |        \
+	 DMA_ATTR_NO_KERNEL_MAPPING | DMA_ATTR_SKIP_CPU_SYNC |     \
+	 DMA_ATTR_FORCE_CONTIGUOUS | DMA_ATTR_ALLOC_SINGLE_PAGES | \
+	 DMA_ATTR_NO_WARN | DMA_ATTR_PRIVILEGED)
+
+/* "DMA_TO_DEVICE" for a direction; @invalid for a value that is none
+ * (dma_mapping.c). */
+const char *dmaemu__dir_name(int dir, const char *invalid);
+
 /**
  * struct dmaemu_dma_ops - one backend.  All addresses are physical (the
  * dispatcher converted CPU addresses); every op is called without machine

@@ -75,13 +75,6 @@
 #include "dmaemu-private.h"
 #include "dmaemu/vma.h"
 
-#define ALL_ATTRS                                                  \
-	(DMA_ATTR_WRITE_BARRIER | DMA_ATTR_WEAK_ORDERING |         \
-	 DMA_ATTR_WRITE_COMBINE | DMA_ATTR_NON_CONSISTENT |        \
-	 DMA_ATTR_NO_KERNEL_MAPPING | DMA_ATTR_SKIP_CPU_SYNC |     \
-	 DMA_ATTR_FORCE_CONTIGUOUS | DMA_ATTR_ALLOC_SINGLE_PAGES | \
-	 DMA_ATTR_NO_WARN | DMA_ATTR_PRIVILEGED)
-
 /* The attributes that decide what the CPU address is: free, mmap and
  * get_sgtable must repeat them. */
 #define SHAPE_ATTRS                                         \
@@ -176,9 +169,9 @@ static const char *attr_names(unsigned long attrs, char *buf, size_t len)
 				    names[i]);
 		any = true;
 	}
-	if (attrs & ~ALL_ATTRS)
+	if (attrs & ~DMAEMU_ALL_ATTRS)
 		dmaemu__sbuf_printf(&b, "%s%#lx", any ? "|" : "",
-				    attrs & ~ALL_ATTRS);
+				    attrs & ~DMAEMU_ALL_ATTRS);
 	else if (!any)
 		dmaemu__sbuf_printf(&b, "0");
 	return buf;
@@ -457,14 +450,15 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 
 	if (!m)
 		return NULL;
-	if (!handle || !size || size > (1UL << 40) || (attrs & ~ALL_ATTRS)) {
+	if (!handle || !size || size > (1UL << 40) ||
+	    (attrs & ~DMAEMU_ALL_ATTRS)) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
 				"dma_alloc_attrs(%s, %zu bytes, attrs %s): %s",
 				dev_name(dev), size,
 				attr_names(attrs, names, sizeof(names)),
 				!handle ? "NULL dma_handle"
 				: !size ? "size 0"
-				: (attrs & ~ALL_ATTRS)
+				: (attrs & ~DMAEMU_ALL_ATTRS)
 					? "unknown attribute bits"
 					: "size too large");
 		return NULL;

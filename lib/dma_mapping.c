@@ -51,13 +51,6 @@
 
 #include "dmaemu-private.h"
 
-#define ALL_ATTRS                                                  \
-	(DMA_ATTR_WRITE_BARRIER | DMA_ATTR_WEAK_ORDERING |         \
-	 DMA_ATTR_WRITE_COMBINE | DMA_ATTR_NON_CONSISTENT |        \
-	 DMA_ATTR_NO_KERNEL_MAPPING | DMA_ATTR_SKIP_CPU_SYNC |     \
-	 DMA_ATTR_FORCE_CONTIGUOUS | DMA_ATTR_ALLOC_SINGLE_PAGES | \
-	 DMA_ATTR_NO_WARN | DMA_ATTR_PRIVILEGED)
-
 static const char *const dir_names[] = {
 	"DMA_BIDIRECTIONAL",
 	"DMA_TO_DEVICE",
@@ -65,10 +58,14 @@ static const char *const dir_names[] = {
 	"DMA_NONE",
 };
 
+const char *dmaemu__dir_name(int dir, const char *invalid)
+{
+	return (unsigned int)dir <= DMAEMU_DIR_NONE ? dir_names[dir] : invalid;
+}
+
 static const char *dir_name(int dir)
 {
-	return (unsigned int)dir <= DMAEMU_DIR_NONE ? dir_names[dir]
-						    : "invalid direction";
+	return dmaemu__dir_name(dir, "invalid direction");
 }
 
 static const char *const type_names[] = {
@@ -133,10 +130,10 @@ static struct dmaemu_machine *api_enter(struct device *dev, const char *fn,
 		       fn, dev_name(dev), dir, dir_name(dir));
 		return NULL;
 	}
-	if (attrs & ~ALL_ATTRS) {
+	if (attrs & ~DMAEMU_ALL_ATTRS) {
 		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 		       "%s(%s): unknown attribute bits %#lx", fn, dev_name(dev),
-		       attrs & ~ALL_ATTRS);
+		       attrs & ~DMAEMU_ALL_ATTRS);
 		return NULL;
 	}
 	return m;

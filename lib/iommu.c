@@ -100,9 +100,6 @@ static const char *const kind_names[] = {
 	[KIND_RESOURCE] = "resource mapping",
 };
 
-static const char *const dir_names[] = {"DMA_BIDIRECTIONAL", "DMA_TO_DEVICE",
-					"DMA_FROM_DEVICE", "DMA_NONE"};
-
 /*
  * A range of IOVA pages [lo, hi): free (in both free trees) or allocated
  * (in the allocation tree, through @addr).
@@ -1017,8 +1014,8 @@ static int fault(struct dmaemu_machine *m, struct device *dev,
 	if (kind == KIND_PAGES)
 		snprintf(what, sizeof(what), "a coherent allocation");
 	else
-		snprintf(what, sizeof(what), "a %s %s", dir_names[dir],
-			 kind_names[kind]);
+		snprintf(what, sizeof(what), "a %s %s",
+			 dmaemu__dir_name((int)dir, "?"), kind_names[kind]);
 	r.phys = phys;
 	r.size = len;
 	if (!(pte & (write ? PTE_WRITE : PTE_READ)))

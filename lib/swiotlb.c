@@ -128,14 +128,6 @@ struct dmaemu__swiotlb {
 	uint64_t maps, fulls, bounced;
 };
 
-static const char *const dir_names[] = {"DMA_BIDIRECTIONAL", "DMA_TO_DEVICE",
-					"DMA_FROM_DEVICE", "DMA_NONE"};
-
-static const char *dir_name(int dir)
-{
-	return (unsigned int)dir <= DMAEMU_DIR_NONE ? dir_names[dir] : "?";
-}
-
 static bool to_dev(int dir)
 {
 	return dir == DMAEMU_DIR_TO_DEVICE || dir == DMAEMU_DIR_BIDI;
@@ -373,8 +365,9 @@ static void report_full(struct dmaemu_machine *m, const struct device *dev,
 			"swiotlb buffer is full (sz: %zu bytes), total %lu "
 			"(slots), used %lu (slots): device %s, %s mapping of "
 			"phys 0x%llx: %s; the map returns DMA_MAPPING_ERROR",
-			size, total, used, dev_label(dev), dir_name(dir),
-			(unsigned long long)phys, why);
+			size, total, used, dev_label(dev),
+			dmaemu__dir_name(dir, "?"), (unsigned long long)phys,
+			why);
 }
 
 static void report_bad(struct dmaemu_machine *m, const struct device *dev,
