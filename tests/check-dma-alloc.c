@@ -68,17 +68,7 @@ static void mk_profile(const char *profile, const char *extra)
 /* Every test ends here: nothing reported but what it expected. */
 static void teardown(void)
 {
-	if (ddev)
-		dmaemu_device_destroy(ddev);
-	ddev = NULL;
-	fixture_teardown();
-	if (m) {
-		uint64_t n = dmaemu_report_count(m, NULL);
-
-		dmaemu_machine_destroy(m);
-		m = NULL;
-		ck_assert_uint_eq(n, expected);
-	}
+	fixture_finish(&m, &ddev, expected);
 }
 
 static bool is_x86(void)

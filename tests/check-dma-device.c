@@ -39,15 +39,7 @@ static void make(const char *extra)
 
 static void teardown(void)
 {
-	uint64_t n;
-
-	fixture_teardown();
-	if (m) {
-		n = dmaemu_report_count(m, NULL);
-		dmaemu_machine_destroy(m);
-		m = NULL;
-		ck_assert_uint_eq(n, expected);
-	}
+	fixture_finish(&m, NULL, expected);
 }
 
 static void expect(const char *kind, uint64_t n, uint64_t before)

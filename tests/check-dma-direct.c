@@ -58,19 +58,9 @@ static void make(int profile, const char *extra)
 
 static void teardown(void)
 {
-	uint64_t n;
-
-	fixture_teardown();
-	if (!m)
-		return;
-	if (dd)
+	if (m && dd)
 		ck_assert_uint_eq(dmaemu__debug_count(dev), 0);
-	dmaemu_device_destroy(dd);
-	dd = NULL;
-	n = dmaemu_report_count(m, NULL);
-	dmaemu_machine_destroy(m);
-	m = NULL;
-	ck_assert_uint_eq(n, expected);
+	fixture_finish(&m, &dd, expected);
 }
 
 static uint64_t count(const char *kind)

@@ -42,18 +42,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	uint64_t n = 0;
-
-	fixture_teardown();
-	if (ddev)
-		dmaemu_device_destroy(ddev);
-	ddev = NULL;
-	if (m) {
-		n = dmaemu_report_count(m, NULL);
-		dmaemu_machine_destroy(m);
-	}
-	m = NULL;
-	ck_assert_uint_eq(n, expected);
+	fixture_finish(&m, &ddev, expected);
 }
 
 static void remake(const char *opts)

@@ -47,16 +47,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	uint64_t n;
-
-	fixture_teardown();
-	if (ddev)
-		dmaemu_device_destroy(ddev);
-	ddev = NULL;
-	n = dmaemu_report_count(m, NULL);
-	dmaemu_machine_destroy(m);
-	m = NULL;
-	ck_assert_uint_eq(n, expected);
+	fixture_finish(&m, &ddev, expected);
 }
 
 static uint64_t count(const char *kind)

@@ -83,6 +83,24 @@ void fixture_teardown(void)
 	log_in = NULL;
 }
 
+void fixture_finish(struct dmaemu_machine **m, struct dmaemu_device **dd,
+		    uint64_t expected)
+{
+	uint64_t n;
+
+	fixture_teardown();
+	if (dd && *dd)
+		dmaemu_device_destroy(*dd);
+	if (dd)
+		*dd = NULL;
+	if (!*m)
+		return;
+	n = dmaemu_report_count(*m, NULL);
+	dmaemu_machine_destroy(*m);
+	*m = NULL;
+	ck_assert_uint_eq(n, expected);
+}
+
 bool fixture_all(const void *p, int c, size_t len)
 {
 	const uint8_t *b = p;

@@ -45,6 +45,19 @@ void fixture_log_clear(void);
  */
 void fixture_teardown(void);
 
+/**
+ * fixture_finish() - the end of a test that counts its reports.
+ * @m:        the test's machine (may point to NULL: nothing to check).
+ * @dd:       its device, or NULL; destroyed first, so that the reports of
+ *            what the device left behind count.
+ * @expected: the reports the test made on purpose.
+ *
+ * Closes the log, destroys *@dd and *@m (setting them to NULL), and fails
+ * the test unless the machine made exactly @expected reports in all.
+ */
+void fixture_finish(struct dmaemu_machine **m, struct dmaemu_device **dd,
+		    uint64_t expected);
+
 /** fixture_all() - are all @len bytes at @p equal to (uint8_t)@c? */
 bool fixture_all(const void *p, int c, size_t len);
 
