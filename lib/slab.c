@@ -697,57 +697,53 @@ void kfree(const void *objp)
 	dmaemu__kfree(objp, "kfree");
 }
 
-/* Usable size of @p under its slab lock, or 0 with @lk saying why. */
-static size_t object_size(const void *p, struct lookup *lk,
-			  struct dmaemu_machine **mp)
+/*
+ * Usable size of @p, read under its slab lock; 0 after a report of @kind
+ * naming @caller when @p is not a live object.
+ */
+static size_t object_size(const void *p, enum dmaemu_report_kind kind,
+			  const char *caller, struct dmaemu_machine **mp)
 {
 	struct dmaemu__slab *sl = slab_of(p, mp);
+	struct lookup lk;
 	size_t size = 0;
 
-	memset(lk, 0, sizeof(*lk));
+	memset(&lk, 0, sizeof(lk));
 	if (!sl) {
 		struct dmaemu_where w;
 
 		dmaemu__classify(p, &w);
-		describe_addr(p, &w, lk->why, sizeof(lk->why));
-		return 0;
+		describe_addr(p, &w, lk.why, sizeof(lk.why));
+	} else {
+		dmaemu__lock(&sl->lock);
+		if (lookup_locked(p, &lk))
+			size = lk.obj_size;
+		dmaemu__unlock(&sl->lock);
 	}
-	dmaemu__lock(&sl->lock);
-	if (lookup_locked(p, lk))
-		size = lk->obj_size;
-	dmaemu__unlock(&sl->lock);
+	if (!size)
+		report_not_object(*mp, kind, caller, p, &lk);
 	return size;
 }
 
 size_t ksize(const void *objp)
 {
 	struct dmaemu_machine *m;
-	struct lookup lk;
-	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
-	size = object_size(objp, &lk, &m);
-	if (!size)
-		report_not_object(m, DMAEMU_REPORT_BAD_ARGUMENT, "ksize", objp,
-				  &lk);
-	return size;
+	return object_size(objp, DMAEMU_REPORT_BAD_ARGUMENT, "ksize", &m);
 }
 
 void kzfree(const void *objp)
 {
 	struct dmaemu_machine *m;
-	struct lookup lk;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return;
-	size = object_size(objp, &lk, &m);
-	if (!size) {
-		report_not_object(m, DMAEMU_REPORT_BAD_FREE, "kzfree", objp,
-				  &lk);
+	size = object_size(objp, DMAEMU_REPORT_BAD_FREE, "kzfree", &m);
+	if (!size)
 		return;
-	}
 	dmaemu__mm_zero(m, (void *)(uintptr_t)objp, size);
 	dmaemu__kfree(objp, "kzfree");
 }
@@ -755,7 +751,6 @@ void kzfree(const void *objp)
 void *krealloc(const void *p, size_t new_size, gfp_t flags)
 {
 	struct dmaemu_machine *m;
-	struct lookup lk;
 	size_t old;
 	void *n;
 
@@ -768,12 +763,9 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 		dmaemu__kfree(p, "krealloc");
 		return ZERO_SIZE_PTR;
 	}
-	old = object_size(p, &lk, &m);
-	if (!old) {
-		report_not_object(m, DMAEMU_REPORT_BAD_ARGUMENT, "krealloc", p,
-				  &lk);
+	old = object_size(p, DMAEMU_REPORT_BAD_ARGUMENT, "krealloc", &m);
+	if (!old)
 		return NULL;
-	}
 	if (old >= new_size)
 		return (void *)(uintptr_t)p;
 	m = alloc_machine(flags, "krealloc");
