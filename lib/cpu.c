@@ -794,14 +794,28 @@ static bool io_size_ok(unsigned int size)
 	return size == 1 || size == 2 || size == 4 || size == 8;
 }
 
-static void report_mmio(struct dmaemu_machine *m, const char *what,
-			uint64_t off, unsigned int size, const char *why)
+/*
+ * The device registers a @write (else a read) of @size bytes at @w, in the
+ * MMIO window, reaches: true with *@mm set, or false after a report.
+ */
+static bool mmio_regs(const struct dmaemu_where *w, unsigned int size,
+		      bool write, struct dmaemu__mmio_map *mm)
 {
-	dmaemu__reportf(m, DMAEMU_REPORT_MMIO_ACCESS, 0, size,
+	const char *why = NULL;
+
+	if (!mmio_find(w->m, w->phys, size, mm))
+		why = "no device registers there";
+	else if (write ? !mm->ops->write : !mm->ops->read)
+		why = write ? "the registers are read-only"
+			    : "the registers are write-only";
+	if (!why)
+		return true;
+	dmaemu__reportf(w->m, DMAEMU_REPORT_MMIO_ACCESS, 0, size,
 			"%s of %u byte%s at offset 0x%llx of the MMIO "
 			"window: %s",
-			what, size, size == 1 ? "" : "s",
-			(unsigned long long)off, why);
+			write ? "write" : "read", size, size == 1 ? "" : "s",
+			(unsigned long long)w->phys, why);
+	return false;
 }
 
 uint64_t dmaemu_mmio_read(const volatile void *addr, unsigned int size,
@@ -815,13 +829,7 @@ uint64_t dmaemu_mmio_read(const volatile void *addr, unsigned int size,
 		return v;
 	if (dmaemu__classify((const void *)addr, &w) &&
 	    w.region == DMAEMU_REGION_MMIO) {
-		if (!mmio_find(w.m, w.phys, size, &mm))
-			report_mmio(w.m, "read", w.phys, size,
-				    "no device registers there");
-		else if (!mm.ops->read)
-			report_mmio(w.m, "read", w.phys, size,
-				    "the registers are write-only");
-		else
+		if (mmio_regs(&w, size, false, &mm))
 			v = mm.ops->read(mm.priv, w.phys - mm.off, size);
 	} else {
 		/* readl() of memory is a volatile load, through the model. */
@@ -873,13 +881,7 @@ void dmaemu_mmio_write(volatile void *addr, uint64_t val, unsigned int size,
 			dmaemu__wc_flush(m);
 	}
 	if (mmio) {
-		if (!mmio_find(w.m, w.phys, size, &mm))
-			report_mmio(w.m, "write", w.phys, size,
-				    "no device registers there");
-		else if (!mm.ops->write)
-			report_mmio(w.m, "write", w.phys, size,
-				    "the registers are read-only");
-		else
+		if (mmio_regs(&w, size, true, &mm))
 			mm.ops->write(mm.priv, w.phys - mm.off, val, size);
 		return;
 	}
