@@ -368,6 +368,7 @@ START_TEST(test_zero_size)
 }
 END_TEST
 
+static char *vfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *vfmt(const char *fmt, ...)
 {
 	va_list ap;
