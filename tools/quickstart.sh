@@ -5,8 +5,9 @@
 #   tools/quickstart.sh tour    install, build, run the main job
 #   tools/quickstart.sh test    install, build, run make check, the
 #                               Valgrind runs (Memcheck, Helgrind, DRD),
-#                               and make check again in an ASan+UBSan and
-#                               in a TSan build (_build-asan, _build-tsan)
+#                               and make check again in an ASan+UBSan, a
+#                               TSan and a Clang build (_build-asan,
+#                               _build-tsan, _build-clang)
 #
 # Ends the test run with one line "N passed, N failed" totalled over every
 # test log of every run.  Set DMAEMU_NO_APT=1 to skip the package step.
@@ -70,15 +71,17 @@ tally() {
 
 # make check in a sanitizer build of its own: $1 names the run and the
 # build directory (_build-$1), $2 is the --enable-sanitizer value.
-run_sanitizer() {
-	local dir="$top/_build-$1" status=0
+# run_build NAME CONFIGURE-ARGUMENTS...: make check in another build tree
+# (_build-NAME), counted on its own.
+run_build() {
+	local dir="$top/_build-$1" name=$1 status=0
+	shift
 	mkdir -p "$dir"
 	cd "$dir"
-	[ -f Makefile ] ||
-		"$top/configure" --enable-sanitizer="$2" --enable-werror -q
+	[ -f Makefile ] || "$top/configure" --enable-werror -q "$@"
 	find . -name '*.trs' -delete
 	make -j"$(nproc)" check || status=1
-	tally "$1 make check"
+	tally "$name make check"
 	cd "$build"
 	return $status
 }
@@ -94,8 +97,9 @@ run_tests() {
 			status=1
 		tally "valgrind $tool"
 	done
-	run_sanitizer asan address || status=1
-	run_sanitizer tsan thread || status=1
+	run_build asan --enable-sanitizer=address || status=1
+	run_build tsan --enable-sanitizer=thread || status=1
+	run_build clang CC=clang || status=1
 	echo "$passed passed, $failed failed, $skipped skipped"
 	return $status
 }
