@@ -30,3 +30,7 @@ EXTRA_DIST += tests/headers.sh
 # The README's example behaves as the README says.
 TESTS += tests/readme.sh
 EXTRA_DIST += tests/readme.sh
+
+# The exported symbols of libdmaemu are its public API.
+TESTS += tests/symbols.sh
+EXTRA_DIST += tests/symbols.sh
