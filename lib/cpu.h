@@ -290,10 +290,11 @@ void dmaemu__vg_atomic(void *addr, size_t size);
  * thread, so one thread's miss can evict a line another is writing.  The
  * outcome is still exact (a store that lands after the write-back leaves
  * CPU != TWIN: the bytes stay CPU-dirty and are written back later), but
- * Helgrind and DRD would blame the emulator.  Between begin and end the
- * line's CPU copy is not race-checked (Helgrind) and this thread's
- * accesses are not recorded (DRD); the line's race history starts afresh
- * afterwards.  Free when not under Valgrind.
+ * Helgrind and DRD would blame the emulator.  Between begin and end this
+ * thread's accesses are not recorded (DRD); Helgrind stops checking the
+ * line's CPU copy from begin on, for good (see dmaemu__vg_line_end()), so
+ * races between driver threads on DMA memory are DRD's to find.  Free
+ * when not under Valgrind.
  */
 extern bool dmaemu__on_valgrind __attribute__((visibility("hidden")));
 void dmaemu__vg_line_begin(const void *cpu_line, size_t len);

@@ -124,9 +124,14 @@ static struct dmaemu__registry *reg_of(struct device *dev)
  */
 static __thread struct node *spare __attribute__((tls_model("initial-exec")));
 static __thread bool spare_keyed __attribute__((tls_model("initial-exec")));
-static pthread_key_t spare_key;
-static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
-static bool spare_key_ok;
+static pthread_key_t spare_key;		  /* under spare_lock until made */
+static bool spare_key_made, spare_key_ok; /* under spare_lock */
+/*
+ * A mutex rather than pthread_once(): Helgrind does not see the
+ * happens-before edge of pthread_once()'s fast path and would report the
+ * readers of spare_key_ok.  Taken once per thread.
+ */
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * Key destructor: runs on the exiting thread, so @spare is its own.  A
@@ -141,9 +146,19 @@ static void spare_exit(void *unused)
 	spare_keyed = false;
 }
 
-static void spare_key_init(void)
+/* Register @spare with the exit destructor.  Return: true on success. */
+static bool spare_key_set(void)
 {
-	spare_key_ok = !pthread_key_create(&spare_key, spare_exit);
+	bool ok;
+
+	pthread_mutex_lock(&spare_lock);
+	if (!spare_key_made) {
+		spare_key_ok = !pthread_key_create(&spare_key, spare_exit);
+		spare_key_made = true;
+	}
+	ok = spare_key_ok && !pthread_setspecific(spare_key, &spare);
+	pthread_mutex_unlock(&spare_lock);
+	return ok;
 }
 
 /* Free a record with no arrays, or keep it as the thread's spare. */
@@ -151,9 +166,7 @@ static void node_release(struct node *n)
 {
 	if (!spare && !spare_keyed) {
 		/* The destructor runs only for a non-NULL value. */
-		pthread_once(&spare_once, spare_key_init);
-		spare_keyed =
-			spare_key_ok && !pthread_setspecific(spare_key, &spare);
+		spare_keyed = spare_key_set();
 	}
 	if (!spare && spare_keyed) {
 		spare = n;
