@@ -21,6 +21,7 @@ mode=${1:-tour}
 packages=(
 	build-essential autoconf automake libtool pkgconf autoconf-archive
 	check libsubunit-dev libbsd-dev valgrind clang clang-format coccinelle
+	python3
 )
 
 install_packages() {
