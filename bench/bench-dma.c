@@ -32,7 +32,7 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 
-#include "dmaemu-private.h"
+#include "dma/dma.h"
 #include "dmaemu/device.h"
 
 #define REPS 7

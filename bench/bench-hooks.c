@@ -97,7 +97,7 @@ uint64_t BENCH_HOOKS_LOOP(struct bench_desc *ring, size_t n,
 #include <time.h>
 #include <unistd.h>
 
-#include "dmaemu-private.h"
+#include "dma/dma.h"
 #include "dmaemu/cpu.h"
 
 #define NDESC 1024 /* 16 KiB: fits the 32 KiB default cache */

@@ -21,7 +21,7 @@
 
 #include <linux/mm_types.h>
 
-#include "dmaemu-private.h"
+#include "dma/dma.h"
 
 #define SIZE (1U << 20)
 #define REPS 15
@@ -151,7 +151,7 @@ static int bench_memory(void)
 	printf("fixed host bytes per emulated byte:   %.4f (struct page "
 	       "%zu B per %lu B page; %" PRIu64 " KiB for mem=256M)\n",
 	       (double)(r1 - r0) / (double)mem, sizeof(struct page),
-	       DMAEMU_PAGE_SIZE, (r1 - r0) >> 10);
+	       DMAEMU__PAGE_SIZE, (r1 - r0) >> 10);
 	printf("host bytes per touched emulated byte: %.2f (MEM + CPU + "
 	       "TWIN = 3)\n",
 	       (double)(r2 - r1) / (double)touched);

@@ -27,8 +27,12 @@ bench_libbenchhooks_plain_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DBENCH_HOOKS_LOOP=bench_loop_plain
 noinst_PROGRAMS += bench/bench-hooks
 bench_bench_hooks_SOURCES = bench/bench-hooks.c
-bench_bench_hooks_CPPFLAGS = $(lib_test_cppflags)
 bench_bench_hooks_LDADD = bench/libbenchhooks-instr.la \
 	bench/libbenchhooks-plain.la lib/libdmaemu-internal.la
 bench_list += bench/bench-hooks
 bench_list += bench/bench-dma
+
+# Line operations alone, and map+unmap against memcpy.
+noinst_PROGRAMS += bench/bench-lineops bench/bench-dma
+bench_bench_lineops_LDADD = lib/libdmaemu-internal.la
+bench_bench_dma_LDADD = lib/libdmaemu-internal.la

@@ -8,11 +8,4 @@ cachesim_include_HEADERS = cachesim/cachesim.h
 pkgconfig_DATA += cachesim/cachesim.pc
 EXTRA_DIST += cachesim/cachesim.pc.in
 
-# Unit tests of the library.
-check_PROGRAMS += tests/check-cachesim
-TESTS += tests/check-cachesim
-tests_check_cachesim_SOURCES = tests/check-cachesim.c
-tests_check_cachesim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_check_cachesim_LDADD = cachesim/libcachesim.la tests/libcheckrun.la $(CHECK_LIBS)
-
 include $(srcdir)/cachesim/cli.mk

@@ -1,15 +1,36 @@
-# include/: the DMA layer's public and kernel-personality headers (the
-# headers of lib/'s other parts are listed in lib/local.mk beside their
-# sources).
+# include/: every installed header of libdmaemu, in one place.
+#   <dmaemu/*.h>          the emulator's public API
+#   <dmaemu/kernel/...>   the kernel personality (the -I that dmaemu-cc and
+#                         pkg-config dmaemu-instrument add)
 
 pkginclude_HEADERS += \
+	include/dmaemu/context.h \
+	include/dmaemu/cpu.h \
 	include/dmaemu/device.h \
-	include/dmaemu/ktypes.h
+	include/dmaemu/dmaemu.h \
+	include/dmaemu/ktypes.h \
+	include/dmaemu/machine.h \
+	include/dmaemu/mm.h \
+	include/dmaemu/report.h \
+	include/dmaemu/vma.h
 
-dma_kernel_linuxdir = $(pkgincludedir)/kernel/linux
-dma_kernel_linux_HEADERS = \
+kernel_linuxdir = $(pkgincludedir)/kernel/linux
+kernel_linux_HEADERS = \
+	include/dmaemu/kernel/linux/compiler.h \
 	include/dmaemu/kernel/linux/device.h \
 	include/dmaemu/kernel/linux/dma-direction.h \
 	include/dmaemu/kernel/linux/dma-mapping.h \
 	include/dmaemu/kernel/linux/dmapool.h \
-	include/dmaemu/kernel/linux/scatterlist.h
+	include/dmaemu/kernel/linux/gfp.h \
+	include/dmaemu/kernel/linux/hardirq.h \
+	include/dmaemu/kernel/linux/io.h \
+	include/dmaemu/kernel/linux/irqflags.h \
+	include/dmaemu/kernel/linux/mm.h \
+	include/dmaemu/kernel/linux/mm_types.h \
+	include/dmaemu/kernel/linux/mmzone.h \
+	include/dmaemu/kernel/linux/preempt.h \
+	include/dmaemu/kernel/linux/scatterlist.h \
+	include/dmaemu/kernel/linux/slab.h
+
+kernel_asmdir = $(pkgincludedir)/kernel/asm
+kernel_asm_HEADERS = include/dmaemu/kernel/asm/barrier.h

@@ -1,36 +1,90 @@
-# tests/: the shared Check runner and fixtures, and the test lists of every
-# module.  A program lists tests/libcheckrun.la before the library the
-# fixtures call (it is an archive: the linker must see it first).
+# tests/: every test of the project.
+#   runner/   the shared Check runner, the fixtures, tap.sh (libcheckrun)
+#   unit/     white-box Check suites of lib/'s layers (private headers)
+#   api/      Check suites that use the installed headers only
+#   scripts/  script tests (TAP), with their inputs in data/, oracle/,
+#             cocci/
+# A Check suite is one line: tests/<kind>/check-NAME.c is built with the
+# defaults of Makefile.am (AM_CPPFLAGS, LDADD); only instrumented suites
+# and those linking something else say more.  A program lists
+# libcheckrun.la before the library the fixtures call (it is an archive:
+# the linker must see it first).
 
-check_LTLIBRARIES += tests/libcheckrun.la
-tests_libcheckrun_la_SOURCES = tests/check-run.c tests/check-run.h \
-	tests/fixture.c tests/fixture.h
-tests_libcheckrun_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib \
-	-I$(top_srcdir)/include/dmaemu/kernel
-tests_libcheckrun_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_libcheckrun_la_LIBADD = $(CHECK_LIBS)
+check_LTLIBRARIES += tests/runner/libcheckrun.la
+tests_runner_libcheckrun_la_SOURCES = tests/runner/check-run.c \
+	tests/runner/check-run.h tests/runner/fixture.c \
+	tests/runner/fixture.h
+tests_runner_libcheckrun_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_runner_libcheckrun_la_LIBADD = $(CHECK_LIBS)
+EXTRA_DIST += tests/runner/tap.sh
 
-EXTRA_DIST += tests/tap.sh
+# White-box suites, plain C.
+unit_tests = \
+	tests/unit/check-machine \
+	tests/unit/check-physmem \
+	tests/unit/check-lineops \
+	tests/unit/check-stripes \
+	tests/unit/check-gfp \
+	tests/unit/check-page-alloc \
+	tests/unit/check-slab \
+	tests/unit/check-uninstrumented \
+	tests/unit/check-dma-sg \
+	tests/unit/check-dma-alloc \
+	tests/unit/check-dma-pool \
+	tests/unit/check-dma-mask \
+	tests/unit/check-dma-device \
+	tests/unit/check-dma-concurrency \
+	tests/unit/check-dma-swiotlb \
+	tests/unit/check-dma-iommu
+check_PROGRAMS += $(unit_tests)
+TESTS += $(unit_tests)
 
-# Source formatting (kernel style, .clang-format).
-TESTS += tests/format.sh
-EXTRA_DIST += tests/format.sh
+# Suites compiled like driver code (instrumented): the CPU's view of the
+# data is what they test.  They link the shared twin (lib/local.mk).
+instr_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS) $(INSTRUMENT_CFLAGS)
+instr_libs = tests/runner/libcheckrun.la lib/libdmaemu-shared.la \
+	cachesim/libcachesim.la $(CHECK_LIBS)
+if HAVE_INSTRUMENT
+instr_tests = \
+	tests/unit/check-cpu \
+	tests/unit/check-wc \
+	tests/unit/check-dma-direct
+check_PROGRAMS += $(instr_tests)
+TESTS += $(instr_tests)
+endif
+tests_unit_check_cpu_CFLAGS = $(instr_cflags)
+tests_unit_check_cpu_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_unit_check_cpu_LDADD = $(instr_libs)
+tests_unit_check_wc_CFLAGS = $(instr_cflags)
+tests_unit_check_wc_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_unit_check_wc_LDADD = $(instr_libs)
+tests_unit_check_dma_direct_CFLAGS = $(instr_cflags)
+tests_unit_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_unit_check_dma_direct_LDADD = $(instr_libs)
 
-# Semantic patches for the APIs removed in Linux 4.14.
-TESTS += tests/cocci.sh
-EXTRA_DIST += tests/cocci.sh tests/cocci/gfp_temporary.c \
-	tests/cocci/gfp_temporary.res tests/cocci/noncoherent.c \
-	tests/cocci/noncoherent.res cocci/gfp_temporary.cocci \
-	cocci/dma_alloc_noncoherent.cocci
+# Suites of public APIs.
+check_PROGRAMS += tests/api/check-cachesim
+TESTS += tests/api/check-cachesim
+tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \
+	cachesim/libcachesim.la $(CHECK_LIBS)
 
-# Public and kernel-personality headers: no shadowing, self-contained.
-TESTS += tests/headers.sh
-EXTRA_DIST += tests/headers.sh
-
-# The README's example behaves as the README says.
-TESTS += tests/readme.sh
-EXTRA_DIST += tests/readme.sh
-
-# The exported symbols of libdmaemu are its public API.
-TESTS += tests/symbols.sh
-EXTRA_DIST += tests/symbols.sh
+# Script tests.
+script_tests = \
+	tests/scripts/format.sh \
+	tests/scripts/cocci.sh \
+	tests/scripts/headers.sh \
+	tests/scripts/readme.sh \
+	tests/scripts/symbols.sh \
+	tests/scripts/gfp-temporary.sh \
+	tests/scripts/removed-api.sh \
+	tests/scripts/hooks-gcc-clang.sh \
+	tests/scripts/cachesim-cli.sh \
+	tests/scripts/cachesim-oracle.sh
+TESTS += $(script_tests)
+EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
+	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
+	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
+	tests/data/nine-lines.din tests/data/small.din tests/data/maint.din \
+	tests/data/lackey.out tests/data/policy.din \
+	tests/oracle/transpose.c tests/oracle/listwalk.c \
+	tests/oracle/stride.c tests/oracle/fxsave.c

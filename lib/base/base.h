@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * base.h - the lowest layer of lib/: what every other layer may use and
+ * that knows nothing of machines.  See docs/architecture.md for the layers.
+ *
+ *   lock.c      mutexes of the library (error-checking unless NDEBUG)
+ *   annotate.c  Helgrind/DRD annotations; TSan's are inline below
+ *   alloc.c     the one host allocator of lib/ (can fail on request)
+ *   sbuf.c      a bounded text buffer for reports and descriptions
+ *
+ * Nothing here takes a lock of the machine (see the lock order in
+ * core/core.h); the allocator's failure counter is an atomic.
+ */
+#ifndef DMAEMU_LIB_BASE_H
+#define DMAEMU_LIB_BASE_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---------------------------------------------------------------------- */
+/* Mutexes (lock.c)                                                       */
+/* ---------------------------------------------------------------------- */
+
+/* Mutexes: error-checking unless NDEBUG; a failing lock is a broken
+ * invariant and aborts.  dmaemu__mutex_init() returns 0 or a positive
+ * pthreads error number. */
+int dmaemu__mutex_init(pthread_mutex_t *mu);
+static inline void dmaemu__lock(pthread_mutex_t *mu)
+{
+	if (pthread_mutex_lock(mu))
+		abort();
+}
+static inline void dmaemu__unlock(pthread_mutex_t *mu)
+{
+	if (pthread_mutex_unlock(mu))
+		abort();
+}
+
+/* Add one to a counter that one thread writes and any thread reads. */
+static inline void dmaemu__count(uint64_t *c)
+{
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Host memory (alloc.c)                                                  */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Every host allocation of lib/ goes through these, so that one place can
+ * make them fail: dmaemu__alloc_fail_after(n) makes the allocation n calls
+ * from now (1 = the next one) and every one after it fail with ENOMEM until
+ * dmaemu__alloc_fail_after(0).  dmaemu__alloc_calls() counts the calls
+ * made so far (for a test that fails each allocation in turn).
+ */
+void *dmaemu__malloc(size_t size);
+void *dmaemu__calloc(size_t n, size_t size);
+void *dmaemu__realloc(void *p, size_t size);
+char *dmaemu__strdup(const char *s);
+void dmaemu__free(void *p);
+void dmaemu__alloc_fail_after(uint64_t n);
+uint64_t dmaemu__alloc_calls(void);
+
+/* ---------------------------------------------------------------------- */
+/* Text (sbuf.c)                                                          */
+/* ---------------------------------------------------------------------- */
+
+/* A bounded text buffer that counts what it could not hold (snprintf). */
+struct dmaemu__sbuf {
+	char *buf;
+	size_t len;
+	size_t pos; /* characters produced so far, stored or not */
+};
+void dmaemu__sbuf_init(struct dmaemu__sbuf *b, char *buf, size_t len);
+void dmaemu__sbuf_printf(struct dmaemu__sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void dmaemu__sbuf_vprintf(struct dmaemu__sbuf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* The length of the whole text, clamped to INT_MAX. */
+int dmaemu__sbuf_result(const struct dmaemu__sbuf *b);
+
+/* ---------------------------------------------------------------------- */
+/* Race-detector annotations (annotate.c)                                 */
+/* ---------------------------------------------------------------------- */
+
+/* Mark benign for Helgrind/DRD a word only accessed with atomics. */
+void dmaemu__vg_atomic(void *addr, size_t size);
+
+/*
+ * The model's whole-line work on the CPU copy (fill, the stale check, the
+ * write-back of an evicted line) races by design with plain stores other
+ * driver threads make to the same line: one emulated cache serves every
+ * thread, so one thread's miss can evict a line another is writing.  The
+ * outcome is still exact (a store that lands after the write-back leaves
+ * CPU != TWIN: the bytes stay CPU-dirty and are written back later), but
+ * Helgrind and DRD would blame the emulator.  Between begin and end this
+ * thread's accesses are not recorded (DRD); Helgrind stops checking the
+ * line's CPU copy from begin on, for good (see dmaemu__vg_line_end()), so
+ * races between driver threads on DMA memory are DRD's to find.  Free
+ * when not under Valgrind.  dmaemu__on_valgrind is set by
+ * dmaemu__annotate_init(), which every machine create calls.
+ */
+extern bool dmaemu__on_valgrind __attribute__((visibility("hidden")));
+void dmaemu__annotate_init(void);
+void dmaemu__vg_line_begin(const void *cpu_line, size_t len);
+void dmaemu__vg_line_end(const void *cpu_line, size_t len);
+
+/*
+ * Built with TSan (--enable-sanitizer=thread), the same race is declared
+ * to TSan with the dynamic annotations of its runtime: between begin and
+ * end this thread's reads and writes are neither recorded nor checked.
+ * TSan has no per-range ignore, so the model's MEM and TWIN accesses in
+ * the section go unchecked too; they are made under the line's stripe
+ * lock, a discipline TSan still checks on every other path to them.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define DMAEMU__TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define DMAEMU__TSAN 1
+#endif
+#endif
+#ifdef DMAEMU__TSAN
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+void AnnotateIgnoreWritesBegin(const char *file, int line);
+void AnnotateIgnoreWritesEnd(const char *file, int line);
+#endif
+
+static inline void dmaemu__racy_line_begin(const void *cpu_line, size_t len)
+{
+#ifdef DMAEMU__TSAN
+	AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+	AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+#endif
+	if (__builtin_expect(dmaemu__on_valgrind, 0))
+		dmaemu__vg_line_begin(cpu_line, len);
+}
+
+static inline void dmaemu__racy_line_end(const void *cpu_line, size_t len)
+{
+	if (__builtin_expect(dmaemu__on_valgrind, 0))
+		dmaemu__vg_line_end(cpu_line, len);
+#ifdef DMAEMU__TSAN
+	AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+	AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+#endif
+}
+
+#endif /* DMAEMU_LIB_BASE_H */

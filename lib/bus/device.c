@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: MIT
+/*
+ * device.c - emulated devices: their struct device, managed resources,
+ * dev_printk(), and device-side DMA (dmaemu_dma_read/write).
+ *
+ * How it works.  A device is a struct dmaemu_device whose first member is
+ * the struct device drivers pass to the DMA API.  Every API call starts
+ * from that pointer, which may be NULL, foreign, or left over from a
+ * destroyed device, so it is checked against the set of live devices
+ * before anything reads through it:
+ *
+ *   live set    an open-addressing hash of struct device pointers, under a
+ *               read-write lock (lookups share it)
+ *   hint        per thread, the last device found live and the value of
+ *               the global removal generation then; while neither changed
+ *               the device is still live, and the lookup costs two loads
+ *
+ * Device DMA.  dmaemu_dma_read() and dmaemu_dma_write() see memory the way
+ * a bus master does:
+ *
+ *   1. translate the whole bus range first, through the ops of the
+ *      machine's translation regime (the IOMMU when iommu=1, else direct),
+ *      into physically contiguous pieces; any fault (reported by the
+ *      backend) fails the access with nothing transferred;
+ *   2. move the data, a page at a time under that page's stripe lock:
+ *        arm, arm64  the device reads and writes MEM only: its writes
+ *                    become device-changed bytes (MEM != TWIN) for the
+ *                    CPU's cached copy, its reads miss CPU-dirty bytes;
+ *        x86         devices snoop: before a read the touched lines are
+ *                    cleaned (the device gets CPU-dirty bytes); before a
+ *                    write they are cleaned and invalidated, and the
+ *                    write then lands in MEM and the CPU's copy alike
+ *                    (write-invalidate, so the CPU's next access misses
+ *                    and sees the new data; code that is not instrumented
+ *                    sees it too);
+ *      bytes pending in write-combining buffers are invisible to device
+ *      reads, and a device write over them is ordered before their drain
+ *      (wc.c);
+ *   3. tell the bus clients (the DMA layer's registry) which range was
+ *      touched.
+ *
+ * Device destroy releases, in order: managed resources (devres, newest
+ * first: dmam_* buffers and pools, silently), what the bus clients hold
+ * (the DMA layer reports and releases streaming mappings and allocations
+ * still live, then the IOMMU domain), then the model (ops->release).
+ * Only then does the device leave the live set.
+ *
+ * Locks: the live set's lock and each device's devres lock are leaves;
+ * m->lock (order 1) protects the machine's list of devices and is taken
+ * before the live set's lock when a device is added.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+
+#include "bus/bus.h"
+
+struct dmaemu__devres;
+
+/**
+ * struct dmaemu_device - an emulated device.
+ * @dev:         the struct device of the DMA API; first, so that a
+ *               pointer to one is a pointer to the other.
+ * @m:           the machine.
+ * @ops:         the model (NULL for a bare device).
+ * @priv:        the model's data.
+ * @name:        copy of the name (@dev.init_name points at it).
+ * @next:        the machine's list of devices (m->lock).
+ * @devres_lock: protects @devres (a leaf).
+ * @devres:      managed resources, newest first (released LIFO).
+ * @data:        each bus client's state of the device (bus.h).
+ */
+struct dmaemu_device {
+	struct device dev;
+	struct dmaemu_machine *m;
+	const struct dmaemu_device_ops *ops;
+	void *priv;
+	char *name;
+	struct dmaemu_device *next;
+	pthread_mutex_t devres_lock;
+	struct dmaemu__devres *devres;
+	void *data[DMAEMU__BUS_NSLOTS];
+};
+
+/* ---------------------------------------------------------------------- */
+/* The set of live devices                                                */
+/* ---------------------------------------------------------------------- */
+
+#define TOMBSTONE ((const struct device *)1)
+
+static pthread_rwlock_t live_lock = PTHREAD_RWLOCK_INITIALIZER;
+static const struct device **live;	   /* live_cap slots; live_lock */
+static size_t live_cap, live_n, live_used; /* used: live + tombstones */
+static uint64_t live_gen; /* bumped when a device leaves; atomics */
+
+static __thread struct {
+	const struct device *dev;
+	uint64_t gen;
+} live_hint __attribute__((tls_model("initial-exec")));
+
+static pthread_once_t live_once = PTHREAD_ONCE_INIT;
+
+static void live_init(void)
+{
+	dmaemu__vg_atomic(&live_gen, sizeof(live_gen));
+}
+
+static size_t live_slot(const struct device *dev, size_t cap)
+{
+	uint64_t h = (uint64_t)(uintptr_t)dev * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 32) & (cap - 1);
+}
+
+/* Is @dev in the table?  live_lock held (either way). */
+static bool live_has(const struct device *dev)
+{
+	size_t i, n;
+
+	if (!live_cap)
+		return false;
+	for (i = live_slot(dev, live_cap), n = 0; n < live_cap;
+	     i = (i + 1) & (live_cap - 1), n++) {
+		if (live[i] == dev)
+			return true;
+		if (!live[i])
+			return false;
+	}
+	return false;
+}
+
+/* Rebuild at @cap slots without tombstones.  Write lock held. */
+static int live_rehash(size_t cap)
+{
+	const struct device **t = calloc(cap, sizeof(*t));
+	size_t i, j;
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < live_cap; i++) {
+		if (!live[i] || live[i] == TOMBSTONE)
+			continue;
+		for (j = live_slot(live[i], cap); t[j]; j = (j + 1) & (cap - 1))
+			;
+		t[j] = live[i];
+	}
+	free(live);
+	live = t;
+	live_cap = cap;
+	live_used = live_n;
+	return 0;
+}
+
+static int live_add(const struct device *dev)
+{
+	size_t i;
+	int ret = 0;
+
+	pthread_once(&live_once, live_init);
+	pthread_rwlock_wrlock(&live_lock);
+	/* Keep at least half the slots empty so probes stay short. */
+	if (2 * (live_used + 1) > live_cap) {
+		size_t cap = live_cap ? live_cap : 16;
+
+		while (4 * (live_n + 1) > cap)
+			cap *= 2;
+		ret = live_rehash(cap);
+		if (ret)
+			goto out;
+	}
+	for (i = live_slot(dev, live_cap); live[i] && live[i] != TOMBSTONE;
+	     i = (i + 1) & (live_cap - 1))
+		;
+	if (!live[i])
+		live_used++;
+	live[i] = dev;
+	live_n++;
+out:
+	pthread_rwlock_unlock(&live_lock);
+	return ret;
+}
+
+static void live_del(const struct device *dev)
+{
+	size_t i, n;
+
+	pthread_rwlock_wrlock(&live_lock);
+	for (i = live_slot(dev, live_cap), n = 0; n < live_cap && live[i];
+	     i = (i + 1) & (live_cap - 1), n++) {
+		if (live[i] == dev) {
+			live[i] = TOMBSTONE;
+			live_n--;
+			break;
+		}
+	}
+	if (!live_n) {
+		free(live);
+		live = NULL;
+		live_cap = live_used = 0;
+	}
+	/* Every thread's hint is now stale. */
+	__atomic_add_fetch(&live_gen, 1, __ATOMIC_RELEASE);
+	pthread_rwlock_unlock(&live_lock);
+}
+
+/* Does @dev belong to a live device?  Never reads *@dev. */
+static bool is_live(const struct device *dev)
+{
+	uint64_t gen;
+	bool ok;
+
+	if (!dev)
+		return false;
+	gen = __atomic_load_n(&live_gen, __ATOMIC_ACQUIRE);
+	if (live_hint.dev == dev && live_hint.gen == gen)
+		return true;
+	pthread_rwlock_rdlock(&live_lock);
+	ok = live_has(dev);
+	pthread_rwlock_unlock(&live_lock);
+	if (ok) {
+		live_hint.dev = dev;
+		live_hint.gen = gen;
+	}
+	return ok;
+}
+
+/**
+ * dmaemu__device_of() - the emulated device of @dev, checked.
+ * Return: the device, or NULL when @dev is NULL or not a live device.
+ */
+struct dmaemu_device *dmaemu__device_of(const struct device *dev)
+{
+	return is_live(dev) ? (struct dmaemu_device *)(uintptr_t)dev : NULL;
+}
+
+void *dmaemu__device_data(const struct device *dev, enum dmaemu__bus_slot slot)
+{
+	struct dmaemu_device *d = dmaemu__device_of(dev);
+
+	return d ? d->data[slot] : NULL;
+}
+
+void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
+			const struct dmaemu__bus_client *c)
+{
+	m->bus_client[slot] = c;
+}
+
+/* Free the clients' state of @d from slot @n - 1 down. */
+static void clients_free(struct dmaemu_device *d, unsigned int n)
+{
+	while (n-- > 0) {
+		const struct dmaemu__bus_client *c = d->m->bus_client[n];
+
+		if (c && c->free)
+			c->free(d->data[n]);
+		d->data[n] = NULL;
+	}
+}
+
+/* Make every client's state of @d.  Return: 0 or a negative errno. */
+static int clients_add(struct dmaemu_device *d)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < DMAEMU__BUS_NSLOTS; i++) {
+		const struct dmaemu__bus_client *c = d->m->bus_client[i];
+
+		if (!c || !c->add)
+			continue;
+		ret = c->add(&d->dev, &d->data[i]);
+		if (ret) {
+			clients_free(d, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void clients_release(struct dmaemu_device *d)
+{
+	unsigned int i = DMAEMU__BUS_NSLOTS;
+
+	while (i-- > 0) {
+		const struct dmaemu__bus_client *c = d->m->bus_client[i];
+
+		if (c && c->release)
+			c->release(&d->dev, d->data[i]);
+	}
+}
+
+static void clients_access(struct dmaemu_device *d, dma_addr_t dma,
+			   uint64_t phys, size_t len, bool write)
+{
+	unsigned int i;
+
+	for (i = 0; i < DMAEMU__BUS_NSLOTS; i++) {
+		const struct dmaemu__bus_client *c = d->m->bus_client[i];
+
+		if (c && c->access)
+			c->access(&d->dev, d->data[i], dma, phys, len, write);
+	}
+}
+
+struct dmaemu_machine *dmaemu__dev_machine(const struct device *dev)
+{
+	struct dmaemu_device *d = dmaemu__device_of(dev);
+
+	return d ? d->m : NULL;
+}
+
+/**
+ * dmaemu__dev_machine_or_report() - the machine of @dev, for the entry
+ * points of the DMA API.
+ * @dev: the device the caller passed.
+ * @fn:  the entry point, for the report ("dma_set_mask").
+ *
+ * Return: the machine, or NULL after a bad-argument report on the current
+ * machine (a NULL device, or a struct device that no live
+ * dmaemu_device_create() made).
+ */
+struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
+						     const char *fn)
+{
+	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+
+	if (!m)
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s: %s", fn,
+				dev ? "not a device of an emulated machine"
+				    : "NULL device");
+	return m;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Create, destroy, accessors                                             */
+/* ---------------------------------------------------------------------- */
+
+struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
+					   const char *name,
+					   const struct dmaemu_device_ops *ops,
+					   void *priv)
+{
+	struct dmaemu_device *d, *o;
+	int err = ENOMEM;
+
+	if (!m || !name || !*name) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_create(): %s",
+				!m ? "NULL machine" : "no device name");
+		errno = EINVAL;
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		goto out;
+	d->name = strdup(name);
+	if (!d->name)
+		goto out_free;
+	if (dmaemu__mutex_init(&d->devres_lock))
+		goto out_name;
+	d->m = m;
+	if (clients_add(d))
+		goto out_mutex;
+	d->ops = ops;
+	d->priv = priv;
+	d->dev.init_name = d->name;
+	d->dev.dmaemu = d;
+	/* Linux's defaults: 32-bit masks, 64 KiB segments, 4 GiB boundary. */
+	d->dev.dmaemu_dma_mask = DMA_BIT_MASK(32);
+	d->dev.dma_mask = &d->dev.dmaemu_dma_mask;
+	d->dev.coherent_dma_mask = DMA_BIT_MASK(32);
+	d->dev.dmaemu_dma_parms.max_segment_size = 65536;
+	d->dev.dmaemu_dma_parms.segment_boundary_mask = 0xffffffffUL;
+	d->dev.dma_parms = &d->dev.dmaemu_dma_parms;
+
+	dmaemu__lock(&m->lock);
+	for (o = m->devices; o; o = o->next)
+		if (!strcmp(o->name, name))
+			break;
+	if (o || live_add(&d->dev)) {
+		dmaemu__unlock(&m->lock);
+		if (o) {
+			dmaemu__reportf(
+				m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_create(): a device named "
+				"'%s' exists on this machine",
+				name);
+			err = EEXIST;
+		}
+		goto out_clients;
+	}
+	d->next = m->devices;
+	m->devices = d;
+	dmaemu__unlock(&m->lock);
+	return d;
+
+out_clients:
+	clients_free(d, DMAEMU__BUS_NSLOTS);
+out_mutex:
+	pthread_mutex_destroy(&d->devres_lock);
+out_name:
+	free(d->name);
+out_free:
+	free(d);
+out:
+	errno = err;
+	return NULL;
+}
+
+/* One managed resource. */
+struct dmaemu__devres {
+	dmaemu__devres_fn release;
+	void *data;
+	struct dmaemu__devres *next;
+};
+
+/* Run the managed releases, newest first. */
+static void devres_release_all(struct dmaemu_device *d)
+{
+	struct dmaemu__devres *r;
+
+	for (;;) {
+		dmaemu__lock(&d->devres_lock);
+		r = d->devres;
+		if (r)
+			d->devres = r->next;
+		dmaemu__unlock(&d->devres_lock);
+		if (!r)
+			break;
+		r->release(&d->dev, r->data);
+		free(r);
+	}
+}
+
+void dmaemu_device_destroy(struct dmaemu_device *d)
+{
+	struct dmaemu_device **pp;
+	struct dmaemu_machine *m;
+
+	if (!d)
+		return;
+	if (!is_live(&d->dev)) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_destroy(%p): not a live "
+				"device (destroyed already?)",
+				(void *)d);
+		return;
+	}
+	m = d->m;
+	devres_release_all(d);
+	clients_release(d);
+	if (d->ops && d->ops->release)
+		d->ops->release(d);
+
+	dmaemu__lock(&m->lock);
+	for (pp = &m->devices; *pp; pp = &(*pp)->next) {
+		if (*pp == d) {
+			*pp = d->next;
+			break;
+		}
+	}
+	live_del(&d->dev);
+	dmaemu__unlock(&m->lock);
+
+	clients_free(d, DMAEMU__BUS_NSLOTS);
+	pthread_mutex_destroy(&d->devres_lock);
+	free(d->name);
+	free(d);
+}
+
+/**
+ * dmaemu__devices_fini() - machine destroy: destroy the devices left,
+ * then free the line ownership maps.
+ */
+void dmaemu__devices_fini(struct dmaemu_machine *m)
+{
+	struct dmaemu_device *d;
+
+	for (;;) {
+		dmaemu__lock(&m->lock);
+		d = m->devices;
+		dmaemu__unlock(&m->lock);
+		if (!d)
+			break;
+		dmaemu_device_destroy(d);
+	}
+}
+
+struct device *dmaemu_device_to_dev(struct dmaemu_device *d)
+{
+	return d && is_live(&d->dev) ? &d->dev : NULL;
+}
+
+struct dmaemu_device *dmaemu_dev_to_device(const struct device *dev)
+{
+	return dmaemu__device_of(dev);
+}
+
+void *dmaemu_device_priv(const struct dmaemu_device *d)
+{
+	return d && is_live(&d->dev) ? d->priv : NULL;
+}
+
+struct dmaemu_machine *dmaemu_device_machine(const struct dmaemu_device *d)
+{
+	return d && is_live(&d->dev) ? d->m : NULL;
+}
+
+const char *dmaemu_device_name(const struct dmaemu_device *d)
+{
+	return d && is_live(&d->dev) ? d->name : NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Managed resources                                                      */
+/* ---------------------------------------------------------------------- */
+
+int dmaemu__devres_add(struct device *dev, dmaemu__devres_fn release,
+		       void *data)
+{
+	struct dmaemu_device *d = dmaemu__device_of(dev);
+	struct dmaemu__devres *r;
+
+	if (!d || !release)
+		return -EINVAL;
+	r = malloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->release = release;
+	r->data = data;
+	dmaemu__lock(&d->devres_lock);
+	r->next = d->devres;
+	d->devres = r;
+	dmaemu__unlock(&d->devres_lock);
+	return 0;
+}
+
+/* Unlink (@release, @data) from @dev's list.  Return: it, or NULL. */
+static struct dmaemu__devres *devres_unlink(struct device *dev,
+					    dmaemu__devres_fn release,
+					    void *data)
+{
+	struct dmaemu_device *d = dmaemu__device_of(dev);
+	struct dmaemu__devres **pp, *r = NULL;
+
+	if (!d)
+		return NULL;
+	dmaemu__lock(&d->devres_lock);
+	for (pp = &d->devres; *pp; pp = &(*pp)->next) {
+		if ((*pp)->release == release && (*pp)->data == data) {
+			r = *pp;
+			*pp = r->next;
+			break;
+		}
+	}
+	dmaemu__unlock(&d->devres_lock);
+	return r;
+}
+
+int dmaemu__devres_remove(struct device *dev, dmaemu__devres_fn release,
+			  void *data)
+{
+	struct dmaemu__devres *r = devres_unlink(dev, release, data);
+
+	free(r);
+	return r ? 0 : -ENOENT;
+}
+
+int dmaemu__devres_release(struct device *dev, dmaemu__devres_fn release,
+			   void *data)
+{
+	struct dmaemu__devres *r = devres_unlink(dev, release, data);
+
+	if (!r)
+		return -ENOENT;
+	r->release(dev, r->data);
+	free(r);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* dev_printk                                                             */
+/* ---------------------------------------------------------------------- */
+
+void dev_printk(const char *level, const struct device *dev, const char *fmt,
+		...)
+{
+	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+	char msg[1024];
+	size_t n;
+	va_list ap;
+	FILE *out;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	n = strlen(msg);
+	if (!m) {
+		fprintf(stderr, "%s(%s device *): %s%s", level ? level : "",
+			dev ? "unknown" : "NULL", msg,
+			n && msg[n - 1] == '\n' ? "" : "\n");
+		return;
+	}
+	dmaemu__lock(&m->report_lock);
+	out = m->log ? m->log : stderr;
+	fprintf(out, "%s%s: %s%s", level ? level : "", dev->init_name, msg,
+		n && msg[n - 1] == '\n' ? "" : "\n");
+	fflush(out);
+	dmaemu__unlock(&m->report_lock);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Device-side DMA                                                        */
+/* ---------------------------------------------------------------------- */
+
+/* A physically contiguous piece of a device access. */
+struct piece {
+	dma_addr_t dma;
+	uint64_t phys;
+	size_t len;
+};
+
+#define PIECES_ON_STACK 8
+
+/*
+ * Translate [@addr, @addr + @len) into pieces.  Return: the number of
+ * pieces (in *@out, which is @stack or a malloc()ed array), or a negative
+ * errno after the backend's report.
+ */
+static long translate(struct dmaemu_device *d, dma_addr_t addr, size_t len,
+		      bool write, struct piece *stack, struct piece **out)
+{
+	struct piece *p = stack, *bigger;
+	size_t cap = PIECES_ON_STACK, n = 0, done = 0;
+
+	while (done < len) {
+		uint64_t phys;
+		size_t contig = 0;
+		int ret;
+
+		ret = dmaemu__bus_translate(&d->dev, addr + done, len - done,
+					    write, &phys, &contig);
+		if (ret || !contig) {
+			if (p != stack)
+				free(p);
+			return ret ? ret : -EFAULT;
+		}
+		if (n == cap) {
+			bigger = malloc(2 * cap * sizeof(*p));
+			if (!bigger) {
+				if (p != stack)
+					free(p);
+				return -ENOMEM;
+			}
+			memcpy(bigger, p, n * sizeof(*p));
+			if (p != stack)
+				free(p);
+			p = bigger;
+			cap *= 2;
+		}
+		p[n].dma = addr + done;
+		p[n].phys = phys;
+		p[n].len = contig;
+		n++;
+		done += contig;
+	}
+	*out = p;
+	return (long)n;
+}
+
+/*
+ * Move @len bytes between @buf and DRAM at @phys, a page at a time under
+ * the page's stripe lock.  @write: into DRAM (and, with @snoop, into the
+ * CPU's copy too, the lines having been invalidated just before).
+ */
+static void move_data(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
+		      size_t len, bool write, bool snoop)
+{
+	uint8_t *mem = dmaemu__phys_mem(m, phys);
+	uint8_t *cpu = snoop ? dmaemu__phys_cpu(m, phys) : NULL;
+	uint8_t *twin = snoop ? dmaemu__phys_twin(m, phys) : NULL;
+
+	while (len) {
+		size_t chunk =
+			DMAEMU__PAGE_SIZE - (phys & (DMAEMU__PAGE_SIZE - 1));
+		pthread_mutex_t *stripe = dmaemu__stripe_of(m, phys);
+
+		if (chunk > len)
+			chunk = len;
+		dmaemu__lock(stripe);
+		if (write) {
+			dmaemu__wc_device_write(m, phys, chunk);
+			memcpy(mem, buf, chunk);
+			if (snoop) {
+				memcpy(cpu, buf, chunk);
+				memcpy(twin, buf, chunk);
+			}
+		} else {
+			memcpy(buf, mem, chunk);
+			dmaemu__wc_device_view(m, phys, buf, chunk);
+		}
+		dmaemu__unlock(stripe);
+		phys += chunk;
+		buf += chunk;
+		mem += chunk;
+		if (snoop) {
+			cpu += chunk;
+			twin += chunk;
+		}
+		len -= chunk;
+	}
+}
+
+static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
+			 size_t len, bool write, const char *fn)
+{
+	struct piece stack[PIECES_ON_STACK], *p = NULL;
+	struct dmaemu_machine *m;
+	bool x86;
+	long n, i;
+	uint8_t *b = buf;
+
+	if (!d || !is_live(&d->dev)) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(): %s", fn,
+				d ? "not a live device" : "NULL device");
+		return -EINVAL;
+	}
+	m = d->m;
+	if (!len)
+		return 0;
+	if (!buf) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%s, 0x%llx, NULL, %zu): NULL buffer", fn,
+				d->name, (unsigned long long)addr, len);
+		return -EINVAL;
+	}
+	if (addr + len - 1 < addr) {
+		dmaemu__reportf(m, DMAEMU_REPORT_DMA_FAULT, 0, len,
+				"device %s: %s of %zu bytes at bus address "
+				"0x%llx wraps around the bus address space",
+				d->name, write ? "write" : "read", len,
+				(unsigned long long)addr);
+		return -EFAULT;
+	}
+	n = translate(d, addr, len, write, stack, &p);
+	if (n < 0)
+		return n == -ENOMEM ? -ENOMEM : -EFAULT;
+
+	x86 = m->opt.profile == DMAEMU__PROFILE_X86;
+	for (i = 0; i < n; i++) {
+		if (x86 && write)
+			dmaemu__range_clean_invalidate(m, p[i].phys, p[i].len);
+		else if (x86)
+			dmaemu__range_clean(m, p[i].phys, p[i].len);
+		move_data(m, p[i].phys, b, p[i].len, write, x86 && write);
+		b += p[i].len;
+	}
+	if (write) /* MEM changed under every CPU fast-path entry (cpu.c) */
+		dmaemu__mem_changed();
+	for (i = 0; i < n; i++)
+		clients_access(d, p[i].dma, p[i].phys, p[i].len, write);
+	if (p != stack)
+		free(p);
+	return 0;
+}
+
+int dmaemu_dma_read(struct dmaemu_device *d, dma_addr_t addr, void *buf,
+		    size_t len)
+{
+	return device_access(d, addr, buf, len, false, "dmaemu_dma_read");
+}
+
+int dmaemu_dma_write(struct dmaemu_device *d, dma_addr_t addr, const void *buf,
+		     size_t len)
+{
+	return device_access(d, addr, (void *)(uintptr_t)buf, len, true,
+			     "dmaemu_dma_write");
+}

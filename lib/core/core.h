@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core.h - the core layer of lib/: the machine struct, options, the
+ * registry of live machines, reports, and the one lock order.  See
+ * docs/architecture.md for the layers; each layer's header includes the
+ * one below it, so a file includes its own layer's header only.
+ *
+ *   options.c   option parsing (struct, string, DMAEMU_OPTIONS)
+ *   machines.c  live machines, the current machine, the address span
+ *   report.c    the report path (counting, printing, SUMMARY lines, policy)
+ *               and the call-site context of the driver call in progress
+ *
+ * The machine struct holds every layer's state; the fields of a higher
+ * layer are pointers to types only that layer defines.
+ *
+ * Lock order (outermost first; a thread holding one may only take those
+ * below it):
+ *   1. m->lock            machine-wide lists (devices, mappings)
+ *   2. allocator locks     page allocator zone lock, slab lock (mm/mm.h)
+ *   3. m->cache_lock      the CPU cache model (cachesim) and residency
+ *   4. m->stripe[i]       physical memory data of the lines hashing to i;
+ *                         several are taken in ascending index order
+ *   5. m->wc_lock         write-combining buffers
+ *   6. m->report_lock     report counters and the output stream
+ * Device DMA takes only stripe locks (4) and below, so devices never
+ * serialise on the cache lock.  The DMA backends (dma/): the IOMMU's
+ * locks are leaves (nothing is taken under them); the swiotlb pool lock is
+ * taken with none of the above held and takes the allocator locks (2)
+ * when it makes the pool.  The device layer's locks are leaves too: the
+ * set of live devices (bus/device.c), each device's devres list and each
+ * device's registry of live mappings (dma/registry.c).
+ */
+#ifndef DMAEMU_LIB_CORE_H
+#define DMAEMU_LIB_CORE_H
+
+#include "base/base.h"
+#include "cachesim.h"
+#include "dmaemu/machine.h"
+#include "dmaemu/report.h"
+
+struct page;
+
+#define DMAEMU__MAX_BANKS 2
+#define DMAEMU__PAGE_SHIFT 12
+#define DMAEMU__PAGE_SIZE (1UL << DMAEMU__PAGE_SHIFT)
+#define DMAEMU__MAX_LINE 256
+#define DMAEMU__NSTRIPES 64
+#define DMAEMU__MASK_WORDS (DMAEMU__MAX_LINE / 64) /* words of a line mask */
+#define DMAEMU__OPT_MAXKEYS 32
+#define DMAEMU__MAX_MACHINES 256       /* live machines per process */
+#define DMAEMU__MMIO_SIZE (16UL << 20) /* MMIO cookie window per machine */
+
+/* ---------------------------------------------------------------------- */
+/* Options                                                                */
+/* ---------------------------------------------------------------------- */
+
+enum dmaemu__profile {
+	DMAEMU__PROFILE_ARM = 0,
+	DMAEMU__PROFILE_ARM64,
+	DMAEMU__PROFILE_X86,
+};
+
+/*
+ * Every option of a machine; see options.c for the keys, defaults and the
+ * documentation of each.
+ */
+struct dmaemu__options {
+	enum dmaemu__profile profile;
+	uint64_t mem_base;     /* low bank physical base */
+	uint64_t mem;	       /* low bank size */
+	uint64_t highmem_base; /* high bank physical base (>= 4 GiB) */
+	uint64_t highmem;      /* high bank size, 0 = none */
+	uint64_t cache_size;
+	unsigned int cache_ways;
+	unsigned int cache_line;
+	enum cachesim_policy cache_policy;
+	unsigned int dma_minalign; /* resolved to cache_line if not set */
+	unsigned int wc_buffers;   /* number of write-combining buffers */
+	unsigned int wc_size;	   /* bytes per buffer (power of two) */
+	bool prefetch;
+	unsigned int prefetch_rate; /* 1 in N CPU accesses may prefetch */
+	uint64_t seed;
+	bool halt_on_error;
+	int exitcode;	    /* 0 = leave the exit status alone */
+	char log_path[256]; /* "" = stderr */
+	/* The DMA layer (dma.h). */
+	bool iommu;	    /* streaming and coherent DMA through the IOMMU */
+	bool swiotlb_force; /* swiotlb=force: bounce every streaming map */
+	uint64_t swiotlb_size; /* bytes of the bounce pool */
+	uint64_t dma_offset;   /* bus address = physical + dma_offset */
+	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
+	 * indexed like the key table of options.c; NULL = default. */
+	const char *set_by[DMAEMU__OPT_MAXKEYS];
+};
+
+/* ---------------------------------------------------------------------- */
+/* Physical memory and the host views (physmem.c)                         */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * What a host address inside a machine's reservation is.  Inside one
+ * bank's area the views follow this order, MMIO excepted (it is one window
+ * per machine, after the banks); see physmem.c.
+ */
+enum dmaemu__region {
+	DMAEMU__REGION_NONE = 0, /* not emulated memory */
+	DMAEMU__REGION_LINEAR,	 /* cacheable linear map: the CPU copy */
+	DMAEMU__REGION_UNCACHED, /* uncached alias: MEM itself */
+	DMAEMU__REGION_WC,	 /* write-combining alias of MEM */
+	DMAEMU__REGION_NOMAP,	 /* NO_KERNEL_MAPPING cookies: inaccessible */
+	DMAEMU__REGION_MMIO,	 /* ioremap cookies: readl/writel only */
+	DMAEMU__REGION_TWIN, /* internal: the TWIN copy (never handed out) */
+};
+
+/*
+ * One bank of emulated DRAM.  All views are reserved lazily (MAP_NORESERVE,
+ * and a memfd for MEM): untouched pages cost no host memory.
+ */
+struct dmaemu__bank {
+	uint64_t phys;	    /* first physical address */
+	uint64_t size;	    /* bytes, a multiple of the page size */
+	int memfd;	    /* backs MEM and its aliases */
+	uint8_t *mem;	    /* MEM, mapped shared; also the uncached alias */
+	uint8_t *cpu;	    /* CPU copy = the linear map drivers use */
+	uint8_t *twin;	    /* TWIN copy */
+	uint8_t *wc;	    /* write-combining alias: MEM mapped again */
+	uint8_t *nomap;	    /* PROT_NONE cookie window, same size */
+	struct page *pages; /* one per page, indexed by (phys - bank phys) */
+};
+
+/* One slot of the reservation: what the view at that slot is. */
+struct dmaemu__slot {
+	enum dmaemu__region region;
+	struct dmaemu__bank *bank; /* NULL for MMIO and unused slots */
+};
+#define DMAEMU__VIEWS_PER_BANK 5 /* LINEAR, UNCACHED, WC, NOMAP, TWIN */
+#define DMAEMU__MAX_SLOTS (DMAEMU__MAX_BANKS * DMAEMU__VIEWS_PER_BANK + 1)
+
+/* Result of classifying a host address. */
+struct dmaemu__where {
+	enum dmaemu__region region;
+	struct dmaemu_machine *m;
+	struct dmaemu__bank *bank; /* NULL for MMIO */
+	uint64_t phys;		   /* physical address (MMIO: window offset) */
+};
+
+/* ---------------------------------------------------------------------- */
+/* The machine                                                            */
+/* ---------------------------------------------------------------------- */
+
+struct dmaemu__palloc; /* page allocator state (page_alloc.c) */
+struct dmaemu__slab;   /* kmalloc state (slab.c) */
+struct dmaemu__cpu;    /* CPU access state: prefetch, stats (cpu.c) */
+struct dmaemu__wc;     /* write-combining buffers (wc.c) */
+struct dmaemu__swiotlb;
+struct dmaemu__iommu;
+struct dmaemu__bus_client;
+struct device;
+#define DMAEMU__BUS_MAX_SLOTS 4 /* >= DMAEMU__BUS_NSLOTS (bus.h) */
+
+struct dmaemu_machine {
+	struct dmaemu__options opt;
+	pthread_mutex_t lock; /* lists below; order 1 */
+
+	/* Physical memory.  Immutable after create. */
+	unsigned int nbanks;
+	struct dmaemu__bank bank[DMAEMU__MAX_BANKS];
+	uint8_t *resv; /* the host reservation of all views */
+	size_t resv_size;
+	unsigned int slot_shift; /* log2 of the stride between views */
+	unsigned int nslots;
+	struct dmaemu__slot slot[DMAEMU__MAX_SLOTS];
+	uint8_t *mmio; /* MMIO cookie window (PROT_NONE) */
+	size_t mmio_size;
+	unsigned int line; /* cache line size (opt.cache_line) */
+	unsigned int line_shift;
+
+	/* The CPU cache model.  Protected by cache_lock (order 3). */
+	pthread_mutex_t cache_lock;
+	struct cachesim *cache;
+	bool in_maint; /* a range operation does the data work itself */
+
+	/* Data of physical memory: stripe i covers the lines whose line
+	 * number hashes to i (order 4). */
+	pthread_mutex_t stripe[DMAEMU__NSTRIPES];
+
+	/* Sub-systems, each with its own lock where it needs one. */
+	struct dmaemu__palloc *palloc;
+	struct dmaemu__slab *slab;
+	struct dmaemu__cpu *cpu;
+	pthread_mutex_t wc_lock; /* order 5 */
+	struct dmaemu__wc *wc;
+	/* DMA backends, made on first use under m->lock (dma.h): the bounce
+	 * pool (swiotlb.c) and the IOMMU domains (iommu.c). */
+	struct dmaemu__swiotlb *swiotlb;
+	struct dmaemu__iommu *iommu;
+	/* Devices (device.c), under m->lock; per-line ownership of each bank
+	 * (ownership.c), mapped on first use under m->lock, then read with
+	 * atomic loads. */
+	struct dmaemu_device *devices;
+	/* The bus (bus/): clients by slot and the translator, set at create
+	 * before any device exists, then read-only. */
+	const struct dmaemu__bus_client *bus_client[DMAEMU__BUS_MAX_SLOTS];
+	int (*bus_xlate)(struct device *dev, uint64_t addr, size_t len,
+			 bool write, uint64_t *phys, size_t *contig);
+	uint8_t *owner[DMAEMU__MAX_BANKS];
+
+	/* Reports (report.c), protected by report_lock (order 6). */
+	pthread_mutex_t report_lock;
+	FILE *log; /* NULL = stderr */
+	uint64_t report_counts[DMAEMU_REPORT_NKINDS];
+	uint64_t report_total;
+
+	/* Registry (machine.c): immutable while the machine is live. */
+	uint64_t seq;		/* creation order, for "current" */
+	unsigned int reg_index; /* slot in the registry */
+};
+
+/* machines.c */
+/*
+ * The bounding span [lo, hi) of every live machine's reservation, read
+ * without a lock by the instrumentation: an address outside it is not
+ * emulated memory, and that costs two compares.  Only accessed with the
+ * __atomic builtins (written under the registry lock).
+ */
+extern uintptr_t dmaemu__span_lo __attribute__((visibility("hidden")));
+extern uintptr_t dmaemu__span_hi __attribute__((visibility("hidden")));
+
+static inline bool dmaemu__in_span(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+
+	return a >= __atomic_load_n(&dmaemu__span_lo, __ATOMIC_RELAXED) &&
+	       a < __atomic_load_n(&dmaemu__span_hi, __ATOMIC_RELAXED);
+}
+
+struct dmaemu_machine *dmaemu__machine_of_addr(const void *addr);
+/* Machine create/destroy: enter a machine in the registry (it becomes the
+ * current one; 0 or -EBUSY when DMAEMU__MAX_MACHINES are live) and take it
+ * out (the most recent other machine becomes current if it was). */
+int dmaemu__machine_register(struct dmaemu_machine *m);
+void dmaemu__machine_unregister(struct dmaemu_machine *m);
+/* options.c */
+void dmaemu__options_defaults(struct dmaemu__options *o);
+int dmaemu__options_parse(struct dmaemu__options *o, const char *s,
+			  const char *origin, char *err, size_t errlen);
+int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen);
+int dmaemu__options_build(struct dmaemu__options *o, const char *env,
+			  const char *str, char *err, size_t errlen);
+const char *dmaemu__profile_name(enum dmaemu__profile p);
+const char *dmaemu__option_origin(const struct dmaemu__options *o,
+				  const char *key);
+
+/* report.c */
+struct dmaemu__report_info {
+	enum dmaemu_report_kind kind;
+	uint64_t phys;	      /* first byte concerned (0 if none) */
+	uint64_t size;	      /* bytes concerned */
+	const uint64_t *mask; /* optional byte mask of one line */
+	unsigned int mask_bits;
+	const char *where; /* optional "function file:line" of the cause */
+};
+int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen);
+void dmaemu__report_fini(struct dmaemu_machine *m);
+void dmaemu__vreport(struct dmaemu_machine *m,
+		     const struct dmaemu__report_info *r, const char *fmt,
+		     va_list ap) __attribute__((format(printf, 3, 0)));
+void dmaemu__report(struct dmaemu_machine *m,
+		    const struct dmaemu__report_info *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* @m NULL: the current machine (none: no report). */
+void dmaemu__reportf(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
+		     uint64_t phys, uint64_t size, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+#endif /* DMAEMU_LIB_CORE_H */

@@ -1,0 +1,6 @@
+# lib/core/: the machine struct, options, the machine registry, reports.
+lib_libdmaemu_internal_la_SOURCES += \
+	lib/core/core.h \
+	lib/core/options.c \
+	lib/core/machines.c \
+	lib/core/report.c

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: MIT
+/*
+ * options.c - the options of a machine.
+ *
+ * How it works: one table, keys[], describes every option (name, type,
+ * where it lives in struct dmaemu__options, range, constraints).  Parsing,
+ * validation and dmaemu_machine_option() are all driven by that table, so
+ * a key cannot be parsed one way and printed another.
+ *
+ * A machine's options are built in stages, later stages winning:
+ *
+ *   defaults  ->  DMAEMU_OPTIONS  ->  the string given to create()
+ *
+ * Each stage is "key=value:key=value".  A key set by a stage remembers that
+ * stage's name (its origin), so that an error found only once every stage
+ * has been applied (a bank crossing 4 GiB because of mem and mem_base
+ * together) still names where the offending value came from.  Keys not set
+ * by any stage take the profile's default at the end (the cache geometry
+ * differs between profiles).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+#define SZ_1M (1ULL << 20)
+#define SZ_4G (1ULL << 32)
+/* Physical addresses stay below 2^48, as on arm64 with 48-bit PAs. */
+#define PHYS_LIMIT (1ULL << 48)
+
+enum opt_type {
+	OPT_PROFILE, /* enum dmaemu__profile by name */
+	OPT_POLICY,  /* enum cachesim_policy by name */
+	OPT_SIZE,    /* uint64_t, k/m/g/t suffixes */
+	OPT_ADDR,    /* uint64_t, printed in hex */
+	OPT_UINT,    /* unsigned int, k/m suffixes allowed */
+	OPT_U64,     /* uint64_t, plain number */
+	OPT_INT,     /* int */
+	OPT_BOOL,    /* 0|1 (also off|on, false|true, no|yes) */
+	OPT_PATH,    /* char[256] */
+	OPT_SWIOTLB, /* bool swiotlb_force, as normal|force */
+};
+
+#define F_POW2 0x1 /* value must be a power of two */
+#define F_PAGE 0x2 /* value must be a multiple of the page size */
+
+struct opt_key {
+	const char *name;
+	enum opt_type type;
+	size_t off;
+	uint64_t min, max;
+	unsigned int flags;
+};
+
+#define OFF(field) offsetof(struct dmaemu__options, field)
+
+/* Indexes into keys[], for the cross-key checks. */
+enum {
+	K_PROFILE,
+	K_MEM,
+	K_MEM_BASE,
+	K_HIGHMEM,
+	K_HIGHMEM_BASE,
+	K_CACHE_SIZE,
+	K_CACHE_WAYS,
+	K_CACHE_LINE,
+	K_CACHE_POLICY,
+	K_DMA_MINALIGN,
+	K_WC_BUFFERS,
+	K_WC_SIZE,
+	K_PREFETCH,
+	K_PREFETCH_RATE,
+	K_SEED,
+	K_HALT_ON_ERROR,
+	K_EXITCODE,
+	K_LOG_PATH,
+	K_IOMMU,
+	K_SWIOTLB,
+	K_SWIOTLB_SIZE,
+	K_DMA_OFFSET,
+	K_NKEYS
+};
+
+_Static_assert(K_NKEYS <= DMAEMU__OPT_MAXKEYS, "set_by[] is too small");
+
+static const struct opt_key keys[K_NKEYS] = {
+	[K_PROFILE] = {"profile", OPT_PROFILE, OFF(profile), 0, 0, 0},
+	[K_MEM] = {"mem", OPT_SIZE, OFF(mem), SZ_1M, SZ_4G, F_PAGE},
+	[K_MEM_BASE] = {"mem_base", OPT_ADDR, OFF(mem_base), 0, SZ_4G - SZ_1M,
+			F_PAGE},
+	[K_HIGHMEM] = {"highmem", OPT_SIZE, OFF(highmem), 0, 64ULL << 30,
+		       F_PAGE},
+	[K_HIGHMEM_BASE] = {"highmem_base", OPT_ADDR, OFF(highmem_base), SZ_4G,
+			    PHYS_LIMIT - SZ_1M, F_PAGE},
+	[K_CACHE_SIZE] = {"cache_size", OPT_SIZE, OFF(cache_size), 256,
+			  64ULL << 20, 0},
+	[K_CACHE_WAYS] = {"cache_ways", OPT_UINT, OFF(cache_ways), 1, 64, 0},
+	[K_CACHE_LINE] = {"cache_line", OPT_UINT, OFF(cache_line), 16,
+			  DMAEMU__MAX_LINE, F_POW2},
+	[K_CACHE_POLICY] = {"cache_policy", OPT_POLICY, OFF(cache_policy), 0, 0,
+			    0},
+	[K_DMA_MINALIGN] = {"dma_minalign", OPT_UINT, OFF(dma_minalign), 1,
+			    DMAEMU__PAGE_SIZE, F_POW2},
+	[K_WC_BUFFERS] = {"wc_buffers", OPT_UINT, OFF(wc_buffers), 1, 64, 0},
+	[K_WC_SIZE] = {"wc_size", OPT_UINT, OFF(wc_size), 8, DMAEMU__PAGE_SIZE,
+		       F_POW2},
+	[K_PREFETCH] = {"prefetch", OPT_BOOL, OFF(prefetch), 0, 1, 0},
+	[K_PREFETCH_RATE] = {"prefetch_rate", OPT_UINT, OFF(prefetch_rate), 1,
+			     1U << 30, 0},
+	[K_SEED] = {"seed", OPT_U64, OFF(seed), 0, UINT64_MAX, 0},
+	[K_HALT_ON_ERROR] = {"halt_on_error", OPT_BOOL, OFF(halt_on_error), 0,
+			     1, 0},
+	[K_EXITCODE] = {"exitcode", OPT_INT, OFF(exitcode), 0, 255, 0},
+	[K_LOG_PATH] = {"log_path", OPT_PATH, OFF(log_path), 0, 0, 0},
+	[K_IOMMU] = {"iommu", OPT_BOOL, OFF(iommu), 0, 1, 0},
+	[K_SWIOTLB] = {"swiotlb", OPT_SWIOTLB, OFF(swiotlb_force), 0, 1, 0},
+	[K_SWIOTLB_SIZE] = {"swiotlb_size", OPT_SIZE, OFF(swiotlb_size),
+			    256 << 10, 256ULL << 20, F_PAGE},
+	[K_DMA_OFFSET] = {"dma_offset", OPT_ADDR, OFF(dma_offset), 0,
+			  PHYS_LIMIT, F_PAGE},
+};
+
+static const char *const profile_names[] = {
+	[DMAEMU__PROFILE_ARM] = "arm",
+	[DMAEMU__PROFILE_ARM64] = "arm64",
+	[DMAEMU__PROFILE_X86] = "x86",
+};
+
+const char *dmaemu__profile_name(enum dmaemu__profile p)
+{
+	if ((unsigned int)p > DMAEMU__PROFILE_X86)
+		return "?";
+	return profile_names[p];
+}
+
+static const struct opt_key *find_key(const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < K_NKEYS; i++)
+		if (strlen(keys[i].name) == len &&
+		    !memcmp(keys[i].name, name, len))
+			return &keys[i];
+	return NULL;
+}
+
+static void *field(struct dmaemu__options *o, const struct opt_key *k)
+{
+	return (char *)o + k->off;
+}
+
+static const void *cfield(const struct dmaemu__options *o,
+			  const struct opt_key *k)
+{
+	return (const char *)o + k->off;
+}
+
+static int parse_bool(const char *s, uint64_t *out)
+{
+	if (!strcmp(s, "1") || !strcmp(s, "on") || !strcmp(s, "true") ||
+	    !strcmp(s, "yes"))
+		*out = 1;
+	else if (!strcmp(s, "0") || !strcmp(s, "off") || !strcmp(s, "false") ||
+		 !strcmp(s, "no"))
+		*out = 0;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* Format a size the way it can be parsed back: "256M", "32K", "1000". */
+static void format_size(uint64_t v, char *buf, size_t len)
+{
+	static const char units[] = "TGMK";
+	unsigned int i;
+
+	for (i = 0; i < 4 && v; i++) {
+		unsigned int shift = 40 - 10 * i;
+
+		if (!(v & ((1ULL << shift) - 1))) {
+			snprintf(buf, len, "%" PRIu64 "%c", v >> shift,
+				 units[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64, v);
+}
+
+static void format_value(const struct dmaemu__options *o,
+			 const struct opt_key *k, char *buf, size_t len)
+{
+	const void *f = cfield(o, k);
+
+	switch (k->type) {
+	case OPT_PROFILE:
+		snprintf(
+			buf, len, "%s",
+			dmaemu__profile_name(*(const enum dmaemu__profile *)f));
+		break;
+	case OPT_POLICY:
+		snprintf(
+			buf, len, "%s",
+			cachesim_policy_name(*(const enum cachesim_policy *)f));
+		break;
+	case OPT_SIZE:
+		format_size(*(const uint64_t *)f, buf, len);
+		break;
+	case OPT_ADDR:
+		snprintf(buf, len, "0x%" PRIx64, *(const uint64_t *)f);
+		break;
+	case OPT_UINT:
+		snprintf(buf, len, "%u", *(const unsigned int *)f);
+		break;
+	case OPT_U64:
+		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)f);
+		break;
+	case OPT_INT:
+		snprintf(buf, len, "%d", *(const int *)f);
+		break;
+	case OPT_BOOL:
+		snprintf(buf, len, "%d", *(const bool *)f ? 1 : 0);
+		break;
+	case OPT_PATH:
+		snprintf(buf, len, "%s", (const char *)f);
+		break;
+	case OPT_SWIOTLB:
+		snprintf(buf, len, "%s", *(const bool *)f ? "force" : "normal");
+		break;
+	}
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Parse @val for @k and store it.  Return: 0, or -EINVAL with @why set to a
+ * short reason.
+ */
+static int set_value(struct dmaemu__options *o, const struct opt_key *k,
+		     const char *val, const char **why)
+{
+	void *f = field(o, k);
+	uint64_t v = 0;
+	int ret = 0;
+
+	*why = NULL;
+	switch (k->type) {
+	case OPT_PROFILE: {
+		unsigned int i;
+
+		for (i = 0; i <= DMAEMU__PROFILE_X86; i++) {
+			if (!strcmp(val, profile_names[i])) {
+				*(enum dmaemu__profile *)f =
+					(enum dmaemu__profile)i;
+				return 0;
+			}
+		}
+		*why = "expected arm, arm64 or x86";
+		return -EINVAL;
+	}
+	case OPT_POLICY: {
+		enum cachesim_policy p;
+
+		if (cachesim_parse_policy(val, &p) < 0) {
+			*why = "expected lru, plru, fifo or random";
+			return -EINVAL;
+		}
+		*(enum cachesim_policy *)f = p;
+		return 0;
+	}
+	case OPT_SWIOTLB:
+		if (strcmp(val, "normal") && strcmp(val, "force")) {
+			*why = "expected normal or force";
+			return -EINVAL;
+		}
+		*(bool *)f = !strcmp(val, "force");
+		return 0;
+	case OPT_PATH:
+		if (strlen(val) >= sizeof(o->log_path)) {
+			*why = "path too long";
+			return -EINVAL;
+		}
+		strcpy((char *)f, val);
+		return 0;
+	case OPT_BOOL:
+		ret = parse_bool(val, &v);
+		break;
+	case OPT_SIZE:
+	case OPT_UINT:
+		ret = cachesim_parse_u64(
+			val, CACHESIM_PARSE_HEX | CACHESIM_PARSE_SUFFIX, &v);
+		break;
+	case OPT_ADDR:
+	case OPT_U64:
+	case OPT_INT:
+		ret = cachesim_parse_u64(val, CACHESIM_PARSE_HEX, &v);
+		break;
+	}
+	if (ret < 0) {
+		*why = ret == -ERANGE ? "number too large" : "not a number";
+		return -EINVAL;
+	}
+	if (v < k->min || v > k->max) {
+		*why = "out of range";
+		return -EINVAL;
+	}
+	if ((k->flags & F_POW2) && !is_pow2(v)) {
+		*why = "not a power of two";
+		return -EINVAL;
+	}
+	if ((k->flags & F_PAGE) && (v & (DMAEMU__PAGE_SIZE - 1))) {
+		*why = "not a multiple of the page size (4K)";
+		return -EINVAL;
+	}
+	switch (k->type) {
+	case OPT_SIZE:
+	case OPT_ADDR:
+	case OPT_U64:
+		*(uint64_t *)f = v;
+		break;
+	case OPT_UINT:
+		*(unsigned int *)f = (unsigned int)v;
+		break;
+	case OPT_INT:
+		*(int *)f = (int)v;
+		break;
+	case OPT_BOOL:
+		*(bool *)f = v != 0;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/**
+ * dmaemu__options_defaults() - the options of a machine nobody configured.
+ * @o: options to fill.
+ *
+ * The profile-dependent keys get the arm64 values here; they are replaced
+ * by the chosen profile's values in dmaemu__options_finish() unless set.
+ */
+void dmaemu__options_defaults(struct dmaemu__options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->profile = DMAEMU__PROFILE_ARM64;
+	o->mem_base = 0x80000000ULL;
+	o->mem = 256ULL << 20;
+	o->highmem_base = SZ_4G;
+	o->highmem = 0;
+	o->cache_size = 32 << 10;
+	o->cache_ways = 4;
+	o->cache_line = 64;
+	o->cache_policy = CACHESIM_LRU;
+	o->dma_minalign = 0;
+	o->wc_buffers = 4;
+	o->wc_size = 64;
+	o->prefetch = false;
+	o->prefetch_rate = 256;
+	o->seed = 1;
+	o->halt_on_error = false;
+	o->exitcode = 0;
+	o->log_path[0] = '\0';
+	o->iommu = false;
+	o->swiotlb_force = false;
+	o->swiotlb_size = 4ULL << 20;
+	o->dma_offset = 0;
+}
+
+/**
+ * dmaemu__options_parse() - apply one "key=value:key=value" stage.
+ * @o:      options to update.
+ * @s:      the string; NULL or "" change nothing; empty items are skipped.
+ * @origin: name of the stage for messages ("DMAEMU_OPTIONS", "options");
+ *          must be a string that outlives @o (a literal).
+ * @err:    on error, receives "<origin>: unknown option 'foo'" or
+ *          "<origin>: bad value 'x' for 'mem' (reason)".
+ * @errlen: size of @err.
+ *
+ * Return: 0, or -EINVAL (@o may then be partly updated).
+ */
+int dmaemu__options_parse(struct dmaemu__options *o, const char *s,
+			  const char *origin, char *err, size_t errlen)
+{
+	char *copy, *item, *save = NULL;
+	int ret = 0;
+
+	if (!s || !*s)
+		return 0;
+	copy = strdup(s);
+	if (!copy) {
+		set_err(err, errlen, "%s: out of memory", origin);
+		return -ENOMEM;
+	}
+	for (item = strtok_r(copy, ":", &save); item;
+	     item = strtok_r(NULL, ":", &save)) {
+		const char *eq = strchr(item, '='), *why;
+		const struct opt_key *k;
+
+		if (!eq) {
+			set_err(err, errlen,
+				"%s: option '%s' has no value (key=value)",
+				origin, item);
+			ret = -EINVAL;
+			break;
+		}
+		k = find_key(item, (size_t)(eq - item));
+		if (!k) {
+			set_err(err, errlen, "%s: unknown option '%.*s'",
+				origin, (int)(eq - item), item);
+			ret = -EINVAL;
+			break;
+		}
+		if (set_value(o, k, eq + 1, &why) < 0) {
+			set_err(err, errlen, "%s: bad value '%s' for '%s' (%s)",
+				origin, eq + 1, k->name, why);
+			ret = -EINVAL;
+			break;
+		}
+		o->set_by[k - keys] = origin;
+	}
+	free(copy);
+	return ret;
+}
+
+static int bad_combo(const struct dmaemu__options *o, unsigned int key,
+		     char *err, size_t errlen, const char *why)
+{
+	char val[64];
+
+	format_value(o, &keys[key], val, sizeof(val));
+	set_err(err, errlen, "%s: bad value '%s' for '%s' (%s)",
+		o->set_by[key] ? o->set_by[key] : "defaults", val,
+		keys[key].name, why);
+	return -EINVAL;
+}
+
+/* Of two keys that conflict, blame the one set last (the later stage). */
+static unsigned int blame(const struct dmaemu__options *o, unsigned int a,
+			  unsigned int b)
+{
+	if (!o->set_by[a])
+		return b;
+	if (!o->set_by[b])
+		return a;
+	/* "options" (the argument) is applied after DMAEMU_OPTIONS. */
+	if (!strcmp(o->set_by[b], "options") && strcmp(o->set_by[a], "options"))
+		return b;
+	return a;
+}
+
+/**
+ * dmaemu__options_finish() - apply profile defaults, check the whole set.
+ * @o:      options after every stage.
+ * @err:    receives a message naming the key and its origin.
+ * @errlen: size of @err.
+ *
+ * Profile defaults: arm and arm64 have a 32 KiB 4-way L1 data cache with
+ * 64-byte lines (Cortex-A7/A15/A53/A55 class); x86 a 32 KiB 8-way one.
+ * dma_minalign defaults to the line size (ARCH_DMA_MINALIGN).
+ *
+ * Return: 0, or -EINVAL.
+ */
+int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen)
+{
+	uint64_t sets;
+
+	if (!o->set_by[K_CACHE_WAYS])
+		o->cache_ways = o->profile == DMAEMU__PROFILE_X86 ? 8 : 4;
+	if (!o->set_by[K_DMA_MINALIGN])
+		o->dma_minalign = o->cache_line;
+
+	if (o->mem_base + o->mem > SZ_4G)
+		return bad_combo(o, blame(o, K_MEM, K_MEM_BASE), err, errlen,
+				 "the low bank must end at or below 4 GiB");
+	if (o->highmem && o->highmem_base + o->highmem > PHYS_LIMIT)
+		return bad_combo(o, blame(o, K_HIGHMEM, K_HIGHMEM_BASE), err,
+				 errlen, "the high bank must end below 2^48");
+	if (o->cache_size < (uint64_t)o->cache_ways * o->cache_line)
+		return bad_combo(o, blame(o, K_CACHE_SIZE, K_CACHE_WAYS), err,
+				 errlen, "smaller than one set (ways * line)");
+	sets = o->cache_size / ((uint64_t)o->cache_ways * o->cache_line);
+	if (sets * o->cache_ways * o->cache_line != o->cache_size ||
+	    !is_pow2(sets))
+		return bad_combo(o, blame(o, K_CACHE_SIZE, K_CACHE_WAYS), err,
+				 errlen,
+				 "size / (ways * line) must be a power of two");
+	if (o->cache_policy == CACHESIM_PLRU && !is_pow2(o->cache_ways))
+		return bad_combo(o, K_CACHE_WAYS, err, errlen,
+				 "plru needs a power-of-two number of ways");
+	return 0;
+}
+
+/**
+ * dmaemu__options_build() - every stage, in order, then the checks.
+ * @o:      options to build.
+ * @env:    the value of DMAEMU_OPTIONS, or NULL.
+ * @str:    the string given to dmaemu_machine_create(), or NULL.
+ * @err:    receives a one-line message (without the "dmaemu: " prefix).
+ * @errlen: size of @err.
+ *
+ * Return: 0, -EINVAL for a bad option, -ENOMEM.
+ */
+int dmaemu__options_build(struct dmaemu__options *o, const char *env,
+			  const char *str, char *err, size_t errlen)
+{
+	int ret;
+
+	dmaemu__options_defaults(o);
+	ret = dmaemu__options_parse(o, env, "DMAEMU_OPTIONS", err, errlen);
+	if (!ret)
+		ret = dmaemu__options_parse(o, str, "options", err, errlen);
+	if (!ret)
+		ret = dmaemu__options_finish(o, err, errlen);
+	return ret;
+}
+
+/** dmaemu__option_origin() - the stage that set @key ("defaults" if none). */
+const char *dmaemu__option_origin(const struct dmaemu__options *o,
+				  const char *key)
+{
+	const struct opt_key *k = find_key(key, strlen(key));
+
+	if (!k || !o->set_by[k - keys])
+		return "defaults";
+	return o->set_by[k - keys];
+}
+
+int dmaemu_machine_option(struct dmaemu_machine *m, const char *key, char *buf,
+			  size_t len)
+{
+	const struct opt_key *k;
+
+	if (!m || !key || !buf || !len)
+		return -EINVAL;
+	k = find_key(key, strlen(key));
+	if (!k)
+		return -ENOENT;
+	format_value(&m->opt, k, buf, len);
+	return 0;
+}

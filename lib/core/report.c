@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.c - the one path every checker reports through.
+ *
+ * How it works.  A report is formatted completely into a local buffer
+ * (headline, byte runs, optional cause, one SUMMARY line), then, under the
+ * report lock, counted by kind and written to the machine's stream with a
+ * single write, so reports from several threads never interleave:
+ *
+ *   ==4242==ERROR: dmaemu: lost-device-write: clean of line 0x80001000 ...
+ *       bytes 0-3 of line 0x80001000 (mask 0x000000000000000f)
+ *   SUMMARY: dmaemu: lost-device-write 0x80001000+4
+ *
+ * Policy: halt_on_error=1 aborts after the first report is printed.
+ * exitcode=N makes the process exit status N at normal exit if any report
+ * was made: an atexit() handler, installed when a machine with exitcode is
+ * created, flushes stdio and calls _exit(N).  The library itself never
+ * exits.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/core.h"
+
+static const char *const report_kind_names[] = {
+#define DMAEMU_X_NAME(id, name) [DMAEMU_REPORT_##id] = name,
+	DMAEMU_REPORT_KINDS(DMAEMU_X_NAME)
+#undef DMAEMU_X_NAME
+};
+
+const char *dmaemu_report_kind_name(enum dmaemu_report_kind kind)
+{
+	if ((unsigned int)kind >= DMAEMU_REPORT_NKINDS)
+		return "?";
+	return report_kind_names[kind];
+}
+
+/* Exit status chosen by the exitcode option once a report was made. */
+static int exit_status;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+static void exit_handler(void)
+{
+	int code = __atomic_load_n(&exit_status, __ATOMIC_ACQUIRE);
+
+	if (code) {
+		fflush(NULL);
+		_exit(code);
+	}
+}
+
+static void install_exit_handler(void)
+{
+	atexit(exit_handler);
+}
+
+/**
+ * dmaemu__report_init() - open the machine's report stream.
+ * @m:      machine with its options set.
+ * @err:    receives a message when log_path cannot be opened.
+ * @errlen: size of @err.
+ *
+ * Return: 0, or a negative errno from fopen().
+ */
+int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen)
+{
+	m->log = NULL;
+	if (m->opt.log_path[0]) {
+		m->log = fopen(m->opt.log_path, "ae");
+		if (!m->log) {
+			int e = errno;
+
+			snprintf(err, errlen,
+				 "%s: cannot open log_path '%s': %s",
+				 dmaemu__option_origin(&m->opt, "log_path"),
+				 m->opt.log_path, strerror(e));
+			return -e;
+		}
+	}
+	if (m->opt.exitcode)
+		pthread_once(&exit_once, install_exit_handler);
+	return 0;
+}
+
+void dmaemu__report_fini(struct dmaemu_machine *m)
+{
+	if (m->log)
+		fclose(m->log);
+	m->log = NULL;
+}
+
+/* A bounded text buffer; output past the end is cut, never overflows. */
+struct text {
+	char buf[4096];
+	size_t len;
+};
+
+static void add(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->len >= sizeof(t->buf) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->len, sizeof(t->buf) - t->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len += (size_t)n;
+	if (t->len >= sizeof(t->buf))
+		t->len = sizeof(t->buf) - 1;
+}
+
+static bool bit(const uint64_t *mask, unsigned int i)
+{
+	return (mask[i / 64] >> (i % 64)) & 1;
+}
+
+/* "bytes 0-3, 8-11 of line 0x80001000 (mask 0x0000000000000f0f)" */
+static void add_mask(struct text *t, const struct dmaemu__report_info *r)
+{
+	unsigned int i, n = 0, bits = r->mask_bits, nib;
+	uint64_t line = r->phys & ~((uint64_t)bits - 1);
+	bool first = true;
+
+	for (i = 0; i < bits; i++)
+		n += bit(r->mask, i);
+	add(t, "    %s ", n == 1 ? "byte" : "bytes");
+	for (i = 0; i < bits;) {
+		unsigned int j;
+
+		if (!bit(r->mask, i)) {
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < bits && bit(r->mask, j + 1); j++)
+			;
+		if (j == i)
+			add(t, "%s%u", first ? "" : ", ", i);
+		else
+			add(t, "%s%u-%u", first ? "" : ", ", i, j);
+		first = false;
+		i = j + 1;
+	}
+	add(t, " of line 0x%llx (mask 0x", (unsigned long long)line);
+	for (nib = (bits + 3) / 4; nib-- > 0;)
+		add(t, "%x",
+		    (unsigned int)(r->mask[nib / 16] >> ((nib % 16) * 4)) &
+			    0xf);
+	add(t, ")\n");
+}
+
+/**
+ * dmaemu__vreport() - report an error found by a checker.
+ * @m:   machine; NULL means the current one (no report when there is none,
+ *       as for a misuse seen before any machine exists).
+ * @r:   what and where; ->mask (if any) covers the line holding ->phys and
+ *       has ->mask_bits bits (the line size).
+ * @fmt: the headline, after "<kind>: " (cut at 511 bytes).
+ * @ap:  its arguments.
+ *
+ * Thread-safe.  Counts the report, prints it (stderr or log_path), then
+ * applies the policy (exitcode, halt_on_error).
+ */
+void dmaemu__vreport(struct dmaemu_machine *m,
+		     const struct dmaemu__report_info *r, const char *fmt,
+		     va_list ap)
+{
+	const char *kind = dmaemu_report_kind_name(r->kind);
+	struct text *t;
+	char head[512];
+
+	if (!m)
+		m = dmaemu_machine_current();
+	if (!m)
+		return;
+	if ((unsigned int)r->kind >= DMAEMU_REPORT_NKINDS)
+		abort();
+	vsnprintf(head, sizeof(head), fmt, ap);
+
+	/* 4 KiB would be a lot of stack for a hook called on any thread. */
+	t = malloc(sizeof(*t));
+	if (t) {
+		t->len = 0;
+		add(t, "==%d==ERROR: dmaemu: %s: %s\n", (int)getpid(), kind,
+		    head);
+		if (r->mask && r->mask_bits)
+			add_mask(t, r);
+		if (r->where)
+			add(t, "    at %s\n", r->where);
+		if (r->where)
+			add(t, "SUMMARY: dmaemu: %s %s\n", kind, r->where);
+		else if (r->size)
+			add(t, "SUMMARY: dmaemu: %s 0x%llx+%llu\n", kind,
+			    (unsigned long long)r->phys,
+			    (unsigned long long)r->size);
+		else
+			add(t, "SUMMARY: dmaemu: %s\n", kind);
+	}
+
+	dmaemu__lock(&m->report_lock);
+	m->report_counts[r->kind]++;
+	m->report_total++;
+	if (t) {
+		FILE *out = m->log ? m->log : stderr;
+
+		fwrite(t->buf, 1, t->len, out);
+		fflush(out);
+	}
+	dmaemu__unlock(&m->report_lock);
+	free(t);
+
+	if (m->opt.exitcode)
+		__atomic_store_n(&exit_status, m->opt.exitcode,
+				 __ATOMIC_RELEASE);
+	if (m->opt.halt_on_error)
+		abort();
+}
+
+/** dmaemu__report() - dmaemu__vreport() with its arguments in line. */
+void dmaemu__report(struct dmaemu_machine *m,
+		    const struct dmaemu__report_info *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmaemu__vreport(m, r, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * dmaemu__reportf() - report with no byte mask and no cause: the form of
+ * most misuse reports.
+ * @m:    machine; NULL means the current one, as for dmaemu__vreport().
+ * @kind: the report kind.
+ * @phys: first byte concerned (0 if none).
+ * @size: bytes concerned (0: the SUMMARY line names no range).
+ * @fmt:  the headline, after "<kind>: ".
+ */
+void dmaemu__reportf(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
+		     uint64_t phys, uint64_t size, const char *fmt, ...)
+{
+	struct dmaemu__report_info r = {
+		.kind = kind, .phys = phys, .size = size};
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmaemu__vreport(m, &r, fmt, ap);
+	va_end(ap);
+}
+
+uint64_t dmaemu_report_count(struct dmaemu_machine *m, const char *kind)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	if (!m)
+		return 0;
+	dmaemu__lock(&m->report_lock);
+	if (!kind) {
+		n = m->report_total;
+	} else {
+		for (i = 0; i < DMAEMU_REPORT_NKINDS; i++)
+			if (!strcmp(kind, report_kind_names[i]))
+				n = m->report_counts[i];
+	}
+	dmaemu__unlock(&m->report_lock);
+	return n;
+}
+
+void dmaemu_report_reset(struct dmaemu_machine *m)
+{
+	if (!m)
+		return;
+	dmaemu__lock(&m->report_lock);
+	memset(m->report_counts, 0, sizeof(m->report_counts));
+	m->report_total = 0;
+	dmaemu__unlock(&m->report_lock);
+}

@@ -1,0 +1,821 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cpu.c - how CPU accesses reach the model.
+ *
+ * How it works.  Every load and store of instrumented driver code calls a
+ * hook (kasan.c) *before* it happens, and memcpy & co. of instrumented
+ * code are routed here too (memintrin.c).  An access goes through three
+ * stages, each cheaper than the next and taken far more often:
+ *
+ *   1. span check    outside every machine's reservation (stack, globals,
+ *                    malloc): two compares against dmaemu__span_lo/hi.
+ *   2. fast path     lock-free: the access falls inside the line this
+ *                    thread touched last (or the uncached view of the
+ *                    bank), and nothing changed since: count it, done.
+ *   3. slow path     classify the address, take the cache lock, drive
+ *                    the cache model and the data model:
+ *
+ *      region     load                         store
+ *      LINEAR     miss: fill the line first;   miss: fill first (write-
+ *                 hit: device-changed bytes    allocate); mark the line
+ *                 read = stale-cpu-read        dirty in the model
+ *      UNCACHED   nothing (MEM is the data)    nothing
+ *      WC         nothing (reads MEM; the      the buffer saves what the
+ *                 CPU sees its own pending     device still sees (wc.c)
+ *                 bytes: store forwarding)
+ *      NOMAP      no-kernel-mapping-access report, then the access faults
+ *      MMIO       mmio-access report (plain access), then it faults
+ *
+ * A line the model does not hold but whose CPU copy has dirty bytes was
+ * written by uninstrumented code (or by a store the compiler folded into a
+ * preceding load's check): such lines behave as always resident (DESIGN.md
+ * 2.3), so they are not refilled and a load of their device-changed bytes
+ * is a stale read.
+ *
+ * The fast path.  Taking the cache lock on every access would cost far
+ * more than the access, so each thread keeps in dmaemu__tls the line it
+ * touched last, marked with the value of the global generation counter
+ * dmaemu__mem_gen when the entry was made.  The slow path only makes an
+ * entry for a line that is resident and has no device-changed byte.
+ * Every event that could make an entry wrong bumps the generation: a
+ * cache miss (its fill may evict any line), a line operation (lineops.c),
+ * a device write, a prefetch, a machine being destroyed.  An entry whose
+ * generation still matches therefore describes a resident line whose
+ * loads read what memory holds, and the hit only needs counting.  Stores
+ * take the fast path only once the model holds the line dirty.
+ *
+ * The generation is read before the line's masks are examined, and writers
+ * bump it after changing the data, so a device write racing with the slow
+ * path either shows up in the masks or invalidates the entry.
+ *
+ * One entry per thread keeps the replacement order exact: while a thread
+ * hits its one line, it touches no other line, so updating the LRU state
+ * at the first access of the run or at every access gives the same order.
+ * Fast hits are counted per thread (struct dmaemu__tstats, written by the
+ * owner with atomic stores) and folded into the statistics when they are
+ * queried: they are L1 hits of reads or writes.
+ *
+ * Under Helgrind and DRD, the words only ever accessed with atomics (the
+ * generation, the span, counters) are marked as such, since those tools do
+ * not model atomics.  Happens-before annotations would be wrong here: they
+ * would create synchronisation between device threads and the driver that
+ * the driver does not have, hiding the driver's own races.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu.h"
+#include "dmaemu/cpu.h"
+
+__thread struct dmaemu__cpu_tls dmaemu__tls;
+
+static uint64_t machine_ids; /* atomic */
+
+/*
+ * An MMIO window: [off, off + size) of the machine's MMIO cookie window,
+ * sorted by offset.
+ */
+struct dmaemu__mmio_map {
+	uint64_t off, size;
+	const struct dmaemu__mmio_ops *ops;
+	void *priv;
+	struct dmaemu__mmio_map *next;
+};
+
+int dmaemu__cpu_init(struct dmaemu_machine *m)
+{
+	struct dmaemu__cpu *c;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->id = __atomic_add_fetch(&machine_ids, 1, __ATOMIC_RELAXED);
+	/* xorshift needs a nonzero state; any seed, 0 included, is valid. */
+	c->pf_rng = m->opt.seed ^ 0x9e3779b97f4a7c15ULL;
+	if (!c->pf_rng)
+		c->pf_rng = 1;
+	dmaemu__vg_atomic(&c->fills,
+			  offsetof(struct dmaemu__cpu, tstats) -
+				  offsetof(struct dmaemu__cpu, fills));
+	m->cpu = c;
+	return 0;
+}
+
+void dmaemu__cpu_fini(struct dmaemu_machine *m)
+{
+	struct dmaemu__cpu *c = m->cpu;
+	struct dmaemu__tstats *ts, *tn;
+	struct dmaemu__mmio_map *mm, *mn;
+
+	if (!c)
+		return;
+	/* Entries of any thread may point into this machine: drop them. */
+	dmaemu__mem_changed();
+	for (ts = c->tstats; ts; ts = tn) {
+		tn = ts->next;
+		free(ts);
+	}
+	for (mm = c->mmio; mm; mm = mn) {
+		mn = mm->next;
+		free(mm);
+	}
+	dmaemu__prefetch_fini(m);
+	free(c);
+	m->cpu = NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The slow path                                                          */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Make this thread's entries belong to @m (cache lock held): its counter
+ * block, its prefetch countdown.  Without a counter block (no memory) the
+ * thread simply never takes the fast path for @m.
+ */
+static void tls_bind(struct dmaemu_machine *m)
+{
+	struct dmaemu__cpu_tls *t = &dmaemu__tls;
+	struct dmaemu__cpu *c = m->cpu;
+	struct dmaemu__tstats *ts;
+	pthread_t self = pthread_self();
+
+	if (t->ts_id == c->id && t->ts)
+		return;
+	t->line_len = 0;
+	t->unc_len = 0;
+	for (ts = c->tstats; ts; ts = ts->next)
+		if (pthread_equal(ts->owner, self))
+			break;
+	if (!ts) {
+		ts = calloc(1, sizeof(*ts));
+		if (ts) {
+			ts->owner = self;
+			ts->next = c->tstats;
+			c->tstats = ts;
+			dmaemu__vg_atomic(
+				ts, offsetof(struct dmaemu__tstats, next));
+		}
+	}
+	t->ts = ts;
+	t->ts_id = c->id;
+	t->pf_left =
+		m->opt.prefetch ? dmaemu__prefetch_interval(m) : UINT64_MAX;
+}
+
+/* One more access of this thread to @m (cache lock held, bound). */
+static void tick(struct dmaemu_machine *m)
+{
+	struct dmaemu__cpu_tls *t = &dmaemu__tls;
+
+	if (--t->pf_left == 0) {
+		dmaemu__prefetch_fire(m);
+		t->pf_left = dmaemu__prefetch_interval(m);
+	}
+}
+
+static bool resident(struct dmaemu_machine *m, uint64_t lp)
+{
+	unsigned int l, n = cachesim_levels(m->cache);
+
+	for (l = 0; l < n; l++)
+		if (cachesim_resident(m->cache, l, lp))
+			return true;
+	return false;
+}
+
+bool dmaemu__cpu_resident(struct dmaemu_machine *m, uint64_t phys)
+{
+	bool r;
+
+	dmaemu__lock(&m->cache_lock);
+	r = resident(m, phys & ~((uint64_t)m->line - 1));
+	dmaemu__unlock(&m->cache_lock);
+	return r;
+}
+
+static bool mask_any(const uint64_t *mask)
+{
+	unsigned int i;
+
+	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
+		if (mask[i])
+			return true;
+	return false;
+}
+
+/* Keep bits [lo, hi) of @mask, clear the others; return whether any is
+ * left. */
+static bool mask_clip(uint64_t *mask, unsigned int lo, unsigned int hi)
+{
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < DMAEMU__MASK_WORDS; i++) {
+		unsigned int wlo = i * 64, whi = wlo + 64, a, b;
+		uint64_t keep;
+
+		a = lo > wlo ? lo : wlo;
+		b = hi < whi ? hi : whi;
+		if (a >= b)
+			keep = 0;
+		else if (b - a == 64)
+			keep = ~0ULL;
+		else
+			keep = ((1ULL << (b - a)) - 1) << (a - wlo);
+		mask[i] &= keep;
+		any |= mask[i] != 0;
+	}
+	return any;
+}
+
+static void report_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
+			 size_t len, uintptr_t host, const uint64_t *stale)
+{
+	struct dmaemu__report_info r;
+	unsigned int i, first = m->line, n = 0;
+
+	for (i = 0; i < m->line; i++) {
+		if ((stale[i / 64] >> (i % 64)) & 1) {
+			if (first == m->line)
+				first = i;
+			n++;
+		}
+	}
+	memset(&r, 0, sizeof(r));
+	r.kind = DMAEMU_REPORT_STALE_CPU_READ;
+	r.phys = lp + first;
+	r.size = n;
+	r.mask = stale;
+	r.mask_bits = m->line;
+	dmaemu__report(m, &r,
+		       "read of %zu byte%s at %p (phys 0x%llx): %u byte%s of "
+		       "the CPU's cached copy of line 0x%llx differ from "
+		       "memory, changed since the copy was taken; the CPU "
+		       "reads its stale copy (invalidate the line first: "
+		       "dma_sync_*_for_cpu() or unmap)",
+		       len, len == 1 ? "" : "s", (void *)host,
+		       (unsigned long long)phys, n, n == 1 ? "" : "s",
+		       (unsigned long long)lp);
+}
+
+/*
+ * A cacheable access of @len bytes at @phys (one line), linear-map address
+ * @host.  Cache lock held, thread bound to @m.
+ */
+static void linear_access(struct dmaemu_machine *m, uint64_t phys,
+			  uintptr_t host, size_t len, bool store)
+{
+	struct dmaemu__cpu_tls *t = &dmaemu__tls;
+	struct dmaemu__cpu *c = m->cpu;
+	uint64_t lp = phys & ~((uint64_t)m->line - 1);
+	uint64_t dirty[DMAEMU__MASK_WORDS], changed[DMAEMU__MASK_WORDS];
+	unsigned int off = (unsigned int)(phys - lp), lvl;
+	unsigned int v =
+		(unsigned int)(lp >> m->line_shift) % DMAEMU__NVERIFIED;
+	bool was, any_changed = false;
+	uint64_t gen, dgen;
+	pthread_mutex_t *stripe;
+
+	/* 1. The cache model: lookup, replacement, statistics. */
+	lvl = cachesim_access(m->cache, phys, (unsigned int)len,
+			      store ? CACHESIM_WRITE : CACHESIM_READ);
+	was = lvl < cachesim_levels(m->cache);
+	if (lvl != 0)
+		dmaemu__mem_residency_changed();
+	/* 2. Before looking at the data (see "The fast path" above). */
+	gen = __atomic_load_n(&dmaemu__mem_gen, __ATOMIC_ACQUIRE);
+	dgen = __atomic_load_n(&dmaemu__mem_dgen, __ATOMIC_ACQUIRE);
+
+	/* 3. The data model, unless this resident line was found clean
+	 *    and no data changed anywhere since. */
+	if (!was || c->verified[v].line != lp + 1 ||
+	    c->verified[v].dgen != dgen) {
+		stripe = dmaemu__stripe_of(m, lp);
+		dmaemu__lock(stripe);
+		dmaemu__racy_line_begin((const void *)(host - off), m->line);
+		dmaemu__line_masks(m, lp, dirty, changed);
+		any_changed = mask_any(changed);
+		if (!was && !mask_any(dirty)) {
+			if (any_changed)
+				dmaemu__line_fill(m, lp);
+			any_changed = false;
+			__atomic_fetch_add(&c->fills, 1, __ATOMIC_RELAXED);
+		} else if (!store && any_changed &&
+			   mask_clip(changed, off, off + (unsigned int)len)) {
+			__atomic_fetch_add(&c->stale_reads, 1,
+					   __ATOMIC_RELAXED);
+			report_stale(m, lp, phys, len, host, changed);
+		}
+		dmaemu__racy_line_end((const void *)(host - off), m->line);
+		dmaemu__unlock(stripe);
+		if (!any_changed) {
+			c->verified[v].line = lp + 1;
+			c->verified[v].dgen = dgen;
+		}
+	}
+
+	/* 4. The fast-path entry, for a line whose loads read memory. */
+	if (!any_changed && t->ts) {
+		t->line = host - off;
+		t->line_len = m->line;
+		t->line_gen = gen;
+		t->line_dirty = store || cachesim_dirty(m->cache, 0, lp);
+	} else {
+		t->line_len = 0;
+	}
+}
+
+/* Bytes from @phys to the end of its line, at most @len. */
+static size_t line_part(const struct dmaemu_machine *m, uint64_t phys,
+			size_t len)
+{
+	size_t n = m->line - (size_t)(phys & (m->line - 1));
+
+	return n < len ? n : len;
+}
+
+static void report_bad(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
+		       uintptr_t addr, size_t len, bool store, uint64_t phys)
+{
+	__atomic_fetch_add(&m->cpu->bad_accesses, 1, __ATOMIC_RELAXED);
+	if (kind == DMAEMU_REPORT_NO_KERNEL_MAPPING_ACCESS) {
+		dmaemu__reportf(m, kind, phys, len,
+				"%s of %zu byte%s at %p: a DMA_ATTR_NO_KERNEL_"
+				"MAPPING buffer (phys 0x%llx) has no kernel "
+				"mapping; the cookie is only for "
+				"dma_mmap_attrs() and dma_free_attrs()",
+				store ? "write" : "read", len,
+				len == 1 ? "" : "s", (void *)addr,
+				(unsigned long long)phys);
+	} else {
+		dmaemu__reportf(m, kind, 0, len,
+				"plain %s of %zu byte%s at %p, offset 0x%llx "
+				"of the MMIO window: registers are accessed "
+				"with readl()/writel() and friends",
+				store ? "write" : "read", len,
+				len == 1 ? "" : "s", (void *)addr,
+				(unsigned long long)phys);
+	}
+}
+
+/*
+ * Handle the part of the access at @addr that lies in one line or one
+ * region.  Return: the bytes handled (at least 1).
+ */
+static size_t slow_part(uintptr_t addr, size_t len, bool store)
+{
+	struct dmaemu__cpu_tls *t = &dmaemu__tls;
+	struct dmaemu__where w;
+	struct dmaemu_machine *m;
+	size_t n;
+
+	if (!dmaemu__classify((const void *)addr, &w)) {
+		/* Views and guards are page-aligned. */
+		n = DMAEMU__PAGE_SIZE - (addr & (DMAEMU__PAGE_SIZE - 1));
+		return n < len ? n : len;
+	}
+	m = w.m;
+	switch (w.region) {
+	case DMAEMU__REGION_LINEAR:
+		n = line_part(m, w.phys, len);
+		dmaemu__lock(&m->cache_lock);
+		tls_bind(m);
+		tick(m);
+		linear_access(m, w.phys, addr, n, store);
+		dmaemu__unlock(&m->cache_lock);
+		return n;
+	case DMAEMU__REGION_UNCACHED:
+		n = w.bank->size - (w.phys - w.bank->phys);
+		n = n < len ? n : len;
+		dmaemu__lock(&m->cache_lock);
+		tls_bind(m);
+		tick(m);
+		__atomic_fetch_add(&m->cpu->uncached, 1, __ATOMIC_RELAXED);
+		if (t->ts) {
+			t->unc = (uintptr_t)w.bank->mem;
+			t->unc_len = w.bank->size;
+			t->unc_gen = __atomic_load_n(&dmaemu__mem_gen,
+						     __ATOMIC_ACQUIRE);
+		}
+		dmaemu__unlock(&m->cache_lock);
+		return n;
+	case DMAEMU__REGION_WC:
+		n = line_part(m, w.phys, len);
+		dmaemu__lock(&m->cache_lock);
+		tls_bind(m);
+		tick(m);
+		dmaemu__unlock(&m->cache_lock);
+		if (store) {
+			__atomic_fetch_add(&m->cpu->wc_stores, 1,
+					   __ATOMIC_RELAXED);
+			dmaemu__wc_store(m, w.phys, n);
+		} else {
+			__atomic_fetch_add(&m->cpu->wc_loads, 1,
+					   __ATOMIC_RELAXED);
+		}
+		return n;
+	case DMAEMU__REGION_NOMAP:
+		report_bad(m, DMAEMU_REPORT_NO_KERNEL_MAPPING_ACCESS, addr, len,
+			   store, w.phys);
+		return len;
+	case DMAEMU__REGION_MMIO:
+		report_bad(m, DMAEMU_REPORT_MMIO_ACCESS, addr, len, store,
+			   w.phys);
+		return len;
+	default:
+		/* TWIN is never handed out; nothing to model. */
+		n = w.bank ? w.bank->size - (w.phys - w.bank->phys) : len;
+		return n < len ? n : len;
+	}
+}
+
+void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store)
+{
+	while (size) {
+		size_t n = slow_part(addr, size, store);
+
+		addr += n;
+		size -= n;
+	}
+}
+
+/* The part of [@a, @a + @n) covered by the thread's entry at @base. */
+static size_t entry_part(uintptr_t a, size_t n, uintptr_t base, uintptr_t len)
+{
+	uintptr_t off = a - base;
+
+	if (off >= len)
+		return 0;
+	return len - off < n ? len - off : n;
+}
+
+void dmaemu__cpu_range(const void *addr, size_t len, bool store)
+{
+	uintptr_t a = (uintptr_t)addr, end = a + len;
+	uintptr_t lo = __atomic_load_n(&dmaemu__span_lo, __ATOMIC_RELAXED);
+	uintptr_t hi = __atomic_load_n(&dmaemu__span_hi, __ATOMIC_RELAXED);
+
+	if (!len)
+		return;
+	if (end < a)
+		end = UINTPTR_MAX;
+	if (end <= lo || a >= hi)
+		return;
+	if (a < lo)
+		a = lo;
+	if (end > hi)
+		end = hi;
+	while (a < end) {
+		struct dmaemu__cpu_tls *t = &dmaemu__tls;
+		size_t n = end - a, k;
+
+		k = entry_part(a, n, t->line, t->line_len);
+		if (!k)
+			k = entry_part(a, n, t->unc, t->unc_len);
+		if (k && dmaemu__cpu_fast(a, k, store)) {
+			a += k;
+			continue;
+		}
+		a += slow_part(a, n, store);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Statistics                                                             */
+/* ---------------------------------------------------------------------- */
+
+int dmaemu_cpu_stats(struct dmaemu_machine *m, unsigned int level,
+		     struct dmaemu_cpu_stats *st)
+{
+	struct cachesim_stats cs;
+	struct dmaemu__cpu *c;
+	struct dmaemu__tstats *ts;
+	uint64_t lh = 0, sh = 0, unc = 0;
+
+	if (!m || !st)
+		return -EINVAL;
+	c = m->cpu;
+	memset(st, 0, sizeof(*st));
+	dmaemu__lock(&m->cache_lock);
+	if (level >= cachesim_levels(m->cache)) {
+		dmaemu__unlock(&m->cache_lock);
+		return -EINVAL;
+	}
+	cachesim_stats(m->cache, level, &cs);
+	for (ts = c->tstats; ts; ts = ts->next) {
+		lh += __atomic_load_n(&ts->load_hits, __ATOMIC_RELAXED);
+		sh += __atomic_load_n(&ts->store_hits, __ATOMIC_RELAXED);
+		unc += __atomic_load_n(&ts->uncached, __ATOMIC_RELAXED);
+	}
+	if (level == 0) {
+		/* Fast-path hits are L1 hits the simulator never saw. */
+		cs.accesses += lh + sh;
+		cs.reads += lh;
+		cs.writes += sh;
+		cs.hits += lh + sh;
+		cs.cycles += (lh + sh) *
+			     cachesim_level_config(m->cache, 0)->hit_latency;
+	}
+	st->accesses = cs.accesses;
+	st->reads = cs.reads;
+	st->writes = cs.writes;
+	st->hits = cs.hits;
+	st->misses = cs.misses;
+	st->read_misses = cs.read_misses;
+	st->write_misses = cs.write_misses;
+	st->evictions = cs.evictions;
+	st->writebacks = cs.writebacks;
+	st->cycles = cs.cycles;
+	st->fast_hits = lh + sh;
+	st->fills = __atomic_load_n(&c->fills, __ATOMIC_RELAXED);
+	st->stale_reads = __atomic_load_n(&c->stale_reads, __ATOMIC_RELAXED);
+	st->uncached = unc + __atomic_load_n(&c->uncached, __ATOMIC_RELAXED);
+	st->wc_loads = __atomic_load_n(&c->wc_loads, __ATOMIC_RELAXED);
+	st->wc_stores = __atomic_load_n(&c->wc_stores, __ATOMIC_RELAXED);
+	st->bad_accesses = __atomic_load_n(&c->bad_accesses, __ATOMIC_RELAXED);
+	st->prefetches = c->prefetches;
+	dmaemu__unlock(&m->cache_lock);
+	dmaemu__wc_stats(m, &st->wc_flushes, &st->wc_evictions);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Explicit accessors                                                     */
+/* ---------------------------------------------------------------------- */
+
+void dmaemu_cpu_access(const volatile void *addr, size_t size, int write)
+{
+	if (size <= 16)
+		dmaemu__cpu_hook((uintptr_t)addr, size, write != 0);
+	else
+		dmaemu__cpu_range((const void *)addr, size, write != 0);
+}
+
+/*
+ * An explicit accessor can refuse what a plain access would fault on:
+ * report it (as the plain access would) and fail.
+ */
+static int refuse_bad(const void *addr, size_t len, bool store)
+{
+	struct dmaemu__where w;
+	uintptr_t a = (uintptr_t)addr;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		uintptr_t p = i ? a + len - 1 : a;
+
+		if (!dmaemu__classify((const void *)p, &w))
+			continue;
+		if (w.region == DMAEMU__REGION_NOMAP ||
+		    w.region == DMAEMU__REGION_MMIO) {
+			dmaemu__cpu_slow(p, 1, store);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The copy of both accessors.  When both sides would fault, the one the
+ * accessor is named for is reported: @dst for a write, @src for a read.
+ */
+static int cpu_copy(void *dst, const void *src, size_t len, bool write)
+{
+	int ret;
+
+	if (!len)
+		return 0;
+	if (!dst || !src)
+		return -EINVAL;
+	ret = write ? refuse_bad(dst, len, true) : refuse_bad(src, len, false);
+	if (!ret)
+		ret = write ? refuse_bad(src, len, false)
+			    : refuse_bad(dst, len, true);
+	if (ret)
+		return ret;
+	dmaemu__cpu_range(src, len, false);
+	dmaemu__cpu_range(dst, len, true);
+	memcpy(dst, src, len);
+	return 0;
+}
+
+int dmaemu_cpu_read(void *dst, const void *src, size_t len)
+{
+	return cpu_copy(dst, src, len, false);
+}
+
+int dmaemu_cpu_write(void *dst, const void *src, size_t len)
+{
+	return cpu_copy(dst, src, len, true);
+}
+
+void dmaemu_cpu_flush_wc(void)
+{
+	struct dmaemu_machine *m = dmaemu_machine_current();
+
+	if (m)
+		dmaemu__wc_flush(m);
+}
+
+/* ---------------------------------------------------------------------- */
+/* MMIO                                                                   */
+/* ---------------------------------------------------------------------- */
+
+void *dmaemu__mmio_map(struct dmaemu_machine *m, size_t size,
+		       const struct dmaemu__mmio_ops *ops, void *priv)
+{
+	struct dmaemu__mmio_map **pp, *mm;
+	uint64_t off = 0, len;
+
+	if (!m || !size || !ops || (!ops->read && !ops->write)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	len = ((uint64_t)size + DMAEMU__PAGE_SIZE - 1) &
+	      ~(uint64_t)(DMAEMU__PAGE_SIZE - 1);
+	mm = calloc(1, sizeof(*mm));
+	if (!mm) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	dmaemu__lock(&m->lock);
+	/* First fit between the sorted windows. */
+	for (pp = &m->cpu->mmio; *pp; pp = &(*pp)->next) {
+		if ((*pp)->off - off >= len)
+			break;
+		off = (*pp)->off + (*pp)->size;
+	}
+	if (off > m->mmio_size || m->mmio_size - off < len) {
+		dmaemu__unlock(&m->lock);
+		free(mm);
+		errno = ENOMEM;
+		return NULL;
+	}
+	mm->off = off;
+	mm->size = size;
+	mm->ops = ops;
+	mm->priv = priv;
+	mm->next = *pp;
+	*pp = mm;
+	dmaemu__unlock(&m->lock);
+	return m->mmio + off;
+}
+
+int dmaemu__mmio_unmap(struct dmaemu_machine *m, void *cookie)
+{
+	struct dmaemu__mmio_map **pp, *mm;
+	uint64_t off = (uint64_t)((uint8_t *)cookie - m->mmio);
+
+	dmaemu__lock(&m->lock);
+	for (pp = &m->cpu->mmio; *pp; pp = &(*pp)->next) {
+		if ((*pp)->off == off) {
+			mm = *pp;
+			*pp = mm->next;
+			dmaemu__unlock(&m->lock);
+			free(mm);
+			return 0;
+		}
+	}
+	dmaemu__unlock(&m->lock);
+	return -EINVAL;
+}
+
+/*
+ * The window holding the register at @off.. @off + @size (m->lock is
+ * taken and released): copies of its handlers, so that they run unlocked.
+ */
+static bool mmio_find(struct dmaemu_machine *m, uint64_t off, unsigned int size,
+		      struct dmaemu__mmio_map *out)
+{
+	struct dmaemu__mmio_map *mm;
+	bool found = false;
+
+	dmaemu__lock(&m->lock);
+	for (mm = m->cpu->mmio; mm; mm = mm->next) {
+		if (off >= mm->off && off - mm->off < mm->size &&
+		    size <= mm->size - (off - mm->off)) {
+			*out = *mm;
+			found = true;
+			break;
+		}
+	}
+	dmaemu__unlock(&m->lock);
+	return found;
+}
+
+static bool io_size_ok(unsigned int size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+/*
+ * The device registers a @write (else a read) of @size bytes at @w, in the
+ * MMIO window, reaches: true with *@mm set, or false after a report.
+ */
+static bool mmio_regs(const struct dmaemu__where *w, unsigned int size,
+		      bool write, struct dmaemu__mmio_map *mm)
+{
+	const char *why = NULL;
+
+	if (!mmio_find(w->m, w->phys, size, mm))
+		why = "no device registers there";
+	else if (write ? !mm->ops->write : !mm->ops->read)
+		why = write ? "the registers are read-only"
+			    : "the registers are write-only";
+	if (!why)
+		return true;
+	dmaemu__reportf(w->m, DMAEMU_REPORT_MMIO_ACCESS, 0, size,
+			"%s of %u byte%s at offset 0x%llx of the MMIO "
+			"window: %s",
+			write ? "write" : "read", size, size == 1 ? "" : "s",
+			(unsigned long long)w->phys, why);
+	return false;
+}
+
+uint64_t dmaemu_mmio_read(const volatile void *addr, unsigned int size,
+			  int relaxed)
+{
+	struct dmaemu__where w;
+	struct dmaemu__mmio_map mm;
+	uint64_t v = ~0ULL;
+
+	if (!io_size_ok(size))
+		return v;
+	if (dmaemu__classify((const void *)addr, &w) &&
+	    w.region == DMAEMU__REGION_MMIO) {
+		if (mmio_regs(&w, size, false, &mm))
+			v = mm.ops->read(mm.priv, w.phys - mm.off, size);
+	} else {
+		/* readl() of memory is a volatile load, through the model. */
+		dmaemu__cpu_hook((uintptr_t)addr, size, false);
+		switch (size) {
+		case 1:
+			v = *(const volatile uint8_t *)addr;
+			break;
+		case 2:
+			v = *(const volatile uint16_t *)addr;
+			break;
+		case 4:
+			v = *(const volatile uint32_t *)addr;
+			break;
+		default:
+			v = *(const volatile uint64_t *)addr;
+			break;
+		}
+	}
+	if (size < 8)
+		v &= (1ULL << (8 * size)) - 1;
+	/* readl(): later reads (of DMA memory) wait for this one. */
+	if (!relaxed)
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return v;
+}
+
+void dmaemu_mmio_write(volatile void *addr, uint64_t val, unsigned int size,
+		       int relaxed)
+{
+	struct dmaemu__where w;
+	struct dmaemu__mmio_map mm;
+	struct dmaemu_machine *m;
+	bool mmio;
+
+	if (!io_size_ok(size))
+		return;
+	mmio = dmaemu__classify((const void *)addr, &w) &&
+	       w.region == DMAEMU__REGION_MMIO;
+	m = w.m ? w.m : dmaemu_machine_current();
+	if (!relaxed) {
+		/*
+		 * writel(): earlier writes to DMA memory reach the device
+		 * first.  On arm and arm64 that barrier (wmb) also drains the
+		 * write-combining buffers; an x86 uncached write does not.
+		 */
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (m && m->opt.profile != DMAEMU__PROFILE_X86)
+			dmaemu__wc_flush(m);
+	}
+	if (mmio) {
+		if (mmio_regs(&w, size, true, &mm))
+			mm.ops->write(mm.priv, w.phys - mm.off, val, size);
+		return;
+	}
+	dmaemu__cpu_hook((uintptr_t)addr, size, true);
+	switch (size) {
+	case 1:
+		*(volatile uint8_t *)addr = (uint8_t)val;
+		break;
+	case 2:
+		*(volatile uint16_t *)addr = (uint16_t)val;
+		break;
+	case 4:
+		*(volatile uint32_t *)addr = (uint32_t)val;
+		break;
+	default:
+		*(volatile uint64_t *)addr = val;
+		break;
+	}
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cpu.h - the CPU layer of lib/: how CPU accesses reach the model
+ * (instrumentation hooks, the cache access path, write-combining buffers,
+ * prefetch, MMIO accessors).
+ *
+ *   kasan.c      the compiler's hooks (__asan_load4_noabort, ...): range
+ *                check, then the fast path below, then dmaemu__cpu_slow()
+ *   memintrin.c  memcpy/memset/memmove/memcmp of instrumented code
+ *   cpu.c        the access path: classification, cache model, stale
+ *                reads, statistics, explicit accessors, MMIO accessors
+ *   wc.c         write-combining buffers
+ *   prefetch.c   speculative fills of device-owned lines
+ */
+#ifndef DMAEMU_LIB_CPU_H
+#define DMAEMU_LIB_CPU_H
+
+#include "mem/mem.h"
+
+/* cpu.c / wc.c: called by machine create/destroy. */
+int dmaemu__cpu_init(struct dmaemu_machine *m);
+void dmaemu__cpu_fini(struct dmaemu_machine *m);
+int dmaemu__wc_init(struct dmaemu_machine *m);
+void dmaemu__wc_fini(struct dmaemu_machine *m);
+
+/* ---------------------------------------------------------------------- */
+/* The access path (cpu.c)                                                */
+/* ---------------------------------------------------------------------- */
+
+/* Fast-path counters of one thread for one machine (owner writes, anyone
+ * reads; atomics only).  Listed in the machine's struct dmaemu__cpu. */
+struct dmaemu__tstats {
+	uint64_t load_hits;  /* cacheable loads that hit the thread's line */
+	uint64_t store_hits; /* cacheable stores that hit it (line dirty) */
+	uint64_t uncached;   /* accesses through the uncached alias */
+	pthread_t owner;     /* the thread counting here */
+	struct dmaemu__tstats *next;
+};
+
+/*
+ * One thread's fast-path entries.  @line: the linear-map host address of
+ * the last line this thread touched through the model, valid while
+ * dmaemu__mem_gen == @line_gen; the line is then resident and has no
+ * device-changed byte, so a load needs no work but a count, and a store
+ * neither when @line_dirty (the model already holds it dirty).  @unc: the
+ * uncached view of the last bank touched.  @pf_left: accesses until the
+ * next prefetch chance (UINT64_MAX: prefetch off).
+ */
+struct dmaemu__cpu_tls {
+	uintptr_t line, line_len;
+	uint64_t line_gen;
+	bool line_dirty;
+	uintptr_t unc, unc_len;
+	uint64_t unc_gen;
+	uint64_t pf_left;
+	struct dmaemu__tstats *ts; /* counters for machine @ts_id */
+	uint64_t ts_id;
+};
+extern __thread struct dmaemu__cpu_tls dmaemu__tls
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/*
+ * The lock-free part of an access of @size bytes at @addr.  Return: true
+ * when the access was fully handled (a hit on the thread's line or the
+ * uncached view); false when dmaemu__cpu_slow() must run.
+ */
+static inline bool dmaemu__cpu_fast(uintptr_t addr, size_t size, bool store)
+{
+	struct dmaemu__cpu_tls *t = &dmaemu__tls;
+	uint64_t gen = __atomic_load_n(&dmaemu__mem_gen, __ATOMIC_ACQUIRE);
+	uintptr_t off = addr - t->line;
+
+	if (t->pf_left <= 1)
+		return false;
+	if (off < t->line_len && size <= t->line_len - off &&
+	    gen == t->line_gen && (!store || t->line_dirty)) {
+		t->pf_left--;
+		dmaemu__count(store ? &t->ts->store_hits : &t->ts->load_hits);
+		return true;
+	}
+	off = addr - t->unc;
+	if (off < t->unc_len && size <= t->unc_len - off && gen == t->unc_gen) {
+		t->pf_left--;
+		dmaemu__count(&t->ts->uncached);
+		return true;
+	}
+	return false;
+}
+
+/* Everything else: classify @addr, drive the model, report. */
+void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store);
+
+/*
+ * The hook every instrumented access and every routed mem* call runs
+ * before it touches memory.
+ */
+static inline void dmaemu__cpu_hook(uintptr_t addr, size_t size, bool store)
+{
+	if (__builtin_expect(!dmaemu__in_span((const void *)addr), 1))
+		return;
+	if (dmaemu__cpu_fast(addr, size, store))
+		return;
+	dmaemu__cpu_slow(addr, size, store);
+}
+
+/* A range of any length (mem* functions, explicit accessors). */
+void dmaemu__cpu_range(const void *addr, size_t len, bool store);
+
+/* Is the line holding @phys resident in some level of the model?  Takes
+ * the cache lock. */
+bool dmaemu__cpu_resident(struct dmaemu_machine *m, uint64_t phys);
+
+/*
+ * State of the CPU side of a machine (m->cpu).  Counters are updated with
+ * atomics (several paths run without the cache lock); the lists say which
+ * lock protects them.
+ */
+#define DMAEMU__NVERIFIED 1024
+struct dmaemu__mmio_map;
+struct dmaemu__pf_range;
+struct dmaemu__cpu {
+	uint64_t id; /* process-unique, never reused (fast-path entries) */
+
+	/* Slow-path counters (atomics). */
+	uint64_t fills;	       /* lines filled by CPU accesses */
+	uint64_t stale_reads;  /* loads that read device-changed bytes */
+	uint64_t uncached;     /* slow-path uncached accesses */
+	uint64_t wc_loads;     /* loads through the write-combining alias */
+	uint64_t wc_stores;    /* stores through the write-combining alias */
+	uint64_t bad_accesses; /* NOMAP and plain MMIO accesses */
+	uint64_t prefetches;   /* lines filled by the prefetcher */
+
+	struct dmaemu__tstats *tstats; /* per-thread counters; cache_lock */
+
+	/*
+	 * Lines found resident without device-changed bytes, with the data
+	 * generation of that check: while it has not moved, a hit on such a
+	 * line needs no look at the data.  Direct-mapped by line number;
+	 * under cache_lock.
+	 */
+	struct {
+		uint64_t line; /* line address + 1; 0 = empty */
+		uint64_t dgen;
+	} verified[DMAEMU__NVERIFIED];
+
+	/* Prefetch (prefetch.c); all under cache_lock. */
+	struct dmaemu__pf_range *pf;
+	size_t pf_n, pf_cap;
+	uint64_t pf_lines; /* lines in all registered ranges */
+	uint64_t pf_rng;   /* xorshift64* state, seeded by opt.seed */
+	uint64_t pf_last;  /* physical address of the last line filled */
+
+	/* MMIO cookies (dmaemu__mmio_map()); under m->lock. */
+	struct dmaemu__mmio_map *mmio;
+};
+
+/* ---------------------------------------------------------------------- */
+/* MMIO cookies (cpu.c)                                                   */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Register handlers of a device's register window.  @read returns the
+ * value of the @size-byte (1, 2, 4, 8) register at byte offset @off;
+ * @write stores @val there.  Both run without any lock of the machine
+ * held.
+ */
+struct dmaemu__mmio_ops {
+	uint64_t (*read)(void *priv, uint64_t off, unsigned int size);
+	void (*write)(void *priv, uint64_t off, uint64_t val,
+		      unsigned int size);
+};
+
+/*
+ * dmaemu__mmio_map() - place a register window of @size bytes in the MMIO
+ * window of @m.  Return: the cookie readl()/writel() take, or NULL
+ * (errno ENOMEM: the window is full; EINVAL: @size is 0 or @ops has no
+ * handler).
+ */
+void *dmaemu__mmio_map(struct dmaemu_machine *m, size_t size,
+		       const struct dmaemu__mmio_ops *ops, void *priv);
+/* dmaemu__mmio_unmap() - remove a window.  Return: 0, or -EINVAL when
+ * @cookie is not the start of a live window of @m. */
+int dmaemu__mmio_unmap(struct dmaemu_machine *m, void *cookie);
+
+/* ---------------------------------------------------------------------- */
+/* Write-combining buffers (wc.c)                                         */
+/* ---------------------------------------------------------------------- */
+
+/* The store hook of the WC alias: [@phys, @phys + @len) lies in one line
+ * of @m and is about to be written by the CPU. */
+void dmaemu__wc_store(struct dmaemu_machine *m, uint64_t phys, size_t len);
+/* Drain every buffer: pending bytes become visible to devices. */
+void dmaemu__wc_flush(struct dmaemu_machine *m);
+/*
+ * Device side, called with the stripe locks of the range held (the DMA
+ * layer, around its MEM copies):
+ *  - dmaemu__wc_device_view(): @buf holds what MEM has at [@phys, +@len);
+ *    overwrite the bytes still pending in a buffer with what memory held
+ *    before the CPU's store.  Return: the number of bytes patched (each
+ *    one a pending write-combined byte read by a device).
+ *  - dmaemu__wc_device_write(): the device is about to write [@phys,
+ *    +@len) of MEM; pending CPU bytes there are saved so that the flush
+ *    still lands them after the device's data, as a buffer draining later
+ *    would.  Return: the number of pending bytes the device wrote over.
+ */
+size_t dmaemu__wc_device_view(struct dmaemu_machine *m, uint64_t phys,
+			      void *buf, size_t len);
+size_t dmaemu__wc_device_write(struct dmaemu_machine *m, uint64_t phys,
+			       size_t len);
+/* Buffers drained by a barrier or writel(), and drained to make room. */
+void dmaemu__wc_stats(struct dmaemu_machine *m, uint64_t *flushes,
+		      uint64_t *evictions);
+/* Bytes of [@phys, @phys + @len) pending in write-combining buffers. */
+size_t dmaemu__wc_pending(struct dmaemu_machine *m, uint64_t phys, size_t len);
+
+/* ---------------------------------------------------------------------- */
+/* Prefetch (prefetch.c)                                                  */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Ranges the prefetcher may fill (device-owned buffers; the DMA layer adds
+ * them at map and removes them at unmap).  Return: 0, -EINVAL (not inside
+ * a bank, or no such range for del), -ENOMEM.  Take the cache lock.
+ */
+int dmaemu__prefetch_add_range(struct dmaemu_machine *m, uint64_t phys,
+			       uint64_t len);
+int dmaemu__prefetch_del_range(struct dmaemu_machine *m, uint64_t phys,
+			       uint64_t len);
+/* Under the cache lock: accesses until the next prefetch chance, and the
+ * prefetch itself. */
+uint64_t dmaemu__prefetch_interval(struct dmaemu_machine *m);
+void dmaemu__prefetch_fire(struct dmaemu_machine *m);
+void dmaemu__prefetch_fini(struct dmaemu_machine *m);
+
+#endif /* DMAEMU_LIB_CPU_H */

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dma.h - the DMA layer of lib/: the DMA-mapping API, its backends, the
+ * registry of live mappings, allocations, pools, masks, scatterlists.
+ *
+ *   mapping.c      the public DMA API: validate, choose the backend,
+ *                  dispatch through its ops, record, then the checks
+ *   direct.c       direct backend (bus address = physical + offset) and
+ *                  the per-profile cache maintenance every backend uses
+ *   swiotlb.c      bounce-buffer backend
+ *   iommu.c        IOMMU backend: IOVA space, page tables, faults
+ *   registry.c     the registry of live mappings of each device
+ *   alloc.c        dma_alloc_attrs and the attributes, dmam_*, mmap,
+ *                  get_sgtable
+ *   pool.c         dma_pool_*;  scatterlist.c  sg_* helpers
+ *   mask.c         dma_set_mask and friends
+ *
+ * Data flows one way: a public call validates its arguments, picks the
+ * backend (IOMMU when the machine has one; otherwise swiotlb when forced or
+ * when the buffer is beyond the device's mask; otherwise direct), calls the
+ * backend's op, records the result in registry.c, and moves ownership.
+ * The backend named in the record serves the matching unmap and syncs; no
+ * backend calls another's ops.
+ */
+#ifndef DMAEMU_LIB_DMA_H
+#define DMAEMU_LIB_DMA_H
+
+#include "bus/bus.h"
+
+struct scatterlist;
+
+/* Directions, as the values of enum dma_data_direction. */
+#define DMAEMU__DIR_BIDI 0
+#define DMAEMU__DIR_TO_DEVICE 1
+#define DMAEMU__DIR_FROM_DEVICE 2
+#define DMAEMU__DIR_NONE 3
+
+/* Every DMA_ATTR_* bit of Linux 4.14 (where <linux/dma-mapping.h> is in). */
+#define DMAEMU__ALL_ATTRS                                          \
+	(DMA_ATTR_WRITE_BARRIER | DMA_ATTR_WEAK_ORDERING |         \
+	 DMA_ATTR_WRITE_COMBINE | DMA_ATTR_NON_CONSISTENT |        \
+	 DMA_ATTR_NO_KERNEL_MAPPING | DMA_ATTR_SKIP_CPU_SYNC |     \
+	 DMA_ATTR_FORCE_CONTIGUOUS | DMA_ATTR_ALLOC_SINGLE_PAGES | \
+	 DMA_ATTR_NO_WARN | DMA_ATTR_PRIVILEGED)
+
+/* "DMA_TO_DEVICE" for a direction; @invalid for a value that is none
+ * (dma_mapping.c). */
+const char *dmaemu__dir_name(int dir, const char *invalid);
+
+/**
+ * struct dmaemu__dma_ops - one backend.  All addresses are physical (the
+ * dispatcher converted CPU addresses); every op is called without machine
+ * locks held and takes what it needs.
+ * @name:        "direct", "swiotlb", "iommu" (reports, traces).
+ * @map:         map [@phys, @phys + @size) for @dir; does the cache
+ *               maintenance for the device unless @attrs has SKIP_CPU_SYNC.
+ *               Return: bus address, or DMA_MAPPING_ERROR (0 ... nothing
+ *               mapped; the backend has reported why if it was not plain
+ *               exhaustion).
+ * @unmap:       undo @map; cache maintenance for the CPU unless
+ *               SKIP_CPU_SYNC.  @phys is the recorded physical address.
+ * @sync_for_cpu, @sync_for_device: ownership transfers of [@addr, +@size)
+ *               inside a mapping whose start is @map_addr / @map_phys.
+ * @map_sg:      map a list; fills dma_address/dma_length of the first N
+ *               entries and returns N (0 on failure, nothing left mapped).
+ * @unmap_sg:    undo @map_sg given the same @nents.
+ * @map_resource, @unmap_resource: MMIO ranges (no cache maintenance).
+ */
+struct dmaemu__dma_ops {
+	const char *name;
+	dma_addr_t (*map)(struct device *dev, uint64_t phys, size_t size,
+			  int dir, unsigned long attrs);
+	void (*unmap)(struct device *dev, dma_addr_t addr, uint64_t phys,
+		      size_t size, int dir, unsigned long attrs);
+	void (*sync_for_cpu)(struct device *dev, dma_addr_t map_addr,
+			     uint64_t map_phys, dma_addr_t addr, size_t size,
+			     int dir);
+	void (*sync_for_device)(struct device *dev, dma_addr_t map_addr,
+				uint64_t map_phys, dma_addr_t addr, size_t size,
+				int dir);
+	int (*map_sg)(struct device *dev, struct scatterlist *sg, int nents,
+		      int dir, unsigned long attrs);
+	void (*unmap_sg)(struct device *dev, struct scatterlist *sg, int nents,
+			 int dir, unsigned long attrs);
+	dma_addr_t (*map_resource)(struct device *dev, uint64_t phys,
+				   size_t size, int dir, unsigned long attrs);
+	void (*unmap_resource)(struct device *dev, dma_addr_t addr, size_t size,
+			       int dir, unsigned long attrs);
+};
+
+extern const struct dmaemu__dma_ops dmaemu__direct_ops;
+extern const struct dmaemu__dma_ops dmaemu__swiotlb_ops;
+extern const struct dmaemu__dma_ops dmaemu__iommu_ops;
+
+/*
+ * Per-profile cache maintenance of a physical range (DESIGN.md §2, the
+ * profile table), used by every backend for the memory the device really
+ * touches (the buffer itself, or the bounce slot):
+ *   arm:   for_device: FROM_DEVICE invalidates (partial edge lines
+ *          clean+invalidate), others clean; for_cpu: not TO_DEVICE
+ *          invalidates.
+ *   arm64: for_device: always clean; for_cpu: not TO_DEVICE invalidates.
+ *   x86:   nothing (devices snoop).
+ * dma_direct.c.
+ */
+void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, uint64_t phys,
+				  size_t size, int dir);
+void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, uint64_t phys,
+			       size_t size, int dir);
+
+/* ---------------------------------------------------------------------- */
+/* Devices, dispatch, registry, ownership (device.c, dma_mapping.c,        */
+/* dma_direct.c, dma_debug.c, ownership.c)                                 */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Machine create: hang the DMA layer on the bus (the registry of each
+ * device's mappings, the release of what a destroyed device leaves, the
+ * accounting of device accesses) and, with iommu=1, install the IOMMU's
+ * page-table walk as the bus's translator (mapping.c).
+ */
+void dmaemu__dma_init(struct dmaemu_machine *m);
+
+/* What made a mapping (the function family that must undo it). */
+enum dmaemu__map_type {
+	DMAEMU__MAP_SINGLE,   /* dma_map_single_attrs() */
+	DMAEMU__MAP_PAGE,     /* dma_map_page_attrs() */
+	DMAEMU__MAP_SG,	      /* dma_map_sg_attrs(), one record a segment */
+	DMAEMU__MAP_RESOURCE, /* dma_map_resource() */
+	DMAEMU__MAP_COHERENT, /* dma_alloc_attrs() (if registered here) */
+};
+
+/* One entry of a mapped scatterlist, as it was at map time. */
+struct dmaemu__sg_ent {
+	uint64_t phys;
+	size_t len;
+};
+
+/* A device access seen by the checker hook. */
+struct dmaemu__dev_access {
+	dma_addr_t dma;
+	size_t len;
+	bool write;
+	bool valid; /* false until the first access */
+};
+
+/**
+ * struct dmaemu__mapping - the record of one live mapping (dma_debug.c).
+ * @type:          what made it.
+ * @dma:           bus address of its first byte.
+ * @phys:          physical address of its first byte (for a scatterlist
+ *                 segment: of its first entry).
+ * @cpu_addr:      the CPU address mapped (NULL for pages without one,
+ *                 resources).
+ * @size:          bytes.
+ * @dir:           direction.
+ * @attrs:         DMA_ATTR_* bits given to the map.
+ * @ops:           the backend that made it; it serves the unmap and syncs.
+ * @fn:            the API function that made it ("dma_map_single_attrs").
+ * @caller:        return address of the driver's call ("mapping made at").
+ * @error_checked: dma_mapping_error() was called on @dma.
+ * @prefetch:      registered with the prefetcher (option prefetch=1).
+ * @sg:            scatterlist: the list given to dma_map_sg_attrs().
+ * @nents:         scatterlist: entries given; @mapped: segments returned.
+ * @seg:           scatterlist: index of this segment.
+ * @head:          scatterlist: segment 0's record (itself for segment 0).
+ * @segs:          scatterlist, segment 0 only: every segment's record.
+ * @ents:          scatterlist, segment 0 only: the @nents entries.
+ * @dev_reads:     device reads that touched the mapping.
+ * @dev_writes:    device writes that touched it.
+ * @last:          the last device access.
+ */
+struct dmaemu__mapping {
+	enum dmaemu__map_type type;
+	dma_addr_t dma;
+	uint64_t phys;
+	const void *cpu_addr;
+	size_t size;
+	int dir;
+	unsigned long attrs;
+	const struct dmaemu__dma_ops *ops;
+	const char *fn;
+	const void *caller;
+	bool error_checked;
+	bool prefetch;
+	struct scatterlist *sg;
+	int nents, mapped, seg;
+	struct dmaemu__mapping *head;
+	struct dmaemu__mapping **segs;
+	struct dmaemu__sg_ent *ents;
+	uint64_t dev_reads, dev_writes;
+	struct dmaemu__dev_access last;
+};
+
+/*
+ * dma_debug.c: the registry of live mappings, one per device, ordered by
+ * bus address (several mappings may share one).  Every function takes the
+ * device's registry lock, a leaf; none makes a report.
+ *
+ *  _new()/_free():  a record (zeroed) and its release; for scatterlists
+ *                   @nents > 0 also allocates @segs and @ents.
+ *  _insert():       make @map live (0, or -EINVAL for a dead device).
+ *  _take():         find the live mapping starting at @dma made by @type
+ *                   (SINGLE and PAGE match each other; SG also needs @sg
+ *                   when not NULL), remove it (a scatterlist with all its
+ *                   segments) and return it; NULL when there is none.
+ *  _take_any():     remove and return any live mapping (device destroy).
+ *  _find():         copy into @out the mapping holding [@dma, +@size)
+ *                   (the most recent one if several do); for a
+ *                   scatterlist segment, @out->segs/ents are NULL.  With
+ *                   @pf (option prefetch), flip the prefetch flag for a
+ *                   sync: +1 for the device (returns 1 in *@pf if it was
+ *                   off), -1 for the CPU over the whole mapping (returns
+ *                   -1 if it was on).  0 or -ENOENT.
+ *  _find_sg():      the scatterlist mapping whose segment 0 starts at @dma
+ *                   and was made from @sg: its segments' bus ranges and
+ *                   its entries, copied into one malloc()ed block that the
+ *                   caller frees.  0, -ENOENT or -ENOMEM.
+ *  _checked():      dma_mapping_error() was called on @dma.
+ *  _count():        live records of @dev (segments counted one by one).
+ *  _device_access(): the checker hook of device DMA (device.c): counts the
+ *                   access in the mapping holding it and remembers it as
+ *                   the last one; accesses outside every mapping are
+ *                   counted per device (_stray()).
+ */
+struct dmaemu__sg_copy {
+	const struct dmaemu__dma_ops *ops;
+	int nents, mapped;
+	dma_addr_t *seg_dma; /* @mapped bus addresses */
+	size_t *seg_len;     /* @mapped lengths */
+	struct dmaemu__sg_ent *ents;
+};
+struct dmaemu__mapping *dmaemu__mapping_new(int nents);
+void dmaemu__mapping_free(struct dmaemu__mapping *map);
+int dmaemu__mapping_insert(struct device *dev, struct dmaemu__mapping *map);
+struct dmaemu__mapping *dmaemu__mapping_take(struct device *dev, dma_addr_t dma,
+					     enum dmaemu__map_type type,
+					     const struct scatterlist *sg);
+struct dmaemu__mapping *dmaemu__mapping_take_any(struct device *dev);
+int dmaemu__mapping_find(struct device *dev, dma_addr_t dma, size_t size,
+			 struct dmaemu__mapping *out, int *pf);
+int dmaemu__mapping_find_sg(struct device *dev, dma_addr_t dma,
+			    const struct scatterlist *sg,
+			    struct dmaemu__sg_copy **out);
+void dmaemu__mapping_checked(struct device *dev, dma_addr_t dma);
+size_t dmaemu__mapping_count(struct device *dev);
+uint64_t dmaemu__mapping_stray(struct device *dev);
+/* "rx_refill+0x2c (/path/prog)" for a caller address, as dladdr() knows
+ * it; for "mapping made at" in reports. */
+void dmaemu__mapping_where(const void *caller, char *buf, size_t len);
+
+/*
+ * dma_mapping.c.  dmaemu__mapping_release_device(): device destroy, after
+ * the devres release: each streaming mapping still live is reported
+ * (leaked-mapping) and unmapped through its backend without cache
+ * maintenance; returns how many.
+ */
+unsigned long dmaemu__mapping_release_device(struct device *dev);
+
+/* ---------------------------------------------------------------------- */
+/* swiotlb.c, iommu.c                                                      */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Machine state of both backends is made on first use (under m->lock) and
+ * freed by the fini functions at machine destroy, before the page
+ * allocator.  Their locks are taken with no other lock of the machine held
+ * (the swiotlb pool lock takes the page allocator's when it makes the
+ * pool); the IOMMU's locks are leaves.
+ */
+void dmaemu__swiotlb_fini(struct dmaemu_machine *m);
+void dmaemu__iommu_fini(struct dmaemu_machine *m);
+
+/**
+ * struct dmaemu__swiotlb_stats - the bounce pool (dmaemu__swiotlb_info()).
+ * @nslots:  2 KiB slots in the pool (0 until the first bounce made it).
+ * @used:    slots in use.
+ * @nchunks: physically contiguous blocks the pool is made of.
+ * @start:   physical address of the first block.
+ * @maps:    bounce buffers handed out.
+ * @fulls:   mappings refused (pool full, or too large).
+ * @bounced: bytes copied between originals and bounce buffers.
+ */
+struct dmaemu__swiotlb_stats {
+	unsigned long nslots, used;
+	unsigned int nchunks;
+	uint64_t start;
+	uint64_t maps, fulls, bounced;
+};
+void dmaemu__swiotlb_info(struct dmaemu_machine *m,
+			  struct dmaemu__swiotlb_stats *st);
+/* Original physical address behind bounce-pool address @tlb, or
+ * UINT64_MAX when @tlb is not in a live bounce buffer. */
+uint64_t dmaemu__swiotlb_orig(struct dmaemu_machine *m, uint64_t tlb);
+
+/*
+ * IOMMU mappings of coherent allocations (dma_alloc.c).  @prot is
+ * DMAEMU__IOMMU_READ | DMAEMU__IOMMU_WRITE (a coherent buffer is both, as
+ * dma_info_to_prot(DMA_BIDIRECTIONAL) gives), plus DMAEMU__IOMMU_NOWARN to
+ * make a full IOVA space a silent failure (DMA_ATTR_NO_WARN).  The pages
+ * need not be physically contiguous; they get consecutive IOVAs.  Return:
+ * the IOVA of the first page, or DMA_MAPPING_ERROR after a report.
+ * dmaemu__iommu_unmap() takes that IOVA and the allocation's size.
+ */
+#define DMAEMU__IOMMU_READ 0x1
+#define DMAEMU__IOMMU_WRITE 0x2
+#define DMAEMU__IOMMU_NOWARN 0x100
+dma_addr_t dmaemu__iommu_map_pages(struct device *dev,
+				   const uint64_t *phys_pages, size_t npages,
+				   int prot, bool privileged);
+void dmaemu__iommu_unmap(struct device *dev, dma_addr_t addr, size_t size);
+
+/*
+ * Device destroy (device.c), after the device's mappings and allocations
+ * were released: forget its IOMMU domain (IOVA space, page table,
+ * privilege flag).
+ */
+void dmaemu__iommu_device_release(struct device *dev);
+/* The bus translator of a machine with an IOMMU (see bus.h). */
+int dmaemu__iommu_translate(struct device *dev, dma_addr_t addr, size_t len,
+			    bool write, uint64_t *phys, size_t *contig);
+
+/**
+ * struct dmaemu__iommu_stats - one device's domain (dmaemu__iommu_info()).
+ * @allocs:      IOVA ranges in use.
+ * @pages:       IOVA pages mapped.
+ * @free_ranges: free ranges of the IOVA space.
+ * @faults:      device accesses refused.
+ * @tables:      page-table pages.
+ * @privileged:  the device's accesses are privileged.
+ */
+struct dmaemu__iommu_stats {
+	uint64_t allocs, pages, free_ranges, faults, tables;
+	bool privileged;
+};
+void dmaemu__iommu_info(struct device *dev, struct dmaemu__iommu_stats *st);
+/* What @iova of @dev maps to (iommu_iova_to_phys()), or UINT64_MAX. */
+uint64_t dmaemu__iommu_iova_to_phys(struct device *dev, dma_addr_t iova);
+
+/* ---------------------------------------------------------------------- */
+/* dma_alloc.c, dma_pool.c, scatterlist.c, dma_mask.c                      */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct dmaemu__alloc_info - a live dma_alloc_attrs() buffer, as
+ * dmaemu__alloc_find() describes it.
+ * @cpu_addr:   what dma_alloc_attrs() returned (address or cookie).
+ * @handle:     its bus address.
+ * @size:       the size asked for.
+ * @attrs:      the DMA_ATTR_* bits it was allocated with.
+ * @phys:       physical address of its first byte.
+ * @contiguous: one physical run (else scattered pages behind an IOMMU).
+ * @view:       "uncached", "cacheable", ... (for reports).
+ */
+struct dmaemu__alloc_info {
+	void *cpu_addr;
+	dma_addr_t handle;
+	size_t size;
+	unsigned long attrs;
+	uint64_t phys;
+	bool contiguous;
+	const char *view;
+};
+
+/*
+ * dma_alloc.c.  dmaemu__alloc_find(): the allocation of @dev holding
+ * [@vaddr, +@size) (or, with @vaddr NULL, bus range [@addr, +@size)) -
+ * for dma_cache_sync() and the syncs of NON_CONSISTENT handles; 0 or
+ * -ENOENT.  dmaemu__alloc_release_device(): called by device destroy
+ * after the devres release: each allocation still live is reported
+ * (leaked-mapping) and freed; returns how many.  The registry lock is a
+ * leaf (nothing is taken under it).
+ */
+int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
+		       size_t size, struct dmaemu__alloc_info *out);
+unsigned long dmaemu__alloc_release_device(struct device *dev);
+
+/* dma_mask.c: does @mask reach the lowest page of DRAM (bus addresses)? */
+bool dmaemu__dma_mask_supported(struct dmaemu_machine *m, uint64_t mask);
+
+#endif

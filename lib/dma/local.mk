@@ -1,0 +1,13 @@
+# lib/dma/: the DMA-mapping API, its three backends, the mapping registry,
+# allocations, pools, masks, scatterlists.
+lib_libdmaemu_internal_la_SOURCES += \
+	lib/dma/dma.h \
+	lib/dma/alloc.c \
+	lib/dma/direct.c \
+	lib/dma/iommu.c \
+	lib/dma/mapping.c \
+	lib/dma/mask.c \
+	lib/dma/pool.c \
+	lib/dma/registry.c \
+	lib/dma/scatterlist.c \
+	lib/dma/swiotlb.c

@@ -1,0 +1,1112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dma_mapping.c - the streaming half of the DMA-mapping API: map, unmap,
+ * sync, dma_mapping_error() and dma_cache_sync().
+ *
+ * How it works.  Every call has the same shape, as in Linux's
+ * kernel/dma/mapping.c:
+ *
+ *   1. validate: the device must be live (a NULL, foreign or destroyed
+ *      struct device is a bad-argument report), the direction valid, the
+ *      attribute bits known, the memory DRAM reached the right way (a
+ *      linear-map pointer, a page of this machine; anything else is
+ *      map-non-linear).  A bad call reports and returns the error value:
+ *      DMA_MAPPING_ERROR, 0, or nothing happens.
+ *   2. choose the backend, once per mapping:
+ *        iommu=1                                 IOMMU ops
+ *        swiotlb=force, or the buffer's bus      swiotlb ops
+ *        range beyond *dev->dma_mask
+ *        otherwise                               direct ops
+ *      and dispatch.  The backend does the cache maintenance.
+ *   3. record (dma_debug.c): the record names the backend, so the unmap
+ *      and the syncs of a handle go to the backend that made it.  Unmaps
+ *      and syncs of a handle the registry does not know are reported
+ *      (bad-unmap, bad-sync) and never reach a backend.
+ *   4. move ownership of the lines (ownership.c), and, with prefetch=1,
+ *      tell the prefetcher which ranges the device owns: a mapping is
+ *      registered at map and at sync_for_device, and removed at unmap and
+ *      at a sync_for_cpu of the whole mapping (a scatterlist for its whole
+ *      life).
+ *
+ * An unmap uses the recorded address, size and backend, and the caller's
+ * direction and attributes (DMA_ATTR_SKIP_CPU_SYNC is the caller's to give
+ * at unmap).  Mismatches between the two are the full checker's to report.
+ *
+ * Syncs of a handle that is not a streaming mapping may name a
+ * dma_alloc_attrs(DMA_ATTR_NON_CONSISTENT) buffer: those get the
+ * per-profile maintenance of the range; other coherent buffers need none.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/dma-mapping.h>
+#include <linux/scatterlist.h>
+
+#include "dma/dma.h"
+
+static const char *const dir_names[] = {
+	"DMA_BIDIRECTIONAL",
+	"DMA_TO_DEVICE",
+	"DMA_FROM_DEVICE",
+	"DMA_NONE",
+};
+
+const char *dmaemu__dir_name(int dir, const char *invalid)
+{
+	return (unsigned int)dir <= DMAEMU__DIR_NONE ? dir_names[dir] : invalid;
+}
+
+static const char *dir_name(int dir)
+{
+	return dmaemu__dir_name(dir, "invalid direction");
+}
+
+static const char *const type_names[] = {
+	[DMAEMU__MAP_SINGLE] = "single",
+	[DMAEMU__MAP_PAGE] = "page",
+	[DMAEMU__MAP_SG] = "scatterlist",
+	[DMAEMU__MAP_RESOURCE] = "resource",
+	[DMAEMU__MAP_COHERENT] = "coherent",
+};
+
+/*
+ * The driver's call being served on this thread (its return address), set
+ * by each public function on entry: reports and records say where the
+ * call came from.
+ */
+static __thread const void *api_caller
+	__attribute__((tls_model("initial-exec")));
+
+#define API_ENTRY() (api_caller = __builtin_return_address(0))
+
+/* dmaemu__reportf() that also names the API call's caller (api_caller). */
+static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
+		   uint64_t phys, uint64_t size, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
+		   uint64_t phys, uint64_t size, const char *fmt, ...)
+{
+	struct dmaemu__report_info r = {
+		.kind = kind, .phys = phys, .size = size};
+	char where[256];
+	va_list ap;
+
+	if (api_caller) {
+		dmaemu__mapping_where(api_caller, where, sizeof(where));
+		r.where = where;
+	}
+	va_start(ap, fmt);
+	dmaemu__vreport(m, &r, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Step 1 for every call: the machine of @dev, or NULL after a report.
+ * @dir < 0 skips the direction check.
+ */
+static struct dmaemu_machine *api_enter(struct device *dev, const char *fn,
+					int dir, unsigned long attrs)
+{
+	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+
+	if (!m) {
+		report(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0, "%s(): %s", fn,
+		       dev ? "not a live emulated device (destroyed, or not "
+			     "made by dmaemu_device_create())"
+			   : "NULL device");
+		return NULL;
+	}
+	if (dir >= 0 && !valid_dma_direction(dir)) {
+		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+		       "%s(%s): invalid direction %d (%s): a mapping is "
+		       "DMA_BIDIRECTIONAL, DMA_TO_DEVICE or DMA_FROM_DEVICE",
+		       fn, dev_name(dev), dir, dir_name(dir));
+		return NULL;
+	}
+	if (attrs & ~DMAEMU__ALL_ATTRS) {
+		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+		       "%s(%s): unknown attribute bits %#lx", fn, dev_name(dev),
+		       attrs & ~DMAEMU__ALL_ATTRS);
+		return NULL;
+	}
+	return m;
+}
+
+/* Step 2: the backend of a mapping of bus-visible [@phys, +@size). */
+static const struct dmaemu__dma_ops *choose_ops(struct dmaemu_machine *m,
+						struct device *dev,
+						uint64_t phys, size_t size)
+{
+	uint64_t bus = phys + m->opt.dma_offset;
+
+	if (m->opt.iommu)
+		return &dmaemu__iommu_ops;
+	if (m->opt.swiotlb_force || bus + size - 1 < bus ||
+	    bus + size - 1 > *dev->dma_mask)
+		return &dmaemu__swiotlb_ops;
+	return &dmaemu__direct_ops;
+}
+
+/* A device needs a DMA mask to map anything (Linux: dma_capable()). */
+static bool has_mask(struct dmaemu_machine *m, struct device *dev,
+		     const char *fn)
+{
+	if (dev->dma_mask && *dev->dma_mask)
+		return true;
+	report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+	       "%s(%s): the device has no DMA mask (dma_set_mask() first)", fn,
+	       dev_name(dev));
+	return false;
+}
+
+/*
+ * Step 4: move the lines of the part [@addr, +@size) of mapping @map to
+ * @domain.  The CPU's buffer is what changes hands, so for a bounced
+ * mapping that is the original; behind an IOMMU the pages are found
+ * through the page table (a merged scatterlist segment is not physically
+ * contiguous).
+ */
+static void owner_move(struct dmaemu_machine *m, struct device *dev,
+		       const struct dmaemu__mapping *map, dma_addr_t addr,
+		       size_t size, enum dmaemu__domain domain)
+{
+	if (map->type == DMAEMU__MAP_RESOURCE)
+		return;
+	if (map->ops != &dmaemu__iommu_ops || map->type != DMAEMU__MAP_SG) {
+		dmaemu__owner_set(m, map->phys + (addr - map->dma), size,
+				  domain);
+		return;
+	}
+	while (size) {
+		uint64_t phys = dmaemu__iommu_iova_to_phys(dev, addr);
+		size_t n = DMAEMU__PAGE_SIZE - (addr & (DMAEMU__PAGE_SIZE - 1));
+
+		if (n > size)
+			n = size;
+		if (phys != UINT64_MAX)
+			dmaemu__owner_set(m, phys, n, domain);
+		addr += n;
+		size -= n;
+	}
+}
+
+/* Where a mapping was made, for reports. */
+static void made_at(const struct dmaemu__mapping *map, char *buf, size_t len)
+{
+	char where[256];
+
+	dmaemu__mapping_where(map->caller, where, sizeof(where));
+	snprintf(buf, len, "%s() called from %s", map->fn, where);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Single buffers and pages                                               */
+/* ---------------------------------------------------------------------- */
+
+/* What a host address is, in words, for map-non-linear reports. */
+static const char *describe_host(struct dmaemu_machine *m, const void *p,
+				 const struct dmaemu__where *w)
+{
+	pthread_attr_t attr;
+	void *lo;
+	size_t sz;
+	bool stack = false;
+
+	switch (w->region) {
+	case DMAEMU__REGION_LINEAR:
+		return w->m != m ? "the linear map of another machine"
+				 : "a linear-map range that leaves its bank";
+	case DMAEMU__REGION_UNCACHED:
+		return "the uncached alias of a coherent allocation (it has a "
+		       "bus address already)";
+	case DMAEMU__REGION_WC:
+		return "a write-combining alias (dma_alloc_wc() memory has a "
+		       "bus address already)";
+	case DMAEMU__REGION_NOMAP:
+		return "a DMA_ATTR_NO_KERNEL_MAPPING cookie";
+	case DMAEMU__REGION_MMIO:
+		return "an ioremap() cookie (use dma_map_resource())";
+	default:
+		break;
+	}
+	if (!pthread_getattr_np(pthread_self(), &attr)) {
+		if (!pthread_attr_getstack(&attr, &lo, &sz))
+			stack = (uintptr_t)p - (uintptr_t)lo < sz;
+		pthread_attr_destroy(&attr);
+	}
+	return stack ? "the stack (device driver maps memory from stack)"
+		     : "host memory outside the emulated machine (heap, "
+		       "globals)";
+}
+
+/*
+ * Map [@phys, +@size) after validation; @type, @cpu, @fn, @caller for the
+ * record.  Return: the bus address or DMA_MAPPING_ERROR.
+ */
+static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
+			   uint64_t phys, const void *cpu, size_t size, int dir,
+			   unsigned long attrs, enum dmaemu__map_type type,
+			   const char *fn, const void *caller)
+{
+	const struct dmaemu__dma_ops *ops;
+	struct dmaemu__mapping *map;
+	dma_addr_t dma;
+
+	if (!has_mask(m, dev, fn))
+		return DMA_MAPPING_ERROR;
+	map = dmaemu__mapping_new(0);
+	if (!map)
+		return DMA_MAPPING_ERROR;
+	ops = choose_ops(m, dev, phys, size);
+	dma = ops->map(dev, phys, size, dir, attrs);
+	if (dma == DMA_MAPPING_ERROR) {
+		dmaemu__mapping_free(map);
+		return DMA_MAPPING_ERROR;
+	}
+	map->type = type;
+	map->dma = dma;
+	map->phys = phys;
+	map->cpu_addr = cpu;
+	map->size = size;
+	map->dir = dir;
+	map->attrs = attrs;
+	map->ops = ops;
+	map->fn = fn;
+	map->caller = caller;
+	map->prefetch = m->opt.prefetch;
+	dmaemu__mapping_insert(dev, map);
+	dmaemu__owner_set(m, phys, size, DMAEMU__DOMAIN_DEVICE);
+	if (m->opt.prefetch)
+		dmaemu__prefetch_add_range(m, phys, size);
+	return dma;
+}
+
+static dma_addr_t map_single(struct device *dev, void *ptr, size_t size,
+			     int dir, unsigned long attrs, const void *caller)
+{
+	static const char fn[] = "dma_map_single_attrs";
+	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
+	struct dmaemu__where w;
+
+	if (!m)
+		return DMA_MAPPING_ERROR;
+	if (!size) {
+		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+		       "%s(%s, %p, 0 bytes): nothing to map", fn, dev_name(dev),
+		       ptr);
+		return DMA_MAPPING_ERROR;
+	}
+	if (!dmaemu__classify(ptr, &w) || w.m != m ||
+	    w.region != DMAEMU__REGION_LINEAR ||
+	    !dmaemu__bank_of_phys(m, w.phys, size)) {
+		report(m, DMAEMU_REPORT_MAP_NON_LINEAR, 0, size,
+		       "%s(%s, %p, %zu bytes, %s): the buffer is not in the "
+		       "linear map: it is in %s; DMA_MAPPING_ERROR returned",
+		       fn, dev_name(dev), ptr, size, dir_name(dir),
+		       describe_host(m, ptr, &w));
+		return DMA_MAPPING_ERROR;
+	}
+	return map_phys(m, dev, w.phys, ptr, size, dir, attrs,
+			DMAEMU__MAP_SINGLE, fn, caller);
+}
+
+/**
+ * dma_map_single_attrs() - give a linear-map buffer to @dev.
+ * @dev:   the device.
+ * @ptr:   the buffer: kmalloc(), page allocator or other linear-map memory.
+ * @size:  bytes.
+ * @dir:   direction.
+ * @attrs: DMA_ATTR_* (SKIP_CPU_SYNC skips the cache maintenance).
+ *
+ * The lines move to the device domain after the backend's maintenance
+ * (docs/dma-api.md has the table per profile).
+ *
+ * Return: the bus address, or DMA_MAPPING_ERROR: bad argument
+ * (bad-argument), memory that is not in the linear map (map-non-linear:
+ * stack, heap, globals, the uncached or write-combining alias of an
+ * allocation), bounce pool or IOVA space exhausted (a retry after other
+ * unmaps may succeed), host memory exhausted.
+ */
+dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
+				enum dma_data_direction dir,
+				unsigned long attrs)
+{
+	API_ENTRY();
+	return map_single(dev, ptr, size, (int)dir, attrs, api_caller);
+}
+
+/* Check that @page is a struct page of @m.  Never reads it otherwise. */
+static bool page_of_machine(struct dmaemu_machine *m, const struct page *page)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nbanks; i++) {
+		const struct dmaemu__bank *b = &m->bank[i];
+
+		if (page >= b->pages &&
+		    page < b->pages + (b->size >> DMAEMU__PAGE_SHIFT))
+			return true;
+	}
+	return false;
+}
+
+static dma_addr_t map_page(struct device *dev, struct page *page, size_t offset,
+			   size_t size, int dir, unsigned long attrs,
+			   const void *caller)
+{
+	static const char fn[] = "dma_map_page_attrs";
+	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
+	uint64_t phys;
+
+	if (!m)
+		return DMA_MAPPING_ERROR;
+	if (!size || !page || !page_of_machine(m, page)) {
+		report(m,
+		       size && page ? DMAEMU_REPORT_MAP_NON_LINEAR
+				    : DMAEMU_REPORT_BAD_ARGUMENT,
+		       0, size, "%s(%s, page %p, offset %zu, %zu bytes): %s",
+		       fn, dev_name(dev), (void *)page, offset, size,
+		       !size   ? "nothing to map"
+		       : !page ? "NULL page"
+			       : "not a struct page of this machine");
+		return DMA_MAPPING_ERROR;
+	}
+	phys = page->phys + offset;
+	if (offset > UINT64_MAX - page->phys ||
+	    !dmaemu__bank_of_phys(m, phys, size)) {
+		report(m, DMAEMU_REPORT_BAD_ARGUMENT, page->phys, size,
+		       "%s(%s, page at 0x%llx, offset %zu, %zu bytes): the "
+		       "range runs past the end of DRAM",
+		       fn, dev_name(dev), (unsigned long long)page->phys,
+		       offset, size);
+		return DMA_MAPPING_ERROR;
+	}
+	return map_phys(m, dev, phys, dmaemu__phys_cpu(m, phys), size, dir,
+			attrs, DMAEMU__MAP_PAGE, fn, caller);
+}
+
+/**
+ * dma_map_page_attrs() - give @size bytes at @offset in @page to @dev.
+ * @dev, @dir, @attrs: as dma_map_single_attrs().
+ * @page:   a struct page of the device's machine.
+ * @offset: byte offset from the start of @page (may run into the pages
+ *          after it).
+ * @size:   bytes.
+ *
+ * Return: as dma_map_single_attrs(); a page that is not one of this
+ * machine's is map-non-linear.
+ */
+dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
+			      size_t offset, size_t size,
+			      enum dma_data_direction dir, unsigned long attrs)
+{
+	API_ENTRY();
+	return map_page(dev, page, offset, size, (int)dir, attrs, api_caller);
+}
+
+/* The bad-unmap report for a handle the registry does not have. */
+static void report_bad_unmap(struct dmaemu_machine *m, struct device *dev,
+			     const char *fn, dma_addr_t addr, size_t size,
+			     int dir)
+{
+	report(m, DMAEMU_REPORT_BAD_UNMAP, 0, size,
+	       "%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): %s", fn,
+	       dev_name(dev), (uint64_t)addr, size, dir_name(dir),
+	       addr == DMA_MAPPING_ERROR
+		       ? "the handle is DMA_MAPPING_ERROR: the map failed "
+			 "(check it with dma_mapping_error())"
+		       : "no live mapping of this device starts at this "
+			 "address (never mapped, already unmapped, or mapped "
+			 "by another function); nothing is unmapped");
+}
+
+static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
+			 int dir, unsigned long attrs,
+			 enum dmaemu__map_type type, const char *fn)
+{
+	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
+	struct dmaemu__mapping *map;
+
+	if (!m)
+		return;
+	map = dmaemu__mapping_take(dev, addr, type, NULL);
+	if (!map) {
+		report_bad_unmap(m, dev, fn, addr, size, dir);
+		return;
+	}
+	map->ops->unmap(dev, map->dma, map->phys, map->size, dir, attrs);
+	dmaemu__owner_set(m, map->phys, map->size, DMAEMU__DOMAIN_CPU);
+	if (map->prefetch)
+		dmaemu__prefetch_del_range(m, map->phys, map->size);
+	dmaemu__mapping_free(map);
+}
+
+/**
+ * dma_unmap_single_attrs() - end a mapping made by dma_map_single_attrs().
+ * @dev:   the device.
+ * @addr:  the bus address the map returned.
+ * @size:  its size.
+ * @dir:   its direction.
+ * @attrs: DMA_ATTR_SKIP_CPU_SYNC skips the cache maintenance.
+ *
+ * The lines go back to the CPU domain after the backend's maintenance.  A
+ * handle that is not a live mapping of @dev (never mapped, unmapped
+ * already, DMA_MAPPING_ERROR) is reported (bad-unmap) and nothing
+ * happens.
+ */
+void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
+			    enum dma_data_direction dir, unsigned long attrs)
+{
+	API_ENTRY();
+	unmap_single(dev, addr, size, (int)dir, attrs, DMAEMU__MAP_SINGLE,
+		     "dma_unmap_single_attrs");
+}
+
+/** dma_unmap_page_attrs() - end a dma_map_page_attrs() mapping. */
+void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
+			  enum dma_data_direction dir, unsigned long attrs)
+{
+	API_ENTRY();
+	unmap_single(dev, addr, size, (int)dir, attrs, DMAEMU__MAP_PAGE,
+		     "dma_unmap_page_attrs");
+}
+
+/* ---------------------------------------------------------------------- */
+/* Scatterlists                                                           */
+/* ---------------------------------------------------------------------- */
+
+static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
+		  int dir, unsigned long attrs, const void *caller)
+{
+	static const char fn[] = "dma_map_sg_attrs";
+	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
+	const struct dmaemu__dma_ops *ops = &dmaemu__direct_ops;
+	struct dmaemu__mapping *head, *seg;
+	struct scatterlist *sg;
+	int i, n;
+
+	if (!m)
+		return 0;
+	if (!sgl || nents <= 0) {
+		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+		       "%s(%s, %p, %d entries): %s", fn, dev_name(dev),
+		       (void *)sgl, nents,
+		       sgl ? "no entries" : "NULL scatterlist");
+		return 0;
+	}
+	if (!has_mask(m, dev, fn))
+		return 0;
+	head = dmaemu__mapping_new(nents);
+	if (!head)
+		return 0;
+	for_each_sg (sgl, sg, nents, i) {
+		struct page *page = sg_page(sg);
+		uint64_t phys;
+
+		if (!page || !page_of_machine(m, page) || !sg->length ||
+		    !dmaemu__bank_of_phys(m, page->phys + sg->offset,
+					  sg->length)) {
+			report(m,
+			       page && !page_of_machine(m, page)
+				       ? DMAEMU_REPORT_MAP_NON_LINEAR
+				       : DMAEMU_REPORT_BAD_ARGUMENT,
+			       0, sg->length,
+			       "%s(%s): entry %d (page %p, offset %u, %u "
+			       "bytes): %s; nothing mapped",
+			       fn, dev_name(dev), i, (void *)page, sg->offset,
+			       sg->length,
+			       !page ? "no page"
+			       : !page_of_machine(m, page)
+				       ? "not a struct page of this machine "
+					 "(sg_set_buf() of memory outside "
+					 "the linear map?)"
+			       : !sg->length ? "empty entry"
+					     : "runs past the end of DRAM");
+			dmaemu__mapping_free(head);
+			return 0;
+		}
+		phys = sg_phys(sg);
+		head->ents[i].phys = phys;
+		head->ents[i].len = sg->length;
+		if (!m->opt.iommu &&
+		    choose_ops(m, dev, phys, sg->length) != &dmaemu__direct_ops)
+			ops = &dmaemu__swiotlb_ops;
+	}
+	if (m->opt.iommu)
+		ops = &dmaemu__iommu_ops;
+
+	n = ops->map_sg(dev, sgl, nents, dir, attrs);
+	if (n <= 0) {
+		dmaemu__mapping_free(head);
+		return 0;
+	}
+	head->type = DMAEMU__MAP_SG;
+	head->mapped = 0;
+	head->segs[0] = head;
+	for (i = 1; i < n; i++) {
+		head->segs[i] = dmaemu__mapping_new(0);
+		if (!head->segs[i])
+			break;
+		head->mapped = i; /* what dmaemu__mapping_free() must free */
+	}
+	if (i < n) {
+		ops->unmap_sg(dev, sgl, nents, dir,
+			      attrs | DMA_ATTR_SKIP_CPU_SYNC);
+		head->mapped = i;
+		dmaemu__mapping_free(head);
+		return 0;
+	}
+	head->mapped = n;
+	for_each_sg (sgl, sg, n, i) {
+		seg = head->segs[i];
+		seg->type = DMAEMU__MAP_SG;
+		seg->dma = sg_dma_address(sg);
+		seg->size = sg_dma_len(sg);
+		seg->phys = ops == &dmaemu__iommu_ops
+				    ? dmaemu__iommu_iova_to_phys(dev, seg->dma)
+				    : head->ents[i].phys;
+		seg->cpu_addr = dmaemu__phys_cpu(m, seg->phys);
+		seg->dir = dir;
+		seg->attrs = attrs;
+		seg->ops = ops;
+		seg->fn = fn;
+		seg->caller = caller;
+		seg->sg = sgl;
+		seg->nents = nents;
+		seg->mapped = n;
+		seg->seg = i;
+		seg->head = head;
+		seg->prefetch = m->opt.prefetch;
+	}
+	dmaemu__mapping_insert(dev, head);
+	for (i = 0; i < nents; i++) {
+		dmaemu__owner_set(m, head->ents[i].phys, head->ents[i].len,
+				  DMAEMU__DOMAIN_DEVICE);
+		if (m->opt.prefetch)
+			dmaemu__prefetch_add_range(m, head->ents[i].phys,
+						   head->ents[i].len);
+	}
+	return n;
+}
+
+/**
+ * dma_map_sg_attrs() - give the entries of a scatterlist to @dev.
+ * @dev:   the device.
+ * @sg:    the list; each entry a page of this machine, offset and length.
+ * @nents: entries to map.
+ * @dir:   direction.
+ * @attrs: DMA_ATTR_* bits.
+ *
+ * Fills sg_dma_address()/sg_dma_len() of the first N entries.  Without an
+ * IOMMU each entry is its own segment (N == @nents); the IOMMU may merge.
+ *
+ * Return: N, or 0 on failure (reported, except plain exhaustion of the
+ * bounce pool or IOVA space with DMA_ATTR_NO_WARN); nothing stays mapped
+ * then.
+ */
+int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
+		     enum dma_data_direction dir, unsigned long attrs)
+{
+	API_ENTRY();
+	return map_sg(dev, sg, nents, (int)dir, attrs, api_caller);
+}
+
+/**
+ * dma_unmap_sg_attrs() - end a dma_map_sg_attrs() mapping.
+ * @dev:   the device.
+ * @sg:    the list given to the map.
+ * @nents: the count given to the map (not its result).
+ * @dir:   direction.
+ * @attrs: DMA_ATTR_SKIP_CPU_SYNC skips the cache maintenance.
+ *
+ * A list that is not live for @dev is reported (bad-unmap), nothing
+ * happens.
+ */
+void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
+			enum dma_data_direction dir, unsigned long attrs)
+{
+	static const char fn[] = "dma_unmap_sg_attrs";
+	struct dmaemu_machine *m;
+	struct dmaemu__mapping *head;
+	int i;
+
+	API_ENTRY();
+	m = api_enter(dev, fn, (int)dir, attrs);
+	if (!m)
+		return;
+	head = sg ? dmaemu__mapping_take(dev, sg_dma_address(sg),
+					 DMAEMU__MAP_SG, sg)
+		  : NULL;
+	if (!head) {
+		report(m, DMAEMU_REPORT_BAD_UNMAP, 0, 0,
+		       "%s(%s, %p, %d entries, %s): not a live scatterlist "
+		       "mapping of this device (never mapped, already "
+		       "unmapped, or its sg_dma_address() was changed); "
+		       "nothing is unmapped",
+		       fn, dev_name(dev), (void *)sg, nents,
+		       dir_name((int)dir));
+		return;
+	}
+	(void)nents; /* the recorded count is what was mapped */
+	head->ops->unmap_sg(dev, sg, head->nents, (int)dir, attrs);
+	for (i = 0; i < head->nents; i++) {
+		dmaemu__owner_set(m, head->ents[i].phys, head->ents[i].len,
+				  DMAEMU__DOMAIN_CPU);
+		if (head->prefetch)
+			dmaemu__prefetch_del_range(m, head->ents[i].phys,
+						   head->ents[i].len);
+	}
+	dmaemu__mapping_free(head);
+}
+
+static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
+		    int dir, bool for_device, const char *fn)
+{
+	struct dmaemu_machine *m = api_enter(dev, fn, dir, 0);
+	struct dmaemu__sg_copy *c = NULL;
+	int i, ret;
+
+	if (!m)
+		return;
+	ret = sg ? dmaemu__mapping_find_sg(dev, sg_dma_address(sg), sg, &c)
+		 : -ENOENT;
+	if (ret) {
+		if (ret == -ENOENT)
+			report(m, DMAEMU_REPORT_BAD_SYNC, 0, 0,
+			       "%s(%s, %p, %d entries, %s): not a live "
+			       "scatterlist mapping of this device; nothing "
+			       "is synced",
+			       fn, dev_name(dev), (void *)sg, nelems,
+			       dir_name(dir));
+		return;
+	}
+	for (i = 0; i < c->mapped; i++) {
+		/* Direct and swiotlb mappings are one segment an entry. */
+		uint64_t phys = i < c->nents ? c->ents[i].phys : 0;
+
+		if (for_device)
+			c->ops->sync_for_device(dev, c->seg_dma[i], phys,
+						c->seg_dma[i], c->seg_len[i],
+						dir);
+		else
+			c->ops->sync_for_cpu(dev, c->seg_dma[i], phys,
+					     c->seg_dma[i], c->seg_len[i], dir);
+	}
+	for (i = 0; i < c->nents; i++)
+		dmaemu__owner_set(m, c->ents[i].phys, c->ents[i].len,
+				  for_device ? DMAEMU__DOMAIN_DEVICE
+					     : DMAEMU__DOMAIN_CPU);
+	free(c);
+}
+
+/**
+ * dma_sync_sg_for_cpu() - give a mapped scatterlist back to the CPU.
+ * @dev:    the device.
+ * @sg:     the list given to dma_map_sg_attrs().
+ * @nelems: the count given to the map.
+ * @dir:    direction.
+ */
+void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nelems,
+			 enum dma_data_direction dir)
+{
+	API_ENTRY();
+	sync_sg(dev, sg, nelems, (int)dir, false, "dma_sync_sg_for_cpu");
+}
+
+/** dma_sync_sg_for_device() - give a mapped scatterlist to the device. */
+void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
+			    int nelems, enum dma_data_direction dir)
+{
+	API_ENTRY();
+	sync_sg(dev, sg, nelems, (int)dir, true, "dma_sync_sg_for_device");
+}
+
+/* ---------------------------------------------------------------------- */
+/* Resources                                                              */
+/* ---------------------------------------------------------------------- */
+
+static dma_addr_t map_resource(struct device *dev, phys_addr_t phys,
+			       size_t size, int dir, unsigned long attrs,
+			       const void *caller)
+{
+	static const char fn[] = "dma_map_resource";
+	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
+	const struct dmaemu__dma_ops *ops;
+	struct dmaemu__mapping *map;
+	unsigned int i;
+	dma_addr_t dma;
+
+	if (!m)
+		return DMA_MAPPING_ERROR;
+	if (!size || phys + size - 1 < phys) {
+		report(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, size,
+		       "%s(%s, 0x%llx, %zu bytes): %s", fn, dev_name(dev),
+		       (unsigned long long)phys, size,
+		       size ? "the range wraps around" : "nothing to map");
+		return DMA_MAPPING_ERROR;
+	}
+	for (i = 0; i < m->nbanks; i++) {
+		const struct dmaemu__bank *b = &m->bank[i];
+
+		if (phys < b->phys + b->size && b->phys <= phys + size - 1) {
+			report(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, size,
+			       "%s(%s, 0x%llx, %zu bytes): the range is DRAM; "
+			       "dma_map_resource() is for MMIO (use "
+			       "dma_map_page() or dma_map_single())",
+			       fn, dev_name(dev), (unsigned long long)phys,
+			       size);
+			return DMA_MAPPING_ERROR;
+		}
+	}
+	map = dmaemu__mapping_new(0);
+	if (!map)
+		return DMA_MAPPING_ERROR;
+	/* MMIO is never bounced. */
+	ops = m->opt.iommu ? &dmaemu__iommu_ops : &dmaemu__direct_ops;
+	dma = ops->map_resource(dev, phys, size, dir, attrs);
+	if (dma == DMA_MAPPING_ERROR) {
+		dmaemu__mapping_free(map);
+		return DMA_MAPPING_ERROR;
+	}
+	map->type = DMAEMU__MAP_RESOURCE;
+	map->dma = dma;
+	map->phys = phys;
+	map->size = size;
+	map->dir = dir;
+	map->attrs = attrs;
+	map->ops = ops;
+	map->fn = fn;
+	map->caller = caller;
+	dmaemu__mapping_insert(dev, map);
+	return dma;
+}
+
+/**
+ * dma_map_resource() - map an MMIO range of another device for @dev
+ * (device-to-device DMA).
+ * @dev:       the device.
+ * @phys_addr: physical address of the range: not DRAM.
+ * @size:      bytes.
+ * @dir:       direction.
+ * @attrs:     DMA_ATTR_* bits.
+ *
+ * No cache maintenance.  Device accesses to the range are not modelled
+ * (they fault, see docs/dma-api.md).
+ *
+ * Return: the bus address, or DMA_MAPPING_ERROR (bad argument, DRAM,
+ * IOVA space exhausted).
+ */
+dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
+			    size_t size, enum dma_data_direction dir,
+			    unsigned long attrs)
+{
+	API_ENTRY();
+	return map_resource(dev, phys_addr, size, (int)dir, attrs, api_caller);
+}
+
+/** dma_unmap_resource() - end a dma_map_resource() mapping. */
+void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
+			enum dma_data_direction dir, unsigned long attrs)
+{
+	static const char fn[] = "dma_unmap_resource";
+	struct dmaemu_machine *m;
+	struct dmaemu__mapping *map;
+
+	API_ENTRY();
+	m = api_enter(dev, fn, (int)dir, attrs);
+	if (!m)
+		return;
+	map = dmaemu__mapping_take(dev, addr, DMAEMU__MAP_RESOURCE, NULL);
+	if (!map) {
+		report_bad_unmap(m, dev, fn, addr, size, (int)dir);
+		return;
+	}
+	map->ops->unmap_resource(dev, map->dma, map->size, (int)dir, attrs);
+	dmaemu__mapping_free(map);
+}
+
+/* ---------------------------------------------------------------------- */
+/* dma_mapping_error                                                      */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * dma_mapping_error() - did a map call fail?
+ * @dev:      the device.
+ * @dma_addr: what the map returned.
+ *
+ * Also tells the checker that the driver looked (CONFIG_DMA_API_DEBUG
+ * reports mappings whose error was never checked).
+ *
+ * Return: nonzero for DMA_MAPPING_ERROR.
+ */
+int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
+{
+	API_ENTRY();
+	if (api_enter(dev, "dma_mapping_error", -1, 0) &&
+	    dma_addr != DMA_MAPPING_ERROR)
+		dmaemu__mapping_checked(dev, dma_addr);
+	return dma_addr == DMA_MAPPING_ERROR;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Syncs                                                                  */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * A sync of a handle that is no streaming mapping: a NON_CONSISTENT
+ * allocation gets the maintenance of the range.  Return: false when
+ * @addr is no allocation either.
+ */
+static bool sync_allocation(struct dmaemu_machine *m, struct device *dev,
+			    dma_addr_t addr, size_t size, int dir,
+			    bool for_device)
+{
+	struct dmaemu__alloc_info info;
+	uint64_t phys;
+
+	if (dmaemu__alloc_find(dev, NULL, addr, size ? size : 1, &info))
+		return false;
+	if (!(info.attrs & DMA_ATTR_NON_CONSISTENT) || !info.contiguous)
+		return true; /* coherent memory: nothing to do */
+	phys = info.phys + (addr - info.handle);
+	if (for_device)
+		dmaemu__arch_sync_for_device(m, phys, size, dir);
+	else
+		dmaemu__arch_sync_for_cpu(m, phys, size, dir);
+	return true;
+}
+
+static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
+			int dir, bool for_device, const char *fn)
+{
+	struct dmaemu_machine *m = api_enter(dev, fn, dir, 0);
+	struct dmaemu__mapping map;
+	int pf = for_device ? 1 : -1;
+
+	if (!m)
+		return;
+	if (dmaemu__mapping_find(dev, addr, size, &map,
+				 m->opt.prefetch ? &pf : NULL)) {
+		if (!sync_allocation(m, dev, addr, size, dir, for_device))
+			report(m, DMAEMU_REPORT_BAD_SYNC, 0, size,
+			       "%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): "
+			       "not inside a live mapping or allocation of "
+			       "this device; nothing is synced",
+			       fn, dev_name(dev), (uint64_t)addr, size,
+			       dir_name(dir));
+		return;
+	}
+	if (map.type == DMAEMU__MAP_RESOURCE)
+		return; /* MMIO: no cache, no ownership */
+	if (for_device) {
+		map.ops->sync_for_device(dev, map.dma, map.phys, addr, size,
+					 dir);
+		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_DEVICE);
+	} else {
+		map.ops->sync_for_cpu(dev, map.dma, map.phys, addr, size, dir);
+		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_CPU);
+	}
+	if (m->opt.prefetch && pf > 0)
+		dmaemu__prefetch_add_range(m, map.phys, map.size);
+	else if (m->opt.prefetch && pf < 0)
+		dmaemu__prefetch_del_range(m, map.phys, map.size);
+}
+
+/**
+ * dma_sync_single_for_cpu() - give (part of) a mapping back to the CPU.
+ * @dev:  the device.
+ * @addr: a bus address inside a live mapping (usually its start).
+ * @size: bytes from there.
+ * @dir:  the mapping's direction.
+ *
+ * Cache maintenance for the CPU (docs/dma-api.md); the lines move to the
+ * CPU domain.  Also accepted on the handle of a NON_CONSISTENT allocation.
+ * A range that is not inside a live mapping or allocation is reported
+ * (bad-sync) and nothing happens.
+ */
+void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
+			     enum dma_data_direction dir)
+{
+	API_ENTRY();
+	sync_single(dev, addr, size, (int)dir, false,
+		    "dma_sync_single_for_cpu");
+}
+
+/** dma_sync_single_for_device() - give (part of) a mapping to the device. */
+void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir)
+{
+	API_ENTRY();
+	sync_single(dev, addr, size, (int)dir, true,
+		    "dma_sync_single_for_device");
+}
+
+/** dma_sync_single_range_for_cpu() - sync_for_cpu of @addr + @offset. */
+void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr,
+				   unsigned long offset, size_t size,
+				   enum dma_data_direction dir)
+{
+	API_ENTRY();
+	sync_single(dev, addr + offset, size, (int)dir, false,
+		    "dma_sync_single_range_for_cpu");
+}
+
+/** dma_sync_single_range_for_device() - sync_for_device of @addr + @offset. */
+void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr,
+				      unsigned long offset, size_t size,
+				      enum dma_data_direction dir)
+{
+	API_ENTRY();
+	sync_single(dev, addr + offset, size, (int)dir, true,
+		    "dma_sync_single_range_for_device");
+}
+
+/**
+ * dma_cache_sync() - cache maintenance of a NON_CONSISTENT allocation.
+ * @dev:   the device.
+ * @vaddr: an address inside a dma_alloc_attrs(DMA_ATTR_NON_CONSISTENT)
+ *         buffer of @dev.
+ * @size:  bytes from there.
+ * @dir:   DMA_TO_DEVICE cleans, DMA_FROM_DEVICE invalidates,
+ *         DMA_BIDIRECTIONAL does both; nothing on x86 (devices snoop).
+ *
+ * Memory that is not such an allocation is reported (bad-sync).
+ */
+void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
+		    enum dma_data_direction dir)
+{
+	static const char fn[] = "dma_cache_sync";
+	struct dmaemu_machine *m;
+	struct dmaemu__alloc_info info;
+	uint64_t phys;
+
+	API_ENTRY();
+	m = api_enter(dev, fn, (int)dir, 0);
+	if (!m)
+		return;
+	if (dmaemu__alloc_find(dev, vaddr, 0, size ? size : 1, &info) ||
+	    !(info.attrs & DMA_ATTR_NON_CONSISTENT) || !info.contiguous) {
+		report(m, DMAEMU_REPORT_BAD_SYNC, 0, size,
+		       "%s(%s, %p, %zu bytes, %s): %s", fn, dev_name(dev),
+		       vaddr, size, dir_name((int)dir),
+		       dmaemu__alloc_find(dev, vaddr, 0, size ? size : 1, &info)
+			       ? "not inside a live allocation of this device"
+			       : "not a DMA_ATTR_NON_CONSISTENT allocation "
+				 "(coherent memory needs no maintenance)");
+		return;
+	}
+	if (m->opt.profile == DMAEMU__PROFILE_X86 || !size)
+		return;
+	phys = info.phys +
+	       (uint64_t)((uintptr_t)vaddr - (uintptr_t)info.cpu_addr);
+	switch ((int)dir) {
+	case DMAEMU__DIR_TO_DEVICE:
+		dmaemu__range_clean(m, phys, size);
+		break;
+	case DMAEMU__DIR_FROM_DEVICE:
+		dmaemu__range_invalidate(m, phys, size);
+		break;
+	default:
+		dmaemu__range_clean_invalidate(m, phys, size);
+		break;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Device destroy                                                         */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Unmap a leaked scatterlist through its backend from the record alone:
+ * the driver's list may be gone by now.  Return: false when out of host
+ * memory (the backend's state then stays as it is).
+ */
+static bool release_sg(struct dmaemu_machine *m, struct device *dev,
+		       const struct dmaemu__mapping *head)
+{
+	struct scatterlist *tmp = calloc((size_t)head->nents, sizeof(*tmp));
+	int i;
+
+	if (!tmp)
+		return false;
+	sg_init_table(tmp, (unsigned int)head->nents);
+	for (i = 0; i < head->nents; i++) {
+		uint64_t phys = head->ents[i].phys;
+
+		sg_set_page(&tmp[i], dmaemu__phys_to_page(m, phys),
+			    (unsigned int)head->ents[i].len,
+			    (unsigned int)(phys & (DMAEMU__PAGE_SIZE - 1)));
+	}
+	for (i = 0; i < head->mapped; i++) {
+		tmp[i].dma_address = head->segs[i]->dma;
+		tmp[i].dma_length = (unsigned int)head->segs[i]->size;
+	}
+	head->ops->unmap_sg(dev, tmp, head->nents, head->dir,
+			    head->attrs | DMA_ATTR_SKIP_CPU_SYNC);
+	free(tmp);
+	return true;
+}
+
+unsigned long dmaemu__mapping_release_device(struct device *dev)
+{
+	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+	struct dmaemu__mapping *map;
+	unsigned long n = 0;
+	char where[400];
+	int i;
+
+	if (!m)
+		return 0;
+	while ((map = dmaemu__mapping_take_any(dev))) {
+		/* The SUMMARY line points at the call that made it. */
+		api_caller = map->caller;
+		made_at(map, where, sizeof(where));
+		report(m, DMAEMU_REPORT_LEAKED_MAPPING, map->phys, map->size,
+		       "device %s released with a live %s mapping: %zu bytes "
+		       "%s at dma 0x%" PRIx64 " (phys 0x%" PRIx64 ", %s "
+		       "backend), made by %s; unmapped now, without cache "
+		       "maintenance",
+		       dev_name(dev), type_names[map->type], map->size,
+		       dir_name(map->dir), (uint64_t)map->dma,
+		       (uint64_t)map->phys, map->ops->name, where);
+		switch (map->type) {
+		case DMAEMU__MAP_SG:
+			release_sg(m, dev, map);
+			for (i = 0; i < map->nents; i++) {
+				dmaemu__owner_set(m, map->ents[i].phys,
+						  map->ents[i].len,
+						  DMAEMU__DOMAIN_CPU);
+				if (map->prefetch)
+					dmaemu__prefetch_del_range(
+						m, map->ents[i].phys,
+						map->ents[i].len);
+			}
+			break;
+		case DMAEMU__MAP_RESOURCE:
+			map->ops->unmap_resource(dev, map->dma, map->size,
+						 map->dir, map->attrs);
+			break;
+		default:
+			map->ops->unmap(dev, map->dma, map->phys, map->size,
+					map->dir,
+					map->attrs | DMA_ATTR_SKIP_CPU_SYNC);
+			dmaemu__owner_set(m, map->phys, map->size,
+					  DMAEMU__DOMAIN_CPU);
+			if (map->prefetch)
+				dmaemu__prefetch_del_range(m, map->phys,
+							   map->size);
+			break;
+		}
+		dmaemu__mapping_free(map);
+		n++;
+	}
+	api_caller = NULL;
+	return n;
+}

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: MIT
+/*
+ * registry.c - the registry of live streaming mappings, per device: what
+ * unmap and the syncs look up, what device destroy finds leaked, and where
+ * device DMA accesses are counted.  It is the DMA layer's bus client
+ * (bus.h): made and freed with each device, told of each device access.
+ *
+ * How it works.  Each device has one red-black tree (BSD <sys/tree.h>) of
+ * records ordered by (bus address, insertion number).  Several live
+ * mappings may start at one bus address (a buffer mapped twice, or for two
+ * directions), so the insertion number keeps the keys unique and orders
+ * equal addresses oldest first:
+ *
+ *                      (0x80001000, 7)
+ *                     /               \
+ *          (0x80000000, 3)        (0x80001000, 9)     <- same address,
+ *                                         \              mapped again
+ *                                   (0x80200000, 4)
+ *
+ *   exact lookup (unmap)        NFIND (addr, 0), walk forward over the
+ *                               records starting at addr: O(log n + k)
+ *   containment (syncs, device  NFIND (addr, max) and walk backward while
+ *   accesses)                   the start is within the largest mapping
+ *                               ever made of addr: O(log n + k)
+ *
+ * Mappings rarely overlap, so k is 1 in practice; with 100,000 live
+ * mappings a lookup is about 17 steps.  A device's accesses usually land
+ * in the mapping of its previous access, which is kept as a hint and
+ * trusted while no record was removed since (the removal generation).
+ *
+ * A scatterlist mapping is one record per DMA segment, so that a device
+ * access or a sync of any segment finds its own; segment 0 (the head)
+ * holds the list of segments and the entries as they were at map time,
+ * and unmap removes them all at once.
+ *
+ * What is recorded is what CONFIG_DMA_API_DEBUG keeps: the type (single,
+ * page, scatterlist, resource), addresses, size, direction, attributes,
+ * the backend, whether dma_mapping_error() looked at the handle, and the
+ * caller's return address ("mapping made at").  The checks themselves
+ * (unmap with another size or direction, unchecked errors, overlapping
+ * mappings of one line) come with the full checker; until then these
+ * records serve the unmaps and syncs, leak reports and access counts.
+ *
+ * Locking.  reg->lock protects the tree and every record in it; it is a
+ * leaf: no other lock is taken and no report is made while it is held.
+ * Records leave the tree before they are freed, so two racing unmaps of
+ * one handle find it once.
+ *
+ * Allocation.  A map and its unmap make and free one record; each thread
+ * keeps the last plain record it freed (its spare) for its next map, so
+ * that a driver's map+unmap cycle does not go to the heap.  A thread's
+ * spare is freed when the thread exits (a key destructor).
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bsd/sys/tree.h>
+
+#include <linux/scatterlist.h>
+
+#include "dma/dma.h"
+
+struct node {
+	RB_ENTRY(node) link;
+	uint64_t seq; /* insertion number: unique, orders equal addresses */
+	struct dmaemu__mapping map;
+};
+
+static int node_cmp(const struct node *a, const struct node *b)
+{
+	if (a->map.dma != b->map.dma)
+		return a->map.dma < b->map.dma ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+RB_HEAD(reg_tree, node);
+/* RB_GENERATE_STATIC() uses __unused, which libbsd leaves undefined. */
+#define TREE_FN __attribute__((__unused__)) static
+RB_GENERATE_INTERNAL(reg_tree, node, link, node_cmp, TREE_FN)
+
+/**
+ * struct dmaemu__registry - the live mappings of one device.
+ * @lock:     protects every field and the records in @tree (a leaf).
+ * @tree:     the records.
+ * @count:    records in @tree.
+ * @seq:      last insertion number given.
+ * @max_size: largest mapping ever inserted: bounds the backward walk of a
+ *            containment lookup.
+ * @gen:      bumped by every removal; @hint is valid while @hint_gen
+ *            equals it.
+ * @hint:     the record the last device access landed in.
+ * @stray:    device accesses that landed in no live mapping.
+ */
+struct dmaemu__registry {
+	pthread_mutex_t lock;
+	struct reg_tree tree;
+	size_t count;
+	uint64_t seq;
+	size_t max_size;
+	uint64_t gen, hint_gen;
+	struct node *hint;
+	uint64_t stray;
+};
+
+static struct node *node_of(struct dmaemu__mapping *map)
+{
+	return (struct node *)((char *)map - offsetof(struct node, map));
+}
+
+/* The registry of @dev, which the caller checked is a live device. */
+static struct dmaemu__registry *reg_of(struct device *dev)
+{
+	return dmaemu__device_data(dev, DMAEMU__BUS_DMA);
+}
+
+/*
+ * The calling thread's spare record (see "Allocation" above); only this
+ * thread touches it.  @spare_keyed: the exit destructor is set up for it.
+ */
+static __thread struct node *spare __attribute__((tls_model("initial-exec")));
+static __thread bool spare_keyed __attribute__((tls_model("initial-exec")));
+static pthread_key_t spare_key;		  /* under spare_lock until made */
+static bool spare_key_made, spare_key_ok; /* under spare_lock */
+/*
+ * A mutex rather than pthread_once(): Helgrind does not see the
+ * happens-before edge of pthread_once()'s fast path and would report the
+ * readers of spare_key_ok.  Taken once per thread.
+ */
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Key destructor: runs on the exiting thread, so @spare is its own.  A
+ * record released by a later destructor sets the key again (and is freed
+ * in the next round of destructors).
+ */
+static void spare_exit(void *unused)
+{
+	(void)unused;
+	free(spare);
+	spare = NULL;
+	spare_keyed = false;
+}
+
+/* Register @spare with the exit destructor.  Return: true on success. */
+static bool spare_key_set(void)
+{
+	bool ok;
+
+	pthread_mutex_lock(&spare_lock);
+	if (!spare_key_made) {
+		spare_key_ok = !pthread_key_create(&spare_key, spare_exit);
+		spare_key_made = true;
+	}
+	ok = spare_key_ok && !pthread_setspecific(spare_key, &spare);
+	pthread_mutex_unlock(&spare_lock);
+	return ok;
+}
+
+/* Free a record with no arrays, or keep it as the thread's spare. */
+static void node_release(struct node *n)
+{
+	if (!spare && !spare_keyed) {
+		/* The destructor runs only for a non-NULL value. */
+		spare_keyed = spare_key_set();
+	}
+	if (!spare && spare_keyed) {
+		spare = n;
+		return;
+	}
+	free(n);
+}
+
+/* Device create (the bus client's add): an empty registry. */
+static int registry_add(struct device *dev, void **data)
+{
+	struct dmaemu__registry *reg = dmaemu__calloc(1, sizeof(*reg));
+
+	(void)dev;
+	if (!reg)
+		return -ENOMEM;
+	if (dmaemu__mutex_init(&reg->lock)) {
+		dmaemu__free(reg);
+		return -ENOMEM;
+	}
+	RB_INIT(&reg->tree);
+	*data = reg;
+	return 0;
+}
+
+/* Device destroy, last (the bus client's free): the registry and what is
+ * left in it. */
+static void registry_free(void *data)
+{
+	struct dmaemu__registry *reg = data;
+	struct node *n, *next;
+
+	if (!reg)
+		return;
+	for (n = RB_MIN(reg_tree, &reg->tree); n; n = next) {
+		next = RB_NEXT(reg_tree, &reg->tree, n);
+		RB_REMOVE(reg_tree, &reg->tree, n);
+		/* Only a scatterlist's head owns these arrays. */
+		free(n->map.segs);
+		free(n->map.ents);
+		free(n);
+	}
+	pthread_mutex_destroy(&reg->lock);
+	free(reg);
+}
+
+/**
+ * dmaemu__mapping_new() - a zeroed record, not yet live.
+ * @nents: for a scatterlist, the number of entries (room for as many
+ *         segments and entries); 0 otherwise.
+ * Return: the record, or NULL when out of host memory.
+ */
+struct dmaemu__mapping *dmaemu__mapping_new(int nents)
+{
+	struct node *n = spare;
+	size_t len = sizeof(*n);
+
+	if (n)
+		spare = NULL;
+	else
+		n = malloc(len);
+	if (!n)
+		return NULL;
+	/* A call to the C library's memset(): GCC would inline this size as
+	 * "rep stos", several times slower on current x86 hosts. */
+	__asm__("" : "+r"(len));
+	memset(n, 0, len);
+	n->map.head = &n->map;
+	if (nents > 0) {
+		n->map.segs = calloc((size_t)nents, sizeof(*n->map.segs));
+		n->map.ents = calloc((size_t)nents, sizeof(*n->map.ents));
+		if (!n->map.segs || !n->map.ents) {
+			free(n->map.segs);
+			free(n->map.ents);
+			node_release(n);
+			return NULL;
+		}
+	}
+	return &n->map;
+}
+
+/**
+ * dmaemu__mapping_free() - free a record that is not live; for the head of
+ * a scatterlist, every segment's record too.
+ */
+void dmaemu__mapping_free(struct dmaemu__mapping *map)
+{
+	int i;
+
+	if (!map)
+		return;
+	if (map->type == DMAEMU__MAP_SG && map->segs)
+		for (i = 1; i < map->mapped; i++)
+			if (map->segs[i] && map->segs[i] != map)
+				node_release(node_of(map->segs[i]));
+	free(map->segs);
+	free(map->ents);
+	node_release(node_of(map));
+}
+
+static void insert_one(struct dmaemu__registry *reg, struct dmaemu__mapping *m)
+{
+	struct node *n = node_of(m);
+
+	n->seq = ++reg->seq;
+	RB_INSERT(reg_tree, &reg->tree, n);
+	reg->count++;
+	if (m->size > reg->max_size)
+		reg->max_size = m->size;
+}
+
+/**
+ * dmaemu__mapping_insert() - make a record live.
+ * @dev: a live device.
+ * @map: from dmaemu__mapping_new(), filled in; a scatterlist head with its
+ *       @segs[0..@mapped) (segment 0 being @map).
+ * Return: 0.
+ */
+int dmaemu__mapping_insert(struct device *dev, struct dmaemu__mapping *map)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	int i;
+
+	dmaemu__lock(&reg->lock);
+	if (map->type == DMAEMU__MAP_SG)
+		for (i = 0; i < map->mapped; i++)
+			insert_one(reg, map->segs[i]);
+	else
+		insert_one(reg, map);
+	dmaemu__unlock(&reg->lock);
+	return 0;
+}
+
+static void remove_one(struct dmaemu__registry *reg, struct dmaemu__mapping *m)
+{
+	RB_REMOVE(reg_tree, &reg->tree, node_of(m));
+	reg->count--;
+}
+
+/* Remove a record (a scatterlist head with its segments).  Lock held. */
+static void remove_mapping(struct dmaemu__registry *reg,
+			   struct dmaemu__mapping *map)
+{
+	int i;
+
+	if (map->type == DMAEMU__MAP_SG)
+		for (i = 0; i < map->mapped; i++)
+			remove_one(reg, map->segs[i]);
+	else
+		remove_one(reg, map);
+	reg->gen++;
+}
+
+/* Do unmaps of @want undo mappings of @have? */
+static bool type_matches(enum dmaemu__map_type have, enum dmaemu__map_type want)
+{
+	bool single_have =
+		have == DMAEMU__MAP_SINGLE || have == DMAEMU__MAP_PAGE;
+	bool single_want =
+		want == DMAEMU__MAP_SINGLE || want == DMAEMU__MAP_PAGE;
+
+	return have == want || (single_have && single_want);
+}
+
+/* The most recent record starting at @dma that @want undoes.  Lock held. */
+static struct node *find_exact(struct dmaemu__registry *reg, dma_addr_t dma,
+			       enum dmaemu__map_type want,
+			       const struct scatterlist *sg)
+{
+	struct node key, *n, *best = NULL;
+
+	key.map.dma = dma;
+	key.seq = 0;
+	for (n = RB_NFIND(reg_tree, &reg->tree, &key); n && n->map.dma == dma;
+	     n = RB_NEXT(reg_tree, &reg->tree, n)) {
+		if (!type_matches(n->map.type, want))
+			continue;
+		if (want == DMAEMU__MAP_SG &&
+		    (n->map.seg || (sg && n->map.sg != sg)))
+			continue;
+		best = n;
+	}
+	return best;
+}
+
+/**
+ * dmaemu__mapping_take() - remove and return the live mapping that an unmap
+ * of @dma by an API function of @type undoes.
+ * @dev:  a live device.
+ * @dma:  bus address given to the unmap.
+ * @type: which unmap (SINGLE and PAGE undo each other).
+ * @sg:   for SG, the list given to the unmap (NULL: any).
+ * Return: the record (a scatterlist's head), no longer live: the caller
+ * frees it; NULL when no such mapping is live.
+ */
+struct dmaemu__mapping *dmaemu__mapping_take(struct device *dev, dma_addr_t dma,
+					     enum dmaemu__map_type type,
+					     const struct scatterlist *sg)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	struct node *n;
+
+	dmaemu__lock(&reg->lock);
+	n = find_exact(reg, dma, type, sg);
+	if (n)
+		remove_mapping(reg, &n->map);
+	dmaemu__unlock(&reg->lock);
+	return n ? &n->map : NULL;
+}
+
+/** dmaemu__mapping_take_any() - remove and return any live mapping. */
+struct dmaemu__mapping *dmaemu__mapping_take_any(struct device *dev)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	struct dmaemu__mapping *map = NULL;
+	struct node *n;
+
+	dmaemu__lock(&reg->lock);
+	n = RB_MIN(reg_tree, &reg->tree);
+	if (n) {
+		map = n->map.head;
+		remove_mapping(reg, map);
+	}
+	dmaemu__unlock(&reg->lock);
+	return map;
+}
+
+/*
+ * The most recent record holding [@dma, @dma + @size), or NULL.  Lock
+ * held.  Walks back from the last record starting at or below @dma, as
+ * far as the largest mapping could reach.
+ */
+static struct node *find_holding(struct dmaemu__registry *reg, dma_addr_t dma,
+				 size_t size)
+{
+	struct node key, *n;
+
+	key.map.dma = dma;
+	key.seq = UINT64_MAX;
+	n = RB_NFIND(reg_tree, &reg->tree, &key);
+	n = n ? RB_PREV(reg_tree, &reg->tree, n) : RB_MAX(reg_tree, &reg->tree);
+	for (; n && dma - n->map.dma < reg->max_size;
+	     n = RB_PREV(reg_tree, &reg->tree, n)) {
+		uint64_t off = dma - n->map.dma;
+
+		if (off < n->map.size && size <= n->map.size - off)
+			return n;
+	}
+	return NULL;
+}
+
+/**
+ * dmaemu__mapping_find() - the live mapping holding a bus range, for a sync.
+ * @dev:  a live device.
+ * @dma:  first byte.
+ * @size: bytes (at least 1 is looked for).
+ * @out:  receives a copy of the record (@segs and @ents set to NULL: they
+ *        belong to the live record).
+ * @pf:   NULL, or the prefetch transition (see dma.h); on return, the
+ *        change the caller must make with the prefetcher (+1 add, -1
+ *        remove, 0 none).
+ * Return: 0, or -ENOENT.
+ */
+int dmaemu__mapping_find(struct device *dev, dma_addr_t dma, size_t size,
+			 struct dmaemu__mapping *out, int *pf)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	struct dmaemu__mapping *map;
+	struct node *n;
+	int want = pf ? *pf : 0;
+
+	if (pf)
+		*pf = 0;
+	dmaemu__lock(&reg->lock);
+	n = find_holding(reg, dma, size ? size : 1);
+	if (n) {
+		map = &n->map;
+		if (want > 0 && !map->prefetch) {
+			map->prefetch = true;
+			*pf = 1;
+		} else if (want < 0 && map->prefetch && dma == map->dma &&
+			   size >= map->size) {
+			map->prefetch = false;
+			*pf = -1;
+		}
+		*out = *map;
+		out->segs = NULL;
+		out->ents = NULL;
+	}
+	dmaemu__unlock(&reg->lock);
+	return n ? 0 : -ENOENT;
+}
+
+/**
+ * dmaemu__mapping_find_sg() - a copy of a live scatterlist mapping.
+ * @dev: a live device.
+ * @dma: bus address of its segment 0 (sg_dma_address() of the list).
+ * @sg:  the list it was made from.
+ * @out: receives the copy (one block: free() it).
+ * Return: 0; -ENOENT when no such mapping is live; -ENOMEM.
+ */
+int dmaemu__mapping_find_sg(struct device *dev, dma_addr_t dma,
+			    const struct scatterlist *sg,
+			    struct dmaemu__sg_copy **out)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	struct dmaemu__sg_copy *c = NULL;
+	struct dmaemu__mapping *map;
+	struct node *n;
+	size_t bytes;
+	int i, ret = -ENOENT;
+
+	dmaemu__lock(&reg->lock);
+	n = find_exact(reg, dma, DMAEMU__MAP_SG, sg);
+	if (!n)
+		goto out;
+	map = &n->map;
+	bytes = sizeof(*c) +
+		(size_t)map->mapped * (sizeof(dma_addr_t) + sizeof(size_t)) +
+		(size_t)map->nents * sizeof(struct dmaemu__sg_ent);
+	ret = -ENOMEM;
+	c = malloc(bytes);
+	if (!c)
+		goto out;
+	c->ops = map->ops;
+	c->nents = map->nents;
+	c->mapped = map->mapped;
+	c->seg_dma = (dma_addr_t *)(c + 1);
+	c->seg_len = (size_t *)(c->seg_dma + map->mapped);
+	c->ents = (struct dmaemu__sg_ent *)(c->seg_len + map->mapped);
+	for (i = 0; i < map->mapped; i++) {
+		c->seg_dma[i] = map->segs[i]->dma;
+		c->seg_len[i] = map->segs[i]->size;
+	}
+	memcpy(c->ents, map->ents, (size_t)map->nents * sizeof(*c->ents));
+	ret = 0;
+out:
+	dmaemu__unlock(&reg->lock);
+	*out = c;
+	return ret;
+}
+
+/** dmaemu__mapping_checked() - dma_mapping_error() looked at @dma. */
+void dmaemu__mapping_checked(struct device *dev, dma_addr_t dma)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	struct node key, *n;
+
+	key.map.dma = dma;
+	key.seq = 0;
+	dmaemu__lock(&reg->lock);
+	for (n = RB_NFIND(reg_tree, &reg->tree, &key); n && n->map.dma == dma;
+	     n = RB_NEXT(reg_tree, &reg->tree, n))
+		n->map.error_checked = true;
+	dmaemu__unlock(&reg->lock);
+}
+
+/** dmaemu__mapping_count() - records live for @dev. */
+size_t dmaemu__mapping_count(struct device *dev)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	size_t n;
+
+	dmaemu__lock(&reg->lock);
+	n = reg->count;
+	dmaemu__unlock(&reg->lock);
+	return n;
+}
+
+/** dmaemu__mapping_stray() - device accesses that hit no live mapping. */
+uint64_t dmaemu__mapping_stray(struct device *dev)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	uint64_t n;
+
+	dmaemu__lock(&reg->lock);
+	n = reg->stray;
+	dmaemu__unlock(&reg->lock);
+	return n;
+}
+
+/*
+ * registry_access() - a device access (the bus client's access).
+ * @dev:   a live device.
+ * @dma:   bus address of the access.
+ * @phys:  where it landed.
+ * @len:   bytes.
+ * @write: a device write.
+ *
+ * Counts the access in the mapping holding its first byte and keeps it
+ * as that mapping's last device access (what a report of a stale CPU read
+ * will quote); an access outside every mapping is counted as stray.  The
+ * coherence checks on it (CPU-owned lines, CPU-dirty bytes read) belong to
+ * the sanitizer.
+ */
+static void registry_access(struct device *dev, void *data, dma_addr_t dma,
+			    uint64_t phys, size_t len, bool write)
+{
+	struct dmaemu__registry *reg = data;
+	struct dmaemu__mapping *map;
+	struct node *n;
+
+	(void)dev;
+	(void)phys;
+	dmaemu__lock(&reg->lock);
+	n = reg->hint;
+	if (!n || reg->hint_gen != reg->gen || dma - n->map.dma >= n->map.size)
+		n = find_holding(reg, dma, 1);
+	if (n) {
+		map = &n->map;
+		if (write)
+			map->dev_writes++;
+		else
+			map->dev_reads++;
+		map->last.dma = dma;
+		map->last.len = len;
+		map->last.write = write;
+		map->last.valid = true;
+		reg->hint = n;
+		reg->hint_gen = reg->gen;
+	} else {
+		reg->stray++;
+	}
+	dmaemu__unlock(&reg->lock);
+}
+
+/**
+ * dmaemu__mapping_where() - describe a code address for a report.
+ * @caller: a return address (NULL gives "?").
+ * @buf:    receives "fn+0x2c (/path/prog)", or "/path/prog+0x1234" when
+ *          the function has no dynamic symbol (addr2line resolves it).
+ * @len:    size of @buf.
+ */
+void dmaemu__mapping_where(const void *caller, char *buf, size_t len)
+{
+	Dl_info info;
+
+	if (!caller || !dladdr(caller, &info) || !info.dli_fname) {
+		snprintf(buf, len, "%p", caller);
+		return;
+	}
+	if (info.dli_sname && info.dli_saddr)
+		snprintf(buf, len, "%s+%#lx (%s)", info.dli_sname,
+			 (unsigned long)((const char *)caller -
+					 (const char *)info.dli_saddr),
+			 info.dli_fname);
+	else
+		snprintf(buf, len, "%s+%#lx", info.dli_fname,
+			 (unsigned long)((const char *)caller -
+					 (const char *)info.dli_fbase));
+}
+
+/* Device destroy, after the managed resources: what the device still
+ * holds is reported and released, mappings first. */
+static void registry_release(struct device *dev, void *data)
+{
+	(void)data;
+	dmaemu__mapping_release_device(dev);
+	dmaemu__alloc_release_device(dev);
+	dmaemu__iommu_device_release(dev);
+}
+
+static const struct dmaemu__bus_client registry_client = {
+	.add = registry_add,
+	.release = registry_release,
+	.free = registry_free,
+	.access = registry_access,
+};
+
+void dmaemu__dma_init(struct dmaemu_machine *m)
+{
+	dmaemu__bus_attach(m, DMAEMU__BUS_DMA, &registry_client);
+	if (m->opt.iommu)
+		dmaemu__bus_set_translator(m, dmaemu__iommu_translate);
+}

@@ -1,0 +1,864 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lineops.c - line operations on the three copies (MEM, CPU, TWIN), range
+ * maintenance, and the device side's access to MEM.
+ *
+ * How it works.  Per byte of a line:
+ *
+ *   CPU != TWIN   CPU-dirty: written by the CPU, not yet written back
+ *   MEM != TWIN   device-changed: written to memory since the CPU's copy
+ *                 was taken
+ *
+ * and the operations (DESIGN.md 2.1):
+ *
+ *   fill        CPU = TWIN = MEM                  (cleans first if dirty)
+ *   clean       if any byte is CPU-dirty: MEM = TWIN = CPU, the whole line;
+ *               device-changed bytes the CPU did not write are lost
+ *               (lost-device-write)
+ *   invalidate  CPU = TWIN = MEM; CPU-dirty bytes outside the range being
+ *               maintained are lost (lost-cpu-write)
+ *
+ * Masks.  A line's "equal" masks (bit i set when byte i of two copies is
+ * the same) are built 16 bytes at a time: one SIMD compare and a movemask
+ * where the host has SSE2, 64-bit word tricks elsewhere.  A line is held
+ * in DMAEMU__MASK_WORDS 64-bit mask words.  CPU-dirty = ~eq(CPU, TWIN);
+ * device-changed = ~eq(MEM, TWIN).  MEM is only compared when the CPU's
+ * compare leaves a byte that is not dirty (a fully dirty line cannot hide
+ * a lost device write), so writing back a fully dirty line reads CPU and
+ * TWIN once and writes MEM and TWIN once.  The per-line code is inlined
+ * for 64-byte lines (the default) so that it compiles to straight-line
+ * vector code; other line sizes take the same code with a loop.  A clean
+ * of 64-byte lines is one fused pass: each line's CPU copy is loaded into
+ * registers once, compared with TWIN, and a fully dirty line is stored to
+ * MEM and TWIN from those registers (with 32-byte AVX2 vectors when the
+ * host has them, checked at run time); only mixed lines build masks.
+ *
+ * Locking.  The data of a line is protected by its stripe lock.  Stripes
+ * are chosen by page, (phys >> PAGE_SHIFT) % DMAEMU__NSTRIPES, so every line
+ * of a page shares one stripe: range operations lock once per page, and a
+ * device copy of a page takes one lock.  Range operations hold the cache
+ * lock for their whole length (the model's residency and the data change
+ * together as seen by CPU threads); devices take only stripe locks.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+/* 32-byte vectors where the host has them, chosen at run time. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2_PATH 1
+#else
+#define HAVE_AVX2_PATH 0
+#endif
+
+#include "mem/mem.h"
+
+uint64_t dmaemu__mem_gen __attribute__((aligned(64)));
+uint64_t dmaemu__mem_dgen __attribute__((aligned(64)));
+
+void dmaemu__mem_changed(void)
+{
+	__atomic_fetch_add(&dmaemu__mem_dgen, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&dmaemu__mem_gen, 1, __ATOMIC_RELEASE);
+}
+
+void dmaemu__mem_residency_changed(void)
+{
+	__atomic_fetch_add(&dmaemu__mem_gen, 1, __ATOMIC_RELEASE);
+}
+
+#define ONES 0x0101010101010101ULL
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+#ifndef __SSE2__
+static inline uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Bit i set when byte i (in memory order) of @x is nonzero. */
+static inline unsigned int nz_bytes(uint64_t x)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x |= x >> 4;
+	x |= x >> 2;
+	x |= x >> 1;
+	x &= ONES;
+	/* Gather bit 8i into bit 56 + i. */
+	return (unsigned int)((x * 0x0102040810204080ULL) >> 56);
+#else
+	unsigned int i, r = 0;
+
+	for (i = 0; i < 8; i++)
+		if ((x >> (56 - 8 * i)) & 0xff)
+			r |= 1U << i;
+	return r;
+#endif
+}
+#endif
+
+/* Bit i set when byte i of @a equals byte i of @b, for 16 bytes. */
+static ALWAYS_INLINE unsigned int eq16(const uint8_t *a, const uint8_t *b)
+{
+#ifdef __SSE2__
+	__m128i va = _mm_loadu_si128((const __m128i *)(const void *)a);
+	__m128i vb = _mm_loadu_si128((const __m128i *)(const void *)b);
+
+	return (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb));
+#else
+	unsigned int lo = nz_bytes(load64(a) ^ load64(b));
+	unsigned int hi = nz_bytes(load64(a + 8) ^ load64(b + 8));
+
+	return ~(lo | hi << 8) & 0xffff;
+#endif
+}
+
+/*
+ * The equal mask of @line bytes at @a and @b into @eq (DMAEMU__MASK_WORDS
+ * words; bits past the line are set, so "~eq" never shows them).
+ */
+static ALWAYS_INLINE void eq_line(const uint8_t *a, const uint8_t *b,
+				  unsigned int line, uint64_t *eq)
+{
+	unsigned int k;
+
+	for (k = 0; k < DMAEMU__MASK_WORDS; k++)
+		eq[k] = k * 64 < line ? 0 : ~0ULL;
+	if (line < 64)
+		eq[0] = ~0ULL << line;
+	for (k = 0; k < line / 16; k++)
+		eq[k / 4] |= (uint64_t)eq16(a + 16 * k, b + 16 * k)
+			     << (16 * (k % 4));
+}
+
+enum line_state {
+	LINE_EQUAL,  /* every byte equal */
+	LINE_DIFFER, /* every byte differs */
+	LINE_MIXED,
+};
+
+/*
+ * Compare @line bytes at @a and @b as a whole: the common cases (a clean
+ * line, a fully written line) are decided without building a mask.
+ */
+static ALWAYS_INLINE enum line_state compare_line(const uint8_t *a,
+						  const uint8_t *b,
+						  unsigned int line)
+{
+#ifdef __SSE2__
+	__m128i any = _mm_setzero_si128(), all = _mm_set1_epi8(-1);
+	unsigned int k;
+
+	for (k = 0; k < line / 16; k++) {
+		__m128i e = _mm_cmpeq_epi8(
+			_mm_loadu_si128(
+				(const __m128i *)(const void *)(a + 16 * k)),
+			_mm_loadu_si128(
+				(const __m128i *)(const void *)(b + 16 * k)));
+
+		any = _mm_or_si128(any, e);
+		all = _mm_and_si128(all, e);
+	}
+	if (_mm_movemask_epi8(all) == 0xffff)
+		return LINE_EQUAL;
+	if (_mm_movemask_epi8(any) == 0)
+		return LINE_DIFFER;
+	return LINE_MIXED;
+#else
+	uint64_t eq[DMAEMU__MASK_WORDS], all = ~0ULL, any = 0;
+	unsigned int k;
+
+	eq_line(a, b, line, eq);
+	for (k = 0; k * 64 < line; k++) {
+		uint64_t valid = line - k * 64 >= 64
+					 ? ~0ULL
+					 : (1ULL << (line - k * 64)) - 1;
+
+		all &= eq[k] | ~valid;
+		any |= eq[k] & valid;
+	}
+	if (all == ~0ULL)
+		return LINE_EQUAL;
+	if (!any)
+		return LINE_DIFFER;
+	return LINE_MIXED;
+#endif
+}
+
+/* @mask = bits [lo, hi) of a line mask. */
+static void mask_range(uint64_t *mask, uint64_t lo, uint64_t hi)
+{
+	unsigned int i;
+
+	for (i = 0; i < DMAEMU__MASK_WORDS; i++) {
+		uint64_t wlo = i * 64ULL, whi = wlo + 64, a, b;
+
+		a = lo > wlo ? lo : wlo;
+		b = hi < whi ? hi : whi;
+		if (a >= b)
+			mask[i] = 0;
+		else if (b - a == 64)
+			mask[i] = ~0ULL;
+		else
+			mask[i] = ((1ULL << (b - a)) - 1) << (a - wlo);
+	}
+}
+
+static unsigned int mask_count(const uint64_t *mask)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
+		n += (unsigned int)__builtin_popcountll(mask[i]);
+	return n;
+}
+
+/* First and last set bits of a nonempty mask. */
+static void mask_span(const uint64_t *mask, unsigned int *first,
+		      unsigned int *last)
+{
+	int i;
+
+	for (i = 0; i < DMAEMU__MASK_WORDS; i++) {
+		if (mask[i]) {
+			*first = (unsigned int)(i * 64 +
+						__builtin_ctzll(mask[i]));
+			break;
+		}
+	}
+	for (i = DMAEMU__MASK_WORDS - 1; i >= 0; i--) {
+		if (mask[i]) {
+			*last = (unsigned int)(i * 64 + 63 -
+					       __builtin_clzll(mask[i]));
+			break;
+		}
+	}
+}
+
+pthread_mutex_t *dmaemu__stripe_of(struct dmaemu_machine *m, uint64_t phys)
+{
+	return &m->stripe[(phys >> DMAEMU__PAGE_SHIFT) % DMAEMU__NSTRIPES];
+}
+
+/*
+ * The three copies of a span of whole lines inside one bank, starting at
+ * physical address @phys.
+ */
+struct copies {
+	uint64_t phys;
+	uint8_t *mem, *cpu, *twin;
+};
+
+static void get_copies(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
+		       struct copies *c)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, len);
+	uint64_t off;
+
+	if (!b)
+		abort(); /* callers check the range first */
+	off = phys - b->phys;
+	c->phys = phys;
+	c->mem = b->mem + off;
+	c->cpu = b->cpu + off;
+	c->twin = b->twin + off;
+}
+
+static void report_lost(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
+			uint64_t lp, const uint64_t *mask, const char *what)
+{
+	struct dmaemu__report_info r;
+	unsigned int first = 0, last = 0, n = mask_count(mask);
+
+	mask_span(mask, &first, &last);
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	r.phys = lp + first;
+	r.size = last - first + 1;
+	r.mask = mask;
+	r.mask_bits = m->line;
+	if (kind == DMAEMU_REPORT_LOST_DEVICE_WRITE)
+		dmaemu__report(m, &r,
+			       "%s of line 0x%llx overwrote %u byte%s written "
+			       "by the device",
+			       what, (unsigned long long)lp, n,
+			       n == 1 ? "" : "s");
+	else
+		dmaemu__report(m, &r,
+			       "%s of line 0x%llx discarded %u byte%s written "
+			       "by the CPU outside the maintained range",
+			       what, (unsigned long long)lp, n,
+			       n == 1 ? "" : "s");
+}
+
+/*
+ * Lost device bytes of a dirty line: device-changed and not CPU-dirty,
+ * i.e. ~eq(MEM, TWIN) & eq(CPU, TWIN).  Called only when the line has a
+ * byte that is not CPU-dirty (@eqc has a bit set).
+ */
+static void check_lost_device(struct dmaemu_machine *m, const struct copies *c,
+			      uint64_t off, const uint64_t *eqc,
+			      const char *what)
+{
+	uint64_t eqm[DMAEMU__MASK_WORDS], lost[DMAEMU__MASK_WORDS];
+	unsigned int k;
+	bool any = false;
+
+	eq_line(c->mem + off, c->twin + off, m->line, eqm);
+	for (k = 0; k < DMAEMU__MASK_WORDS; k++) {
+		lost[k] = ~eqm[k] & eqc[k];
+		any |= lost[k] != 0;
+	}
+	if (any)
+		report_lost(m, DMAEMU_REPORT_LOST_DEVICE_WRITE, c->phys + off,
+			    lost, what);
+}
+
+/* Dirty bytes (~@eqc) outside [keep_lo, keep_hi) are lost CPU writes. */
+static void check_lost_cpu(struct dmaemu_machine *m, const struct copies *c,
+			   uint64_t off, const uint64_t *eqc, uint64_t keep_lo,
+			   uint64_t keep_hi)
+{
+	uint64_t lost[DMAEMU__MASK_WORDS], keep[DMAEMU__MASK_WORDS];
+	uint64_t lp = c->phys + off;
+	uint64_t lo = keep_lo > lp ? keep_lo - lp : 0;
+	uint64_t hi = keep_hi > lp ? keep_hi - lp : 0;
+	unsigned int k;
+	bool any = false;
+
+	if (hi > m->line)
+		hi = m->line;
+	if (lo > hi)
+		lo = hi;
+	if (lo == 0 && hi == m->line)
+		return; /* the whole line is being maintained */
+	mask_range(keep, lo, hi);
+	for (k = 0; k < DMAEMU__MASK_WORDS; k++) {
+		lost[k] = ~eqc[k] & ~keep[k];
+		any |= lost[k] != 0;
+	}
+	if (any)
+		report_lost(m, DMAEMU_REPORT_LOST_CPU_WRITE, lp, lost,
+			    "invalidate");
+}
+
+/*
+ * Span operations: @len bytes (whole lines) of @c, under the one stripe
+ * lock the caller holds.  Written once with @line as a parameter and
+ * instantiated for 64-byte lines, where every loop above unrolls.
+ */
+
+/*
+ * A line with both CPU-dirty bytes and bytes that are not: device-changed
+ * bytes among the latter are lost when it is written back.  Kept out of
+ * line: the loops below only call it for such lines.
+ */
+static __attribute__((noinline)) void clean_mixed(struct dmaemu_machine *m,
+						  const struct copies *c,
+						  uint64_t off,
+						  const char *what)
+{
+	uint64_t eqc[DMAEMU__MASK_WORDS];
+
+	eq_line(c->cpu + off, c->twin + off, m->line, eqc);
+	check_lost_device(m, c, off, eqc, what);
+	memcpy(c->mem + off, c->cpu + off, m->line);
+	memcpy(c->twin + off, c->cpu + off, m->line);
+}
+
+/* Write back the dirty lines: MEM = TWIN = CPU for each. */
+static ALWAYS_INLINE void span_clean_n(struct dmaemu_machine *m,
+				       const struct copies *c, uint64_t len,
+				       const char *what, unsigned int line)
+{
+	uint64_t off;
+
+	for (off = 0; off < len; off += line) {
+		enum line_state st =
+			compare_line(c->cpu + off, c->twin + off, line);
+
+		if (st == LINE_EQUAL)
+			continue;
+		if (st == LINE_MIXED) {
+			clean_mixed(m, c, off, what);
+			continue;
+		}
+		memcpy(c->mem + off, c->cpu + off, line);
+		memcpy(c->twin + off, c->cpu + off, line);
+	}
+}
+
+#ifdef __SSE2__
+/*
+ * span_clean_n() for 64-byte lines in one pass: the CPU copy of a line is
+ * loaded once, compared with TWIN, and a fully dirty line (the common case
+ * of a buffer the CPU has just written) is stored to MEM and TWIN from the
+ * same registers.  Clean lines are skipped, mixed ones go to clean_mixed().
+ */
+static void span_clean_64(struct dmaemu_machine *m, const struct copies *c,
+			  uint64_t len, const char *what)
+{
+	const uint8_t *cpu = c->cpu;
+	uint8_t *mem = c->mem, *twin = c->twin;
+	uint64_t off;
+
+	for (off = 0; off < len; off += 64) {
+		const __m128i *pc = (const __m128i *)(const void *)(cpu + off);
+		__m128i *pt = (__m128i *)(void *)(twin + off);
+		__m128i *pm = (__m128i *)(void *)(mem + off);
+		__m128i c0 = _mm_loadu_si128(pc), c1 = _mm_loadu_si128(pc + 1);
+		__m128i c2 = _mm_loadu_si128(pc + 2),
+			c3 = _mm_loadu_si128(pc + 3);
+		__m128i e0 = _mm_cmpeq_epi8(c0, _mm_loadu_si128(pt));
+		__m128i e1 = _mm_cmpeq_epi8(c1, _mm_loadu_si128(pt + 1));
+		__m128i e2 = _mm_cmpeq_epi8(c2, _mm_loadu_si128(pt + 2));
+		__m128i e3 = _mm_cmpeq_epi8(c3, _mm_loadu_si128(pt + 3));
+		__m128i any = _mm_or_si128(_mm_or_si128(e0, e1),
+					   _mm_or_si128(e2, e3));
+		__m128i all = _mm_and_si128(_mm_and_si128(e0, e1),
+					    _mm_and_si128(e2, e3));
+
+		if (_mm_movemask_epi8(any) == 0) {
+			_mm_storeu_si128(pm, c0);
+			_mm_storeu_si128(pm + 1, c1);
+			_mm_storeu_si128(pm + 2, c2);
+			_mm_storeu_si128(pm + 3, c3);
+			_mm_storeu_si128(pt, c0);
+			_mm_storeu_si128(pt + 1, c1);
+			_mm_storeu_si128(pt + 2, c2);
+			_mm_storeu_si128(pt + 3, c3);
+		} else if (_mm_movemask_epi8(all) != 0xffff) {
+			clean_mixed(m, c, off, what);
+		}
+	}
+}
+#else
+static void span_clean_64(struct dmaemu_machine *m, const struct copies *c,
+			  uint64_t len, const char *what)
+{
+	span_clean_n(m, c, len, what, 64);
+}
+#endif
+
+#if HAVE_AVX2_PATH
+/*
+ * span_clean_64() with 32-byte vectors, for hosts that have AVX2 (chosen
+ * at run time: the library is built for the baseline ISA).  Two loads, two
+ * compares and four stores a line: about the cost of copying it twice.
+ */
+static __attribute__((target("avx2"))) void span_clean_64_avx2(
+	struct dmaemu_machine *m, const struct copies *c, uint64_t len,
+	const char *what)
+{
+	const uint8_t *cpu = c->cpu;
+	uint8_t *mem = c->mem, *twin = c->twin;
+	uint64_t off;
+
+	for (off = 0; off < len; off += 64) {
+		const __m256i *pc = (const __m256i *)(const void *)(cpu + off);
+		__m256i *pt = (__m256i *)(void *)(twin + off);
+		__m256i *pm = (__m256i *)(void *)(mem + off);
+		__m256i c0 = _mm256_loadu_si256(pc);
+		__m256i c1 = _mm256_loadu_si256(pc + 1);
+		__m256i e0 = _mm256_cmpeq_epi8(c0, _mm256_loadu_si256(pt));
+		__m256i e1 = _mm256_cmpeq_epi8(c1, _mm256_loadu_si256(pt + 1));
+		__m256i any = _mm256_or_si256(e0, e1);
+
+		if (_mm256_testz_si256(any, any)) {
+			_mm256_storeu_si256(pm, c0);
+			_mm256_storeu_si256(pm + 1, c1);
+			_mm256_storeu_si256(pt, c0);
+			_mm256_storeu_si256(pt + 1, c1);
+		} else if (_mm256_movemask_epi8(_mm256_and_si256(e0, e1)) !=
+			   -1) {
+			clean_mixed(m, c, off, what);
+		}
+	}
+}
+#endif
+
+/*
+ * CPU = TWIN = MEM for every line.  Lines already equal are not written,
+ * which keeps never-touched memory from costing host pages.  Dirty lines
+ * (if @check) are reported when they have bytes outside the keep range.
+ */
+static ALWAYS_INLINE void span_reload_n(struct dmaemu_machine *m,
+					const struct copies *c, uint64_t len,
+					bool check, uint64_t keep_lo,
+					uint64_t keep_hi, unsigned int line)
+{
+	uint64_t eqc[DMAEMU__MASK_WORDS], off;
+
+	for (off = 0; off < len; off += line) {
+		if (compare_line(c->cpu + off, c->twin + off, line) !=
+		    LINE_EQUAL) {
+			if (check) {
+				eq_line(c->cpu + off, c->twin + off, line, eqc);
+				check_lost_cpu(m, c, off, eqc, keep_lo,
+					       keep_hi);
+			}
+		} else if (compare_line(c->mem + off, c->twin + off, line) ==
+			   LINE_EQUAL) {
+			continue;
+		}
+		memcpy(c->cpu + off, c->mem + off, line);
+		memcpy(c->twin + off, c->mem + off, line);
+	}
+}
+
+static void span_clean(struct dmaemu_machine *m, const struct copies *c,
+		       uint64_t len, const char *what)
+{
+	if (m->line != 64)
+		span_clean_n(m, c, len, what, m->line);
+#if HAVE_AVX2_PATH
+	else if (__builtin_cpu_supports("avx2"))
+		span_clean_64_avx2(m, c, len, what);
+#endif
+	else
+		span_clean_64(m, c, len, what);
+}
+
+static void span_reload(struct dmaemu_machine *m, const struct copies *c,
+			uint64_t len, bool check, uint64_t keep_lo,
+			uint64_t keep_hi)
+{
+	if (m->line == 64)
+		span_reload_n(m, c, len, check, keep_lo, keep_hi, 64);
+	else
+		span_reload_n(m, c, len, check, keep_lo, keep_hi, m->line);
+}
+
+/**
+ * dmaemu__line_fill() - the CPU takes a fresh copy of a line.
+ * @m:         machine.
+ * @line_phys: line-aligned physical address inside a bank.
+ *
+ * Caller holds the line's stripe lock.  A line with CPU-dirty bytes (left
+ * by uninstrumented writes) is cleaned first, as the cache would have
+ * written it back when evicting it.
+ */
+void dmaemu__line_fill(struct dmaemu_machine *m, uint64_t line_phys)
+{
+	struct copies c;
+
+	get_copies(m, line_phys, m->line, &c);
+	span_clean(m, &c, m->line, "write-back before a fill");
+	span_reload(m, &c, m->line, false, 0, 0);
+}
+
+/**
+ * dmaemu__line_clean() - write a line back if it has CPU-dirty bytes.
+ * @m:         machine.
+ * @line_phys: line-aligned physical address inside a bank.
+ *
+ * Caller holds the line's stripe lock.  Reports lost-device-write with
+ * the byte mask of device-changed bytes the CPU did not write.
+ */
+void dmaemu__line_clean(struct dmaemu_machine *m, uint64_t line_phys)
+{
+	struct copies c;
+
+	get_copies(m, line_phys, m->line, &c);
+	span_clean(m, &c, m->line, "clean");
+}
+
+/**
+ * dmaemu__line_invalidate() - drop the CPU's copy of a line.
+ * @m:         machine.
+ * @line_phys: line-aligned physical address inside a bank.
+ * @keep_lo:   first physical byte being maintained.
+ * @keep_hi:   end (exclusive) of the bytes being maintained.
+ *
+ * Caller holds the line's stripe lock.  CPU-dirty bytes are discarded;
+ * those outside [@keep_lo, @keep_hi) are reported as lost-cpu-write.
+ */
+void dmaemu__line_invalidate(struct dmaemu_machine *m, uint64_t line_phys,
+			     uint64_t keep_lo, uint64_t keep_hi)
+{
+	struct copies c;
+
+	get_copies(m, line_phys, m->line, &c);
+	span_reload(m, &c, m->line, true, keep_lo, keep_hi);
+}
+
+/**
+ * dmaemu__line_clean_invalidate() - write back if dirty, then invalidate.
+ * Caller holds the stripe lock; never reports lost-cpu-write.
+ */
+void dmaemu__line_clean_invalidate(struct dmaemu_machine *m, uint64_t line_phys)
+{
+	struct copies c;
+
+	get_copies(m, line_phys, m->line, &c);
+	span_clean(m, &c, m->line, "clean+invalidate");
+	span_reload(m, &c, m->line, false, 0, 0);
+}
+
+/**
+ * dmaemu__line_masks() - the CPU-dirty and device-changed masks of a line.
+ * @m:           machine.
+ * @line_phys:   line-aligned physical address inside a bank.
+ * @cpu_dirty:   DMAEMU__MASK_WORDS words, or NULL.
+ * @dev_changed: DMAEMU__MASK_WORDS words, or NULL.
+ *
+ * Caller holds the line's stripe lock.
+ */
+void dmaemu__line_masks(struct dmaemu_machine *m, uint64_t line_phys,
+			uint64_t *cpu_dirty, uint64_t *dev_changed)
+{
+	uint64_t eq[DMAEMU__MASK_WORDS];
+	struct copies c;
+	unsigned int k;
+
+	get_copies(m, line_phys, m->line, &c);
+	if (cpu_dirty) {
+		eq_line(c.cpu, c.twin, m->line, eq);
+		for (k = 0; k < DMAEMU__MASK_WORDS; k++)
+			cpu_dirty[k] = ~eq[k];
+	}
+	if (dev_changed) {
+		eq_line(c.mem, c.twin, m->line, eq);
+		for (k = 0; k < DMAEMU__MASK_WORDS; k++)
+			dev_changed[k] = ~eq[k];
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Range maintenance                                                      */
+/* ---------------------------------------------------------------------- */
+
+enum range_op {
+	RANGE_CLEAN,
+	RANGE_INVALIDATE,
+	RANGE_CLEAN_INVALIDATE,
+};
+
+static const char *const range_op_names[] = {
+	[RANGE_CLEAN] = "clean",
+	[RANGE_INVALIDATE] = "invalidate",
+	[RANGE_CLEAN_INVALIDATE] = "clean+invalidate",
+};
+
+/*
+ * 1. Under the cache lock, update the cache model (residency and dirty
+ *    bits) for the whole lines covering the range; the eviction hook does
+ *    not act meanwhile (in_maint), the data work is done here.
+ * 2. Per page, under that page's stripe lock, apply the data operation to
+ *    every line, including lines the model does not hold (uninstrumented
+ *    writes leave lines dirty without the model knowing).  Reports made
+ *    meanwhile take the report lock, below the stripes in the order.
+ */
+static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
+		     enum range_op op)
+{
+	uint64_t lmask = (uint64_t)m->line - 1;
+	uint64_t first, end, p;
+	struct copies all;
+
+	if (!len)
+		return;
+	first = phys & ~lmask;
+	if (phys + len < phys || phys + len + lmask < phys + len ||
+	    !dmaemu__bank_of_phys(m, first,
+				  ((phys + len + lmask) & ~lmask) - first)) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, len,
+				"%s of 0x%llx+%llu: not emulated memory",
+				range_op_names[op], (unsigned long long)phys,
+				(unsigned long long)len);
+		return;
+	}
+	end = (phys + len + lmask) & ~lmask;
+
+	dmaemu__lock(&m->cache_lock);
+	m->in_maint = true;
+	switch (op) {
+	case RANGE_CLEAN:
+		cachesim_clean(m->cache, first, end - first);
+		break;
+	case RANGE_INVALIDATE:
+		cachesim_invalidate(m->cache, first, end - first);
+		break;
+	case RANGE_CLEAN_INVALIDATE:
+		cachesim_clean_invalidate(m->cache, first, end - first);
+		break;
+	}
+	m->in_maint = false;
+
+	get_copies(m, first, end - first, &all);
+	for (p = first; p < end;) {
+		uint64_t page_end = (p | (DMAEMU__PAGE_SIZE - 1)) + 1;
+		pthread_mutex_t *stripe = dmaemu__stripe_of(m, p);
+		struct copies c = all;
+
+		if (page_end > end)
+			page_end = end;
+		c.phys = p;
+		c.mem += p - first;
+		c.cpu += p - first;
+		c.twin += p - first;
+		dmaemu__lock(stripe);
+		switch (op) {
+		case RANGE_CLEAN:
+			span_clean(m, &c, page_end - p, "clean");
+			break;
+		case RANGE_INVALIDATE:
+			span_reload(m, &c, page_end - p, true, phys,
+				    phys + len);
+			break;
+		case RANGE_CLEAN_INVALIDATE:
+			span_clean(m, &c, page_end - p, "clean+invalidate");
+			span_reload(m, &c, page_end - p, false, 0, 0);
+			break;
+		}
+		dmaemu__unlock(stripe);
+		p = page_end;
+	}
+	/* Residency and data changed: no thread may keep a fast-path entry
+	 * for these lines (cpu.c). */
+	dmaemu__mem_changed();
+	dmaemu__unlock(&m->cache_lock);
+}
+
+/**
+ * dmaemu__range_clean() - write back the lines covering a range.
+ * @m:    machine.
+ * @phys: first byte.
+ * @len:  bytes (0 does nothing).
+ *
+ * Takes the cache lock and the stripe locks.  Whole lines are written, so
+ * bytes outside the range in the edge lines are written too (and can be
+ * lost device writes).  A range outside the banks is a bad-argument report.
+ */
+void dmaemu__range_clean(struct dmaemu_machine *m, uint64_t phys, uint64_t len)
+{
+	range_op(m, phys, len, RANGE_CLEAN);
+}
+
+/**
+ * dmaemu__range_invalidate() - discard the CPU's copies of a range.
+ * @m:    machine.
+ * @phys: first byte.
+ * @len:  bytes (0 does nothing).
+ *
+ * The maintained range is [@phys, @phys + @len): CPU-dirty bytes outside
+ * it, in the edge lines, are reported as lost-cpu-write.
+ */
+void dmaemu__range_invalidate(struct dmaemu_machine *m, uint64_t phys,
+			      uint64_t len)
+{
+	range_op(m, phys, len, RANGE_INVALIDATE);
+}
+
+/** dmaemu__range_clean_invalidate() - write back, then discard, a range. */
+void dmaemu__range_clean_invalidate(struct dmaemu_machine *m, uint64_t phys,
+				    uint64_t len)
+{
+	range_op(m, phys, len, RANGE_CLEAN_INVALIDATE);
+}
+
+/**
+ * dmaemu__evict_hook() - cachesim's eviction hook: a line leaving the last
+ * level is written back to MEM if its CPU copy differs from TWIN.
+ *
+ * The model's dirty bit is not trusted alone: a store it never saw (gcc
+ * checks only the load of a read-modify-write; uninstrumented code) still
+ * leaves CPU-dirty bytes, and hardware writes back what the line holds.
+ * line_clean() compares the data itself, so a clean line costs a compare.
+ *
+ * Runs with the cache lock held (cachesim is only called under it), and
+ * takes the line's stripe lock: cache lock then stripe, as the order says.
+ */
+void dmaemu__evict_hook(void *ctx, unsigned int level, uint64_t addr,
+			bool dirty, bool last)
+{
+	struct dmaemu_machine *m = ctx;
+	pthread_mutex_t *stripe;
+
+	(void)dirty;
+	if (!last || m->in_maint)
+		return;
+	if (!dmaemu__bank_of_phys(m, addr, m->line))
+		return;
+	stripe = dmaemu__stripe_of(m, addr);
+	dmaemu__lock(stripe);
+	/* Another thread may be storing to this line right now. */
+	dmaemu__racy_line_begin(dmaemu__phys_cpu(m, addr), m->line);
+	dmaemu__line_clean(m, addr);
+	dmaemu__racy_line_end(dmaemu__phys_cpu(m, addr), m->line);
+	dmaemu__unlock(stripe);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Device side                                                            */
+/* ---------------------------------------------------------------------- */
+
+/* Copy between MEM and @buf a page at a time, each under its stripe. */
+static int mem_copy(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
+		    size_t len, bool to_mem)
+{
+	struct dmaemu__bank *b;
+
+	if (!len)
+		return 0;
+	b = dmaemu__bank_of_phys(m, phys, len);
+	if (!b)
+		return -EFAULT;
+	while (len) {
+		size_t chunk =
+			DMAEMU__PAGE_SIZE - (phys & (DMAEMU__PAGE_SIZE - 1));
+		pthread_mutex_t *stripe = dmaemu__stripe_of(m, phys);
+		uint8_t *mem = b->mem + (phys - b->phys);
+
+		if (chunk > len)
+			chunk = len;
+		dmaemu__lock(stripe);
+		if (to_mem)
+			memcpy(mem, buf, chunk);
+		else
+			memcpy(buf, mem, chunk);
+		dmaemu__unlock(stripe);
+		phys += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	/* A device write can make any CPU fast-path entry stale (cpu.c). */
+	if (to_mem)
+		dmaemu__mem_changed();
+	return 0;
+}
+
+/**
+ * dmaemu__mem_write() - a device writes DRAM.
+ * @m:    machine.
+ * @phys: first byte.
+ * @buf:  data.
+ * @len:  bytes.
+ *
+ * Only MEM changes: the bytes become device-changed for the CPU's copy.
+ * Takes only stripe locks (never the cache lock).
+ *
+ * Return: 0, or -EFAULT when the range is not inside one bank.
+ */
+int dmaemu__mem_write(struct dmaemu_machine *m, uint64_t phys, const void *buf,
+		      size_t len)
+{
+	return mem_copy(m, phys, (uint8_t *)(uintptr_t)buf, len, true);
+}
+
+/**
+ * dmaemu__mem_read() - a device reads DRAM (MEM, never the CPU's copy).
+ * Same arguments and return as dmaemu__mem_write().
+ */
+int dmaemu__mem_read(struct dmaemu_machine *m, uint64_t phys, void *buf,
+		     size_t len)
+{
+	return mem_copy(m, phys, buf, len, false);
+}

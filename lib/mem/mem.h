@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mem.h - the memory layer of lib/: emulated DRAM with its three copies
+ * (MEM, CPU, TWIN), the line operations on them, and per-line ownership.
+ *
+ *   physmem.c    banks, the host views (MEM, CPU, TWIN, aliases), regions,
+ *                address classification, struct page arrays
+ *   lineops.c    line operations (fill, clean, invalidate) on the three
+ *                copies with byte masks; range maintenance; stripe locks;
+ *                the generations that tell the CPU layer data changed
+ *   ownership.c  which side (CPU or device) owns each line
+ *
+ * Upward notifications: the CPU layer keeps per-thread fast-path entries
+ * that are valid while dmaemu__mem_gen has not moved.  Every path that
+ * changes MEM, CPU or TWIN outside a CPU access, or which lines are
+ * resident, bumps it here (dmaemu__mem_changed(),
+ * dmaemu__mem_residency_changed()); the CPU layer only reads it.
+ */
+#ifndef DMAEMU_LIB_MEM_H
+#define DMAEMU_LIB_MEM_H
+
+#include "core/core.h"
+
+/* ---------------------------------------------------------------------- */
+/* Generations (lineops.c)                                                */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * dmaemu__mem_gen: bumped by every change that can make a CPU fast-path
+ * entry wrong (a cache miss that may have evicted a line, a line
+ * operation, a device write, a machine going away).  dmaemu__mem_dgen:
+ * bumped only when data changed.  Writers bump after the change
+ * (release); readers load before looking at the data (acquire).  Hidden,
+ * so that the hooks read them without the GOT.
+ */
+extern uint64_t dmaemu__mem_gen __attribute__((visibility("hidden")));
+extern uint64_t dmaemu__mem_dgen __attribute__((visibility("hidden")));
+void dmaemu__mem_changed(void);
+void dmaemu__mem_residency_changed(void);
+
+/* physmem.c */
+int dmaemu__physmem_init(struct dmaemu_machine *m);
+void dmaemu__physmem_fini(struct dmaemu_machine *m);
+/* Classify @addr; fast for addresses outside every machine. */
+bool dmaemu__classify(const void *addr, struct dmaemu__where *w);
+struct dmaemu__bank *dmaemu__bank_of_phys(struct dmaemu_machine *m,
+					  uint64_t phys, uint64_t len);
+/* View of @phys in the given copy; NULL when @phys is not DRAM. */
+uint8_t *dmaemu__phys_mem(struct dmaemu_machine *m, uint64_t phys);
+uint8_t *dmaemu__phys_cpu(struct dmaemu_machine *m, uint64_t phys);
+uint8_t *dmaemu__phys_twin(struct dmaemu_machine *m, uint64_t phys);
+uint8_t *dmaemu__phys_view(struct dmaemu_machine *m, uint64_t phys,
+			   enum dmaemu__region view);
+
+/* lineops.c: data operations on one line; the caller holds the line's
+ * stripe lock.  @keep_lo/@keep_hi bound the bytes being maintained (for
+ * lost-cpu-write): dirty bytes outside it are reported when discarded.
+ * The single-line operations leave dmaemu__mem_changed() to their caller;
+ * the range operations and dmaemu__mem_write() call it themselves. */
+pthread_mutex_t *dmaemu__stripe_of(struct dmaemu_machine *m, uint64_t phys);
+void dmaemu__line_fill(struct dmaemu_machine *m, uint64_t line_phys);
+void dmaemu__line_clean(struct dmaemu_machine *m, uint64_t line_phys);
+void dmaemu__line_invalidate(struct dmaemu_machine *m, uint64_t line_phys,
+			     uint64_t keep_lo, uint64_t keep_hi);
+/* Byte masks of one line: bit i = byte i (line <= DMAEMU__MAX_LINE), each an
+ * array of DMAEMU__MASK_WORDS words (bit i is bit i % 64 of word i / 64);
+ * either may be NULL. */
+void dmaemu__line_masks(struct dmaemu_machine *m, uint64_t line_phys,
+			uint64_t *cpu_dirty, uint64_t *dev_changed);
+/* Clean then invalidate one line (never a lost-cpu-write). */
+void dmaemu__line_clean_invalidate(struct dmaemu_machine *m,
+				   uint64_t line_phys);
+/* Device side: copy into / out of MEM under the stripe locks only.
+ * Return: 0, or -EFAULT when [phys, phys + len) is not inside one bank. */
+int dmaemu__mem_write(struct dmaemu_machine *m, uint64_t phys, const void *buf,
+		      size_t len);
+int dmaemu__mem_read(struct dmaemu_machine *m, uint64_t phys, void *buf,
+		     size_t len);
+/* The eviction hook given to cachesim (dirty victims are written back). */
+void dmaemu__evict_hook(void *ctx, unsigned int level, uint64_t addr,
+			bool dirty, bool last);
+/* Range maintenance for DMA: cache model and data, taking the locks. */
+void dmaemu__range_clean(struct dmaemu_machine *m, uint64_t phys, uint64_t len);
+void dmaemu__range_invalidate(struct dmaemu_machine *m, uint64_t phys,
+			      uint64_t len);
+void dmaemu__range_clean_invalidate(struct dmaemu_machine *m, uint64_t phys,
+				    uint64_t len);
+
+/*
+ * ownership.c: which side owns each cache line of DRAM, moved by map and
+ * sync_for_device (device) and by unmap and sync_for_cpu (CPU).  One byte
+ * a line, in a map per bank made on first use (MAP_NORESERVE: untouched
+ * parts cost nothing).  A line shared by two mappings takes the last
+ * transition.  dmaemu__owner_set(): 0, -EINVAL (not DRAM) or -ENOMEM.
+ * dmaemu__owner_fini(): machine destroy.
+ */
+enum dmaemu__domain {
+	DMAEMU__DOMAIN_CPU = 0,
+	DMAEMU__DOMAIN_DEVICE = 1,
+};
+int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
+		      enum dmaemu__domain domain);
+enum dmaemu__domain dmaemu__owner_get(struct dmaemu_machine *m, uint64_t phys);
+void dmaemu__owner_fini(struct dmaemu_machine *m);
+
+#endif /* DMAEMU_LIB_MEM_H */

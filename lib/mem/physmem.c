@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+/*
+ * physmem.c - emulated DRAM: banks, the host views of each bank, address
+ * classification and the struct page arrays.
+ *
+ * How it works.  Each bank of emulated DRAM has three host copies (MEM,
+ * CPU, TWIN; see DESIGN.md 2.1) and is seen through several host views
+ * (the mapping types of 2.2).  All views of one machine live in ONE host
+ * reservation, cut into equal slots of 2^slot_shift bytes:
+ *
+ *   resv                                                          resv_size
+ *   | bank0: LINEAR | UNCACHED | WC | NOMAP | TWIN | bank1: ... | MMIO |
+ *     (CPU copy)     (MEM)      (MEM  (PROT_  (anon)               (PROT_
+ *      anon          memfd)     again) NONE)                        NONE)
+ *
+ * A slot is the power of two at or above twice the largest bank, so the
+ * upper part of every slot is a PROT_NONE guard: running off the end of
+ * the linear map faults instead of writing into another view.  MEM is a
+ * memfd mapped shared, which lets the same pages appear a second time as
+ * the write-combining alias; the MEM view itself doubles as the uncached
+ * alias.  CPU and TWIN are private anonymous mappings.  Everything is
+ * MAP_NORESERVE and starts zero-filled, so untouched memory costs no host
+ * memory and the three copies start out equal.
+ *
+ * Classifying a host address is then one subtraction and compare (is it in
+ * this machine's reservation?), one shift (which slot?) and one compare
+ * (below the bank size, or in the guard?).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/mm_types.h>
+
+#include "mem/mem.h"
+
+/* Views in slot order inside one bank's area. */
+static const enum dmaemu__region bank_views[DMAEMU__VIEWS_PER_BANK] = {
+	DMAEMU__REGION_LINEAR, DMAEMU__REGION_UNCACHED, DMAEMU__REGION_WC,
+	DMAEMU__REGION_NOMAP,  DMAEMU__REGION_TWIN,
+};
+
+static unsigned int ilog2_ceil(uint64_t v)
+{
+	unsigned int s = 0;
+
+	while ((1ULL << s) < v)
+		s++;
+	return s;
+}
+
+static uint8_t *slot_base(struct dmaemu_machine *m, unsigned int i)
+{
+	return m->resv + ((size_t)i << m->slot_shift);
+}
+
+/* Map the memfd-backed or anonymous views of bank @b at slots @first... */
+static int map_bank(struct dmaemu_machine *m, struct dmaemu__bank *b,
+		    unsigned int first, unsigned int index)
+{
+	char name[32];
+	unsigned int v;
+	uint64_t p, npages = b->size >> DMAEMU__PAGE_SHIFT;
+
+	snprintf(name, sizeof(name), "dmaemu-bank%u", index);
+	b->memfd = memfd_create(name, MFD_CLOEXEC);
+	if (b->memfd < 0)
+		return -errno;
+	if (ftruncate(b->memfd, (off_t)b->size) < 0)
+		return -errno;
+
+	for (v = 0; v < DMAEMU__VIEWS_PER_BANK; v++) {
+		uint8_t *base = slot_base(m, first + v);
+		void *p2 = base;
+
+		m->slot[first + v].region = bank_views[v];
+		m->slot[first + v].bank = b;
+		switch (bank_views[v]) {
+		case DMAEMU__REGION_LINEAR:
+		case DMAEMU__REGION_TWIN:
+			p2 = mmap(base, b->size, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+					  MAP_NORESERVE,
+				  -1, 0);
+			break;
+		case DMAEMU__REGION_UNCACHED:
+		case DMAEMU__REGION_WC:
+			p2 = mmap(base, b->size, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_FIXED, b->memfd, 0);
+			break;
+		default:
+			/* NOMAP: the reservation's PROT_NONE stays. */
+			break;
+		}
+		if (p2 == MAP_FAILED)
+			return -errno;
+		switch (bank_views[v]) {
+		case DMAEMU__REGION_LINEAR:
+			b->cpu = base;
+			break;
+		case DMAEMU__REGION_UNCACHED:
+			b->mem = base;
+			break;
+		case DMAEMU__REGION_WC:
+			b->wc = base;
+			break;
+		case DMAEMU__REGION_NOMAP:
+			b->nomap = base;
+			break;
+		case DMAEMU__REGION_TWIN:
+			b->twin = base;
+			break;
+		default:
+			break;
+		}
+	}
+
+	/* Outside emulated DRAM, so neither drivers nor devices reach it. */
+	b->pages = calloc(npages, sizeof(*b->pages));
+	if (!b->pages)
+		return -ENOMEM;
+	for (p = 0; p < npages; p++) {
+		b->pages[p].phys = b->phys + (p << DMAEMU__PAGE_SHIFT);
+		b->pages[p].bank = b;
+	}
+	return 0;
+}
+
+/**
+ * dmaemu__physmem_init() - reserve and map every view of every bank.
+ * @m: machine with its options set.
+ *
+ * Return: 0, or a negative errno from the host (ENOMEM: no address space).
+ * On failure, dmaemu__physmem_fini() undoes what was done.
+ */
+int dmaemu__physmem_init(struct dmaemu_machine *m)
+{
+	const struct dmaemu__options *o = &m->opt;
+	uint64_t biggest = DMAEMU__MMIO_SIZE;
+	unsigned int i;
+	void *r;
+	int ret;
+
+	dmaemu__vg_atomic(&dmaemu__mem_gen, sizeof(dmaemu__mem_gen));
+	dmaemu__vg_atomic(&dmaemu__mem_dgen, sizeof(dmaemu__mem_dgen));
+	for (i = 0; i < DMAEMU__MAX_BANKS; i++)
+		m->bank[i].memfd = -1;
+	m->nbanks = 0;
+	m->bank[m->nbanks].phys = o->mem_base;
+	m->bank[m->nbanks++].size = o->mem;
+	if (o->highmem) {
+		m->bank[m->nbanks].phys = o->highmem_base;
+		m->bank[m->nbanks++].size = o->highmem;
+	}
+	for (i = 0; i < m->nbanks; i++)
+		if (m->bank[i].size > biggest)
+			biggest = m->bank[i].size;
+
+	m->slot_shift = ilog2_ceil(biggest) + 1;
+	m->nslots = m->nbanks * DMAEMU__VIEWS_PER_BANK + 1;
+	m->resv_size = (size_t)m->nslots << m->slot_shift;
+	r = mmap(NULL, m->resv_size, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r == MAP_FAILED) {
+		m->resv = NULL;
+		return -errno;
+	}
+	m->resv = r;
+
+	for (i = 0; i < m->nbanks; i++) {
+		ret = map_bank(m, &m->bank[i], i * DMAEMU__VIEWS_PER_BANK, i);
+		if (ret < 0)
+			return ret;
+	}
+	m->slot[m->nslots - 1].region = DMAEMU__REGION_MMIO;
+	m->slot[m->nslots - 1].bank = NULL;
+	m->mmio = slot_base(m, m->nslots - 1);
+	m->mmio_size = DMAEMU__MMIO_SIZE;
+	return 0;
+}
+
+/**
+ * dmaemu__physmem_fini() - unmap the views, free the struct page arrays.
+ * @m: machine (physmem may be partly initialised).
+ */
+void dmaemu__physmem_fini(struct dmaemu_machine *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < DMAEMU__MAX_BANKS; i++) {
+		struct dmaemu__bank *b = &m->bank[i];
+
+		free(b->pages);
+		b->pages = NULL;
+		if (b->memfd >= 0)
+			close(b->memfd);
+		b->memfd = -1;
+		b->mem = b->cpu = b->twin = b->wc = b->nomap = NULL;
+	}
+	if (m->resv)
+		munmap(m->resv, m->resv_size);
+	m->resv = NULL;
+	m->mmio = NULL;
+}
+
+/**
+ * dmaemu__classify() - what a host address is.
+ * @addr: any address.
+ * @w:    result; for addresses outside every machine only ->region is set
+ *        (DMAEMU__REGION_NONE).
+ *
+ * Cost: two compares for an address outside every machine's reservation;
+ * otherwise a scan of the live machines (usually one) and a shift.
+ *
+ * Return: true when @addr is inside a view of a machine.  An address in a
+ * guard or an unused part of the MMIO window returns false, with ->m set.
+ */
+bool dmaemu__classify(const void *addr, struct dmaemu__where *w)
+{
+	struct dmaemu_machine *m;
+	const struct dmaemu__slot *s;
+	uintptr_t off;
+	uint64_t in;
+
+	w->region = DMAEMU__REGION_NONE;
+	w->m = NULL;
+	w->bank = NULL;
+	w->phys = 0;
+	if (!dmaemu__in_span(addr))
+		return false;
+	m = dmaemu__machine_of_addr(addr);
+	if (!m)
+		return false;
+	w->m = m;
+	off = (uintptr_t)addr - (uintptr_t)m->resv;
+	s = &m->slot[off >> m->slot_shift];
+	in = off & (((uintptr_t)1 << m->slot_shift) - 1);
+	if (s->region == DMAEMU__REGION_MMIO) {
+		if (in >= m->mmio_size)
+			return false;
+		w->region = DMAEMU__REGION_MMIO;
+		w->phys = in;
+		return true;
+	}
+	if (!s->bank || in >= s->bank->size)
+		return false;
+	w->region = s->region;
+	w->bank = s->bank;
+	w->phys = s->bank->phys + in;
+	return true;
+}
+
+/**
+ * dmaemu__bank_of_phys() - the bank holding all of [@phys, @phys + @len).
+ * @len: 0 is treated as 1.
+ * Return: the bank, or NULL when the range is not inside one bank.
+ */
+struct dmaemu__bank *dmaemu__bank_of_phys(struct dmaemu_machine *m,
+					  uint64_t phys, uint64_t len)
+{
+	unsigned int i;
+
+	if (!len)
+		len = 1;
+	for (i = 0; i < m->nbanks; i++) {
+		struct dmaemu__bank *b = &m->bank[i];
+
+		if (phys >= b->phys && phys - b->phys < b->size &&
+		    len <= b->size - (phys - b->phys))
+			return b;
+	}
+	return NULL;
+}
+
+uint8_t *dmaemu__phys_view(struct dmaemu_machine *m, uint64_t phys,
+			   enum dmaemu__region view)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, 1);
+	uint64_t off;
+
+	if (!b)
+		return NULL;
+	off = phys - b->phys;
+	switch (view) {
+	case DMAEMU__REGION_LINEAR:
+		return b->cpu + off;
+	case DMAEMU__REGION_UNCACHED:
+		return b->mem + off;
+	case DMAEMU__REGION_WC:
+		return b->wc + off;
+	case DMAEMU__REGION_NOMAP:
+		return b->nomap + off;
+	case DMAEMU__REGION_TWIN:
+		return b->twin + off;
+	default:
+		return NULL;
+	}
+}
+
+uint8_t *dmaemu__phys_mem(struct dmaemu_machine *m, uint64_t phys)
+{
+	return dmaemu__phys_view(m, phys, DMAEMU__REGION_UNCACHED);
+}
+
+uint8_t *dmaemu__phys_cpu(struct dmaemu_machine *m, uint64_t phys)
+{
+	return dmaemu__phys_view(m, phys, DMAEMU__REGION_LINEAR);
+}
+
+uint8_t *dmaemu__phys_twin(struct dmaemu_machine *m, uint64_t phys)
+{
+	return dmaemu__phys_view(m, phys, DMAEMU__REGION_TWIN);
+}

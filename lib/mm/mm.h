@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm.h - allocators of lib/ (GFP names, page allocator, kmalloc, context).
+ *
+ * Locks: the two allocator locks share level 2 of the lock order in
+ * core/core.h; between themselves, the slab lock comes first (slab.c
+ * asks the page allocator for slabs while holding it).  Neither is held
+ * while zeroing memory or making a report.
+ */
+#ifndef DMAEMU_LIB_MM_H
+#define DMAEMU_LIB_MM_H
+
+#include "dmaemu/mm.h"
+
+#include "cpu/cpu.h"
+
+/* page_alloc.c / slab.c: called by machine create/destroy.  slab_init
+ * after palloc_init; slab_fini before palloc_fini. */
+int dmaemu__palloc_init(struct dmaemu_machine *m);
+void dmaemu__palloc_fini(struct dmaemu_machine *m);
+int dmaemu__slab_init(struct dmaemu_machine *m);
+void dmaemu__slab_fini(struct dmaemu_machine *m);
+
+/* ---------------------------------------------------------------------- */
+/* struct page state (page_alloc.c)                                       */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Who allocated a block.  Recorded in the head page and checked when the
+ * block is freed, so that free_pages() of a kmalloc slab or of a coherent
+ * DMA buffer is a bad-free report instead of a corruption.
+ */
+enum dmaemu__owner {
+	DMAEMU__OWNER_NONE = 0,
+	DMAEMU__OWNER_PAGES,   /* alloc_pages() and friends */
+	DMAEMU__OWNER_SLAB,    /* a kmalloc slab */
+	DMAEMU__OWNER_KMALLOC, /* a kmalloc() larger than the classes */
+	DMAEMU__OWNER_DMA,     /* dma_alloc_attrs() and the DMA pools */
+	DMAEMU__OWNER_SWIOTLB, /* the bounce buffer pool */
+	DMAEMU__OWNER_NR
+};
+
+/*
+ * page->flags.  Only the head page of a block carries state; the other
+ * pages of a free or allocated block have flags 0.
+ */
+#define DMAEMU__PG_BUDDY 0x1UL /* head of a free block of page->order */
+#define DMAEMU__PG_HEAD 0x2UL  /* head of an allocation of page->order */
+#define DMAEMU__PG_COMP 0x4UL  /* allocated with __GFP_COMP */
+#define DMAEMU__PG_MT_SHIFT 4  /* migrate type: free list or as asked */
+#define DMAEMU__PG_MT_MASK (0x3UL << DMAEMU__PG_MT_SHIFT)
+#define DMAEMU__PG_OWNER_SHIFT 8 /* enum dmaemu__owner of an allocation */
+#define DMAEMU__PG_OWNER_MASK (0xfUL << DMAEMU__PG_OWNER_SHIFT)
+
+/**
+ * dmaemu__alloc_pages() - the page allocator's one entry point.
+ * @m: the machine.
+ * @gfp: GFP flags (zone, migrate type, reserves, __GFP_ZERO, __GFP_NOWARN).
+ * @order: 2^@order pages.
+ * @limit: highest physical address the block may touch (a DMA mask);
+ *         UINT64_MAX for any.
+ * @owner: recorded for the free-time check.
+ * @caller: kernel function name for reports ("alloc_pages").
+ *
+ * Does not check the calling context (see dmaemu__check_sleep()).
+ * Return: the head page, or NULL (an alloc-failure report unless
+ * __GFP_NOWARN; a bad-argument report for invalid flags).
+ */
+struct page *dmaemu__alloc_pages(struct dmaemu_machine *m, unsigned int gfp,
+				 unsigned int order, uint64_t limit,
+				 enum dmaemu__owner owner, const char *caller);
+
+/**
+ * dmaemu__free_pages() - give back what dmaemu__alloc_pages() returned.
+ * @owner: must match the allocation's.
+ *
+ * A page that is not the head of a live allocation of @owner is a bad-free
+ * report and nothing is freed; a wrong @order is a bad-free report and the
+ * block is freed with its real order.
+ * Return: 0, or -EINVAL after a report.
+ */
+int dmaemu__free_pages(struct dmaemu_machine *m, struct page *page,
+		       unsigned int order, enum dmaemu__owner owner,
+		       const char *caller);
+
+/* Linear-map address of @page (page->bank's CPU view). */
+void *dmaemu__page_address(const struct page *page);
+/* The page holding @phys in @m, or NULL when @phys is not DRAM. */
+struct page *dmaemu__phys_to_page(struct dmaemu_machine *m, uint64_t phys);
+/*
+ * What the block holding @page is, as text for reports ("free block of
+ * order 2 at 0x...", "page 3 of an alloc_pages() order-2 block at 0x...").
+ */
+void dmaemu__page_describe(struct dmaemu_machine *m, const struct page *page,
+			   char *buf, size_t len);
+/* Name of an owner as the API that allocates it ("kmalloc"). */
+const char *dmaemu__owner_name(enum dmaemu__owner owner);
+
+/*
+ * Zero @len bytes of emulated memory at linear-map address @cpu, the way a
+ * CPU store would: the CPU copy changes, so the lines become CPU-dirty.
+ */
+void dmaemu__mm_zero(struct dmaemu_machine *m, void *cpu, size_t len);
+
+/* ---------------------------------------------------------------------- */
+/* kmalloc (slab.c)                                                       */
+/* ---------------------------------------------------------------------- */
+
+/* kmalloc() on @m; @caller names the kernel function for reports. */
+void *dmaemu__kmalloc(struct dmaemu_machine *m, size_t size, unsigned int gfp,
+		      const char *caller);
+/* kfree(); reports go to the machine the pointer belongs to. */
+void dmaemu__kfree(const void *p, const char *caller);
+/* Live kmalloc objects, their usable bytes and the slabs holding them. */
+void dmaemu__slab_stats(struct dmaemu_machine *m, unsigned long *objects,
+			uint64_t *bytes, unsigned long *slabs);
+
+/* ---------------------------------------------------------------------- */
+/* Context and names (context.c, gfp.c)                                   */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Before an allocation with @gfp on @m: a sleep-in-atomic report when @gfp
+ * may sleep and the calling thread is in atomic context or has interrupts
+ * off.  Return: true when the context is fine.
+ */
+bool dmaemu__check_sleep(struct dmaemu_machine *m, unsigned int gfp,
+			 const char *caller);
+
+#endif

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fixture.c - machines for the Check suites, reporting into a log the test
+ * reads back, and the CPU's and a device's view of bytes.
+ *
+ * The log is a temporary file unlinked as soon as it is made, so a test
+ * that fails (its process exits in the middle) leaves nothing in /tmp.  A
+ * machine needs a path to open, so it is given /proc/self/fd/N, the file's
+ * descriptor here: each machine opens the file again, in append mode, and
+ * this file keeps its own descriptor for reading from the start.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check-run.h"
+#include "dma/dma.h"
+#include "dmaemu/cpu.h"
+#include "dmaemu/device.h"
+#include "fixture.h"
+
+static FILE *log_in; /* the log, open for reading; NULL before the first */
+
+static void log_open(void)
+{
+	char path[] = "/tmp/dmaemu-check-XXXXXX";
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	log_in = fdopen(fd, "r");
+	ck_assert_ptr_nonnull(log_in);
+}
+
+struct dmaemu_machine *fixture_machine(const char *fmt, ...)
+{
+	struct dmaemu_machine *m;
+	char opts[1024];
+	va_list ap;
+	int n;
+
+	if (!log_in)
+		log_open();
+	va_start(ap, fmt);
+	n = vsnprintf(opts, sizeof(opts), fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	ck_assert_int_lt(n, sizeof(opts) - 64);
+	snprintf(opts + n, sizeof(opts) - (size_t)n,
+		 ":log_path=/proc/self/fd/%d", fileno(log_in));
+	unsetenv("DMAEMU_OPTIONS");
+	m = dmaemu_machine_create(opts);
+	ck_assert_msg(m, "dmaemu_machine_create(\"%s\") failed", opts);
+	return m;
+}
+
+const char *fixture_log(void)
+{
+	static char buf[1 << 16];
+	size_t n;
+
+	ck_assert_ptr_nonnull(log_in);
+	rewind(log_in);
+	n = fread(buf, 1, sizeof(buf) - 1, log_in);
+	buf[n] = '\0';
+	return buf;
+}
+
+void fixture_log_clear(void)
+{
+	ck_assert_ptr_nonnull(log_in);
+	ck_assert_int_eq(ftruncate(fileno(log_in), 0), 0);
+}
+
+void fixture_teardown(void)
+{
+	if (log_in)
+		fclose(log_in);
+	log_in = NULL;
+}
+
+void fixture_finish(struct dmaemu_machine **m, struct dmaemu_device **dd,
+		    uint64_t expected)
+{
+	uint64_t n;
+
+	fixture_teardown();
+	if (dd && *dd)
+		dmaemu_device_destroy(*dd);
+	if (dd)
+		*dd = NULL;
+	if (!*m)
+		return;
+	n = dmaemu_report_count(*m, NULL);
+	dmaemu_machine_destroy(*m);
+	*m = NULL;
+	ck_assert_uint_eq(n, expected);
+}
+
+bool fixture_all(const void *p, int c, size_t len)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i] != (uint8_t)c)
+			return false;
+	return true;
+}
+
+/* A host buffer of @len bytes (never NULL: the test fails instead). */
+static uint8_t *buffer(size_t len)
+{
+	uint8_t *b = malloc(len ? len : 1);
+
+	ck_assert_ptr_nonnull(b);
+	return b;
+}
+
+void fixture_cpu_fill(void *dst, int c, size_t len)
+{
+	uint8_t *src = buffer(len);
+
+	memset(src, c, len);
+	ck_assert_int_eq(dmaemu_cpu_write(dst, src, len), 0);
+	free(src);
+}
+
+bool fixture_cpu_sees(const void *src, int c, size_t len)
+{
+	uint8_t *got = buffer(len);
+	bool ok;
+
+	ck_assert_int_eq(dmaemu_cpu_read(got, src, len), 0);
+	ok = fixture_all(got, c, len);
+	free(got);
+	return ok;
+}
+
+void fixture_dev_fill(struct dmaemu_device *d, uint64_t addr, int c, size_t len)
+{
+	uint8_t *src = buffer(len);
+
+	memset(src, c, len);
+	ck_assert_int_eq(dmaemu_dma_write(d, addr, src, len), 0);
+	free(src);
+}
+
+bool fixture_dev_sees(struct dmaemu_device *d, uint64_t addr, int c, size_t len)
+{
+	uint8_t *got = buffer(len);
+	bool ok;
+
+	ck_assert_int_eq(dmaemu_dma_read(d, addr, got, len), 0);
+	ok = fixture_all(got, c, len);
+	free(got);
+	return ok;
+}
+
+bool fixture_cpu_dirty(struct dmaemu_machine *m, uint64_t phys)
+{
+	uint64_t d[DMAEMU__MASK_WORDS];
+	uint64_t lp = phys & ~((uint64_t)m->line - 1);
+	unsigned int i;
+	bool any = false;
+
+	dmaemu__lock(dmaemu__stripe_of(m, lp));
+	dmaemu__line_masks(m, lp, d, NULL);
+	dmaemu__unlock(dmaemu__stripe_of(m, lp));
+	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
+		any |= d[i] != 0;
+	return any;
+}

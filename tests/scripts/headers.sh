@@ -1,0 +1,48 @@
+#!/bin/sh
+# headers.sh - the kernel-personality headers never shadow a system header,
+# and every public header compiles on its own.
+. "$top_srcdir/tests/runner/tap.sh"
+
+cc=${CC:-cc}
+kdir="$top_srcdir/include/dmaemu/kernel"
+sysdirs=$(echo | $cc -E -Wp,-v - 2>&1 >/dev/null | sed -n 's/^ \(\/.*\)/\1/p')
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+found=0
+for h in $(cd "$kdir" 2>/dev/null && find . -name '*.h' | sed 's|^\./||' | sort); do
+	found=1
+	clash=
+	for d in $sysdirs; do
+		[ -e "$d/$h" ] && clash="$d/$h"
+	done
+	if [ -n "$clash" ]; then
+		not_ok "<$h> shadows $clash"
+	else
+		ok "<$h> shadows no system header"
+	fi
+done
+[ "$found" = 1 ] || skip "no kernel-personality headers yet"
+
+for h in $(cd "$top_srcdir/include" && find dmaemu -name '*.h' | sort); do
+	printf '#include <%s>\n#include <%s>\n' "$h" "$h" >"$tmp/t.c"
+	if $cc -std=gnu11 -Wall -Werror -I"$top_srcdir/include" -I"$kdir" \
+		-I"$top_srcdir/cachesim" -c "$tmp/t.c" -o "$tmp/t.o" \
+		>"$tmp/log" 2>&1; then
+		ok "<$h> compiles alone and twice"
+	else
+		not_ok "<$h> compiles alone and twice"
+		sed 's/^/# /' "$tmp/log"
+	fi
+done
+
+# Every public header is installed: some build fragment names it.
+mks=$(find "$top_srcdir" -name '*.mk' -not -path '*/_build/*')
+for h in $(cd "$top_srcdir" && find include -name '*.h' | sort); do
+	if cat $mks | grep -q "$h"; then
+		ok "$h is installed"
+	else
+		not_ok "$h is installed (list it in a *_HEADERS variable)"
+	fi
+done
+done_testing

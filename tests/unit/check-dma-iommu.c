@@ -1,0 +1,844 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check-dma-iommu.c - the IOMMU backend: IOVAs differ from physical
+ * addresses and translate back, permissions by direction
+ * (dma_info_to_prot()), faults on unmapped IOVAs and after unmap,
+ * DMA_ATTR_PRIVILEGED, scatterlist merging (and its limits: page offsets,
+ * max_segment_size, segment boundary), the IOVA allocator (alignment,
+ * mask, coalescing, exhaustion), coherent-allocation pages, and 100,000
+ * live mappings.  Cache maintenance still follows the profile.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+#endif
+
+#include "check-run.h"
+#include "dma/dma.h"
+#include "dmaemu/cpu.h"
+#include "dmaemu/device.h"
+#include "fixture.h"
+
+#include <linux/dma-mapping.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+static const char *const profiles[] = {"arm", "arm64", "x86"};
+
+static struct dmaemu_machine *m;
+static struct dmaemu_device *dd;
+static struct device *dev;
+static bool coherent;
+
+/* A machine of @profile with the IOMMU on and @extra options, one bare
+ * device. */
+static void start(int profile, const char *extra)
+{
+	m = fixture_machine("profile=%s:iommu=1:%s", profiles[profile], extra);
+	coherent = profile == 2;
+	dd = dmaemu_device_create(m, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(dd);
+	dev = dmaemu_device_to_dev(dd);
+}
+
+static void stop(void)
+{
+	struct dmaemu__iommu_stats st;
+
+	dmaemu__iommu_info(dev, &st);
+	/* Every test unmaps what it mapped: one free range again. */
+	ck_assert_uint_eq(st.allocs, 0);
+	ck_assert_uint_eq(st.pages, 0);
+	ck_assert_uint_le(st.free_ranges, 1);
+	dmaemu_device_destroy(dd);
+	ck_assert_uint_eq(dmaemu_report_count(m, "leaked-mapping"), 0);
+	dmaemu_machine_destroy(m);
+	m = NULL;
+	fixture_teardown();
+}
+
+static uint64_t reports(const char *kind)
+{
+	return dmaemu_report_count(m, kind);
+}
+
+static int dev_write(dma_addr_t addr, uint8_t v, size_t len)
+{
+	uint8_t *src = malloc(len);
+	int ret;
+
+	ck_assert_ptr_nonnull(src);
+	memset(src, v, len);
+	ret = dmaemu_dma_write(dd, addr, src, len);
+	free(src);
+	return ret;
+}
+
+static int dev_read_all(dma_addr_t addr, uint8_t v, size_t len)
+{
+	uint8_t *got = malloc(len);
+	int ret;
+
+	ck_assert_ptr_nonnull(got);
+	ret = dmaemu_dma_read(dd, addr, got, len);
+	if (!ret && !fixture_all(got, v, len))
+		ret = 1;
+	free(got);
+	return ret;
+}
+
+static int translate(dma_addr_t addr, size_t len, bool write, uint64_t *phys,
+		     size_t *contig)
+{
+	return dmaemu__bus_translate(dev, addr, len, write, phys, contig);
+}
+
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The IOVA is not the physical address and translates to it; the device
+ * reaches the buffer through it; maintenance still runs on the physical
+ * lines per profile.
+ */
+START_TEST(iova_translates)
+{
+	uint8_t *buf;
+	uint64_t phys, p;
+	size_t contig;
+	dma_addr_t addr;
+
+	start(_i, "mem=16M");
+	buf = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	phys = virt_to_phys(buf);
+	fixture_cpu_fill(buf, 0x42, 256);
+	ck_assert(fixture_cpu_dirty(m, phys));
+
+	addr = dma_map_single(dev, buf, 256, DMA_BIDIRECTIONAL);
+	ck_assert(!dma_mapping_error(dev, addr));
+	ck_assert_uint_ne(addr, phys);
+	ck_assert_uint_eq(addr & (PAGE_SIZE - 1), phys & (PAGE_SIZE - 1));
+	/* Top-down below the 32-bit mask. */
+	ck_assert_uint_lt(addr, 1ULL << 32);
+	ck_assert_uint_ge(addr, 0xfff00000ULL);
+	ck_assert_uint_eq(dmaemu__iommu_iova_to_phys(dev, addr), phys);
+	ck_assert_int_eq(translate(addr + 10, 100, true, &p, &contig), 0);
+	ck_assert_uint_eq(p, phys + 10);
+	ck_assert_uint_eq(contig, 100);
+	/* The clean at map happened on the physical lines (not on x86). */
+	ck_assert(coherent ? fixture_cpu_dirty(m, phys)
+			   : !fixture_cpu_dirty(m, phys));
+
+	ck_assert_int_eq(dev_read_all(addr, 0x42, 256), 0);
+	ck_assert_int_eq(dev_write(addr, 0x43, 256), 0);
+	dma_sync_single_for_cpu(dev, addr, 256, DMA_BIDIRECTIONAL);
+	ck_assert(fixture_cpu_sees(buf, 0x43, 256));
+	dma_unmap_single(dev, addr, 256, DMA_BIDIRECTIONAL);
+	ck_assert_uint_eq(reports("iommu-fault"), 0);
+	kfree(buf);
+	stop();
+}
+END_TEST
+
+/*
+ * dma_info_to_prot(): a TO_DEVICE mapping is read-only for the device, a
+ * FROM_DEVICE one write-only.  A refused access is one iommu-fault report
+ * and leaves memory alone.
+ */
+START_TEST(permissions_by_direction)
+{
+	uint8_t *buf, before[64];
+	uint64_t phys, p;
+	size_t contig;
+	dma_addr_t to, from;
+
+	start(_i, "mem=16M");
+	buf = kmalloc(64, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	phys = virt_to_phys(buf);
+	fixture_cpu_fill(buf, 0x61, 64);
+
+	to = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, to));
+	ck_assert_int_eq(dev_read_all(to, 0x61, 64), 0);
+	memcpy(before, dmaemu__phys_mem(m, phys), 64);
+	ck_assert_int_ne(dev_write(to, 0x62, 64), 0);
+	ck_assert_uint_eq(reports("iommu-fault"), 1);
+	ck_assert(!memcmp(before, dmaemu__phys_mem(m, phys), 64));
+	ck_assert(fixture_all(dmaemu__phys_cpu(m, phys), 0x61, 64));
+	ck_assert_int_eq(translate(to, 64, true, &p, &contig), -EPERM);
+	ck_assert_uint_eq(reports("iommu-fault"), 2);
+	ck_assert_int_eq(translate(to, 64, false, &p, &contig), 0);
+	dma_unmap_single(dev, to, 64, DMA_TO_DEVICE);
+
+	from = dma_map_single(dev, buf, 64, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, from));
+	ck_assert_int_eq(translate(from, 64, false, &p, &contig), -EPERM);
+	ck_assert_uint_eq(reports("iommu-fault"), 3);
+	ck_assert_int_eq(translate(from, 64, true, &p, &contig), 0);
+	ck_assert_int_eq(dev_write(from, 0x64, 64), 0);
+	dma_unmap_single(dev, from, 64, DMA_FROM_DEVICE);
+	ck_assert(fixture_cpu_sees(buf, 0x64, 64));
+	ck_assert_uint_eq(reports("iommu-fault"), 3);
+	kfree(buf);
+	stop();
+}
+END_TEST
+
+/* Unmapped IOVAs fault, before any mapping and after unmap. */
+START_TEST(unmapped_faults)
+{
+	uint8_t *buf, got[16];
+	uint64_t phys, p;
+	size_t contig;
+	dma_addr_t addr;
+
+	start(_i, "mem=16M");
+	buf = kmalloc(64, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	phys = virt_to_phys(buf);
+	/* No domain yet; the physical address means nothing to the IOMMU. */
+	ck_assert_int_ne(dmaemu_dma_read(dd, phys, got, sizeof(got)), 0);
+	ck_assert_uint_eq(reports("iommu-fault"), 1);
+
+	addr = dma_map_single(dev, buf, 64, DMA_BIDIRECTIONAL);
+	ck_assert(!dma_mapping_error(dev, addr));
+	ck_assert_int_eq(translate(phys, 16, false, &p, &contig), -EFAULT);
+	ck_assert_int_eq(translate(addr + PAGE_SIZE, 16, false, &p, &contig),
+			 -EFAULT);
+	ck_assert_uint_eq(reports("iommu-fault"), 3);
+	ck_assert_int_eq(translate(addr, 16, false, &p, &contig), 0);
+	dma_unmap_single(dev, addr, 64, DMA_BIDIRECTIONAL);
+	ck_assert_int_eq(translate(addr, 16, false, &p, &contig), -EFAULT);
+	ck_assert_int_ne(dev_write(addr, 0x70, 16), 0);
+	ck_assert_uint_eq(reports("iommu-fault"), 5);
+	ck_assert_uint_eq(dmaemu__iommu_iova_to_phys(dev, addr), UINT64_MAX);
+	kfree(buf);
+	stop();
+}
+END_TEST
+
+/* A range that runs off the end of a mapping faults at the first page
+ * past it: translate gives the mapped part, the next call faults. */
+START_TEST(access_past_the_mapping)
+{
+	struct page *pg;
+	uint64_t p;
+	size_t contig;
+	dma_addr_t addr;
+
+	start(_i, "mem=16M");
+	pg = alloc_pages(GFP_KERNEL, 1);
+	ck_assert_ptr_nonnull(pg);
+	addr = dma_map_page(dev, pg, 0, 2 * PAGE_SIZE, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, addr));
+	/* Two physically contiguous pages translate in one piece. */
+	ck_assert_int_eq(
+		translate(addr + 100, 2 * PAGE_SIZE - 100, false, &p, &contig),
+		0);
+	ck_assert_uint_eq(contig, 2 * PAGE_SIZE - 100);
+	ck_assert_uint_eq(p, page_to_phys(pg) + 100);
+	ck_assert_int_eq(
+		translate(addr + 100, 2 * PAGE_SIZE, false, &p, &contig), 0);
+	ck_assert_uint_eq(contig, 2 * PAGE_SIZE - 100);
+	ck_assert_int_eq(
+		translate(addr + 2 * PAGE_SIZE, 100, false, &p, &contig),
+		-EFAULT);
+	ck_assert_int_ne(dev_read_all(addr + 100, 0, 2 * PAGE_SIZE), 0);
+	ck_assert_uint_eq(reports("iommu-fault"), 2);
+	dma_unmap_page(dev, addr, 2 * PAGE_SIZE, DMA_TO_DEVICE);
+	__free_pages(pg, 1);
+	stop();
+}
+END_TEST
+
+/* DMA_ATTR_PRIVILEGED: only a privileged device reaches the mapping. */
+START_TEST(privileged)
+{
+	uint8_t *buf;
+	uint64_t p;
+	size_t contig;
+	dma_addr_t addr, plain;
+	struct dmaemu__iommu_stats st;
+
+	start(_i, "mem=16M");
+	buf = kmalloc(128, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	fixture_cpu_fill(buf, 0x71, 128);
+	addr = dma_map_single_attrs(dev, buf, 64, DMA_BIDIRECTIONAL,
+				    DMA_ATTR_PRIVILEGED);
+	plain = dma_map_single(dev, buf + 64, 64, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, addr));
+	ck_assert(!dma_mapping_error(dev, plain));
+	ck_assert_int_eq(translate(addr, 64, false, &p, &contig), -EPERM);
+	ck_assert_int_ne(dev_read_all(addr, 0x71, 64), 0);
+	ck_assert_int_ne(dev_write(addr, 0x72, 64), 0);
+	ck_assert_uint_eq(reports("iommu-fault"), 3);
+	ck_assert_int_eq(dev_read_all(plain, 0x71, 64), 0);
+
+	ck_assert_int_eq(dmaemu_device_set_privileged(dd, true), 0);
+	dmaemu__iommu_info(dev, &st);
+	ck_assert(st.privileged);
+	ck_assert_int_eq(dev_read_all(addr, 0x71, 64), 0);
+	ck_assert_int_eq(dev_write(addr, 0x72, 64), 0);
+	/* Privilege does not lift the direction's permissions. */
+	ck_assert_int_ne(dev_write(plain, 0x73, 64), 0);
+	ck_assert_uint_eq(reports("iommu-fault"), 4);
+	ck_assert_int_eq(dmaemu_device_set_privileged(NULL, true), -EINVAL);
+	dma_unmap_single_attrs(dev, addr, 64, DMA_BIDIRECTIONAL,
+			       DMA_ATTR_PRIVILEGED);
+	dma_unmap_single(dev, plain, 64, DMA_TO_DEVICE);
+	ck_assert(fixture_cpu_sees(buf, 0x72, 64));
+	kfree(buf);
+	stop();
+}
+END_TEST
+
+/* Three single pages, not physically contiguous. */
+static struct page *pg3[3];
+
+static void three_pages(void)
+{
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		/* Order-1 blocks, using the first page of each: never
+		 * neighbours. */
+		pg3[k] = alloc_pages(GFP_KERNEL, 1);
+		ck_assert_ptr_nonnull(pg3[k]);
+		fixture_cpu_fill(page_address(pg3[k]), (uint8_t)(0x81 + k),
+				 PAGE_SIZE);
+	}
+}
+
+static void free_three(void)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		__free_pages(pg3[k], 1);
+}
+
+/*
+ * Three whole-page entries become one DMA segment, contiguous in IOVA
+ * space though not in physical memory; the device reads across them.
+ */
+START_TEST(sg_merges_pages)
+{
+	struct scatterlist sg[3];
+	uint8_t *got;
+	uint64_t p;
+	size_t contig;
+	int k, n;
+
+	start(_i, "mem=16M");
+	three_pages();
+	sg_init_table(sg, 3);
+	for (k = 0; k < 3; k++)
+		sg_set_page(&sg[k], pg3[k], PAGE_SIZE, 0);
+	n = dma_map_sg(dev, sg, 3, DMA_BIDIRECTIONAL);
+	ck_assert_int_eq(n, 1);
+	ck_assert_uint_eq(sg_dma_len(&sg[0]), 3 * PAGE_SIZE);
+	ck_assert_uint_eq(sg_dma_len(&sg[1]), 0);
+	ck_assert(dma_mapping_error(dev, sg_dma_address(&sg[1])));
+	for (k = 0; k < 3; k++)
+		ck_assert_uint_eq(
+			dmaemu__iommu_iova_to_phys(dev, sg_dma_address(&sg[0]) +
+								k * PAGE_SIZE),
+			page_to_phys(pg3[k]));
+	/* Physically apart: translation stops at the page's end. */
+	ck_assert_int_eq(translate(sg_dma_address(&sg[0]), 3 * PAGE_SIZE, false,
+				   &p, &contig),
+			 0);
+	ck_assert_uint_eq(contig, PAGE_SIZE);
+
+	got = malloc(3 * PAGE_SIZE);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_int_eq(
+		dmaemu_dma_read(dd, sg_dma_address(&sg[0]), got, 3 * PAGE_SIZE),
+		0);
+	for (k = 0; k < 3; k++)
+		ck_assert(fixture_all(got + k * PAGE_SIZE, (uint8_t)(0x81 + k),
+				      PAGE_SIZE));
+	free(got);
+	ck_assert_int_eq(
+		dev_write(sg_dma_address(&sg[0]) + PAGE_SIZE - 8, 0x99, 16), 0);
+	dma_unmap_sg(dev, sg, 3, DMA_BIDIRECTIONAL);
+	ck_assert(fixture_cpu_sees(
+		(uint8_t *)page_address(pg3[0]) + PAGE_SIZE - 8, 0x99, 8));
+	ck_assert(fixture_cpu_sees(page_address(pg3[1]), 0x99, 8));
+	ck_assert_int_ne(dev_read_all(sg_dma_address(&sg[0]), 0, 16), 0);
+	free_three();
+	stop();
+}
+END_TEST
+
+/* No merge past max_segment_size, nor across a page offset. */
+START_TEST(sg_merge_limits)
+{
+	struct scatterlist sg[3];
+	int k, n;
+
+	start(_i, "mem=16M");
+	three_pages();
+
+	/* max_segment_size of one page: three segments. */
+	ck_assert_int_eq(dma_set_max_seg_size(dev, PAGE_SIZE), 0);
+	sg_init_table(sg, 3);
+	for (k = 0; k < 3; k++)
+		sg_set_page(&sg[k], pg3[k], PAGE_SIZE, 0);
+	n = dma_map_sg(dev, sg, 3, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 3);
+	for (k = 0; k < 3; k++) {
+		ck_assert_uint_eq(sg_dma_len(&sg[k]), PAGE_SIZE);
+		ck_assert_int_eq(dev_read_all(sg_dma_address(&sg[k]),
+					      (uint8_t)(0x81 + k), PAGE_SIZE),
+				 0);
+	}
+	/* Still one IOVA range, laid out back to back. */
+	ck_assert_uint_eq(sg_dma_address(&sg[1]),
+			  sg_dma_address(&sg[0]) + PAGE_SIZE);
+	dma_unmap_sg(dev, sg, 3, DMA_TO_DEVICE);
+
+	/* Two pages per segment: 2 + 1. */
+	ck_assert_int_eq(dma_set_max_seg_size(dev, 2 * PAGE_SIZE), 0);
+	n = dma_map_sg(dev, sg, 3, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(sg_dma_len(&sg[0]), 2 * PAGE_SIZE);
+	ck_assert_uint_eq(sg_dma_len(&sg[1]), PAGE_SIZE);
+	dma_unmap_sg(dev, sg, 3, DMA_TO_DEVICE);
+	ck_assert_int_eq(dma_set_max_seg_size(dev, 65536), 0);
+
+	/* Entries that do not end and start on page boundaries. */
+	for (k = 0; k < 3; k++)
+		sg_set_page(&sg[k], pg3[k], 1000, 100);
+	n = dma_map_sg(dev, sg, 3, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 3);
+	for (k = 0; k < 3; k++) {
+		ck_assert_uint_eq(sg_dma_address(&sg[k]) & (PAGE_SIZE - 1),
+				  100);
+		ck_assert_uint_eq(sg_dma_len(&sg[k]), 1000);
+	}
+	dma_unmap_sg(dev, sg, 3, DMA_TO_DEVICE);
+
+	/* A page ending where the next starts merges even with offsets at
+	 * the outer ends: [100, 4096) + [0, 4096) + [0, 50). */
+	sg_set_page(&sg[0], pg3[0], PAGE_SIZE - 100, 100);
+	sg_set_page(&sg[1], pg3[1], PAGE_SIZE, 0);
+	sg_set_page(&sg[2], pg3[2], 50, 0);
+	n = dma_map_sg(dev, sg, 3, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 1);
+	ck_assert_uint_eq(sg_dma_len(&sg[0]), 2 * PAGE_SIZE - 100 + 50);
+	ck_assert_uint_eq(sg_dma_address(&sg[0]) & (PAGE_SIZE - 1), 100);
+	dma_unmap_sg(dev, sg, 3, DMA_TO_DEVICE);
+	free_three();
+	stop();
+}
+END_TEST
+
+/*
+ * A segment never crosses the device's segment boundary: with an 8 KiB
+ * boundary three pages map as 2 + 1, the third starting on the boundary.
+ */
+START_TEST(sg_segment_boundary)
+{
+	struct scatterlist sg[3];
+	int k, n;
+
+	start(_i, "mem=16M");
+	three_pages();
+	ck_assert_int_eq(dma_set_seg_boundary(dev, 2 * PAGE_SIZE - 1), 0);
+	sg_init_table(sg, 3);
+	for (k = 0; k < 3; k++)
+		sg_set_page(&sg[k], pg3[k], PAGE_SIZE, 0);
+	n = dma_map_sg(dev, sg, 3, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(sg_dma_address(&sg[0]) & (2 * PAGE_SIZE - 1), 0);
+	ck_assert_uint_eq(sg_dma_len(&sg[0]), 2 * PAGE_SIZE);
+	ck_assert_uint_eq(sg_dma_address(&sg[1]) & (2 * PAGE_SIZE - 1), 0);
+	ck_assert_int_eq(dev_read_all(sg_dma_address(&sg[1]), 0x83, PAGE_SIZE),
+			 0);
+	dma_unmap_sg(dev, sg, 3, DMA_TO_DEVICE);
+
+	/* An entry that would cross the boundary is moved to it: one page,
+	 * then two pages padded to start on the next 8 KiB. */
+	sg_init_table(sg, 2);
+	sg_set_page(&sg[0], pg3[0], PAGE_SIZE, 0);
+	sg_set_page(&sg[1], pg3[1], 2 * PAGE_SIZE, 0);
+	n = dma_map_sg(dev, sg, 2, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(sg_dma_address(&sg[1]),
+			  sg_dma_address(&sg[0]) + 2 * PAGE_SIZE);
+	/* The padding page is not mapped. */
+	ck_assert_uint_eq(dmaemu__iommu_iova_to_phys(
+				  dev, sg_dma_address(&sg[0]) + PAGE_SIZE),
+			  UINT64_MAX);
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+	free_three();
+	stop();
+}
+END_TEST
+
+/*
+ * The allocator: ranges aligned to their size rounded up to a power of
+ * two, below the mask, never overlapping; freeing everything coalesces
+ * the space back into one range.
+ */
+START_TEST(iova_allocator)
+{
+	enum { N = 600 };
+	static dma_addr_t addr[N];
+	static size_t len[N];
+	struct dmaemu__iommu_stats st;
+	struct page *pages;
+	uint8_t *base;
+	uint64_t seed = 12345;
+	int k, j, live = 0;
+
+	start(_i, "mem=16M");
+	pages = alloc_pages(GFP_KERNEL, 6); /* 256 KiB */
+	ck_assert_ptr_nonnull(pages);
+	base = page_address(pages);
+	memset(addr, 0, sizeof(addr));
+	for (k = 0; k < 4 * N; k++) {
+		int i;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		i = (int)((seed >> 33) % N);
+		if (addr[i]) {
+			dma_unmap_single(dev, addr[i], len[i], DMA_TO_DEVICE);
+			addr[i] = 0;
+			live--;
+			continue;
+		}
+		len[i] = ((seed >> 20) % 16 + 1) * PAGE_SIZE - (seed & 0xff);
+		addr[i] = dma_map_single(dev, base + (seed & 0xff), len[i],
+					 DMA_TO_DEVICE);
+		ck_assert(!dma_mapping_error(dev, addr[i]));
+		live++;
+	}
+	for (k = 0; k < N; k++) {
+		uint64_t a, n, al;
+
+		if (!addr[k])
+			continue;
+		a = addr[k] >> PAGE_SHIFT;
+		n = ((addr[k] & (PAGE_SIZE - 1)) + len[k] + PAGE_SIZE - 1) >>
+		    PAGE_SHIFT;
+		for (al = 1; al < n; al <<= 1)
+			;
+		ck_assert_uint_eq(a % al, 0);
+		ck_assert_uint_le(addr[k] + len[k], 1ULL << 32);
+		for (j = k + 1; j < N; j++) {
+			uint64_t b, bn;
+
+			if (!addr[j])
+				continue;
+			b = addr[j] >> PAGE_SHIFT;
+			bn = ((addr[j] & (PAGE_SIZE - 1)) + len[j] + PAGE_SIZE -
+			      1) >>
+			     PAGE_SHIFT;
+			ck_assert(a + n <= b || b + bn <= a);
+		}
+	}
+	dmaemu__iommu_info(dev, &st);
+	ck_assert_uint_eq(st.allocs, (uint64_t)live);
+	for (k = 0; k < N; k++)
+		if (addr[k])
+			dma_unmap_single(dev, addr[k], len[k], DMA_TO_DEVICE);
+	dmaemu__iommu_info(dev, &st);
+	ck_assert_uint_eq(st.free_ranges, 1);
+	__free_pages(pages, 6);
+	stop();
+}
+END_TEST
+
+/* A narrow mask leaves room for little: exhaustion is an error return with
+ * one alloc-failure report (none with NO_WARN). */
+START_TEST(iova_exhaustion)
+{
+	struct page *pg;
+	uint8_t *buf;
+	dma_addr_t a, b;
+	uint64_t mask = DMA_BIT_MASK(14); /* pages 1, 2, 3 */
+
+	start(_i, "mem=16M");
+	pg = alloc_pages(GFP_KERNEL, 1);
+	ck_assert_ptr_nonnull(pg);
+	buf = page_address(pg);
+	dev->dma_mask = &mask;
+	a = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, a));
+	ck_assert_uint_eq(a, 3 * PAGE_SIZE); /* from the top */
+	b = dma_map_single(dev, buf, 2 * PAGE_SIZE, DMA_TO_DEVICE);
+	/* Two pages need an aligned pair: pages 2-3 are taken, 0 never. */
+	ck_assert(dma_mapping_error(dev, b));
+	ck_assert_uint_eq(reports("alloc-failure"), 1);
+	b = dma_map_single_attrs(dev, buf, 2 * PAGE_SIZE, DMA_TO_DEVICE,
+				 DMA_ATTR_NO_WARN);
+	ck_assert(dma_mapping_error(dev, b));
+	ck_assert_uint_eq(reports("alloc-failure"), 1);
+	b = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+	ck_assert_uint_eq(b, 2 * PAGE_SIZE);
+	dma_unmap_single(dev, a, PAGE_SIZE, DMA_TO_DEVICE);
+	dma_unmap_single(dev, b, PAGE_SIZE, DMA_TO_DEVICE);
+	dev->dma_mask = &dev->dmaemu_dma_mask;
+	__free_pages(pg, 1);
+	stop();
+}
+END_TEST
+
+/* Coherent allocations' pages: stitched into consecutive IOVAs. */
+START_TEST(map_pages_stitches)
+{
+	uint64_t phys[3], p;
+	size_t contig;
+	dma_addr_t addr;
+	uint8_t *got;
+	int k;
+
+	start(_i, "mem=16M");
+	three_pages();
+	for (k = 0; k < 3; k++)
+		phys[k] = page_to_phys(pg3[k]);
+	addr = dmaemu__iommu_map_pages(
+		dev, phys, 3, DMAEMU__IOMMU_READ | DMAEMU__IOMMU_WRITE, false);
+	ck_assert(!dma_mapping_error(dev, addr));
+	ck_assert_uint_eq(addr & (PAGE_SIZE - 1), 0);
+	for (k = 0; k < 3; k++)
+		ck_assert_uint_eq(
+			dmaemu__iommu_iova_to_phys(dev, addr + k * PAGE_SIZE),
+			phys[k]);
+	got = malloc(3 * PAGE_SIZE);
+	ck_assert_ptr_nonnull(got);
+	if (!coherent) {
+		/* Make the CPU's bytes visible in memory first. */
+		for (k = 0; k < 3; k++)
+			dmaemu__range_clean(m, phys[k], PAGE_SIZE);
+	}
+	ck_assert_int_eq(dmaemu_dma_read(dd, addr, got, 3 * PAGE_SIZE), 0);
+	for (k = 0; k < 3; k++)
+		ck_assert(fixture_all(got + k * PAGE_SIZE, (uint8_t)(0x81 + k),
+				      PAGE_SIZE));
+	free(got);
+	dmaemu__iommu_unmap(dev, addr, 3 * PAGE_SIZE);
+	ck_assert_int_eq(translate(addr, 8, false, &p, &contig), -EFAULT);
+
+	/* Read-only and privileged. */
+	addr = dmaemu__iommu_map_pages(dev, phys, 1, DMAEMU__IOMMU_READ, true);
+	ck_assert(!dma_mapping_error(dev, addr));
+	ck_assert_int_eq(translate(addr, 8, false, &p, &contig), -EPERM);
+	ck_assert_int_eq(dmaemu_device_set_privileged(dd, true), 0);
+	ck_assert_int_eq(translate(addr, 8, false, &p, &contig), 0);
+	ck_assert_int_eq(translate(addr, 8, true, &p, &contig), -EPERM);
+	dmaemu__iommu_unmap(dev, addr, PAGE_SIZE);
+	ck_assert_uint_eq(reports("iommu-fault"), 3);
+	ck_assert_uint_eq(reports("bad-argument"), 0);
+	dmaemu__iommu_unmap(dev, addr, PAGE_SIZE);
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+	free_three();
+	stop();
+}
+END_TEST
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Time of @n map+unmap pairs of one 64-byte buffer. */
+static double pair_cost(uint8_t *buf, int n)
+{
+	double t = now();
+	int k;
+
+	for (k = 0; k < n; k++) {
+		dma_addr_t a = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
+
+		ck_assert(!dma_mapping_error(dev, a));
+		dma_unmap_single(dev, a, 64, DMA_TO_DEVICE);
+	}
+	return (now() - t) / n;
+}
+
+/*
+ * 100,000 live mappings (10,000 under Valgrind): all distinct, all
+ * translating, and one more map+unmap costs about what it costs with
+ * none (the allocator is O(log n)).
+ */
+START_TEST(many_live_mappings)
+{
+	int n = 100000, k;
+	uint8_t **buf, *probe;
+	dma_addr_t *addr;
+	double empty, full;
+	struct dmaemu__iommu_stats st;
+
+#ifdef HAVE_VALGRIND_VALGRIND_H
+	if (RUNNING_ON_VALGRIND)
+		n = 10000;
+#endif
+	start(1, "mem=64M");
+	buf = calloc((size_t)n, sizeof(*buf));
+	addr = calloc((size_t)n, sizeof(*addr));
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_ptr_nonnull(addr);
+	probe = kmalloc(64, GFP_KERNEL);
+	ck_assert_ptr_nonnull(probe);
+	pair_cost(probe, 200); /* warm up */
+	empty = pair_cost(probe, 2000);
+
+	for (k = 0; k < n; k++) {
+		buf[k] = kmalloc(64, GFP_KERNEL);
+		ck_assert_ptr_nonnull(buf[k]);
+		addr[k] = dma_map_single(dev, buf[k], 64, DMA_TO_DEVICE);
+		ck_assert(!dma_mapping_error(dev, addr[k]));
+	}
+	dmaemu__iommu_info(dev, &st);
+	ck_assert_uint_eq(st.allocs, (uint64_t)n);
+	ck_assert_uint_eq(st.pages, (uint64_t)n);
+	for (k = 0; k < n; k += 997)
+		ck_assert_uint_eq(dmaemu__iommu_iova_to_phys(dev, addr[k]),
+				  virt_to_phys(buf[k]));
+	full = pair_cost(probe, 2000);
+	fprintf(stderr,
+		"# map+unmap with 0 live mappings: %.0f ns, with %d: %.0f ns "
+		"(ratio %.2f)\n",
+		empty * 1e9, n, full * 1e9, full / empty);
+	/* Loose bound (shared machines are noisy); linear cost would be
+	 * hundreds of times slower. */
+	ck_assert(full < 10 * empty);
+	for (k = 0; k < n; k++) {
+		dma_unmap_single(dev, addr[k], 64, DMA_TO_DEVICE);
+		kfree(buf[k]);
+	}
+	kfree(probe);
+	free(buf);
+	free(addr);
+	stop();
+}
+END_TEST
+
+/* Device release forgets the domain; a new device starts afresh. */
+START_TEST(domain_per_device)
+{
+	struct dmaemu_device *d2;
+	struct device *dev2;
+	uint8_t *buf;
+	dma_addr_t a1, a2;
+	uint64_t p;
+	size_t contig;
+
+	start(_i, "mem=16M");
+	buf = kmalloc(64, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	d2 = dmaemu_device_create(m, "dev1", NULL, NULL);
+	ck_assert_ptr_nonnull(d2);
+	dev2 = dmaemu_device_to_dev(d2);
+	a1 = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
+	a2 = dma_map_single(dev2, buf, 64, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, a1));
+	ck_assert(!dma_mapping_error(dev2, a2));
+	/* Separate spaces: the same IOVA in each, each its own table. */
+	ck_assert_uint_eq(a1, a2);
+	dma_unmap_single(dev2, a2, 64, DMA_TO_DEVICE);
+	ck_assert_int_eq(dmaemu__bus_translate(dev2, a2, 8, false, &p, &contig),
+			 -EFAULT);
+	ck_assert_int_eq(translate(a1, 8, false, &p, &contig), 0);
+	dmaemu_device_destroy(d2);
+	dma_unmap_single(dev, a1, 64, DMA_TO_DEVICE);
+	kfree(buf);
+	stop();
+}
+END_TEST
+
+/*
+ * Threads mapping at once in one domain while each plays the device on its
+ * mappings: IOVAs, page tables and data stay consistent.
+ */
+enum { THREADS = 4, ROUNDS = 150 };
+
+static void *iommu_worker(void *arg)
+{
+	uintptr_t id = (uintptr_t)arg;
+	uint8_t *buf = kmalloc(3000, GFP_KERNEL);
+	int r;
+
+	ck_assert_ptr_nonnull(buf);
+	for (r = 0; r < ROUNDS; r++) {
+		uint8_t a = (uint8_t)(id * 64 + r), b = (uint8_t)(a ^ 0xff);
+		dma_addr_t addr;
+
+		fixture_cpu_fill(buf, a, 3000);
+		addr = dma_map_single(dev, buf, 3000, DMA_BIDIRECTIONAL);
+		ck_assert(!dma_mapping_error(dev, addr));
+		ck_assert_uint_eq(dmaemu__iommu_iova_to_phys(dev, addr),
+				  virt_to_phys(buf));
+		ck_assert_int_eq(dev_read_all(addr, a, 3000), 0);
+		ck_assert_int_eq(dev_write(addr, b, 3000), 0);
+		dma_unmap_single(dev, addr, 3000, DMA_BIDIRECTIONAL);
+		ck_assert(fixture_cpu_sees(buf, b, 3000));
+	}
+	kfree(buf);
+	return NULL;
+}
+
+START_TEST(concurrent_mapping)
+{
+	pthread_t t[THREADS];
+	uintptr_t k;
+
+	/* As in check-dma-swiotlb: no eviction of another thread's line. */
+	start(_i, "mem=16M:cache_size=4M:cache_ways=16");
+	for (k = 0; k < THREADS; k++)
+		ck_assert_int_eq(
+			pthread_create(&t[k], NULL, iommu_worker, (void *)k),
+			0);
+	for (k = 0; k < THREADS; k++)
+		ck_assert_int_eq(pthread_join(t[k], NULL), 0);
+	ck_assert_uint_eq(reports("iommu-fault"), 0);
+	stop();
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("dma-iommu");
+	TCase *tc = tcase_create("iommu");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, iova_translates, 0, 3);
+	tcase_add_loop_test(tc, permissions_by_direction, 0, 3);
+	tcase_add_loop_test(tc, unmapped_faults, 0, 3);
+	tcase_add_loop_test(tc, access_past_the_mapping, 0, 3);
+	tcase_add_loop_test(tc, privileged, 0, 3);
+	tcase_add_loop_test(tc, sg_merges_pages, 0, 3);
+	tcase_add_loop_test(tc, sg_merge_limits, 0, 3);
+	tcase_add_loop_test(tc, sg_segment_boundary, 0, 3);
+	tcase_add_loop_test(tc, iova_allocator, 0, 3);
+	tcase_add_loop_test(tc, iova_exhaustion, 0, 3);
+	tcase_add_loop_test(tc, map_pages_stitches, 0, 3);
+	tcase_add_test(tc, many_live_mappings);
+	tcase_add_loop_test(tc, domain_per_device, 0, 3);
+	tcase_add_loop_test(tc, concurrent_mapping, 0, 3);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(suite());
+}

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check-machine.c - machines: options (every key, every kind of bad value,
+ * DMAEMU_OPTIONS precedence), several machines, the current machine, the
+ * registry, exitcode and halt_on_error.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check-run.h"
+#include "dma/dma.h"
+
+/* Run dmaemu_machine_create(@opts) with stderr captured into @msg. */
+static struct dmaemu_machine *create_captured(const char *opts, char *msg,
+					      size_t len)
+{
+	struct dmaemu_machine *m;
+	FILE *tmp = tmpfile();
+	int saved, n;
+
+	ck_assert_ptr_nonnull(tmp);
+	fflush(stderr);
+	saved = dup(2);
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_ge(dup2(fileno(tmp), 2), 0);
+	m = dmaemu_machine_create(opts);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = (int)fread(msg, 1, len - 1, tmp);
+	msg[n > 0 ? n : 0] = '\0';
+	fclose(tmp);
+	return m;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void expect_option(struct dmaemu_machine *m, const char *key,
+			  const char *want)
+{
+	char buf[300];
+
+	ck_assert_int_eq(dmaemu_machine_option(m, key, buf, sizeof(buf)), 0);
+	ck_assert_msg(!strcmp(buf, want), "%s is '%s', expected '%s'", key, buf,
+		      want);
+}
+
+/*
+ * DMAEMU_OPTIONS=@value, through putenv() and a static buffer: setenv()
+ * copies are never freed by glibc, which Memcheck would count as leaks.
+ */
+static void set_env(const char *value)
+{
+	static char env[256];
+
+	snprintf(env, sizeof(env), "DMAEMU_OPTIONS=%s", value);
+	ck_assert_int_eq(putenv(env), 0);
+}
+
+static void setup(void)
+{
+	unsetenv("DMAEMU_OPTIONS");
+}
+
+START_TEST(test_defaults)
+{
+	struct dmaemu_machine *m = dmaemu_machine_create(NULL);
+	char buf[8];
+
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "profile", "arm64");
+	expect_option(m, "mem", "256M");
+	expect_option(m, "mem_base", "0x80000000");
+	expect_option(m, "highmem", "0");
+	expect_option(m, "highmem_base", "0x100000000");
+	expect_option(m, "cache_size", "32K");
+	expect_option(m, "cache_ways", "4");
+	expect_option(m, "cache_line", "64");
+	expect_option(m, "cache_policy", "lru");
+	expect_option(m, "dma_minalign", "64");
+	expect_option(m, "wc_buffers", "4");
+	expect_option(m, "wc_size", "64");
+	expect_option(m, "prefetch", "0");
+	expect_option(m, "prefetch_rate", "256");
+	expect_option(m, "seed", "1");
+	expect_option(m, "halt_on_error", "0");
+	expect_option(m, "exitcode", "0");
+	expect_option(m, "log_path", "");
+	ck_assert_int_eq(dmaemu_machine_option(m, "nope", buf, sizeof(buf)),
+			 -ENOENT);
+	ck_assert_uint_eq(m->nbanks, 1);
+	ck_assert_uint_eq(m->bank[0].phys, 0x80000000ULL);
+	ck_assert_uint_eq(m->bank[0].size, 256ULL << 20);
+	ck_assert_uint_eq(m->line, 64);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+START_TEST(test_every_key)
+{
+	char path[] = "/tmp/dmaemu-check-machine-XXXXXX";
+	char opts[512];
+	struct dmaemu_machine *m;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(opts, sizeof(opts),
+		 "profile=arm:mem=64m:mem_base=0x100000:highmem=32M:"
+		 "highmem_base=0x200000000:cache_size=16k:cache_ways=2:"
+		 "cache_line=32:cache_policy=plru:dma_minalign=128:"
+		 "wc_buffers=8:wc_size=128:prefetch=1:prefetch_rate=10:"
+		 "seed=0xdead:halt_on_error=0:exitcode=3:log_path=%s",
+		 path);
+	m = dmaemu_machine_create(opts);
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "profile", "arm");
+	expect_option(m, "mem", "64M");
+	expect_option(m, "mem_base", "0x100000");
+	expect_option(m, "highmem", "32M");
+	expect_option(m, "highmem_base", "0x200000000");
+	expect_option(m, "cache_size", "16K");
+	expect_option(m, "cache_ways", "2");
+	expect_option(m, "cache_line", "32");
+	expect_option(m, "cache_policy", "plru");
+	expect_option(m, "dma_minalign", "128");
+	expect_option(m, "wc_buffers", "8");
+	expect_option(m, "wc_size", "128");
+	expect_option(m, "prefetch", "1");
+	expect_option(m, "prefetch_rate", "10");
+	expect_option(m, "seed", "57005");
+	expect_option(m, "halt_on_error", "0");
+	expect_option(m, "exitcode", "3");
+	expect_option(m, "log_path", path);
+	ck_assert_uint_eq(m->nbanks, 2);
+	ck_assert_uint_eq(m->bank[1].phys, 0x200000000ULL);
+	ck_assert_uint_eq(m->bank[1].size, 32ULL << 20);
+	ck_assert_uint_eq(m->line, 32);
+	ck_assert_uint_eq(m->line_shift, 5);
+	ck_assert_ptr_nonnull(m->log);
+	dmaemu_machine_destroy(m);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(test_profile_defaults)
+{
+	struct dmaemu_machine *m = dmaemu_machine_create("profile=x86:mem=16M");
+
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "cache_ways", "8");
+	dmaemu_machine_destroy(m);
+	/* An explicit value beats the profile's default, in any order. */
+	m = dmaemu_machine_create("cache_ways=2:profile=x86:mem=16M");
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "cache_ways", "2");
+	dmaemu_machine_destroy(m);
+	m = dmaemu_machine_create("cache_line=128:profile=arm:mem=16M");
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "dma_minalign", "128");
+	expect_option(m, "cache_size", "32K");
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* Each bad string and the key its message must name. */
+static const struct {
+	const char *opts;
+	const char *key;
+} bad[] = {
+	{"profile=sparc", "profile"},
+	{"profile=", "profile"},
+	{"mem=abc", "mem"},
+	{"mem=12q", "mem"},
+	{"mem=-1", "mem"},
+	{"mem=4097", "mem"}, /* not a page multiple */
+	{"mem=5G", "mem"},   /* more than 4 GiB */
+	{"mem=0", "mem"},
+	{"mem=3G", "mem"}, /* 0x80000000 + 3G crosses 4 GiB */
+	{"mem=99999999999999999999999", "mem"},
+	{"mem_base=0x123", "mem_base"},
+	{"mem_base=0xzz", "mem_base"},
+	{"mem_base=0x", "mem_base"},
+	{"mem_base=0xF0000000:mem=512M", "mem"},
+	{"highmem=1000", "highmem"},
+	{"highmem_base=0x80000000", "highmem_base"},
+	{"highmem_base=0x100000001", "highmem_base"},
+	{"cache_size=100", "cache_size"},
+	{"cache_size=48k:cache_ways=4", "cache_size"},
+	{"cache_size=1G", "cache_size"},
+	{"cache_ways=0", "cache_ways"},
+	{"cache_ways=65", "cache_ways"},
+	{"cache_ways=3:cache_size=12k:cache_policy=plru", "cache_ways"},
+	{"cache_line=48", "cache_line"},
+	{"cache_line=8", "cache_line"},
+	{"cache_line=512", "cache_line"},
+	{"cache_policy=mru", "cache_policy"},
+	{"dma_minalign=3", "dma_minalign"},
+	{"dma_minalign=8192", "dma_minalign"},
+	{"wc_buffers=0", "wc_buffers"},
+	{"wc_size=100", "wc_size"},
+	{"prefetch=2", "prefetch"},
+	{"prefetch=maybe", "prefetch"},
+	{"prefetch_rate=0", "prefetch_rate"},
+	{"seed=x", "seed"},
+	{"halt_on_error=yesplease", "halt_on_error"},
+	{"exitcode=256", "exitcode"},
+	{"exitcode=-1", "exitcode"},
+};
+
+START_TEST(test_bad_values)
+{
+	char msg[1024], want[64];
+	struct dmaemu_machine *m;
+
+	m = create_captured(bad[_i].opts, msg, sizeof(msg));
+	ck_assert_msg(!m, "'%s' was accepted", bad[_i].opts);
+	ck_assert_msg(count_lines(msg) == 1, "'%s': not one line: %s",
+		      bad[_i].opts, msg);
+	ck_assert_msg(!strncmp(msg, "dmaemu: options: bad value '", 28),
+		      "'%s': %s", bad[_i].opts, msg);
+	snprintf(want, sizeof(want), " for '%s'", bad[_i].key);
+	ck_assert_msg(strstr(msg, want), "'%s' does not name %s: %s",
+		      bad[_i].opts, bad[_i].key, msg);
+}
+END_TEST
+
+START_TEST(test_bad_syntax)
+{
+	struct dmaemu__options o;
+	char msg[1024], longpath[400];
+	struct dmaemu_machine *m;
+
+	m = create_captured("foo=1", msg, sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_str_eq(msg, "dmaemu: options: unknown option 'foo'\n");
+
+	m = create_captured("mem", msg, sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(msg, "'mem'") && count_lines(msg) == 1, "%s", msg);
+
+	m = create_captured("mem=abc", msg, sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_msg(
+		!strncmp(msg, "dmaemu: options: bad value 'abc' for 'mem'", 42),
+		"%s", msg);
+
+	memset(longpath, 'a', sizeof(longpath));
+	memcpy(longpath, "log_path=/", 10);
+	longpath[sizeof(longpath) - 1] = '\0';
+	m = create_captured(longpath, msg, sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(msg, "for 'log_path' (path too long)"), "%s", msg);
+
+	m = create_captured("log_path=/nonexistent-dir/x.log", msg,
+			    sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(msg, "dmaemu: options: cannot open log_path") &&
+			      count_lines(msg) == 1,
+		      "%s", msg);
+
+	/* Empty items are allowed (a trailing ':'), an empty string too. */
+	m = create_captured("seed=2:mem=16M::", msg, sizeof(msg));
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(msg, "");
+	expect_option(m, "seed", "2");
+	dmaemu_machine_destroy(m);
+	ck_assert_int_eq(dmaemu__options_build(&o, NULL, "", msg, sizeof(msg)),
+			 0);
+	ck_assert_uint_eq(o.mem, 256ULL << 20);
+}
+END_TEST
+
+START_TEST(test_env_precedence)
+{
+	char msg[1024];
+	struct dmaemu_machine *m;
+
+	set_env("mem=64M:seed=5:cache_policy=fifo");
+	m = dmaemu_machine_create("seed=7");
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "mem", "64M");
+	expect_option(m, "seed", "7");
+	expect_option(m, "cache_policy", "fifo");
+	dmaemu_machine_destroy(m);
+
+	m = dmaemu_machine_create(NULL);
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "seed", "5");
+	dmaemu_machine_destroy(m);
+
+	set_env("foo=1");
+	m = create_captured("seed=1", msg, sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_str_eq(msg, "dmaemu: DMAEMU_OPTIONS: unknown option 'foo'\n");
+
+	set_env("mem=xyz");
+	m = create_captured(NULL, msg, sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_msg(!strncmp(msg,
+			       "dmaemu: DMAEMU_OPTIONS: bad value 'xyz' for "
+			       "'mem'",
+			       49),
+		      "%s", msg);
+
+	/* A conflict between stages blames the later one... */
+	set_env("mem_base=0xFFF00000");
+	m = create_captured("mem=2M", msg, sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(msg, "dmaemu: options: bad value '2M' for 'mem'"),
+		      "%s", msg);
+	/* ...only the environment: it is named... */
+	m = create_captured(NULL, msg, sizeof(msg));
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(msg, "dmaemu: DMAEMU_OPTIONS: bad value "
+				  "'0xfff00000' for 'mem_base'"),
+		      "%s", msg);
+	/* ...and the argument can repair what the environment set. */
+	m = create_captured("mem=1M", msg, sizeof(msg));
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "mem_base", "0xfff00000");
+	expect_option(m, "mem", "1M");
+	dmaemu_machine_destroy(m);
+	unsetenv("DMAEMU_OPTIONS");
+}
+END_TEST
+
+START_TEST(test_several_machines)
+{
+	struct dmaemu_machine *a, *b, *c;
+	struct dmaemu__where w;
+
+	ck_assert_ptr_null(dmaemu_machine_current());
+	a = dmaemu_machine_create("mem=16M");
+	ck_assert_ptr_eq(dmaemu_machine_current(), a);
+	b = dmaemu_machine_create("mem=16M");
+	ck_assert_ptr_eq(dmaemu_machine_current(), b);
+	c = dmaemu_machine_create("mem=16M");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_eq(dmaemu_machine_current(), c);
+
+	/* Each address belongs to its own machine. */
+	ck_assert(dmaemu__classify(a->bank[0].cpu + 100, &w));
+	ck_assert_ptr_eq(w.m, a);
+	ck_assert(dmaemu__classify(b->bank[0].cpu + 100, &w));
+	ck_assert_ptr_eq(w.m, b);
+	ck_assert(dmaemu__classify(c->bank[0].mem, &w));
+	ck_assert_ptr_eq(w.m, c);
+
+	dmaemu_machine_set_current(a);
+	ck_assert_ptr_eq(dmaemu_machine_current(), a);
+	dmaemu_machine_destroy(c); /* not current: nothing changes */
+	ck_assert_ptr_eq(dmaemu_machine_current(), a);
+	dmaemu_machine_destroy(a); /* current: the newest survivor takes over */
+	ck_assert_ptr_eq(dmaemu_machine_current(), b);
+	dmaemu_machine_set_current(NULL);
+	ck_assert_ptr_null(dmaemu_machine_current());
+	c = dmaemu_machine_create("mem=16M");
+	ck_assert_ptr_eq(dmaemu_machine_current(), c);
+	dmaemu_machine_destroy(c);
+	ck_assert_ptr_eq(dmaemu_machine_current(), b);
+	dmaemu_machine_destroy(b);
+	ck_assert_ptr_null(dmaemu_machine_current());
+	dmaemu_machine_destroy(NULL);
+}
+END_TEST
+
+START_TEST(test_destroy_unregisters)
+{
+	struct dmaemu_machine *m = dmaemu_machine_create("mem=16M");
+	uint8_t *cpu, *mmio;
+	struct dmaemu__where w;
+
+	ck_assert_ptr_nonnull(m);
+	cpu = m->bank[0].cpu;
+	mmio = m->mmio;
+	ck_assert(dmaemu__in_span(cpu));
+	ck_assert_ptr_eq(dmaemu__machine_of_addr(mmio), m);
+	dmaemu_machine_destroy(m);
+	/* No machine left: the span is empty, nothing classifies. */
+	ck_assert(!dmaemu__in_span(cpu));
+	ck_assert(!dmaemu__classify(cpu, &w));
+	ck_assert_ptr_null(w.m);
+	ck_assert_ptr_null(dmaemu__machine_of_addr(mmio));
+}
+END_TEST
+
+/* Make one report on a new machine in a child; return its wait status. */
+static int child_report(const char *opts, bool report)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct dmaemu_machine *m = dmaemu_machine_create(opts);
+		struct dmaemu__report_info r = {
+			.kind = DMAEMU_REPORT_BAD_ARGUMENT,
+		};
+
+		if (!m)
+			_exit(99);
+		if (report)
+			dmaemu__report(m, &r, "test report");
+		dmaemu_machine_destroy(m);
+		exit(0); /* normal exit: atexit handlers run */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+START_TEST(test_exitcode)
+{
+	int st;
+
+	st = child_report("mem=16M:exitcode=7:log_path=/dev/null", true);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 7);
+	st = child_report("mem=16M:exitcode=7:log_path=/dev/null", false);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	st = child_report("mem=16M:log_path=/dev/null", true);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+}
+END_TEST
+
+START_TEST(test_halt_on_error)
+{
+	int st;
+
+	st = child_report("mem=16M:halt_on_error=1:log_path=/dev/null", true);
+	ck_assert(WIFSIGNALED(st));
+	ck_assert_int_eq(WTERMSIG(st), SIGABRT);
+	st = child_report("mem=16M:halt_on_error=1:log_path=/dev/null", false);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+}
+END_TEST
+
+START_TEST(test_report_counts)
+{
+	struct dmaemu_machine *m =
+		dmaemu_machine_create("mem=16M:log_path=/dev/null");
+	struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_BAD_FREE};
+	unsigned int k;
+
+	ck_assert_ptr_nonnull(m);
+	dmaemu__report(m, &r, "one");
+	dmaemu__report(m, &r, "two");
+	r.kind = DMAEMU_REPORT_STALE_CPU_READ;
+	dmaemu__report(m, &r, "three");
+	ck_assert_uint_eq(dmaemu_report_count(m, "bad-free"), 2);
+	ck_assert_uint_eq(dmaemu_report_count(m, "stale-cpu-read"), 1);
+	ck_assert_uint_eq(dmaemu_report_count(m, "lost-cpu-write"), 0);
+	ck_assert_uint_eq(dmaemu_report_count(m, "no-such-kind"), 0);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 3);
+	for (k = 0; k < DMAEMU_REPORT_NKINDS; k++)
+		ck_assert_str_ne(dmaemu_report_kind_name(k), "?");
+	ck_assert_str_eq(dmaemu_report_kind_name(DMAEMU_REPORT_NKINDS), "?");
+	dmaemu_report_reset(m);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	ck_assert_uint_eq(dmaemu_report_count(m, "bad-free"), 0);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+static Suite *machine_suite(void)
+{
+	Suite *s = suite_create("machine");
+	TCase *tc = tcase_create("machine");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_every_key);
+	tcase_add_test(tc, test_profile_defaults);
+	tcase_add_loop_test(tc, test_bad_values, 0,
+			    (int)(sizeof(bad) / sizeof(bad[0])));
+	tcase_add_test(tc, test_bad_syntax);
+	tcase_add_test(tc, test_env_precedence);
+	tcase_add_test(tc, test_several_machines);
+	tcase_add_test(tc, test_destroy_unregisters);
+	tcase_add_test(tc, test_exitcode);
+	tcase_add_test(tc, test_halt_on_error);
+	tcase_add_test(tc, test_report_counts);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(machine_suite());
+}
