@@ -168,7 +168,7 @@ out_free:
 	/* Only option and log_path problems are the caller's to fix. */
 	if (err[0])
 		fprintf(stderr, "dmaemu: %s\n", err);
-	free(m);
+	dmaemu__free(m);
 	errno = -ret;
 	return NULL;
 }
@@ -190,5 +190,5 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 	dmaemu__physmem_fini(m);
 	dmaemu__report_fini(m);
 	destroy_mutexes(m);
-	free(m);
+	dmaemu__free(m);
 }

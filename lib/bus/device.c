@@ -139,7 +139,7 @@ static bool live_has(const struct device *dev)
 /* Rebuild at @cap slots without tombstones.  Write lock held. */
 static int live_rehash(size_t cap)
 {
-	const struct device **t = calloc(cap, sizeof(*t));
+	const struct device **t = dmaemu__calloc(cap, sizeof(*t));
 	size_t i, j;
 
 	if (!t)
@@ -151,7 +151,7 @@ static int live_rehash(size_t cap)
 			;
 		t[j] = live[i];
 	}
-	free(live);
+	dmaemu__free(live);
 	live = t;
 	live_cap = cap;
 	live_used = live_n;
@@ -201,7 +201,7 @@ static void live_del(const struct device *dev)
 		}
 	}
 	if (!live_n) {
-		free(live);
+		dmaemu__free(live);
 		live = NULL;
 		live_cap = live_used = 0;
 	}
@@ -359,10 +359,10 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 		errno = EINVAL;
 		return NULL;
 	}
-	d = calloc(1, sizeof(*d));
+	d = dmaemu__calloc(1, sizeof(*d));
 	if (!d)
 		goto out;
-	d->name = strdup(name);
+	d->name = dmaemu__strdup(name);
 	if (!d->name)
 		goto out_free;
 	if (dmaemu__mutex_init(&d->devres_lock))
@@ -408,9 +408,9 @@ out_clients:
 out_mutex:
 	pthread_mutex_destroy(&d->devres_lock);
 out_name:
-	free(d->name);
+	dmaemu__free(d->name);
 out_free:
-	free(d);
+	dmaemu__free(d);
 out:
 	errno = err;
 	return NULL;
@@ -437,7 +437,7 @@ static void devres_release_all(struct dmaemu_device *d)
 		if (!r)
 			break;
 		r->release(&d->dev, r->data);
-		free(r);
+		dmaemu__free(r);
 	}
 }
 
@@ -473,8 +473,8 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 
 	clients_free(d, DMAEMU__BUS_NSLOTS);
 	pthread_mutex_destroy(&d->devres_lock);
-	free(d->name);
-	free(d);
+	dmaemu__free(d->name);
+	dmaemu__free(d);
 }
 
 /**
@@ -532,7 +532,7 @@ int dmaemu__devres_add(struct device *dev, dmaemu__devres_fn release,
 
 	if (!d || !release)
 		return -EINVAL;
-	r = malloc(sizeof(*r));
+	r = dmaemu__malloc(sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	r->release = release;
@@ -571,7 +571,7 @@ int dmaemu__devres_remove(struct device *dev, dmaemu__devres_fn release,
 {
 	struct dmaemu__devres *r = devres_unlink(dev, release, data);
 
-	free(r);
+	dmaemu__free(r);
 	return r ? 0 : -ENOENT;
 }
 
@@ -583,7 +583,7 @@ int dmaemu__devres_release(struct device *dev, dmaemu__devres_fn release,
 	if (!r)
 		return -ENOENT;
 	r->release(dev, r->data);
-	free(r);
+	dmaemu__free(r);
 	return 0;
 }
 
@@ -651,19 +651,19 @@ static long translate(struct dmaemu_device *d, dma_addr_t addr, size_t len,
 					    write, &phys, &contig);
 		if (ret || !contig) {
 			if (p != stack)
-				free(p);
+				dmaemu__free(p);
 			return ret ? ret : -EFAULT;
 		}
 		if (n == cap) {
-			bigger = malloc(2 * cap * sizeof(*p));
+			bigger = dmaemu__malloc(2 * cap * sizeof(*p));
 			if (!bigger) {
 				if (p != stack)
-					free(p);
+					dmaemu__free(p);
 				return -ENOMEM;
 			}
 			memcpy(bigger, p, n * sizeof(*p));
 			if (p != stack)
-				free(p);
+				dmaemu__free(p);
 			p = bigger;
 			cap *= 2;
 		}
@@ -770,7 +770,7 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	for (i = 0; i < n; i++)
 		clients_access(d, p[i].dma, p[i].phys, p[i].len, write);
 	if (p != stack)
-		free(p);
+		dmaemu__free(p);
 	return 0;
 }
 

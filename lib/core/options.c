@@ -410,7 +410,7 @@ int dmaemu__options_parse(struct dmaemu__options *o, const char *s,
 
 	if (!s || !*s)
 		return 0;
-	copy = strdup(s);
+	copy = dmaemu__strdup(s);
 	if (!copy) {
 		set_err(err, errlen, "%s: out of memory", origin);
 		return -ENOMEM;
@@ -442,7 +442,7 @@ int dmaemu__options_parse(struct dmaemu__options *o, const char *s,
 		}
 		o->set_by[k - keys] = origin;
 	}
-	free(copy);
+	dmaemu__free(copy);
 	return ret;
 }
 

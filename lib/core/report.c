@@ -186,7 +186,7 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	vsnprintf(head, sizeof(head), fmt, ap);
 
 	/* 4 KiB would be a lot of stack for a hook called on any thread. */
-	t = malloc(sizeof(*t));
+	t = dmaemu__malloc(sizeof(*t));
 	if (t) {
 		t->len = 0;
 		add(t, "==%d==ERROR: dmaemu: %s: %s\n", (int)getpid(), kind,
@@ -215,7 +215,7 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 		fflush(out);
 	}
 	dmaemu__unlock(&m->report_lock);
-	free(t);
+	dmaemu__free(t);
 
 	if (m->opt.exitcode)
 		__atomic_store_n(&exit_status, m->opt.exitcode,

@@ -89,7 +89,7 @@ int dmaemu__cpu_init(struct dmaemu_machine *m)
 {
 	struct dmaemu__cpu *c;
 
-	c = calloc(1, sizeof(*c));
+	c = dmaemu__calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	c->id = __atomic_add_fetch(&machine_ids, 1, __ATOMIC_RELAXED);
@@ -116,14 +116,14 @@ void dmaemu__cpu_fini(struct dmaemu_machine *m)
 	dmaemu__mem_changed();
 	for (ts = c->tstats; ts; ts = tn) {
 		tn = ts->next;
-		free(ts);
+		dmaemu__free(ts);
 	}
 	for (mm = c->mmio; mm; mm = mn) {
 		mn = mm->next;
-		free(mm);
+		dmaemu__free(mm);
 	}
 	dmaemu__prefetch_fini(m);
-	free(c);
+	dmaemu__free(c);
 	m->cpu = NULL;
 }
 
@@ -151,7 +151,7 @@ static void tls_bind(struct dmaemu_machine *m)
 		if (pthread_equal(ts->owner, self))
 			break;
 	if (!ts) {
-		ts = calloc(1, sizeof(*ts));
+		ts = dmaemu__calloc(1, sizeof(*ts));
 		if (ts) {
 			ts->owner = self;
 			ts->next = c->tstats;
@@ -637,7 +637,7 @@ void *dmaemu__mmio_map(struct dmaemu_machine *m, size_t size,
 	}
 	len = ((uint64_t)size + DMAEMU__PAGE_SIZE - 1) &
 	      ~(uint64_t)(DMAEMU__PAGE_SIZE - 1);
-	mm = calloc(1, sizeof(*mm));
+	mm = dmaemu__calloc(1, sizeof(*mm));
 	if (!mm) {
 		errno = ENOMEM;
 		return NULL;
@@ -651,7 +651,7 @@ void *dmaemu__mmio_map(struct dmaemu_machine *m, size_t size,
 	}
 	if (off > m->mmio_size || m->mmio_size - off < len) {
 		dmaemu__unlock(&m->lock);
-		free(mm);
+		dmaemu__free(mm);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -676,7 +676,7 @@ int dmaemu__mmio_unmap(struct dmaemu_machine *m, void *cookie)
 			mm = *pp;
 			*pp = mm->next;
 			dmaemu__unlock(&m->lock);
-			free(mm);
+			dmaemu__free(mm);
 			return 0;
 		}
 	}

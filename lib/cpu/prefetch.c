@@ -62,7 +62,7 @@ int dmaemu__prefetch_add_range(struct dmaemu_machine *m, uint64_t phys,
 	if (c->pf_n == c->pf_cap) {
 		size_t cap = c->pf_cap ? 2 * c->pf_cap : 8;
 
-		r = realloc(c->pf, cap * sizeof(*r));
+		r = dmaemu__realloc(c->pf, cap * sizeof(*r));
 		if (!r) {
 			dmaemu__unlock(&m->cache_lock);
 			return -ENOMEM;
@@ -152,7 +152,7 @@ void dmaemu__prefetch_fire(struct dmaemu_machine *m)
 
 void dmaemu__prefetch_fini(struct dmaemu_machine *m)
 {
-	free(m->cpu->pf);
+	dmaemu__free(m->cpu->pf);
 	m->cpu->pf = NULL;
 	m->cpu->pf_n = m->cpu->pf_cap = 0;
 	m->cpu->pf_lines = 0;

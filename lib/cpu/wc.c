@@ -99,7 +99,7 @@ int dmaemu__wc_init(struct dmaemu_machine *m)
 
 	if (!n || !size || (size & (size - 1)) || size > DMAEMU__PAGE_SIZE)
 		return -EINVAL;
-	wc = calloc(1, sizeof(*wc) + n * sizeof(wc->buf[0]) + n * per);
+	wc = dmaemu__calloc(1, sizeof(*wc) + n * sizeof(wc->buf[0]) + n * per);
 	if (!wc)
 		return -ENOMEM;
 	wc->n = n;
@@ -122,7 +122,7 @@ int dmaemu__wc_init(struct dmaemu_machine *m)
 
 void dmaemu__wc_fini(struct dmaemu_machine *m)
 {
-	free(m->wc);
+	dmaemu__free(m->wc);
 	m->wc = NULL;
 }
 

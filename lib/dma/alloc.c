@@ -265,7 +265,7 @@ static int alloc_chunks(struct dmaemu_machine *m, struct coherent *c,
 {
 	unsigned int i, n = single ? (unsigned int)(c->len >> PAGE_SHIFT) : 1;
 
-	c->chunk = calloc(n, sizeof(*c->chunk));
+	c->chunk = dmaemu__calloc(n, sizeof(*c->chunk));
 	if (!c->chunk)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
@@ -386,7 +386,7 @@ static dma_addr_t iommu_map(struct device *dev, const struct coherent *c,
 			    unsigned long attrs)
 {
 	size_t i, j, k = 0, n = c->len >> PAGE_SHIFT;
-	uint64_t *phys = malloc(n * sizeof(*phys));
+	uint64_t *phys = dmaemu__malloc(n * sizeof(*phys));
 	dma_addr_t iova;
 	int prot = DMAEMU__IOMMU_READ | DMAEMU__IOMMU_WRITE;
 
@@ -399,7 +399,7 @@ static dma_addr_t iommu_map(struct device *dev, const struct coherent *c,
 			phys[k++] = c->chunk[i].phys + (j << PAGE_SHIFT);
 	iova = dmaemu__iommu_map_pages(dev, phys, n, prot,
 				       (attrs & DMA_ATTR_PRIVILEGED) != 0);
-	free(phys);
+	dmaemu__free(phys);
 	return iova;
 }
 
@@ -415,8 +415,8 @@ static void release(struct coherent *c)
 	if (c->iommu)
 		dmaemu__iommu_unmap(c->dev, c->handle, c->len);
 	free_chunks(m, c);
-	free(c->chunk);
-	free(c);
+	dmaemu__free(c->chunk);
+	dmaemu__free(c);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -476,7 +476,7 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	}
 	dmaemu__check_sleep(m, gfp, "dma_alloc_attrs");
 
-	c = calloc(1, sizeof(*c));
+	c = dmaemu__calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->dev = dev;
@@ -527,8 +527,8 @@ out_unmap:
 out_pages:
 	free_chunks(m, c);
 out_free:
-	free(c->chunk);
-	free(c);
+	dmaemu__free(c->chunk);
+	dmaemu__free(c);
 	return NULL;
 }
 
@@ -611,7 +611,7 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 	} else {
 		*copy = *c;
 		copy->next = NULL;
-		copy->chunk = malloc(c->nchunks * sizeof(*c->chunk));
+		copy->chunk = dmaemu__malloc(c->nchunks * sizeof(*c->chunk));
 		if (copy->chunk)
 			memcpy(copy->chunk, c->chunk,
 			       c->nchunks * sizeof(*c->chunk));
@@ -825,10 +825,10 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 	if (c->view == VIEW_LINEAR)
 		dmaemu__range_clean(m, c->chunk[0].phys + off, len);
 
-	map = calloc(1, sizeof(*map));
+	map = dmaemu__calloc(1, sizeof(*map));
 	addr = map ? map_dram(m, c, off, len) : NULL;
 	if (!addr) {
-		free(map);
+		dmaemu__free(map);
 		ret = -ENOMEM;
 		goto out_free_snap;
 	}
@@ -840,7 +840,7 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 	vma->vm_end = vma->vm_start + len;
 	vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
 out_free_snap:
-	free(snap.chunk);
+	dmaemu__free(snap.chunk);
 	return ret;
 }
 
@@ -859,7 +859,7 @@ void dmaemu_vma_unmap(struct vm_area_struct *vma)
 	vma->vm_start = map->orig_start;
 	vma->vm_end = map->orig_start + map->len;
 	vma->dmaemu = NULL;
-	free(map);
+	dmaemu__free(map);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -925,7 +925,7 @@ int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 		sg_set_page(sg, ch->page, (unsigned int)ch->len, 0);
 	}
 out_free_snap:
-	free(snap.chunk);
+	dmaemu__free(snap.chunk);
 	return ret;
 }
 

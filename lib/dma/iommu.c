@@ -203,7 +203,7 @@ static uint64_t *pte_of(struct iommu_domain *d, uint64_t pfn, bool make)
 	if (!d->root) {
 		if (!make)
 			return NULL;
-		d->root = calloc(PT_SIZE, sizeof(void *));
+		d->root = dmaemu__calloc(PT_SIZE, sizeof(void *));
 		if (!d->root)
 			return NULL;
 		d->tables++;
@@ -217,7 +217,7 @@ static uint64_t *pte_of(struct iommu_domain *d, uint64_t pfn, bool make)
 				return NULL;
 			/* Leaves are uint64_t entries, tables pointers:
 			 * both 8 bytes. */
-			next = calloc(PT_SIZE, sizeof(void *));
+			next = dmaemu__calloc(PT_SIZE, sizeof(void *));
 			if (!next)
 				return NULL;
 			t[pt_index(pfn, level)] = next;
@@ -244,7 +244,7 @@ static void pt_free(void **t, unsigned int level)
 	if (level < PT_LEVELS - 1)
 		for (i = 0; i < PT_SIZE; i++)
 			pt_free(t[i], level + 1);
-	free(t);
+	dmaemu__free(t);
 }
 
 /* Clear the entries of [@lo, @lo + @n).  d->lock held. */
@@ -317,11 +317,11 @@ static struct iova_node *iova_take(struct iommu_domain *d, uint64_t n,
 	int tries;
 
 	/* Both possible leftovers need a node, the allocation one more. */
-	a = malloc(sizeof(*a));
-	spare = malloc(sizeof(*spare));
+	a = dmaemu__malloc(sizeof(*a));
+	spare = dmaemu__malloc(sizeof(*spare));
 	if (!a || !spare) {
-		free(a);
-		free(spare);
+		dmaemu__free(a);
+		dmaemu__free(spare);
 		*err = -ENOMEM;
 		return NULL;
 	}
@@ -346,8 +346,8 @@ static struct iova_node *iova_take(struct iommu_domain *d, uint64_t n,
 		if (start)
 			goto take;
 	}
-	free(a);
-	free(spare);
+	dmaemu__free(a);
+	dmaemu__free(spare);
 	*err = -ENOSPC;
 	return NULL;
 
@@ -363,9 +363,9 @@ take:
 		f->hi = start;
 		free_insert(d, f);
 	} else {
-		free(f);
+		dmaemu__free(f);
 	}
-	free(spare);
+	dmaemu__free(spare);
 	a->lo = start;
 	a->hi = start + n;
 	return a;
@@ -382,13 +382,13 @@ static void iova_put(struct iommu_domain *d, struct iova_node *a)
 	if (right && right->lo == a->hi) {
 		free_remove(d, right);
 		a->hi = right->hi;
-		free(right);
+		dmaemu__free(right);
 	}
 	if (left && left->hi == a->lo) {
 		RB_REMOVE(free_size, &d->free_size, left);
 		left->hi = a->hi;
 		RB_INSERT(free_size, &d->free_size, left);
-		free(a);
+		dmaemu__free(a);
 		return;
 	}
 	free_insert(d, a);
@@ -421,9 +421,9 @@ static struct dmaemu__iommu *iommu_state(struct dmaemu_machine *m)
 	dmaemu__lock(&m->lock);
 	io = m->iommu;
 	if (!io) {
-		io = calloc(1, sizeof(*io));
+		io = dmaemu__calloc(1, sizeof(*io));
 		if (io && dmaemu__mutex_init(&io->lock)) {
-			free(io);
+			dmaemu__free(io);
 			io = NULL;
 		}
 		if (io) {
@@ -446,15 +446,15 @@ static void domain_free(struct iommu_domain *d)
 
 	for (n = RB_MIN(free_addr, &d->free_addr); n; n = next) {
 		next = RB_NEXT(free_addr, &d->free_addr, n);
-		free(n);
+		dmaemu__free(n);
 	}
 	for (n = RB_MIN(alloc_tree, &d->allocs); n; n = next) {
 		next = RB_NEXT(alloc_tree, &d->allocs, n);
-		free(n);
+		dmaemu__free(n);
 	}
 	pt_free(d->root, 0);
 	pthread_mutex_destroy(&d->lock);
-	free(d);
+	dmaemu__free(d);
 }
 
 /*
@@ -478,11 +478,11 @@ static struct iommu_domain *domain_of(struct dmaemu_machine *m,
 			break;
 	if (d || !make)
 		goto out;
-	d = calloc(1, sizeof(*d));
-	all = malloc(sizeof(*all));
+	d = dmaemu__calloc(1, sizeof(*d));
+	all = dmaemu__malloc(sizeof(*all));
 	if (!d || !all || dmaemu__mutex_init(&d->lock)) {
-		free(d);
-		free(all);
+		dmaemu__free(d);
+		dmaemu__free(all);
 		d = NULL;
 		goto out;
 	}
@@ -1289,6 +1289,6 @@ void dmaemu__iommu_fini(struct dmaemu_machine *m)
 		domain_free(d);
 	}
 	pthread_mutex_destroy(&io->lock);
-	free(io);
+	dmaemu__free(io);
 	m->iommu = NULL;
 }

@@ -703,7 +703,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 		dmaemu__owner_set(m, c->ents[i].phys, c->ents[i].len,
 				  for_device ? DMAEMU__DOMAIN_DEVICE
 					     : DMAEMU__DOMAIN_CPU);
-	free(c);
+	dmaemu__free(c);
 }
 
 /**
@@ -1031,7 +1031,8 @@ void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 static bool release_sg(struct dmaemu_machine *m, struct device *dev,
 		       const struct dmaemu__mapping *head)
 {
-	struct scatterlist *tmp = calloc((size_t)head->nents, sizeof(*tmp));
+	struct scatterlist *tmp =
+		dmaemu__calloc((size_t)head->nents, sizeof(*tmp));
 	int i;
 
 	if (!tmp)
@@ -1050,7 +1051,7 @@ static bool release_sg(struct dmaemu_machine *m, struct device *dev,
 	}
 	head->ops->unmap_sg(dev, tmp, head->nents, head->dir,
 			    head->attrs | DMA_ATTR_SKIP_CPU_SYNC);
-	free(tmp);
+	dmaemu__free(tmp);
 	return true;
 }
 

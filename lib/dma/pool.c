@@ -99,7 +99,7 @@ static size_t *layout(size_t size, size_t boundary, size_t allocation,
 		n++;
 		off += size;
 	}
-	offs = calloc(n ? n : 1, sizeof(*offs));
+	offs = dmaemu__calloc(n ? n : 1, sizeof(*offs));
 	if (!offs)
 		return NULL;
 	n = 0;
@@ -166,7 +166,7 @@ struct dma_pool *dma_pool_create(const char *name, struct device *dev,
 	else if (boundary < size || (boundary & (boundary - 1)))
 		return NULL;
 
-	pool = calloc(1, sizeof(*pool));
+	pool = dmaemu__calloc(1, sizeof(*pool));
 	if (!pool)
 		return NULL;
 	snprintf(pool->name, sizeof(pool->name), "%s", name ? name : "");
@@ -178,8 +178,8 @@ struct dma_pool *dma_pool_create(const char *name, struct device *dev,
 	pool->allocation = allocation;
 	pool->offsets = layout(size, boundary, allocation, &pool->nblocks);
 	if (!pool->offsets || dmaemu__mutex_init(&pool->lock)) {
-		free(pool->offsets);
-		free(pool);
+		dmaemu__free(pool->offsets);
+		dmaemu__free(pool);
 		return NULL;
 	}
 	return pool;
@@ -190,9 +190,9 @@ static void dmam_pool_release(struct device *dev, void *data);
 static void page_free(struct dma_pool *pool, struct pool_page *page)
 {
 	dma_free_coherent(pool->dev, pool->allocation, page->vaddr, page->dma);
-	free(page->next_free);
-	free(page->state);
-	free(page);
+	dmaemu__free(page->next_free);
+	dmaemu__free(page->state);
+	dmaemu__free(page);
 }
 
 /**
@@ -230,8 +230,8 @@ void dma_pool_destroy(struct dma_pool *pool)
 		page_free(pool, page);
 	}
 	pthread_mutex_destroy(&pool->lock);
-	free(pool->offsets);
-	free(pool);
+	dmaemu__free(pool->offsets);
+	dmaemu__free(pool);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -251,13 +251,14 @@ static void cpu_fill(void *vaddr, int c, size_t len)
 /* A new page, every block free and poisoned; NULL when out of memory. */
 static struct pool_page *page_alloc(struct dma_pool *pool, gfp_t gfp)
 {
-	struct pool_page *page = calloc(1, sizeof(*page));
+	struct pool_page *page = dmaemu__calloc(1, sizeof(*page));
 	unsigned int i;
 
 	if (!page)
 		return NULL;
-	page->next_free = calloc(pool->nblocks, sizeof(*page->next_free));
-	page->state = calloc(pool->nblocks, sizeof(*page->state));
+	page->next_free =
+		dmaemu__calloc(pool->nblocks, sizeof(*page->next_free));
+	page->state = dmaemu__calloc(pool->nblocks, sizeof(*page->state));
 	if (!page->next_free || !page->state)
 		goto out_free;
 	page->vaddr = dma_alloc_coherent(pool->dev, pool->allocation,
@@ -271,9 +272,9 @@ static struct pool_page *page_alloc(struct dma_pool *pool, gfp_t gfp)
 	return page;
 
 out_free:
-	free(page->next_free);
-	free(page->state);
-	free(page);
+	dmaemu__free(page->next_free);
+	dmaemu__free(page->state);
+	dmaemu__free(page);
 	return NULL;
 }
 

@@ -142,7 +142,7 @@ static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static void spare_exit(void *unused)
 {
 	(void)unused;
-	free(spare);
+	dmaemu__free(spare);
 	spare = NULL;
 	spare_keyed = false;
 }
@@ -173,7 +173,7 @@ static void node_release(struct node *n)
 		spare = n;
 		return;
 	}
-	free(n);
+	dmaemu__free(n);
 }
 
 /* Device create (the bus client's add): an empty registry. */
@@ -206,12 +206,12 @@ static void registry_free(void *data)
 		next = RB_NEXT(reg_tree, &reg->tree, n);
 		RB_REMOVE(reg_tree, &reg->tree, n);
 		/* Only a scatterlist's head owns these arrays. */
-		free(n->map.segs);
-		free(n->map.ents);
-		free(n);
+		dmaemu__free(n->map.segs);
+		dmaemu__free(n->map.ents);
+		dmaemu__free(n);
 	}
 	pthread_mutex_destroy(&reg->lock);
-	free(reg);
+	dmaemu__free(reg);
 }
 
 /**
@@ -228,7 +228,7 @@ struct dmaemu__mapping *dmaemu__mapping_new(int nents)
 	if (n)
 		spare = NULL;
 	else
-		n = malloc(len);
+		n = dmaemu__malloc(len);
 	if (!n)
 		return NULL;
 	/* A call to the C library's memset(): GCC would inline this size as
@@ -237,11 +237,13 @@ struct dmaemu__mapping *dmaemu__mapping_new(int nents)
 	memset(n, 0, len);
 	n->map.head = &n->map;
 	if (nents > 0) {
-		n->map.segs = calloc((size_t)nents, sizeof(*n->map.segs));
-		n->map.ents = calloc((size_t)nents, sizeof(*n->map.ents));
+		n->map.segs =
+			dmaemu__calloc((size_t)nents, sizeof(*n->map.segs));
+		n->map.ents =
+			dmaemu__calloc((size_t)nents, sizeof(*n->map.ents));
 		if (!n->map.segs || !n->map.ents) {
-			free(n->map.segs);
-			free(n->map.ents);
+			dmaemu__free(n->map.segs);
+			dmaemu__free(n->map.ents);
 			node_release(n);
 			return NULL;
 		}
@@ -263,8 +265,8 @@ void dmaemu__mapping_free(struct dmaemu__mapping *map)
 		for (i = 1; i < map->mapped; i++)
 			if (map->segs[i] && map->segs[i] != map)
 				node_release(node_of(map->segs[i]));
-	free(map->segs);
-	free(map->ents);
+	dmaemu__free(map->segs);
+	dmaemu__free(map->ents);
 	node_release(node_of(map));
 }
 
@@ -489,7 +491,7 @@ int dmaemu__mapping_find_sg(struct device *dev, dma_addr_t dma,
 		(size_t)map->mapped * (sizeof(dma_addr_t) + sizeof(size_t)) +
 		(size_t)map->nents * sizeof(struct dmaemu__sg_ent);
 	ret = -ENOMEM;
-	c = malloc(bytes);
+	c = dmaemu__malloc(bytes);
 	if (!c)
 		goto out;
 	c->ops = map->ops;

@@ -109,7 +109,7 @@ void sg_free_table(struct sg_table *table)
 			next = NULL;
 			left = 0;
 		}
-		free(sgl);
+		dmaemu__free(sgl);
 		sgl = next;
 	}
 	table->sgl = NULL;
@@ -151,7 +151,7 @@ int sg_alloc_table(struct sg_table *table, unsigned int nents, gfp_t gfp_mask)
 			slots = SG_MAX_SINGLE_ALLOC;
 			used = slots - 1; /* the last slot is the link */
 		}
-		sg = calloc(slots, sizeof(*sg));
+		sg = dmaemu__calloc(slots, sizeof(*sg));
 		if (!sg) {
 			/*
 			 * Make the table describe exactly what exists: the

@@ -182,11 +182,11 @@ static void pool_free(struct dmaemu_machine *m, struct dmaemu__swiotlb *s)
 	for (i = 0; i < s->nchunks; i++)
 		dmaemu__free_pages(m, s->chunk[i].page, s->chunk[i].order,
 				   DMAEMU__OWNER_SWIOTLB, "swiotlb_exit");
-	free(s->chunk);
-	free(s->free_run);
-	free(s->orig);
-	free(s->pos);
-	free(s->size);
+	dmaemu__free(s->chunk);
+	dmaemu__free(s->free_run);
+	dmaemu__free(s->orig);
+	dmaemu__free(s->pos);
+	dmaemu__free(s->size);
 	s->chunk = NULL;
 	s->free_run = NULL;
 	s->orig = NULL;
@@ -220,11 +220,11 @@ static int pool_alloc(struct dmaemu_machine *m, struct dmaemu__swiotlb *s,
 		nslots = IO_TLB_SEGSIZE;
 
 	/* Blocks from 4 MiB down, each a whole number of segments. */
-	s->chunk = calloc(64, sizeof(*s->chunk));
-	s->free_run = malloc(nslots * sizeof(*s->free_run));
-	s->orig = malloc(nslots * sizeof(*s->orig));
-	s->pos = calloc(nslots, sizeof(*s->pos));
-	s->size = calloc(nslots, sizeof(*s->size));
+	s->chunk = dmaemu__calloc(64, sizeof(*s->chunk));
+	s->free_run = dmaemu__malloc(nslots * sizeof(*s->free_run));
+	s->orig = dmaemu__malloc(nslots * sizeof(*s->orig));
+	s->pos = dmaemu__calloc(nslots, sizeof(*s->pos));
+	s->size = dmaemu__calloc(nslots, sizeof(*s->size));
 	if (!s->chunk || !s->free_run || !s->orig || !s->pos || !s->size) {
 		*why = "out of host memory for the slot tables";
 		goto fail;
@@ -288,9 +288,9 @@ static struct dmaemu__swiotlb *state(struct dmaemu_machine *m)
 	dmaemu__lock(&m->lock);
 	s = m->swiotlb;
 	if (!s) {
-		s = calloc(1, sizeof(*s));
+		s = dmaemu__calloc(1, sizeof(*s));
 		if (s && dmaemu__mutex_init(&s->lock)) {
-			free(s);
+			dmaemu__free(s);
 			s = NULL;
 		}
 		if (s) {
@@ -909,6 +909,6 @@ void dmaemu__swiotlb_fini(struct dmaemu_machine *m)
 		return;
 	pool_free(m, s);
 	pthread_mutex_destroy(&s->lock);
-	free(s);
+	dmaemu__free(s);
 	m->swiotlb = NULL;
 }

@@ -120,7 +120,7 @@ static int map_bank(struct dmaemu_machine *m, struct dmaemu__bank *b,
 	}
 
 	/* Outside emulated DRAM, so neither drivers nor devices reach it. */
-	b->pages = calloc(npages, sizeof(*b->pages));
+	b->pages = dmaemu__calloc(npages, sizeof(*b->pages));
 	if (!b->pages)
 		return -ENOMEM;
 	for (p = 0; p < npages; p++) {
@@ -194,7 +194,7 @@ void dmaemu__physmem_fini(struct dmaemu_machine *m)
 	for (i = 0; i < DMAEMU__MAX_BANKS; i++) {
 		struct dmaemu__bank *b = &m->bank[i];
 
-		free(b->pages);
+		dmaemu__free(b->pages);
 		b->pages = NULL;
 		if (b->memfd >= 0)
 			close(b->memfd);

@@ -882,12 +882,12 @@ int dmaemu__palloc_init(struct dmaemu_machine *m)
 	int ret, zi;
 	unsigned int i;
 
-	pa = calloc(1, sizeof(*pa));
+	pa = dmaemu__calloc(1, sizeof(*pa));
 	if (!pa)
 		return -ENOMEM;
 	ret = dmaemu__mutex_init(&pa->lock);
 	if (ret) {
-		free(pa);
+		dmaemu__free(pa);
 		return -ret;
 	}
 	m->palloc = pa;
@@ -923,7 +923,7 @@ int dmaemu__palloc_init(struct dmaemu_machine *m)
 
 		map->first = first_pfn >> pa->pb_order;
 		map->n = ((end_pfn - 1) >> pa->pb_order) - map->first + 1;
-		map->mt = malloc(map->n);
+		map->mt = dmaemu__malloc(map->n);
 		if (!map->mt)
 			goto fail_nomem;
 		memset(map->mt, MIGRATE_MOVABLE, map->n);
@@ -988,9 +988,9 @@ void dmaemu__palloc_fini(struct dmaemu_machine *m)
 	if (!pa)
 		return;
 	for (i = 0; i < DMAEMU__MAX_BANKS; i++)
-		free(pa->pb[i].mt);
+		dmaemu__free(pa->pb[i].mt);
 	pthread_mutex_destroy(&pa->lock);
-	free(pa);
+	dmaemu__free(pa);
 	m->palloc = NULL;
 }
 

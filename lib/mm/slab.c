@@ -132,12 +132,12 @@ int dmaemu__slab_init(struct dmaemu_machine *m)
 		align = 8;
 	if (align & (align - 1))
 		return -EINVAL;
-	sl = calloc(1, sizeof(*sl));
+	sl = dmaemu__calloc(1, sizeof(*sl));
 	if (!sl)
 		return -ENOMEM;
 	ret = dmaemu__mutex_init(&sl->lock);
 	if (ret) {
-		free(sl);
+		dmaemu__free(sl);
 		return -ret;
 	}
 	sl->minalign = align;
@@ -167,7 +167,7 @@ static void free_slab_list(struct slab *s)
 	while (s) {
 		struct slab *next = s->next;
 
-		free(s);
+		dmaemu__free(s);
 		s = next;
 	}
 }
@@ -191,11 +191,11 @@ void dmaemu__slab_fini(struct dmaemu_machine *m)
 	for (l = sl->large; l;) {
 		struct large *next = l->next;
 
-		free(l);
+		dmaemu__free(l);
 		l = next;
 	}
 	pthread_mutex_destroy(&sl->lock);
-	free(sl);
+	dmaemu__free(sl);
 	m->slab = NULL;
 }
 
@@ -254,13 +254,13 @@ static struct slab *new_slab(struct dmaemu_machine *m, struct kmcache *c,
 	struct slab *s;
 	struct page *p;
 
-	s = calloc(1, sizeof(*s) + words * sizeof(uint64_t));
+	s = dmaemu__calloc(1, sizeof(*s) + words * sizeof(uint64_t));
 	if (!s)
 		return NULL;
 	p = dmaemu__alloc_pages(m, gfp, c->order, UINT64_MAX,
 				DMAEMU__OWNER_SLAB, caller);
 	if (!p) {
-		free(s);
+		dmaemu__free(s);
 		return NULL;
 	}
 	s->o.kind = KIND_SLAB;
@@ -317,13 +317,13 @@ static void *large_alloc(struct dmaemu_machine *m, size_t size, gfp_t gfp,
 	struct large *l;
 	struct page *p;
 
-	l = calloc(1, sizeof(*l));
+	l = dmaemu__calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
 	p = dmaemu__alloc_pages(m, gfp | __GFP_COMP, order, UINT64_MAX,
 				DMAEMU__OWNER_KMALLOC, caller);
 	if (!p) {
-		free(l);
+		dmaemu__free(l);
 		return NULL;
 	}
 	dmaemu__lock(&sl->lock);
@@ -511,7 +511,7 @@ static void free_object(struct dmaemu_machine *m, const struct lookup *lk,
 		set_priv(l->page, l->order, NULL);
 		dmaemu__free_pages(m, l->page, l->order, DMAEMU__OWNER_KMALLOC,
 				   caller);
-		free(l);
+		dmaemu__free(l);
 	} else {
 		struct slab *s = (struct slab *)lk->owner;
 		struct kmcache *c = s->cache;
@@ -531,7 +531,7 @@ static void free_object(struct dmaemu_machine *m, const struct lookup *lk,
 			dmaemu__free_pages(m, s->page, c->order,
 					   DMAEMU__OWNER_SLAB, caller);
 			sl->slabs--;
-			free(s);
+			dmaemu__free(s);
 		}
 	}
 }
