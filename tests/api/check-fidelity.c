@@ -17,6 +17,8 @@
 #include <dmaemu/device.h>
 #include <dmaemu/machine.h>
 #include <dmaemu/report.h>
+#include <dmaemu/vma.h>
+#include <asm/barrier.h>
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -200,6 +202,65 @@ START_TEST(test_map_from_device)
 }
 END_TEST
 
+/*
+ * Item 4: x86 in 4.14 ignores DMA_ATTR_WRITE_COMBINE
+ * (dma_generic_alloc_coherent()): ordinary write-back memory, coherent, so
+ * the device sees a store at once, with or without wmb().  On arm and
+ * arm64 the store waits in a write-combining buffer until the barrier.
+ */
+START_TEST(test_write_combine)
+{
+	const int prof = _i;
+	uint8_t *p, got[8];
+	dma_addr_t h;
+
+	mk(prof);
+	p = dma_alloc_wc(dev, 4096, &h, GFP_KERNEL);
+	ck_assert_ptr_nonnull(p);
+	memset(p, 0x5a, 8);
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, got, 8), 0);
+	ck_assert(all(got, 8, prof == X86 ? 0x5a : 0));
+	wmb();
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, got, 8), 0);
+	ck_assert(all(got, 8, 0x5a));
+	dma_free_wc(dev, 4096, p, h);
+	done();
+}
+END_TEST
+
+/*
+ * Item 5: the kernel view and a dma_mmap_coherent() user view of one
+ * buffer agree on every profile: on x86 both are cacheable mappings of one
+ * page (coherent with each other and with the device), on arm and arm64
+ * both are uncached.  A correct program gets no report.
+ */
+START_TEST(test_mmap_views_agree)
+{
+	struct vm_area_struct vma = {.vm_end = 4096};
+	uint8_t *k, *u, got[24];
+	dma_addr_t h;
+
+	mk(_i);
+	k = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(dma_mmap_coherent(dev, &vma, k, h, 4096), 0);
+	u = (uint8_t *)vma.vm_start;
+	memset(k, 'K', 8);
+	ck_assert(all(u, 8, 'K'));
+	memset(u + 8, 'U', 8);
+	ck_assert(all(k + 8, 8, 'U'));
+	ck_assert_int_eq(dmaemu_dma_write(dd, h + 16, "DDDDDDDD", 8), 0);
+	ck_assert(all(k + 16, 8, 'D'));
+	ck_assert(all(u + 16, 8, 'D'));
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, got, 24), 0);
+	ck_assert(all(got, 8, 'K') && all(got + 8, 8, 'U'));
+	dmaemu_vma_unmap(&vma);
+	dma_free_coherent(dev, 4096, k, h);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	done();
+}
+END_TEST
+
 /* map_policy: its default, its spelling, arm64 only. */
 START_TEST(test_map_policy_option)
 {
@@ -237,6 +298,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_unmap_partial_lines, ARM, X86 + 1);
 	tcase_add_loop_test(tc, test_sync_for_cpu_partial_lines, ARM, X86 + 1);
 	tcase_add_loop_test(tc, test_map_from_device, ARM, NPROF);
+	tcase_add_loop_test(tc, test_write_combine, ARM, X86 + 1);
+	tcase_add_loop_test(tc, test_mmap_views_agree, ARM, X86 + 1);
 	tcase_add_test(tc, test_map_policy_option);
 	suite_add_tcase(s, tc);
 	return check_run(s);
