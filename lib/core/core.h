@@ -283,8 +283,8 @@ void dmaemu__reportf(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
  *     SUMMARY: dmaemu: <kind> rx_refill+0x2c (/path/prog)
  *
  * (", in fn()" left out when the headline starts with fn already).  Calls
- * nest (an API function used by another keeps the outer one's context
- * after it returns).  Public entry points use DMAEMU__API_CALL(), which
+ * nest: an API call made inside another (by the library, for the driver)
+ * names the inner function and keeps the outer one's caller.  Public entry points use DMAEMU__API_CALL(), which
  * leaves on every return path; dmaemu__call_enter()/_leave() are for code
  * that reports on behalf of an earlier call (device destroy names the
  * call that made a leaked mapping).

@@ -125,6 +125,12 @@ struct dmaemu__call dmaemu__call_start(struct dmaemu__call *c, const char *fn,
 {
 	struct dmaemu__call v = {.fn = fn, .caller = caller, .outer = cur_call};
 
+	/* An API function the library calls for the driver (dma_pool_alloc()
+	 * allocating a page with dma_alloc_coherent()) has the library as
+	 * its caller: the driver's line is still the outer call's. */
+	if (cur_call && fn)
+		v.caller = cur_call->caller;
+
 	cur_call = c;
 	return v;
 }

@@ -453,7 +453,7 @@ void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 {
 	DMAEMU__API_CALL(call, "dma_unmap_single_attrs");
 	unmap_single(dev, addr, size, (int)dir, attrs, DMAEMU__MAP_SINGLE,
-		     "dma_unmap_single_attrs");
+		     call.fn);
 }
 
 /** dma_unmap_page_attrs() - end a dma_map_page_attrs() mapping. */
@@ -462,7 +462,7 @@ void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
 {
 	DMAEMU__API_CALL(call, "dma_unmap_page_attrs");
 	unmap_single(dev, addr, size, (int)dir, attrs, DMAEMU__MAP_PAGE,
-		     "dma_unmap_page_attrs");
+		     call.fn);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -627,7 +627,7 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	struct dmaemu__mapping *head;
 	int i;
 
-	DMAEMU__API_CALL(call, "dma_unmap_sg_attrs");
+	DMAEMU__API_CALL(call, fn);
 	m = api_enter(dev, fn, (int)dir, attrs);
 	if (!m)
 		return;
@@ -712,7 +712,7 @@ void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nelems,
 			 enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_sg_for_cpu");
-	sync_sg(dev, sg, nelems, (int)dir, false, "dma_sync_sg_for_cpu");
+	sync_sg(dev, sg, nelems, (int)dir, false, call.fn);
 }
 
 /** dma_sync_sg_for_device() - give a mapped scatterlist to the device. */
@@ -720,7 +720,7 @@ void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
 			    int nelems, enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_sg_for_device");
-	sync_sg(dev, sg, nelems, (int)dir, true, "dma_sync_sg_for_device");
+	sync_sg(dev, sg, nelems, (int)dir, true, call.fn);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -820,7 +820,7 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 	struct dmaemu_machine *m;
 	struct dmaemu__mapping *map;
 
-	DMAEMU__API_CALL(call, "dma_unmap_resource");
+	DMAEMU__API_CALL(call, fn);
 	m = api_enter(dev, fn, (int)dir, attrs);
 	if (!m)
 		return;
@@ -853,8 +853,7 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
 {
 	DMAEMU__API_CALL(call, "dma_mapping_error");
-	if (api_enter(dev, "dma_mapping_error", -1, 0) &&
-	    dma_addr != DMA_MAPPING_ERROR)
+	if (api_enter(dev, call.fn, -1, 0) && dma_addr != DMA_MAPPING_ERROR)
 		dmaemu__mapping_checked(dev, dma_addr);
 	return dma_addr == DMA_MAPPING_ERROR;
 }
@@ -945,8 +944,7 @@ void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 			     enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_single_for_cpu");
-	sync_single(dev, addr, size, (int)dir, false,
-		    "dma_sync_single_for_cpu");
+	sync_single(dev, addr, size, (int)dir, false, call.fn);
 }
 
 /** dma_sync_single_for_device() - give (part of) a mapping to the device. */
@@ -954,8 +952,7 @@ void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
 				size_t size, enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_single_for_device");
-	sync_single(dev, addr, size, (int)dir, true,
-		    "dma_sync_single_for_device");
+	sync_single(dev, addr, size, (int)dir, true, call.fn);
 }
 
 /** dma_sync_single_range_for_cpu() - sync_for_cpu of @addr + @offset. */
@@ -964,8 +961,7 @@ void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr,
 				   enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_single_range_for_cpu");
-	sync_single(dev, addr + offset, size, (int)dir, false,
-		    "dma_sync_single_range_for_cpu");
+	sync_single(dev, addr + offset, size, (int)dir, false, call.fn);
 }
 
 /** dma_sync_single_range_for_device() - sync_for_device of @addr + @offset. */
@@ -974,8 +970,7 @@ void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr,
 				      enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_single_range_for_device");
-	sync_single(dev, addr + offset, size, (int)dir, true,
-		    "dma_sync_single_range_for_device");
+	sync_single(dev, addr + offset, size, (int)dir, true, call.fn);
 }
 
 /**
@@ -997,7 +992,7 @@ void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 	struct dmaemu__alloc_info info;
 	uint64_t phys;
 
-	DMAEMU__API_CALL(call, "dma_cache_sync");
+	DMAEMU__API_CALL(call, fn);
 	m = api_enter(dev, fn, (int)dir, 0);
 	if (!m)
 		return;
