@@ -562,6 +562,7 @@ out_free:
 void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		      gfp_t flag, unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dma_alloc_attrs");
 	return alloc_attrs(dev, size, dma_handle, flag, attrs, false);
 }
 
@@ -650,6 +651,7 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		    dma_addr_t dma_handle, unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dma_free_attrs");
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dma_free_attrs");
 	struct coherent *c;
@@ -699,6 +701,7 @@ static void dmam_release_hook(struct device *dev, void *data)
 void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		       gfp_t gfp, unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dmam_alloc_attrs");
 	void *cpu_addr = alloc_attrs(dev, size, dma_handle, gfp, attrs, true);
 	struct coherent **pp, *c;
 
@@ -720,6 +723,7 @@ void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 void *dmam_alloc_coherent(struct device *dev, size_t size,
 			  dma_addr_t *dma_handle, gfp_t gfp)
 {
+	DMAEMU__API_CALL(call, "dmam_alloc_coherent");
 	return dmam_alloc_attrs(dev, size, dma_handle, gfp, 0);
 }
 
@@ -733,6 +737,7 @@ void *dmam_alloc_coherent(struct device *dev, size_t size,
 void dmam_free_coherent(struct device *dev, size_t size, void *vaddr,
 			dma_addr_t dma_handle)
 {
+	DMAEMU__API_CALL(call, "dmam_free_coherent");
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dmam_free_coherent");
 	struct coherent *c;
@@ -800,6 +805,7 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		   void *cpu_addr, dma_addr_t dma_addr, size_t size,
 		   unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dma_mmap_attrs");
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dma_mmap_attrs");
 	unsigned long count, user_count;
@@ -903,6 +909,7 @@ int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 			  void *cpu_addr, dma_addr_t dma_addr, size_t size,
 			  unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dma_get_sgtable_attrs");
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dma_get_sgtable_attrs");
 	struct coherent snap, *c;

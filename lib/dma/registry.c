@@ -53,7 +53,6 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -594,32 +593,6 @@ static void registry_access(struct device *dev, void *data, dma_addr_t dma,
 		reg->stray++;
 	}
 	dmaemu__unlock(&reg->lock);
-}
-
-/**
- * dmaemu__mapping_where() - describe a code address for a report.
- * @caller: a return address (NULL gives "?").
- * @buf:    receives "fn+0x2c (/path/prog)", or "/path/prog+0x1234" when
- *          the function has no dynamic symbol (addr2line resolves it).
- * @len:    size of @buf.
- */
-void dmaemu__mapping_where(const void *caller, char *buf, size_t len)
-{
-	Dl_info info;
-
-	if (!caller || !dladdr(caller, &info) || !info.dli_fname) {
-		snprintf(buf, len, "%p", caller);
-		return;
-	}
-	if (info.dli_sname && info.dli_saddr)
-		snprintf(buf, len, "%s+%#lx (%s)", info.dli_sname,
-			 (unsigned long)((const char *)caller -
-					 (const char *)info.dli_saddr),
-			 info.dli_fname);
-	else
-		snprintf(buf, len, "%s+%#lx", info.dli_fname,
-			 (unsigned long)((const char *)caller -
-					 (const char *)info.dli_fbase));
 }
 
 /* Device destroy, after the managed resources: what the device still
