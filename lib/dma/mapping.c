@@ -766,11 +766,12 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys,
 	if (!map)
 		return DMA_MAPPING_ERROR;
 	/* MMIO is never bounced.  Without the op the bus address is the
-	 * physical one, as Linux's dma_map_resource() has it. */
+	 * physical one, dma_offset or not, as Linux 4.14's
+	 * dma_map_resource() has it when the ops have no map_resource. */
 	ops = choose_ops(m, false);
 	dma = ops->map_resource
 		      ? ops->map_resource(m, dev, phys, size, dir, attrs)
-		      : phys + m->opt.dma_offset;
+		      : phys;
 	if (dma == DMA_MAPPING_ERROR) {
 		dmaemu__mapping_free(map);
 		return DMA_MAPPING_ERROR;

@@ -261,6 +261,41 @@ START_TEST(test_mmap_views_agree)
 }
 END_TEST
 
+/*
+ * Item 10: without an IOMMU dma_map_resource() returns the physical
+ * address unchanged, as 4.14's generic code does when the ops have no
+ * map_resource, even where memory sits at dma_offset on the bus.
+ */
+START_TEST(test_map_resource_offset)
+{
+	struct dmaemu_machine *x = dmaemu_machine_create(
+		"dma_offset=0x40000000:log_path=/dev/null");
+	struct dmaemu_device *d;
+	struct device *xd;
+	uint8_t *buf;
+	dma_addr_t dma;
+
+	ck_assert_ptr_nonnull(x);
+	d = dmaemu_device_create(x, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(d);
+	xd = dmaemu_device_to_dev(d);
+	dma = dma_map_resource(xd, 0x20000000, 4096, DMA_BIDIRECTIONAL, 0);
+	ck_assert(!dma_mapping_error(xd, dma));
+	ck_assert_uint_eq(dma, 0x20000000);
+	dma_unmap_resource(xd, dma, 4096, DMA_BIDIRECTIONAL, 0);
+	/* Memory, by contrast, is at dma_offset on the bus. */
+	buf = kmalloc(64, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	dma = dma_map_single(xd, buf, 64, DMA_TO_DEVICE);
+	ck_assert_uint_eq(dma, virt_to_phys(buf) + 0x40000000);
+	dma_unmap_single(xd, dma, 64, DMA_TO_DEVICE);
+	kfree(buf);
+	ck_assert_uint_eq(dmaemu_report_count(x, NULL), 0);
+	dmaemu_device_destroy(d);
+	dmaemu_machine_destroy(x);
+}
+END_TEST
+
 /* map_policy: its default, its spelling, arm64 only. */
 START_TEST(test_map_policy_option)
 {
@@ -300,6 +335,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_map_from_device, ARM, NPROF);
 	tcase_add_loop_test(tc, test_write_combine, ARM, X86 + 1);
 	tcase_add_loop_test(tc, test_mmap_views_agree, ARM, X86 + 1);
+	tcase_add_test(tc, test_map_resource_offset);
 	tcase_add_test(tc, test_map_policy_option);
 	suite_add_tcase(s, tc);
 	return check_run(s);
