@@ -34,7 +34,7 @@
  * keep the two bits apart), DMA_BIDIRECTIONAL both; DMA_ATTR_PRIVILEGED
  * adds IOMMU_PRIV, and an unprivileged device access to such a page
  * faults.  Devices are unprivileged unless dmaemu_device_set_privileged()
- * says otherwise.  A device access (the translate op, called by
+ * says otherwise.  A device access (the bus translator, called by
  * dmaemu_dma_read/write) to an unmapped page or without the permission is
  * an iommu-fault report and -EFAULT / -EPERM.
  *
@@ -51,7 +51,7 @@
  *
  * Locking.  iommu->lock protects the list of domains; d->lock everything
  * in a domain.  Both are leaves: nothing else is taken while one is held,
- * so the translate op may be called with any lock of the machine held.
+ * so the bus translator may be called with any lock of the machine held.
  * Cache maintenance runs after d->lock is dropped.
  */
 #include "config.h"
