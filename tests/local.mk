@@ -92,6 +92,7 @@ script_tests = \
 	tests/scripts/headers.sh \
 	tests/scripts/readme.sh \
 	tests/scripts/symbols.sh \
+	tests/scripts/layers.sh \
 	tests/scripts/gfp-temporary.sh \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \
