@@ -62,7 +62,15 @@ tests_unit_check_dma_direct_CFLAGS = $(instr_cflags)
 tests_unit_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_unit_check_dma_direct_LDADD = $(instr_libs)
 
-# Suites of public APIs.
+# Suites of public APIs: the installed headers only (<dmaemu/*.h>, the
+# kernel personality, <dmaemu/testing.h> to look inside the model);
+# tests/scripts/api-public.sh checks that they and the runner include no
+# private header and use no internal name.
+api_tests = \
+	tests/api/check-testing
+check_PROGRAMS += $(api_tests)
+TESTS += $(api_tests)
+
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \
@@ -73,6 +81,7 @@ script_tests = \
 	tests/scripts/format.sh \
 	tests/scripts/cocci.sh \
 	tests/scripts/headers.sh \
+	tests/scripts/api-public.sh \
 	tests/scripts/readme.sh \
 	tests/scripts/symbols.sh \
 	tests/scripts/gfp-temporary.sh \
