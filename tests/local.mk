@@ -24,16 +24,13 @@ unit_tests = \
 	tests/unit/check-physmem \
 	tests/unit/check-lineops \
 	tests/unit/check-stripes \
-	tests/unit/check-gfp \
 	tests/unit/check-page-alloc \
 	tests/unit/check-slab \
 	tests/unit/check-uninstrumented \
 	tests/unit/check-dma-sg \
 	tests/unit/check-dma-alloc \
 	tests/unit/check-dma-pool \
-	tests/unit/check-dma-mask \
 	tests/unit/check-dma-device \
-	tests/unit/check-dma-concurrency \
 	tests/unit/check-dma-swiotlb \
 	tests/unit/check-dma-iommu
 check_PROGRAMS += $(unit_tests)
@@ -67,7 +64,10 @@ tests_unit_check_dma_direct_LDADD = $(instr_libs)
 # tests/scripts/api-public.sh checks that they and the runner include no
 # private header and use no internal name.
 api_tests = \
-	tests/api/check-testing
+	tests/api/check-testing \
+	tests/api/check-gfp \
+	tests/api/check-dma-mask \
+	tests/api/check-dma-concurrency
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 

@@ -171,3 +171,11 @@ bool fixture_cpu_dirty(struct dmaemu_machine *m, uint64_t phys)
 	ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
 	return dmaemu_line_mask_weight(st.cpu_dirty) != 0;
 }
+
+size_t fixture_mapping_count(struct dmaemu_device *d)
+{
+	int n = dmaemu_device_mappings(d, NULL, 0);
+
+	ck_assert_int_ge(n, 0);
+	return (size_t)n;
+}

@@ -81,6 +81,10 @@ void fixture_dev_fill(struct dmaemu_device *d, uint64_t addr, int c,
 bool fixture_dev_sees(struct dmaemu_device *d, uint64_t addr, int c,
 		      size_t len);
 
+/** fixture_mapping_count() - live streaming mappings of device @d (the
+ * call must succeed). */
+size_t fixture_mapping_count(struct dmaemu_device *d);
+
 /** fixture_cpu_dirty() - has the line of @m holding @phys CPU-dirty
  * bytes? */
 bool fixture_cpu_dirty(struct dmaemu_machine *m, uint64_t phys);
