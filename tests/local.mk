@@ -27,9 +27,7 @@ unit_tests = \
 	tests/unit/check-page-alloc \
 	tests/unit/check-slab \
 	tests/unit/check-uninstrumented \
-	tests/unit/check-dma-sg \
 	tests/unit/check-dma-alloc \
-	tests/unit/check-dma-pool \
 	tests/unit/check-dma-device \
 	tests/unit/check-dma-swiotlb \
 	tests/unit/check-dma-iommu
@@ -67,7 +65,9 @@ api_tests = \
 	tests/api/check-testing \
 	tests/api/check-gfp \
 	tests/api/check-dma-mask \
-	tests/api/check-dma-concurrency
+	tests/api/check-dma-concurrency \
+	tests/api/check-dma-sg \
+	tests/api/check-dma-pool
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 

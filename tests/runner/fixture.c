@@ -179,3 +179,29 @@ size_t fixture_mapping_count(struct dmaemu_device *d)
 	ck_assert_int_ge(n, 0);
 	return (size_t)n;
 }
+
+bool fixture_resident(struct dmaemu_machine *m, uint64_t phys)
+{
+	struct dmaemu_line_state st;
+
+	ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
+	return st.resident;
+}
+
+int fixture_profile(struct dmaemu_machine *m)
+{
+	struct dmaemu_machine_info info;
+
+	ck_assert_int_eq(dmaemu_machine_info(m, &info), 0);
+	return info.profile;
+}
+
+int fixture_region(const void *p, uint64_t *phys)
+{
+	struct dmaemu_addr_info ai;
+
+	ck_assert_int_eq(dmaemu_addr_info(p, &ai), 0);
+	if (phys && ai.region != DMAEMU_REGION_NONE)
+		*phys = ai.phys;
+	return ai.region;
+}
