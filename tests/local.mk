@@ -25,10 +25,9 @@ unit_tests = \
 	tests/unit/check-lineops \
 	tests/unit/check-stripes \
 	tests/unit/check-page-alloc \
-	tests/unit/check-slab \
 	tests/unit/check-uninstrumented \
 	tests/unit/check-dma-alloc \
-	tests/unit/check-dma-device \
+	tests/unit/check-devres \
 	tests/unit/check-dma-swiotlb \
 	tests/unit/check-dma-iommu
 check_PROGRAMS += $(unit_tests)
@@ -67,7 +66,9 @@ api_tests = \
 	tests/api/check-dma-mask \
 	tests/api/check-dma-concurrency \
 	tests/api/check-dma-sg \
-	tests/api/check-dma-pool
+	tests/api/check-dma-pool \
+	tests/api/check-dma-device \
+	tests/api/check-slab
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
