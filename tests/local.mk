@@ -26,7 +26,6 @@ unit_tests = \
 	tests/unit/check-stripes \
 	tests/unit/check-page-alloc \
 	tests/unit/check-uninstrumented \
-	tests/unit/check-dma-alloc \
 	tests/unit/check-devres \
 	tests/unit/check-dma-swiotlb \
 	tests/unit/check-dma-iommu
@@ -68,7 +67,8 @@ api_tests = \
 	tests/api/check-dma-sg \
 	tests/api/check-dma-pool \
 	tests/api/check-dma-device \
-	tests/api/check-slab
+	tests/api/check-slab \
+	tests/api/check-dma-alloc
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
