@@ -25,7 +25,6 @@ unit_tests = \
 	tests/unit/check-lineops \
 	tests/unit/check-stripes \
 	tests/unit/check-page-alloc \
-	tests/unit/check-uninstrumented \
 	tests/unit/check-devres \
 	tests/unit/check-dma-swiotlb \
 	tests/unit/check-dma-iommu
@@ -68,7 +67,8 @@ api_tests = \
 	tests/api/check-dma-pool \
 	tests/api/check-dma-device \
 	tests/api/check-slab \
-	tests/api/check-dma-alloc
+	tests/api/check-dma-alloc \
+	tests/api/check-uninstrumented
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
