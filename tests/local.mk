@@ -40,7 +40,7 @@ if HAVE_INSTRUMENT
 instr_tests = \
 	tests/unit/check-cpu \
 	tests/unit/check-wc \
-	tests/unit/check-dma-direct
+	tests/api/check-dma-direct
 check_PROGRAMS += $(instr_tests)
 TESTS += $(instr_tests)
 endif
@@ -50,9 +50,9 @@ tests_unit_check_cpu_LDADD = $(instr_libs)
 tests_unit_check_wc_CFLAGS = $(instr_cflags)
 tests_unit_check_wc_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_unit_check_wc_LDADD = $(instr_libs)
-tests_unit_check_dma_direct_CFLAGS = $(instr_cflags)
-tests_unit_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
-tests_unit_check_dma_direct_LDADD = $(instr_libs)
+tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
+tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_dma_direct_LDADD = $(instr_libs)
 
 # Suites of public APIs: the installed headers only (<dmaemu/*.h>, the
 # kernel personality, <dmaemu/testing.h> to look inside the model);
