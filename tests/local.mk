@@ -72,6 +72,24 @@ api_tests = \
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
+# Suites that link the library that exports the public names only, so
+# they prove the headers are enough.
+api_pub_tests = \
+	tests/api/check-device-model
+check_PROGRAMS += $(api_pub_tests)
+TESTS += $(api_pub_tests)
+api_libs = tests/runner/libcheckrun.la lib/libdmaemu.la $(CHECK_LIBS)
+tests_api_check_device_model_LDADD = $(api_libs)
+
+# Public-API suites compiled like driver code (instrumented).
+if HAVE_INSTRUMENT
+api_instr_tests = tests/api/check-fidelity
+check_PROGRAMS += $(api_instr_tests)
+TESTS += $(api_instr_tests)
+endif
+tests_api_check_fidelity_CFLAGS = $(instr_cflags)
+tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_fidelity_LDADD = $(api_libs)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \

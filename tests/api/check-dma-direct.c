@@ -236,9 +236,11 @@ static void dev_write_cpu_read(bool use_unmap)
 		ck_assert(!dma_mapping_error(dev, dma));
 		ck_assert_uint_eq(dma, phys);
 		assert_owner(phys, 256, DMAEMU_OWNER_DEVICE);
-		/* arm invalidates for FROM_DEVICE, arm64 cleans, x86 none. */
+		/* arm and arm64 invalidate for FROM_DEVICE (Linux 4.14's
+		 * v7_dma_map_area, __dma_map_area), clean otherwise; x86
+		 * does nothing. */
 		assert_lines(phys, 256,
-			     prof == ARM && dir == DMA_FROM_DEVICE ? 0 : 1, 0,
+			     noncoherent() && dir == DMA_FROM_DEVICE ? 0 : 1, 0,
 			     0);
 
 		/* The CPU looks at the buffer: its lines are resident. */
@@ -295,9 +297,8 @@ END_TEST
 
 /*
  * The CPU writes 'B' over a buffer DRAM holds as 'A', then maps it: the
- * map's clean makes the device read 'B' (TO_DEVICE, BIDI; and FROM_DEVICE
- * on arm64, which always cleans); arm's FROM_DEVICE map invalidates and
- * drops the CPU's bytes.  Without a map (the write made while the device
+ * map's clean makes the device read 'B' (TO_DEVICE, BIDI); the FROM_DEVICE
+ * map of arm and arm64 (Linux 4.14) invalidates and drops the CPU's bytes.  Without a map (the write made while the device
  * already owned the buffer) the device reads 'A' on arm/arm64 until
  * sync_for_device.  x86 snoops: 'B' always.
  */
@@ -310,7 +311,7 @@ START_TEST(test_cpu_write_dev_read)
 		int dir = dirs[k];
 		uint8_t *buf = clean_buffer('A');
 		uint64_t phys = virt_to_phys(buf);
-		bool arm_from = prof == ARM && dir == DMA_FROM_DEVICE;
+		bool arm_from = noncoherent() && dir == DMA_FROM_DEVICE;
 		dma_addr_t dma;
 
 		/* 1. Written before the map. */
@@ -374,15 +375,14 @@ START_TEST(test_partial_edge_lines)
 	ck_assert(!dma_mapping_error(dev, dma));
 	expect("lost-cpu-write", 0, lost);
 	assert_owner(phys, 192, DMAEMU_OWNER_DEVICE);
-	if (prof == ARM) {
-		/* Edges written back whole and dropped; line 1 dropped. */
+	if (noncoherent()) {
+		/* Linux 4.14 (v7_dma_inv_range, __dma_inv_area): edges written
+		 * back whole and dropped; line 1 dropped. */
 		ck_assert_int_eq(mem_holds(phys, 64), 'X');
 		ck_assert_int_eq(mem_holds(phys + 128, 64), 'X');
 		ck_assert_int_eq(mem_holds(phys + 64, 64), 0);
 		ck_assert(!resident(phys) && !resident(phys + 64) &&
 			  !resident(phys + 128));
-	} else if (prof == ARM64) {
-		ck_assert_int_eq(mem_holds(phys, 192), 'X');
 	}
 	/* The neighbours' bytes are the CPU's either way. */
 	ck_assert_int_eq(cpu_sees(area, 16), 'X');
@@ -394,12 +394,23 @@ START_TEST(test_partial_edge_lines)
 	masks(phys, &d, &c);
 	ck_assert_uint_eq(d, prof == X86 ? 64 : 16); /* x86 never cleaned */
 	fixture_dev_fill(dd, dma, 'D', 128);
-	lost = count("lost-cpu-write");
+	/*
+	 * Unmap cleans and invalidates the partly covered edge lines, as
+	 * 4.14 does: the write-back of the CPU's dirty edge lines puts the
+	 * CPU's stale copy of the buffer's edge bytes over the device's
+	 * (lost-device-write, one per line), and the neighbours keep the
+	 * CPU's 'Y'.  Line 1, wholly inside, is invalidated: the device's.
+	 */
+	lost = count("lost-device-write");
 	dma_unmap_single(dev, dma, 128, DMA_FROM_DEVICE);
-	expect("lost-cpu-write", noncoherent() ? 2 : 0, lost);
-	ck_assert_int_eq(cpu_sees(buf, 128), 'D');
-	ck_assert_int_eq(cpu_sees(area, 16), noncoherent() ? 'X' : 'Y');
-	ck_assert_int_eq(cpu_sees(area + 144, 48), noncoherent() ? 'X' : 'Y');
+	expect("lost-device-write", noncoherent() ? 2 : 0, lost);
+	ck_assert_int_eq(cpu_sees(area, 16), 'Y');
+	ck_assert_int_eq(cpu_sees(area + 144, 48), 'Y');
+	ck_assert_int_eq(cpu_sees(buf, 48), noncoherent() ? 'X' : 'D');
+	ck_assert_int_eq(cpu_sees(buf + 48, 64), 'D');
+	ck_assert_int_eq(cpu_sees(buf + 112, 16), noncoherent() ? 'X' : 'D');
+	/* x86: the device's write snooped the line, writing 'Y' back. */
+	ck_assert_int_eq(mem_holds(phys, 16), 'Y');
 	kfree(area);
 }
 END_TEST
