@@ -198,6 +198,9 @@ struct dmaemu__mapping {
  *                   caller frees.  0, -ENOENT or -ENOMEM.
  *  _checked():      dma_mapping_error() was called on @dma.
  *  _count():        live records of @dev (segments counted one by one).
+ *  _list():         copies of up to @max live records of @dev in bus
+ *                   address order (as _find() copies them); returns how
+ *                   many are live.
  *  _device_access(): the checker hook of device DMA (device.c): counts the
  *                   access in the mapping holding it and remembers it as
  *                   the last one; accesses outside every mapping are
@@ -224,6 +227,8 @@ int dmaemu__mapping_find_sg(struct device *dev, dma_addr_t dma,
 			    struct dmaemu__sg_copy **out);
 void dmaemu__mapping_checked(struct device *dev, dma_addr_t dma);
 size_t dmaemu__mapping_count(struct device *dev);
+size_t dmaemu__mapping_list(struct device *dev, struct dmaemu__mapping *out,
+			    size_t max);
 uint64_t dmaemu__mapping_stray(struct device *dev);
 
 /*

@@ -550,6 +550,37 @@ uint64_t dmaemu__mapping_stray(struct device *dev)
 	return n;
 }
 
+/**
+ * dmaemu__mapping_list() - copies of the live records of @dev.
+ * @dev: a live device.
+ * @out: room for @max records, filled in bus address order (oldest first
+ *       at one address); scatterlist copies have @segs and @ents NULL.
+ * @max: records @out can take.
+ * Return: the number of live records (which may exceed @max).
+ */
+size_t dmaemu__mapping_list(struct device *dev, struct dmaemu__mapping *out,
+			    size_t max)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	struct node *n;
+	size_t i = 0, count;
+
+	dmaemu__lock(&reg->lock);
+	count = reg->count;
+	RB_FOREACH(n, reg_tree, &reg->tree)
+	{
+		if (i == max)
+			break;
+		out[i] = n->map;
+		out[i].segs = NULL;
+		out[i].ents = NULL;
+		out[i].head = NULL;
+		i++;
+	}
+	dmaemu__unlock(&reg->lock);
+	return count;
+}
+
 /*
  * registry_access() - a device access (the bus client's access).
  * @dev:   a live device.
