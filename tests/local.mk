@@ -5,8 +5,9 @@
 #   scripts/  script tests (TAP), with their inputs in data/, oracle/,
 #             cocci/
 # A Check suite is one line: tests/<kind>/check-NAME.c is built with the
-# defaults of Makefile.am (AM_CPPFLAGS, LDADD); only instrumented suites
-# and those linking something else say more.  A program lists
+# defaults of Makefile.am (AM_CPPFLAGS; LDADD: the runner and the library
+# that exports the public names only); white-box suites, instrumented
+# suites and those linking something else say more.  A program lists
 # libcheckrun.la before the library the fixtures call (it is an archive:
 # the linker must see it first).
 
@@ -30,6 +31,15 @@ unit_tests = \
 	tests/unit/check-dma-iommu
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
+unit_libs = tests/runner/libcheckrun.la lib/libdmaemu-internal.la $(CHECK_LIBS)
+tests_unit_check_machine_LDADD = $(unit_libs)
+tests_unit_check_physmem_LDADD = $(unit_libs)
+tests_unit_check_lineops_LDADD = $(unit_libs)
+tests_unit_check_stripes_LDADD = $(unit_libs)
+tests_unit_check_page_alloc_LDADD = $(unit_libs)
+tests_unit_check_devres_LDADD = $(unit_libs)
+tests_unit_check_dma_swiotlb_LDADD = $(unit_libs)
+tests_unit_check_dma_iommu_LDADD = $(unit_libs)
 
 # Suites compiled like driver code (instrumented): the CPU's view of the
 # data is what they test.  They link the shared twin (lib/local.mk).
@@ -39,8 +49,7 @@ instr_libs = tests/runner/libcheckrun.la lib/libdmaemu-shared.la \
 if HAVE_INSTRUMENT
 instr_tests = \
 	tests/unit/check-cpu \
-	tests/unit/check-wc \
-	tests/api/check-dma-direct
+	tests/unit/check-wc
 check_PROGRAMS += $(instr_tests)
 TESTS += $(instr_tests)
 endif
@@ -50,16 +59,15 @@ tests_unit_check_cpu_LDADD = $(instr_libs)
 tests_unit_check_wc_CFLAGS = $(instr_cflags)
 tests_unit_check_wc_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_unit_check_wc_LDADD = $(instr_libs)
-tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
-tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
-tests_api_check_dma_direct_LDADD = $(instr_libs)
 
 # Suites of public APIs: the installed headers only (<dmaemu/*.h>, the
-# kernel personality, <dmaemu/testing.h> to look inside the model);
-# tests/scripts/api-public.sh checks that they and the runner include no
-# private header and use no internal name.
+# kernel personality, <dmaemu/testing.h> to look inside the model),
+# linked with the library that exports the public names only, so they
+# prove the headers are enough; tests/scripts/api-public.sh also checks
+# that they and the runner include no private header.
 api_tests = \
 	tests/api/check-testing \
+	tests/api/check-device-model \
 	tests/api/check-gfp \
 	tests/api/check-dma-mask \
 	tests/api/check-dma-concurrency \
@@ -72,24 +80,19 @@ api_tests = \
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
-# Suites that link the library that exports the public names only, so
-# they prove the headers are enough.
-api_pub_tests = \
-	tests/api/check-device-model
-check_PROGRAMS += $(api_pub_tests)
-TESTS += $(api_pub_tests)
-api_libs = tests/runner/libcheckrun.la lib/libdmaemu.la $(CHECK_LIBS)
-tests_api_check_device_model_LDADD = $(api_libs)
 
 # Public-API suites compiled like driver code (instrumented).
 if HAVE_INSTRUMENT
-api_instr_tests = tests/api/check-fidelity
+api_instr_tests = \
+	tests/api/check-dma-direct \
+	tests/api/check-fidelity
 check_PROGRAMS += $(api_instr_tests)
 TESTS += $(api_instr_tests)
 endif
+tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
+tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_fidelity_CFLAGS = $(instr_cflags)
 tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
-tests_api_check_fidelity_LDADD = $(api_libs)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \
