@@ -32,6 +32,9 @@
  * dispatcher has already looked up and checked.
  * @id:              what records name (dma.h); first, so a record's
  *                   backend leads back to its ops (dmaemu__dma_ops_of()).
+ * @bounces:         the device works on copies (bounce slots), not on the
+ *                   buffer: maintenance past the end of a mapping has no
+ *                   memory of the mapping to work on.
  * @map:             map [@phys, @phys + @size) for @dir; does the cache
  *                   maintenance for the device unless @attrs has
  *                   SKIP_CPU_SYNC.  Return: bus address, or
@@ -49,8 +52,8 @@
  *                   mapped).
  * @unmap_sg:        optional: undo @map_sg given the same @nents.
  * @map_resource:    optional: map an MMIO range (no cache maintenance).
- *                   NULL: the bus address is the physical one plus
- *                   dma_offset and the backend keeps no state, as Linux's
+ *                   NULL: the bus address is the physical one and the
+ *                   backend keeps no state, as Linux's
  *                   dma_map_resource() does without the op.
  * @unmap_resource:  optional: undo @map_resource.
  * @iova_to_phys:    optional: the physical address behind bus address
@@ -61,6 +64,7 @@
  */
 struct dmaemu__dma_ops {
 	struct dmaemu__dma_backend id;
+	bool bounces;
 	dma_addr_t (*map)(struct dmaemu_machine *m, struct device *dev,
 			  uint64_t phys, size_t size, int dir,
 			  unsigned long attrs);

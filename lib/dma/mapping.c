@@ -411,6 +411,70 @@ static void report_bad_unmap(struct dmaemu_machine *m, struct device *dev,
 			  "by another function); nothing is unmapped");
 }
 
+/* An unmap with another size than the map's (CONFIG_DMA_API_DEBUG's
+ * "unmap with different size"). */
+static void report_other_size(struct dmaemu_machine *m, struct device *dev,
+			      const char *fn, const struct dmaemu__mapping *map,
+			      size_t size, int dir)
+{
+	char where[400];
+
+	made_at(map, where, sizeof(where));
+	dmaemu__reportf(m, DMAEMU_REPORT_BAD_UNMAP, map->phys, size,
+			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): the mapping "
+			"has %zu bytes (made at %s); the cache maintenance "
+			"covers the %zu bytes given, as Linux does",
+			fn, dev_name(dev), (uint64_t)map->dma, size,
+			dir_name(dir), map->size, where, size);
+}
+
+/*
+ * The maintenance of [@addr, +@size) of mapping @map for the device or the
+ * CPU, as Linux 4.14 does it for a range the driver passes: the part
+ * inside the mapping through its backend; a part past its end on the
+ * physical memory that follows the mapping's last byte (what the
+ * architecture's maintenance of phys_to_virt(start), size reaches),
+ * clipped to DRAM, except behind a bouncing backend, whose slot ends with
+ * the mapping.  Ownership moves for the part inside only.
+ */
+static void sync_range(struct dmaemu_machine *m, struct device *dev,
+		       const struct dmaemu__dma_ops *ops,
+		       const struct dmaemu__mapping *map, dma_addr_t addr,
+		       size_t size, int dir, bool for_device)
+{
+	size_t in = map->dma + map->size - addr, past = 0;
+	struct dmaemu__bank *b;
+	uint64_t p;
+
+	if (size > in)
+		past = size - in;
+	else
+		in = size;
+	if (for_device) {
+		if (ops->sync_for_device)
+			ops->sync_for_device(m, dev, map->dma, map->phys, addr,
+					     in, dir);
+	} else if (ops->sync_for_cpu) {
+		ops->sync_for_cpu(m, dev, map->dma, map->phys, addr, in, dir);
+	}
+	if (!past || ops->bounces)
+		return;
+	p = ops->iova_to_phys ? ops->iova_to_phys(m, dev, addr + in - 1)
+			      : map->phys + (addr + in - 1 - map->dma);
+	if (p == UINT64_MAX)
+		return;
+	p++;
+	b = dmaemu__bank_of_phys(m, p, 1);
+	if (!b)
+		return;
+	if (past > b->phys + b->size - p)
+		past = (size_t)(b->phys + b->size - p);
+	if (for_device)
+		dmaemu__arch_sync_for_device(m, p, past, dir);
+	else
+		dmaemu__arch_sync_for_cpu(m, p, past, dir);
+}
+
 static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 			 int dir, unsigned long attrs,
 			 enum dmaemu__map_type type, const char *fn)
@@ -427,6 +491,16 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		return;
 	}
 	ops = dmaemu__dma_ops_of(map->ops);
+	if (size != map->size) {
+		report_other_size(m, dev, fn, map, size, dir);
+		/* Linux 4.14 maintains the size the driver gave: that much
+		 * of the mapping (or past it), then the mapping goes. */
+		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC)) {
+			sync_range(m, dev, ops, map, map->dma, size, dir,
+				   false);
+			attrs |= DMA_ATTR_SKIP_CPU_SYNC;
+		}
+	}
 	if (ops->unmap)
 		ops->unmap(m, dev, map->dma, map->phys, map->size, dir, attrs);
 	dmaemu__owner_set(m, map->phys, map->size, DMAEMU__DOMAIN_CPU);
@@ -897,6 +971,30 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 
 	if (!m)
 		return;
+	if (size && dmaemu__mapping_find(dev, addr, size, &map, NULL) &&
+	    !dmaemu__mapping_find(dev, addr, 1, &map, NULL) &&
+	    map.type != DMAEMU__MAP_RESOURCE) {
+		/* The range starts in a mapping and runs past its end. */
+		char where[400];
+
+		made_at(&map, where, sizeof(where));
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_SYNC, map.phys + (addr - map.dma),
+			size,
+			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): runs %zu "
+			"bytes past the end of its mapping (dma 0x%" PRIx64
+			", %zu bytes, made at %s); the cache maintenance "
+			"covers the whole range, as Linux does",
+			fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir),
+			(size_t)(addr + size - (map.dma + map.size)),
+			(uint64_t)map.dma, map.size, where);
+		ops = dmaemu__dma_ops_of(map.ops);
+		sync_range(m, dev, ops, &map, addr, size, dir, for_device);
+		owner_move(m, dev, &map, addr, map.dma + map.size - addr,
+			   for_device ? DMAEMU__DOMAIN_DEVICE
+				      : DMAEMU__DOMAIN_CPU);
+		return;
+	}
 	if (dmaemu__mapping_find(dev, addr, size, &map,
 				 m->opt.prefetch ? &pf : NULL)) {
 		if (!sync_allocation(m, dev, addr, size, dir, for_device))
@@ -912,17 +1010,9 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 	if (map.type == DMAEMU__MAP_RESOURCE)
 		return; /* MMIO: no cache, no ownership */
 	ops = dmaemu__dma_ops_of(map.ops);
-	if (for_device) {
-		if (ops->sync_for_device)
-			ops->sync_for_device(m, dev, map.dma, map.phys, addr,
-					     size, dir);
-		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_DEVICE);
-	} else {
-		if (ops->sync_for_cpu)
-			ops->sync_for_cpu(m, dev, map.dma, map.phys, addr, size,
-					  dir);
-		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_CPU);
-	}
+	sync_range(m, dev, ops, &map, addr, size, dir, for_device);
+	owner_move(m, dev, &map, addr, size,
+		   for_device ? DMAEMU__DOMAIN_DEVICE : DMAEMU__DOMAIN_CPU);
 	if (m->opt.prefetch && pf > 0)
 		dmaemu__prefetch_add_range(m, map.phys, map.size);
 	else if (m->opt.prefetch && pf < 0)

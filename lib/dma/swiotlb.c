@@ -809,6 +809,7 @@ static int swiotlb_map_sg(struct dmaemu_machine *m, struct device *dev,
  */
 const struct dmaemu__dma_ops dmaemu__swiotlb_ops = {
 	.id = {.name = "swiotlb"},
+	.bounces = true,
 	.map = swiotlb_map,
 	.unmap = swiotlb_unmap,
 	.sync_for_cpu = swiotlb_sync_for_cpu,

@@ -296,6 +296,74 @@ START_TEST(test_map_resource_offset)
 }
 END_TEST
 
+/*
+ * Item 6: unmap and sync maintain the size the driver passed, as 4.14's
+ * dma_unmap_single_attrs()/dma_sync_single_for_cpu() hand it to the
+ * architecture, and the mismatch is reported.  An unmap of half the
+ * mapping leaves the other half's lines stale on arm/arm64.
+ */
+START_TEST(test_unmap_smaller_size)
+{
+	const int prof = _i;
+	const bool snoop = prof == X86;
+	uint8_t *buf, tmp[256];
+	dma_addr_t dma;
+
+	mk(prof);
+	buf = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, 'A', 256); /* DRAM holds 'A' once handed to a device */
+	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
+	dma = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
+	ck_assert(all(buf, 256, 'A')); /* the CPU looks: lines cached */
+	ck_assert_int_eq(dmaemu_dma_write(dd, dma, memset(tmp, 'D', 256), 256),
+			 0);
+	dma_unmap_single(dev, dma, 128, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "bad-unmap"), 1);
+	ck_assert(all(buf, 128, 'D'));
+	ck_assert(all(buf + 128, 128, snoop ? 'D' : 'A'));
+	/* One report per stale load: at least one per stale line. */
+	if (snoop)
+		ck_assert_uint_eq(dmaemu_report_count(m, "stale-cpu-read"), 0);
+	else
+		ck_assert_uint_ge(dmaemu_report_count(m, "stale-cpu-read"), 2);
+	kfree(buf);
+	done();
+}
+END_TEST
+
+/* A sync that runs past its mapping is reported and still maintains the
+ * whole range (4.14 does; DMA API debugging only complains). */
+START_TEST(test_sync_past_end)
+{
+	const int prof = _i;
+	uint8_t *buf, tmp[256];
+	dma_addr_t dma;
+
+	mk(prof);
+	buf = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, 'A', 256); /* DRAM holds 'A' once handed to a device */
+	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
+	dma = dma_map_single(dev, buf, 128, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
+	ck_assert(all(buf, 256, 'A')); /* the CPU caches all 4 lines */
+	ck_assert_int_eq(dmaemu_dma_write(dd, dma, memset(tmp, 'D', 256), 256),
+			 0);
+	dma_sync_single_for_cpu(dev, dma, 256, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "bad-sync"), 1);
+	ck_assert(all(buf, 256, 'D'));
+	ck_assert_uint_eq(dmaemu_report_count(m, "stale-cpu-read"), 0);
+	dma_unmap_single(dev, dma, 128, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 1);
+	kfree(buf);
+	done();
+}
+END_TEST
+
 /* map_policy: its default, its spelling, arm64 only. */
 START_TEST(test_map_policy_option)
 {
@@ -335,6 +403,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_map_from_device, ARM, NPROF);
 	tcase_add_loop_test(tc, test_write_combine, ARM, X86 + 1);
 	tcase_add_loop_test(tc, test_mmap_views_agree, ARM, X86 + 1);
+	tcase_add_loop_test(tc, test_unmap_smaller_size, ARM, X86 + 1);
+	tcase_add_loop_test(tc, test_sync_past_end, ARM, X86 + 1);
 	tcase_add_test(tc, test_map_resource_offset);
 	tcase_add_test(tc, test_map_policy_option);
 	suite_add_tcase(s, tc);
