@@ -62,7 +62,14 @@ tests_unit_check_dma_direct_CFLAGS = $(instr_cflags)
 tests_unit_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_unit_check_dma_direct_LDADD = $(instr_libs)
 
-# Suites of public APIs.
+# Suites of public APIs.  Those of libdmaemu link the library that
+# exports the public names only, so they prove the headers are enough.
+api_tests = \
+	tests/api/check-device-model
+check_PROGRAMS += $(api_tests)
+TESTS += $(api_tests)
+api_libs = tests/runner/libcheckrun.la lib/libdmaemu.la $(CHECK_LIBS)
+tests_api_check_device_model_LDADD = $(api_libs)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \

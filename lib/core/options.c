@@ -472,6 +472,19 @@ static unsigned int blame(const struct dmaemu__options *o, unsigned int a,
 	return a;
 }
 
+/* ARCH_DMA_MINALIGN of the profile (see dmaemu__options_finish()). */
+static unsigned int profile_minalign(const struct dmaemu__options *o)
+{
+	switch (o->profile) {
+	case DMAEMU__PROFILE_ARM64:
+		return o->cache_line > 128 ? o->cache_line : 128;
+	case DMAEMU__PROFILE_X86:
+		return 1;
+	default:
+		return o->cache_line;
+	}
+}
+
 /**
  * dmaemu__options_finish() - apply profile defaults, check the whole set.
  * @o:      options after every stage.
@@ -480,7 +493,11 @@ static unsigned int blame(const struct dmaemu__options *o, unsigned int a,
  *
  * Profile defaults: arm and arm64 have a 32 KiB 4-way L1 data cache with
  * 64-byte lines (Cortex-A7/A15/A53/A55 class); x86 a 32 KiB 8-way one.
- * dma_minalign defaults to the line size (ARCH_DMA_MINALIGN).
+ * dma_minalign defaults to each profile's ARCH_DMA_MINALIGN in Linux 4.14:
+ * arm64 128 (arch/arm64/include/asm/cache.h, whatever the line size, or
+ * the line size when it is larger), arm the line size (L1_CACHE_BYTES,
+ * arch/arm/include/asm/cache.h), x86 none: 1, so dma_get_cache_alignment()
+ * is 1 and the smallest kmalloc object is 8 (ARCH_KMALLOC_MINALIGN).
  *
  * Return: 0, or -EINVAL.
  */
@@ -491,7 +508,7 @@ int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen)
 	if (!o->set_by[K_CACHE_WAYS])
 		o->cache_ways = o->profile == DMAEMU__PROFILE_X86 ? 8 : 4;
 	if (!o->set_by[K_DMA_MINALIGN])
-		o->dma_minalign = o->cache_line;
+		o->dma_minalign = profile_minalign(o);
 
 	if (o->mem_base + o->mem > SZ_4G)
 		return bad_combo(o, blame(o, K_MEM, K_MEM_BASE), err, errlen,

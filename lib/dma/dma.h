@@ -5,8 +5,8 @@
  *
  *   mapping.c      the public DMA API: validate, choose the backend,
  *                  dispatch through its ops, record, then the checks
- *   direct.c       direct backend (bus address = physical + offset) and
- *                  the per-profile cache maintenance every backend uses
+ *   arch.c         the per-profile cache maintenance every backend uses
+ *   direct.c       direct backend (bus address = physical + offset)
  *   swiotlb.c      bounce-buffer backend
  *   iommu.c        IOMMU backend: IOVA space, page tables, faults
  *   registry.c     the registry of live mappings of each device
@@ -101,7 +101,7 @@ extern const struct dmaemu__dma_ops dmaemu__iommu_ops;
  *          invalidates.
  *   arm64: for_device: always clean; for_cpu: not TO_DEVICE invalidates.
  *   x86:   nothing (devices snoop).
- * dma_direct.c.
+ * arch.c.
  */
 void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, uint64_t phys,
 				  size_t size, int dir);
