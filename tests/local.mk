@@ -24,16 +24,8 @@ unit_tests = \
 	tests/unit/check-physmem \
 	tests/unit/check-lineops \
 	tests/unit/check-stripes \
-	tests/unit/check-gfp \
 	tests/unit/check-page-alloc \
-	tests/unit/check-slab \
-	tests/unit/check-uninstrumented \
-	tests/unit/check-dma-sg \
-	tests/unit/check-dma-alloc \
-	tests/unit/check-dma-pool \
-	tests/unit/check-dma-mask \
-	tests/unit/check-dma-device \
-	tests/unit/check-dma-concurrency \
+	tests/unit/check-devres \
 	tests/unit/check-dma-swiotlb \
 	tests/unit/check-dma-iommu
 check_PROGRAMS += $(unit_tests)
@@ -48,7 +40,7 @@ if HAVE_INSTRUMENT
 instr_tests = \
 	tests/unit/check-cpu \
 	tests/unit/check-wc \
-	tests/unit/check-dma-direct
+	tests/api/check-dma-direct
 check_PROGRAMS += $(instr_tests)
 TESTS += $(instr_tests)
 endif
@@ -58,18 +50,46 @@ tests_unit_check_cpu_LDADD = $(instr_libs)
 tests_unit_check_wc_CFLAGS = $(instr_cflags)
 tests_unit_check_wc_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_unit_check_wc_LDADD = $(instr_libs)
-tests_unit_check_dma_direct_CFLAGS = $(instr_cflags)
-tests_unit_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
-tests_unit_check_dma_direct_LDADD = $(instr_libs)
+tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
+tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_dma_direct_LDADD = $(instr_libs)
 
-# Suites of public APIs.  Those of libdmaemu link the library that
-# exports the public names only, so they prove the headers are enough.
+# Suites of public APIs: the installed headers only (<dmaemu/*.h>, the
+# kernel personality, <dmaemu/testing.h> to look inside the model);
+# tests/scripts/api-public.sh checks that they and the runner include no
+# private header and use no internal name.
 api_tests = \
-	tests/api/check-device-model
+	tests/api/check-testing \
+	tests/api/check-gfp \
+	tests/api/check-dma-mask \
+	tests/api/check-dma-concurrency \
+	tests/api/check-dma-sg \
+	tests/api/check-dma-pool \
+	tests/api/check-dma-device \
+	tests/api/check-slab \
+	tests/api/check-dma-alloc \
+	tests/api/check-uninstrumented
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
+
+# Suites that link the library that exports the public names only, so
+# they prove the headers are enough.
+api_pub_tests = \
+	tests/api/check-device-model
+check_PROGRAMS += $(api_pub_tests)
+TESTS += $(api_pub_tests)
 api_libs = tests/runner/libcheckrun.la lib/libdmaemu.la $(CHECK_LIBS)
 tests_api_check_device_model_LDADD = $(api_libs)
+
+# Public-API suites compiled like driver code (instrumented).
+if HAVE_INSTRUMENT
+api_instr_tests = tests/api/check-fidelity
+check_PROGRAMS += $(api_instr_tests)
+TESTS += $(api_instr_tests)
+endif
+tests_api_check_fidelity_CFLAGS = $(instr_cflags)
+tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_fidelity_LDADD = $(api_libs)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \
@@ -80,8 +100,10 @@ script_tests = \
 	tests/scripts/format.sh \
 	tests/scripts/cocci.sh \
 	tests/scripts/headers.sh \
+	tests/scripts/api-public.sh \
 	tests/scripts/readme.sh \
 	tests/scripts/symbols.sh \
+	tests/scripts/layers.sh \
 	tests/scripts/gfp-temporary.sh \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \

@@ -11,7 +11,8 @@
  * only; syncs always do theirs.
  *
  * The device side is the bus's (bus/translate.c): without an IOMMU a bus
- * address is a physical one plus dma_offset.
+ * address is a physical one plus dma_offset.  MMIO resources need no op:
+ * the dispatcher gives them the same bus address and nothing is kept.
  */
 #include "config.h"
 
@@ -20,66 +21,48 @@
 #include <linux/dma-mapping.h>
 #include <linux/scatterlist.h>
 
-#include "dma/dma.h"
+#include "dma/backend.h"
 
-/* ---------------------------------------------------------------------- */
-/* The backend                                                            */
-/* ---------------------------------------------------------------------- */
-
-static dma_addr_t direct_map(struct device *dev, uint64_t phys, size_t size,
-			     int dir, unsigned long attrs)
+static dma_addr_t direct_map(struct dmaemu_machine *m, struct device *dev,
+			     uint64_t phys, size_t size, int dir,
+			     unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (!m)
-		return DMA_MAPPING_ERROR;
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmaemu__arch_sync_for_device(m, phys, size, dir);
 	return phys + m->opt.dma_offset;
 }
 
-static void direct_unmap(struct device *dev, dma_addr_t addr, uint64_t phys,
-			 size_t size, int dir, unsigned long attrs)
+static void direct_unmap(struct dmaemu_machine *m, struct device *dev,
+			 dma_addr_t addr, uint64_t phys, size_t size, int dir,
+			 unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	(void)addr;
-	if (m && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmaemu__arch_sync_for_cpu(m, phys, size, dir);
 }
 
-static void direct_sync_for_cpu(struct device *dev, dma_addr_t map_addr,
-				uint64_t map_phys, dma_addr_t addr, size_t size,
-				int dir)
+static void direct_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
+				dma_addr_t map_addr, uint64_t map_phys,
+				dma_addr_t addr, size_t size, int dir)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (m)
-		dmaemu__arch_sync_for_cpu(m, map_phys + (addr - map_addr), size,
-					  dir);
+	dmaemu__arch_sync_for_cpu(m, map_phys + (addr - map_addr), size, dir);
 }
 
-static void direct_sync_for_device(struct device *dev, dma_addr_t map_addr,
-				   uint64_t map_phys, dma_addr_t addr,
-				   size_t size, int dir)
+static void direct_sync_for_device(struct dmaemu_machine *m, struct device *dev,
+				   dma_addr_t map_addr, uint64_t map_phys,
+				   dma_addr_t addr, size_t size, int dir)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (m)
-		dmaemu__arch_sync_for_device(m, map_phys + (addr - map_addr),
-					     size, dir);
+	dmaemu__arch_sync_for_device(m, map_phys + (addr - map_addr), size,
+				     dir);
 }
 
 /* Each entry is its own segment: a direct mapping never merges. */
-static int direct_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
-			 int dir, unsigned long attrs)
+static int direct_map_sg(struct dmaemu_machine *m, struct device *dev,
+			 struct scatterlist *sgl, int nents, int dir,
+			 unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct scatterlist *sg;
 	int i;
 
-	if (!m)
-		return 0;
 	for_each_sg (sgl, sg, nents, i) {
 		uint64_t phys = sg_phys(sg);
 
@@ -91,49 +74,25 @@ static int direct_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	return nents;
 }
 
-static void direct_unmap_sg(struct device *dev, struct scatterlist *sgl,
-			    int nents, int dir, unsigned long attrs)
+static void direct_unmap_sg(struct dmaemu_machine *m, struct device *dev,
+			    struct scatterlist *sgl, int nents, int dir,
+			    unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct scatterlist *sg;
 	int i;
 
-	if (!m || (attrs & DMA_ATTR_SKIP_CPU_SYNC))
+	if (attrs & DMA_ATTR_SKIP_CPU_SYNC)
 		return;
 	for_each_sg (sgl, sg, nents, i)
 		dmaemu__arch_sync_for_cpu(m, sg_phys(sg), sg->length, dir);
 }
 
-static dma_addr_t direct_map_resource(struct device *dev, uint64_t phys,
-				      size_t size, int dir, unsigned long attrs)
-{
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	(void)size;
-	(void)dir;
-	(void)attrs;
-	return m ? phys + m->opt.dma_offset : DMA_MAPPING_ERROR;
-}
-
-static void direct_unmap_resource(struct device *dev, dma_addr_t addr,
-				  size_t size, int dir, unsigned long attrs)
-{
-	/* Nothing to undo: no state, no maintenance for MMIO. */
-	(void)dev;
-	(void)addr;
-	(void)size;
-	(void)dir;
-	(void)attrs;
-}
-
 const struct dmaemu__dma_ops dmaemu__direct_ops = {
-	.name = "direct",
+	.id = {.name = "direct"},
 	.map = direct_map,
 	.unmap = direct_unmap,
 	.sync_for_cpu = direct_sync_for_cpu,
 	.sync_for_device = direct_sync_for_device,
 	.map_sg = direct_map_sg,
 	.unmap_sg = direct_unmap_sg,
-	.map_resource = direct_map_resource,
-	.unmap_resource = direct_unmap_resource,
 };

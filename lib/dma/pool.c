@@ -147,6 +147,7 @@ static size_t *layout(size_t size, size_t boundary, size_t allocation,
 struct dma_pool *dma_pool_create(const char *name, struct device *dev,
 				 size_t size, size_t align, size_t boundary)
 {
+	DMAEMU__API_CALL(call, "dma_pool_create");
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct dma_pool *pool;
 	size_t allocation;
@@ -214,6 +215,7 @@ static void page_free(struct dma_pool *pool, struct pool_page *page)
  */
 void dma_pool_destroy(struct dma_pool *pool)
 {
+	DMAEMU__API_CALL(call, "dma_pool_destroy");
 	struct pool_page *page, *next;
 	unsigned long busy = 0;
 
@@ -344,6 +346,7 @@ static void check_poison(struct dma_pool *pool, struct pool_page *page,
  */
 void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 {
+	DMAEMU__API_CALL(call, "dma_pool_alloc");
 	struct pool_page *page, *fresh = NULL;
 	unsigned int i;
 	uint8_t *vaddr;
@@ -395,6 +398,7 @@ void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 void *dma_pool_zalloc(struct dma_pool *pool, gfp_t mem_flags,
 		      dma_addr_t *handle)
 {
+	DMAEMU__API_CALL(call, "dma_pool_zalloc");
 	void *vaddr = dma_pool_alloc(pool, mem_flags, handle);
 
 	if (vaddr)
@@ -431,6 +435,7 @@ static int block_at(const struct dma_pool *pool, size_t off)
  */
 void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 {
+	DMAEMU__API_CALL(call, "dma_pool_free");
 	struct pool_page *page;
 	const char *why = NULL;
 	size_t off = 0;
@@ -498,6 +503,7 @@ static void dmam_pool_release(struct device *dev, void *data)
 struct dma_pool *dmam_pool_create(const char *name, struct device *dev,
 				  size_t size, size_t align, size_t allocation)
 {
+	DMAEMU__API_CALL(call, "dmam_pool_create");
 	struct dma_pool *pool =
 		dma_pool_create(name, dev, size, align, allocation);
 
@@ -520,6 +526,7 @@ struct dma_pool *dmam_pool_create(const char *name, struct device *dev,
  */
 void dmam_pool_destroy(struct dma_pool *pool)
 {
+	DMAEMU__API_CALL(call, "dmam_pool_destroy");
 	if (!pool)
 		return;
 	if (!pool->managed)

@@ -16,9 +16,14 @@
 
 #include <linux/dma-mapping.h>
 
+#include <dmaemu/device.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/mm.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
-#include "dmaemu/device.h"
+
 #include "fixture.h"
 
 static struct dmaemu_machine *m;

@@ -21,8 +21,12 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include <dmaemu/machine.h>
+#include <dmaemu/mm.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
 #include "fixture.h"
 
 static struct dmaemu_machine *m;
@@ -399,7 +403,7 @@ START_TEST(test_strings)
 	ck_assert_str_eq(s, "hello");
 	ck_assert(virt_addr_valid(s));
 	/* The copy was a CPU store through the cache model. */
-	ck_assert(dmaemu__cpu_resident(m, virt_to_phys(s)));
+	ck_assert(fixture_resident(m, virt_to_phys(s)));
 	kfree(s);
 	s = kstrndup("hello world", 5, GFP_KERNEL);
 	ck_assert_str_eq(s, "hello");
@@ -471,7 +475,7 @@ START_TEST(test_bad_kfree)
 				     "is not kmalloc memory: it is page 0 of "
 				     "an order-0 block"));
 
-	kfree(dmaemu__phys_mem(m, virt_to_phys(p)));
+	kfree(dmaemu_phys_view(m, virt_to_phys(p), DMAEMU_REGION_UNCACHED));
 	ck_assert_uint_eq(reports("bad-free"), 5);
 	ck_assert_ptr_nonnull(strstr(fixture_log(), "the uncached alias"));
 
@@ -547,7 +551,7 @@ START_TEST(test_metadata_outside)
 	ck_assert_uint_eq(stats().slabs, 1); /* 64 objects in one page */
 	slab = page_address(virt_to_page(obj[0]));
 	memset(slab, 0xff, PAGE_SIZE);
-	dmaemu__mem_write(m, virt_to_phys(slab), slab, PAGE_SIZE);
+	dmaemu_dram_write(m, virt_to_phys(slab), slab, PAGE_SIZE);
 	for (i = 0; i < 64; i += 2)
 		kfree(obj[i]);
 	for (i = 0; i < 64; i += 2)
