@@ -1,17 +1,17 @@
 # bench/: benchmarks that print ratios against a baseline measured in the
-# same run.  `make bench` builds and runs them all.
+# same run.  `make bench` builds and runs them all (bench/run.sh), prints a
+# table of every target with its verdict (bench/bench.h) and fails on any
+# verdict that is not ok.
 
 noinst_PROGRAMS += bench/bench-cachesim
 bench_bench_cachesim_SOURCES = bench/bench-cachesim.c
 bench_bench_cachesim_LDADD = cachesim/libcachesim.la
 
-EXTRA_DIST += bench/cachesim-cli.sh
+EXTRA_DIST += bench/cachesim-cli.sh bench/run.sh bench/bench.h
 bench_list = bench/bench-cachesim
 bench_list += bench/bench-lineops
 bench: $(bench_list) cachesim/cachesim cachesim/gentrace
-	@for b in $(bench_list); do echo "== $$b"; ./$$b || exit 1; done
-	@echo "== bench/cachesim-cli.sh"
-	@$(SHELL) $(srcdir)/bench/cachesim-cli.sh .
+	@$(SHELL) $(srcdir)/bench/run.sh . $(srcdir)
 .PHONY: bench
 
 # bench-hooks: one loop compiled instrumented and plain (bench-hooks.c is
@@ -32,7 +32,13 @@ bench_bench_hooks_LDADD = bench/libbenchhooks-instr.la \
 bench_list += bench/bench-hooks
 bench_list += bench/bench-dma
 
-# Line operations alone, and map+unmap against memcpy.
+# Line operations alone, and map+unmap against memcpy; bench-dma's buffer
+# is dirtied by uninstrumented code and by a loop built with the
+# instrumentation flags (bench-dma-dirty.c, in its own convenience library).
 noinst_PROGRAMS += bench/bench-lineops bench/bench-dma
 bench_bench_lineops_LDADD = lib/libdmaemu-internal.la
-bench_bench_dma_LDADD = lib/libdmaemu-internal.la
+noinst_LTLIBRARIES += bench/libbenchdma-instr.la
+bench_libbenchdma_instr_la_SOURCES = bench/bench-dma-dirty.c
+bench_libbenchdma_instr_la_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
+bench_bench_dma_SOURCES = bench/bench-dma.c
+bench_bench_dma_LDADD = bench/libbenchdma-instr.la lib/libdmaemu-internal.la

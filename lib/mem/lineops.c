@@ -721,9 +721,14 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 		dmaemu__unlock(stripe);
 		p = page_end;
 	}
-	/* Residency and data changed: no thread may keep a fast-path entry
-	 * for these lines (cpu.c). */
-	dmaemu__mem_changed();
+	/*
+	 * Residency and dirtiness changed: no thread may keep a fast-path
+	 * entry for these lines (cpu.c).  The data generation stays: a clean
+	 * or an invalidate only makes copies equal (MEM = TWIN = CPU), so it
+	 * never gives a line a device-changed byte, and the CPU layer's
+	 * record of lines verified to have none stays true.
+	 */
+	dmaemu__mem_residency_changed();
 	dmaemu__unlock(&m->cache_lock);
 }
 

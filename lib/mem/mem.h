@@ -29,7 +29,10 @@
  * dmaemu__mem_gen: bumped by every change that can make a CPU fast-path
  * entry wrong (a cache miss that may have evicted a line, a line
  * operation, a device write, a machine going away).  dmaemu__mem_dgen:
- * bumped only when data changed.  Writers bump after the change
+ * bumped only when a line may have gained device-changed bytes (MEM
+ * written by a device or a write-combining drain; dmaemu__mem_changed()
+ * bumps both); line operations only make copies equal, so they bump
+ * dmaemu__mem_gen alone.  Writers bump after the change
  * (release); readers load before looking at the data (acquire).  Hidden,
  * so that the hooks read them without the GOT.
  */
