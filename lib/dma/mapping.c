@@ -190,6 +190,23 @@ static void made_at(const struct dmaemu__mapping *map, char *buf, size_t len)
 /* Single buffers and pages                                               */
 /* ---------------------------------------------------------------------- */
 
+/* The record of a mapping @ops made: what unmap and the syncs need. */
+static void fill_record(struct dmaemu__mapping *map, enum dmaemu__map_type type,
+			dma_addr_t dma, uint64_t phys, size_t size, int dir,
+			unsigned long attrs, const struct dmaemu__dma_ops *ops,
+			const char *fn, const void *caller)
+{
+	map->type = type;
+	map->dma = dma;
+	map->phys = phys;
+	map->size = size;
+	map->dir = dir;
+	map->attrs = attrs;
+	map->ops = &ops->id;
+	map->fn = fn;
+	map->caller = caller;
+}
+
 /* What a host address is, in words, for map-non-linear reports. */
 static const char *describe_host(struct dmaemu_machine *m, const void *p,
 				 const struct dmaemu__where *w)
@@ -250,16 +267,8 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 		dmaemu__mapping_free(map);
 		return DMA_MAPPING_ERROR;
 	}
-	map->type = type;
-	map->dma = dma;
-	map->phys = phys;
+	fill_record(map, type, dma, phys, size, dir, attrs, ops, fn, caller);
 	map->cpu_addr = cpu;
-	map->size = size;
-	map->dir = dir;
-	map->attrs = attrs;
-	map->ops = &ops->id;
-	map->fn = fn;
-	map->caller = caller;
 	map->prefetch = m->opt.prefetch;
 	dmaemu__mapping_insert(dev, map);
 	dmaemu__owner_set(m, phys, size, DMAEMU__DOMAIN_DEVICE);
@@ -850,15 +859,8 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys,
 		dmaemu__mapping_free(map);
 		return DMA_MAPPING_ERROR;
 	}
-	map->type = DMAEMU__MAP_RESOURCE;
-	map->dma = dma;
-	map->phys = phys;
-	map->size = size;
-	map->dir = dir;
-	map->attrs = attrs;
-	map->ops = &ops->id;
-	map->fn = fn;
-	map->caller = caller;
+	fill_record(map, DMAEMU__MAP_RESOURCE, dma, phys, size, dir, attrs, ops,
+		    fn, caller);
 	dmaemu__mapping_insert(dev, map);
 	return dma;
 }
