@@ -75,6 +75,21 @@ static int dev_sees(dma_addr_t dma, size_t n, int c)
 	return all(tmp, n, c);
 }
 
+/* A 256-byte kmalloc buffer whose DRAM holds @c: written by the CPU and
+ * handed to a device once (the map's clean writes it back). */
+static uint8_t *dram_buffer(int c)
+{
+	uint8_t *buf = kmalloc(256, GFP_KERNEL);
+	dma_addr_t dma;
+
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, c, 256);
+	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
+	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
+	return buf;
+}
+
 /*
  * Item 1: the CPU-ownership end of a transfer cleans and invalidates a
  * line the buffer covers only in part (__dma_inv_area, v7_dma_inv_range).
@@ -175,13 +190,7 @@ START_TEST(test_map_from_device)
 	dma_addr_t dma;
 
 	mk(prof);
-	buf = kmalloc(256, GFP_KERNEL);
-	ck_assert_ptr_nonnull(buf);
-	/* DRAM holds 'A': written and handed to a device once. */
-	memset(buf, 'A', 256);
-	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
-	ck_assert(!dma_mapping_error(dev, dma));
-	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
+	buf = dram_buffer('A');
 
 	/* The CPU writes 'B' and maps the buffer for the device to fill. */
 	memset(buf, 'B', 256);
@@ -310,11 +319,7 @@ START_TEST(test_unmap_smaller_size)
 	dma_addr_t dma;
 
 	mk(prof);
-	buf = kmalloc(256, GFP_KERNEL);
-	ck_assert_ptr_nonnull(buf);
-	memset(buf, 'A', 256); /* DRAM holds 'A' once handed to a device */
-	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
-	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
+	buf = dram_buffer('A');
 	dma = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, dma));
 	ck_assert(all(buf, 256, 'A')); /* the CPU looks: lines cached */
@@ -343,11 +348,7 @@ START_TEST(test_sync_past_end)
 	dma_addr_t dma;
 
 	mk(prof);
-	buf = kmalloc(256, GFP_KERNEL);
-	ck_assert_ptr_nonnull(buf);
-	memset(buf, 'A', 256); /* DRAM holds 'A' once handed to a device */
-	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
-	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
+	buf = dram_buffer('A');
 	dma = dma_map_single(dev, buf, 128, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, dma));
 	ck_assert(all(buf, 256, 'A')); /* the CPU caches all 4 lines */
