@@ -89,6 +89,7 @@ struct dmaemu__options {
 	uint64_t swiotlb_size; /* bytes of the bounce pool */
 	uint64_t dma_offset;   /* bus address = physical + dma_offset */
 	bool map_clean;	       /* map_policy=5.19: arm64 map always cleans */
+	bool iommu_strict;     /* IOMMU checks stricter than 4.14 (iommu.c) */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];

@@ -88,6 +88,7 @@ enum {
 	K_SWIOTLB_SIZE,
 	K_DMA_OFFSET,
 	K_MAP_POLICY,
+	K_IOMMU_STRICT,
 	K_NKEYS
 };
 
@@ -141,6 +142,8 @@ static const struct opt_key keys[K_NKEYS] = {
 			  1,
 			  0,
 			  {"4.14", "5.19", "expected 4.14 or 5.19"}},
+	[K_IOMMU_STRICT] = {"iommu_strict", OPT_BOOL, OFF(iommu_strict), 0, 1,
+			    0},
 };
 
 static const char *const profile_names[] = {
@@ -403,6 +406,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->iommu = false;
 	o->swiotlb_force = false;
 	o->map_clean = false;
+	o->iommu_strict = false;
 	o->swiotlb_size = 4ULL << 20;
 	o->dma_offset = 0;
 }
@@ -530,6 +534,9 @@ int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen)
 	if (o->map_clean && o->profile != DMAEMU__PROFILE_ARM64)
 		return bad_combo(o, K_MAP_POLICY, err, errlen,
 				 "map_policy applies to profile=arm64 only");
+	if (o->iommu_strict && !o->iommu)
+		return bad_combo(o, K_IOMMU_STRICT, err, errlen,
+				 "iommu_strict needs iommu=1");
 	if (o->mem_base + o->mem > SZ_4G)
 		return bad_combo(o, blame(o, K_MEM, K_MEM_BASE), err, errlen,
 				 "the low bank must end at or below 4 GiB");

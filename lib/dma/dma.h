@@ -309,10 +309,12 @@ int dmaemu__iommu_translate(struct device *dev, dma_addr_t addr, size_t len,
  * @free_ranges: free ranges of the IOVA space.
  * @faults:      device accesses refused.
  * @tables:      page-table pages.
+ * @steps:       comparisons made by the domain's trees so far: the cost of
+ *               maps and unmaps, independent of the machine's load.
  * @privileged:  the device's accesses are privileged.
  */
 struct dmaemu__iommu_stats {
-	uint64_t allocs, pages, free_ranges, faults, tables;
+	uint64_t allocs, pages, free_ranges, faults, tables, steps;
 	bool privileged;
 };
 void dmaemu__iommu_info(struct device *dev, struct dmaemu__iommu_stats *st);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * iommu.c - the IOMMU backend: an IOVA space and a page table per device,
- * permissions by direction, faults, scatterlist merging; as Linux 4.14's
- * drivers/iommu/dma-iommu.c and iova.c with arm64's IOMMU DMA ops.
+ * permissions by direction, faults, scatterlists; as Linux 4.14's
+ * drivers/iommu/dma-iommu.c and iova.c with the arm/arm64 IOMMU DMA ops
+ * and io-pgtable-arm.c (profiles arm, arm64), and as intel-iommu.c
+ * (profile x86, Intel VT-d).
  *
  * How it works.  Each device that uses the IOMMU has a domain:
  *
@@ -28,26 +30,48 @@
  * order; then ranges big enough for any alignment), so a map or unmap
  * costs O(log n) in the number of live mappings.
  *
- * Permissions follow dma_info_to_prot(): DMA_TO_DEVICE maps the pages
- * IOMMU_READ (the device may read only), DMA_FROM_DEVICE IOMMU_WRITE (write
- * only: a device read faults, as in a VT-d or SMMU stage-2 table, which
- * keep the two bits apart), DMA_BIDIRECTIONAL both; DMA_ATTR_PRIVILEGED
- * adds IOMMU_PRIV, and an unprivileged device access to such a page
- * faults.  Devices are unprivileged unless dmaemu_device_set_privileged()
- * says otherwise.  A device access (the bus translator, called by
+ * Permissions are what the 4.14 driver writes into its table (table_bits()):
+ *
+ *   requested (dma_info_to_prot(), arm's __dma_info_to_prot()):
+ *     DMA_TO_DEVICE IOMMU_READ, DMA_FROM_DEVICE IOMMU_WRITE,
+ *     DMA_BIDIRECTIONAL both, DMA_ATTR_PRIVILEGED adds IOMMU_PRIV;
+ *   arm, arm64  arm_lpae_prot_to_pte(), stage 1: the only permission bit
+ *               is AP_RDONLY, set for READ without WRITE; so every valid
+ *               entry is readable: a FROM_DEVICE page is read/write, a
+ *               TO_DEVICE page read-only; IOMMU_PRIV is kept (no AP_UNPRIV);
+ *   x86         __intel_map_single(), intel_map_sg(): DMA_PTE_READ for
+ *               TO_DEVICE and BIDIRECTIONAL (and for FROM_DEVICE only on a
+ *               unit without zero-length-read support, cap_zlr(); ours has
+ *               it), DMA_PTE_WRITE for FROM_DEVICE and BIDIRECTIONAL: a
+ *               FROM_DEVICE page is write-only; the attributes are not
+ *               looked at, so DMA_ATTR_PRIVILEGED changes nothing;
+ *   iommu_strict=1  the requested bits as they are, on every profile:
+ *               write-only FROM_DEVICE pages and privileged-only pages
+ *               everywhere (stricter than 4.14 on arm, arm64 and x86).
+ *
+ * Devices are unprivileged unless dmaemu_device_set_privileged() says
+ * otherwise.  A device access (the bus translator, called by
  * dmaemu_dma_read/write) to an unmapped page or without the permission is
  * an iommu-fault report and -EFAULT / -EPERM.
  *
- * dma_map_sg() lays the entries out in one IOVA allocation as
- * iommu_dma_map_sg() does: each entry takes whole pages (its offset in its
- * first page is kept), an entry that would cross the device's segment
- * boundary starts at the boundary, and consecutive entries become one DMA
- * segment when the first ends at a page end, the next starts at a page
- * start, the join is not on a segment boundary and the segment stays
- * within max_segment_size.  So dma_map_sg() may return fewer segments than
- * entries.  The IOMMU does not change the cache maintenance: it runs per
- * profile on the physical pages, as on arm64.  dma_offset does not apply:
- * the IOVA is the bus address.
+ * dma_map_sg() lays the entries out in one IOVA allocation.  On arm and
+ * arm64 (and on x86 with iommu_strict=1) as iommu_dma_map_sg() does: each
+ * entry takes whole pages (its offset in its first page is kept), an entry
+ * that would cross the device's segment boundary starts at the boundary,
+ * and consecutive entries become one DMA segment when the first ends at a
+ * page end, the next starts at a page start, the join is not on a segment
+ * boundary and the segment stays within max_segment_size; so dma_map_sg()
+ * may return fewer segments than entries.  On x86 as intel_map_sg() and
+ * __domain_mapping() do: the entries' whole pages back to back (no
+ * boundary padding), and each entry is its own DMA segment
+ * (sg_dma_address = its IOVA, sg_dma_len = its length): the result is
+ * nents.  The IOMMU does not change the cache maintenance: it runs per
+ * profile on the physical pages.  dma_offset does not apply: the IOVA is
+ * the bus address.
+ *
+ * For tests, the domain counts the comparisons its trees make (@steps):
+ * the cost of a map or unmap, in a measure that does not depend on the
+ * machine's load.
  *
  * Locking.  iommu->lock protects the list of domains; d->lock everything
  * in a domain.  Both are leaves: nothing else is taken while one is held,
@@ -113,8 +137,15 @@ struct iova_node {
 	uint8_t kind, dir;
 };
 
+/*
+ * Comparisons made by this thread's tree operations; the domain adds what
+ * was made while its lock was held (domain_lock(), domain_unlock()).
+ */
+static _Thread_local uint64_t tree_steps;
+
 static int cmp_addr(const struct iova_node *a, const struct iova_node *b)
 {
+	tree_steps++;
 	return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
@@ -123,6 +154,7 @@ static int cmp_size(const struct iova_node *a, const struct iova_node *b)
 {
 	uint64_t sa = a->hi - a->lo, sb = b->hi - b->lo;
 
+	tree_steps++;
 	if (sa != sb)
 		return sa < sb ? -1 : 1;
 	return a->lo > b->lo ? -1 : a->lo < b->lo;
@@ -151,6 +183,8 @@ RB_GENERATE_INTERNAL(alloc_tree, iova_node, addr, cmp_addr, TREE_FN)
  * @root:       the page table's top level (NULL until the first mapping).
  * @pages:      pages mapped.  @allocs_n: ranges in use.  @faults: faults.
  * @tables:     page-table pages (statistics).
+ * @steps:      tree comparisons made under @lock (statistics).
+ * @steps_at:   tree_steps of the lock holder when it took @lock.
  * @next:       the machine's list of domains.
  */
 struct iommu_domain {
@@ -161,7 +195,7 @@ struct iommu_domain {
 	struct free_size free_size;
 	struct alloc_tree allocs;
 	void **root;
-	uint64_t pages, allocs_n, faults, tables;
+	uint64_t pages, allocs_n, faults, tables, steps, steps_at;
 	struct iommu_domain *next;
 };
 
@@ -174,6 +208,18 @@ struct dmaemu__iommu {
 static const char *dev_label(const struct device *dev)
 {
 	return dev->init_name ? dev->init_name : "?";
+}
+
+static void domain_lock(struct iommu_domain *d)
+{
+	dmaemu__lock(&d->lock);
+	d->steps_at = tree_steps;
+}
+
+static void domain_unlock(struct iommu_domain *d)
+{
+	d->steps += tree_steps - d->steps_at;
+	dmaemu__unlock(&d->lock);
 }
 
 static uint64_t pow2_ceil(uint64_t n)
@@ -495,8 +541,8 @@ static struct iommu_domain *domain_of(struct dmaemu_machine *m,
 	free_insert(d, all);
 	/* Order users that find @d under io->lock and then take d->lock
 	 * after the set-up above. */
-	dmaemu__lock(&d->lock);
-	dmaemu__unlock(&d->lock);
+	domain_lock(d);
+	domain_unlock(d);
 	d->next = io->domains;
 	io->domains = d;
 out:
@@ -532,7 +578,8 @@ static void report_bad(struct dmaemu_machine *m, struct device *dev,
 /* Mapping                                                                */
 /* ---------------------------------------------------------------------- */
 
-/* dma_info_to_prot() as PTE bits. */
+/* dma_info_to_prot() (arm: __dma_info_to_prot()) as PTE bits: what the
+ * DMA layer asks of the IOMMU driver. */
 static uint64_t prot_bits(int dir, unsigned long attrs)
 {
 	uint64_t b = (attrs & DMA_ATTR_PRIVILEGED) ? PTE_PRIV : 0;
@@ -547,6 +594,30 @@ static uint64_t prot_bits(int dir, unsigned long attrs)
 	default:
 		return 0;
 	}
+}
+
+/* The IOMMU behaves as Intel VT-d (intel-iommu.c), not as an SMMU. */
+static bool is_vtd(const struct dmaemu_machine *m)
+{
+	return m->opt.profile == DMAEMU__PROFILE_X86 && !m->opt.iommu_strict;
+}
+
+/*
+ * What the 4.14 driver writes into its page table for the requested
+ * @prot (PTE_READ, PTE_WRITE, PTE_PRIV); see the top of the file.
+ */
+static uint64_t table_bits(const struct dmaemu_machine *m, uint64_t prot)
+{
+	if (m->opt.iommu_strict || !(prot & (PTE_READ | PTE_WRITE)))
+		return prot;
+	if (m->opt.profile == DMAEMU__PROFILE_X86)
+		/* __intel_map_single(), intel_map_sg(): DMA_PTE_READ and
+		 * DMA_PTE_WRITE by direction (a ZLR-capable unit); attrs,
+		 * and so IOMMU_PRIV, are not looked at. */
+		return prot & (PTE_READ | PTE_WRITE);
+	/* arm_lpae_prot_to_pte(), stage 1: AP_RDONLY for READ without
+	 * WRITE; nothing can take the read away from a valid entry. */
+	return prot | PTE_READ;
 }
 
 /*
@@ -620,7 +691,7 @@ static uint64_t map_range(struct dmaemu_machine *m, struct device *dev,
 	struct iova_node *a;
 	int err = 0;
 
-	dmaemu__lock(&d->lock);
+	domain_lock(d);
 	a = iova_take(d, n, end, &err);
 	if (!a)
 		goto fail;
@@ -634,11 +705,11 @@ static uint64_t map_range(struct dmaemu_machine *m, struct device *dev,
 	}
 	alloc_add(d, a, bytes, kind, dir);
 	lo = a->lo;
-	dmaemu__unlock(&d->lock);
+	domain_unlock(d);
 	return lo;
 
 fail:
-	dmaemu__unlock(&d->lock);
+	domain_unlock(d);
 	if (err != -ENOSPC || !nowarn)
 		report_nospace(m, dev, bytes, mask, err);
 	return 0;
@@ -660,10 +731,10 @@ static int unmap_range(struct dmaemu_machine *m, struct device *dev,
 		report_bad(m, dev, addr, size, "unmap of an IOVA never mapped");
 		return -ENOENT;
 	}
-	dmaemu__lock(&d->lock);
+	domain_lock(d);
 	a = alloc_find(d, pfn);
 	if (!a) {
-		dmaemu__unlock(&d->lock);
+		domain_unlock(d);
 		report_bad(m, dev, addr, size,
 			   "unmap of an IOVA that is not mapped");
 		return -ENOENT;
@@ -679,7 +750,7 @@ static int unmap_range(struct dmaemu_machine *m, struct device *dev,
 	RB_REMOVE(alloc_tree, &d->allocs, a);
 	d->allocs_n--;
 	alloc_undo(d, a);
-	dmaemu__unlock(&d->lock);
+	domain_unlock(d);
 	if (bad)
 		report_bad(m, dev, addr, size, bad);
 	return 0;
@@ -701,10 +772,10 @@ static void for_each_run(struct dmaemu_machine *m, struct device *dev,
 
 		if (!d)
 			goto bad;
-		dmaemu__lock(&d->lock);
+		domain_lock(d);
 		pte = pte_get(d, addr >> IOVA_SHIFT);
 		if (!(pte & PTE_VALID)) {
-			dmaemu__unlock(&d->lock);
+			domain_unlock(d);
 			goto bad;
 		}
 		phys = (pte & PTE_PHYS) + off;
@@ -718,7 +789,7 @@ static void for_each_run(struct dmaemu_machine *m, struct device *dev,
 				break;
 			run += size - run < IOVA_PAGE ? size - run : IOVA_PAGE;
 		}
-		dmaemu__unlock(&d->lock);
+		domain_unlock(d);
 		if (dmaemu__bank_of_phys(m, phys, run))
 			fn(m, phys, run, dir);
 		addr += run;
@@ -754,7 +825,7 @@ static dma_addr_t map_contig(struct dmaemu_machine *m, struct device *dev,
 	}
 	pfn = map_range(m, dev, d, &src,
 			(off + size + IOVA_PAGE - 1) >> IOVA_SHIFT,
-			prot_bits(dir, attrs), kind, dir, size,
+			table_bits(m, prot_bits(dir, attrs)), kind, dir, size,
 			attrs & DMA_ATTR_NO_WARN);
 	return pfn ? (pfn << IOVA_SHIFT) + off : DMA_MAPPING_ERROR;
 }
@@ -860,7 +931,8 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 	struct sg_layout l = {.len = 0};
 	struct scatterlist *s, *cur = sgl;
 	unsigned int max_len;
-	uint64_t base, bits = prot_bits(dir, attrs), mask, end;
+	uint64_t base, bits = table_bits(m, prot_bits(dir, attrs)), mask, end;
+	bool vtd = is_vtd(m);
 	uint64_t cur_len = 0, iova_len;
 	struct iommu_domain *d;
 	struct iova_node *a;
@@ -868,8 +940,10 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 
 	if (nents <= 0)
 		return 0;
-	l.bmask = dev->dma_parms ? dev->dma_parms->segment_boundary_mask
-				 : 0xffffffffUL;
+	/* intel_map_sg() does not look at the segment boundary. */
+	l.bmask = vtd		   ? 0
+		  : dev->dma_parms ? dev->dma_parms->segment_boundary_mask
+				   : 0xffffffffUL;
 	max_len = dev->dma_parms ? dev->dma_parms->max_segment_size : 65536;
 	for_each_sg (sgl, s, nents, i)
 		layout_place(&l, entry_iova_len(s));
@@ -894,7 +968,7 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 
 	/* One IOVA range for the whole list, each entry's pages at its
 	 * place in it; padding pages stay unmapped. */
-	dmaemu__lock(&d->lock);
+	domain_lock(d);
 	a = iova_take(d, iova_len >> IOVA_SHIFT, end, &err);
 	if (!a)
 		goto fail;
@@ -916,14 +990,25 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 		}
 	}
 	alloc_add(d, a, iova_len, KIND_SG, dir);
-	dmaemu__unlock(&d->lock);
+	domain_unlock(d);
 
+	l.len = 0;
+	if (vtd) {
+		/* __domain_mapping(): each entry its own segment. */
+		for_each_sg (sgl, s, nents, i) {
+			uint64_t at = layout_place(&l, entry_iova_len(s));
+
+			s->dma_address =
+				base + at + (sg_phys(s) & (IOVA_PAGE - 1));
+			s->dma_length = s->length;
+		}
+		return nents;
+	}
 	/* __finalise_sg(): merge into DMA segments. */
 	for_each_sg (sgl, s, nents, i) {
 		s->dma_address = DMA_MAPPING_ERROR;
 		s->dma_length = 0;
 	}
-	l.len = 0;
 	for_each_sg (sgl, s, nents, i) {
 		uint64_t s_off = sg_phys(s) & (IOVA_PAGE - 1);
 		uint64_t s_iova_len = entry_iova_len(s);
@@ -946,7 +1031,7 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 	return count;
 
 fail:
-	dmaemu__unlock(&d->lock);
+	domain_unlock(d);
 	if (err != -ENOSPC || !(attrs & DMA_ATTR_NO_WARN))
 		report_nospace(m, dev, iova_len, mask, err);
 	return 0;
@@ -983,9 +1068,9 @@ static int fault(struct dmaemu_machine *m, struct device *dev,
 	char what[160];
 
 	if (d) {
-		dmaemu__lock(&d->lock);
+		domain_lock(d);
 		d->faults++;
-		dmaemu__unlock(&d->lock);
+		domain_unlock(d);
 	}
 	if (!(pte & PTE_VALID)) {
 		dmaemu__report(m, &r,
@@ -1008,12 +1093,17 @@ static int fault(struct dmaemu_machine *m, struct device *dev,
 			m, &r,
 			"device %s %s of %zu bytes at IOVA 0x%llx "
 			"(phys 0x%llx): the page belongs to %s, mapped "
-			"%s only; the access is blocked",
+			"%s only%s; the access is blocked",
 			dev_label(dev), acc, len, (unsigned long long)addr,
 			(unsigned long long)phys, what,
 			(pte & PTE_READ)
 				? "IOMMU_READ: the device may read it"
-				: "IOMMU_WRITE: the device may write it");
+				: "IOMMU_WRITE: the device may write it",
+			(pte & PTE_READ) ? ""
+			: m->opt.iommu_strict
+				? " (iommu_strict=1; 4.14 on an arm SMMU "
+				  "would allow the read)"
+				: " (as VT-d maps DMA_FROM_DEVICE)");
 	else
 		dmaemu__report(m, &r,
 			       "device %s %s of %zu bytes at IOVA 0x%llx "
@@ -1053,11 +1143,11 @@ int dmaemu__iommu_translate(struct device *dev, dma_addr_t addr, size_t len,
 	d = domain_of(m, dev, false);
 	if (!d || !len || addr + len - 1 < addr)
 		return fault(m, dev, d, addr, len, write, 0, -EFAULT);
-	dmaemu__lock(&d->lock);
+	domain_lock(d);
 	pte = pte_get(d, addr >> IOVA_SHIFT);
 	err = pte_check(pte, write, d->privileged);
 	if (err) {
-		dmaemu__unlock(&d->lock);
+		domain_unlock(d);
 		return fault(m, dev, d, addr, len, write, pte, err);
 	}
 	p = (pte & PTE_PHYS) + (addr & (IOVA_PAGE - 1));
@@ -1074,7 +1164,7 @@ int dmaemu__iommu_translate(struct device *dev, dma_addr_t addr, size_t len,
 			break;
 		run += len - run < IOVA_PAGE ? len - run : IOVA_PAGE;
 	}
-	dmaemu__unlock(&d->lock);
+	domain_unlock(d);
 	*phys = p;
 	*contig = run;
 	return 0;
@@ -1089,9 +1179,9 @@ static uint64_t iova_to_phys(struct dmaemu_machine *m, struct device *dev,
 
 	if (!d)
 		return UINT64_MAX;
-	dmaemu__lock(&d->lock);
+	domain_lock(d);
 	pte = pte_get(d, iova >> IOVA_SHIFT);
-	dmaemu__unlock(&d->lock);
+	domain_unlock(d);
 	if (!(pte & PTE_VALID))
 		return UINT64_MAX;
 	return (pte & PTE_PHYS) + (iova & (IOVA_PAGE - 1));
@@ -1149,6 +1239,7 @@ dma_addr_t dmaemu__iommu_map_pages(struct device *dev,
 		bits |= PTE_WRITE;
 	if (privileged)
 		bits |= PTE_PRIV;
+	bits = table_bits(m, bits);
 	d = domain_of(m, dev, true);
 	if (!d) {
 		report_nospace(m, dev, npages << IOVA_SHIFT, 0, -ENOMEM);
@@ -1198,9 +1289,9 @@ int dmaemu_device_set_privileged(struct dmaemu_device *ddev, bool privileged)
 		      true);
 	if (!d)
 		return -ENOMEM;
-	dmaemu__lock(&d->lock);
+	domain_lock(d);
 	d->privileged = privileged;
-	dmaemu__unlock(&d->lock);
+	domain_unlock(d);
 	return 0;
 }
 
@@ -1228,16 +1319,17 @@ void dmaemu__iommu_info(struct device *dev, struct dmaemu__iommu_stats *st)
 	memset(st, 0, sizeof(*st));
 	if (!d)
 		return;
-	dmaemu__lock(&d->lock);
+	domain_lock(d);
 	st->allocs = d->allocs_n;
 	st->pages = d->pages;
 	st->faults = d->faults;
 	st->tables = d->tables;
+	st->steps = d->steps;
 	st->privileged = d->privileged;
 	for (n = RB_MIN(free_addr, &d->free_addr); n;
 	     n = RB_NEXT(free_addr, &d->free_addr, n))
 		st->free_ranges++;
-	dmaemu__unlock(&d->lock);
+	domain_unlock(d);
 }
 
 /**
@@ -1264,8 +1356,8 @@ void dmaemu__iommu_device_release(struct device *dev)
 	dmaemu__unlock(&io->lock);
 	if (d) {
 		/* Taken once so the free follows every user's unlock. */
-		dmaemu__lock(&d->lock);
-		dmaemu__unlock(&d->lock);
+		domain_lock(d);
+		domain_unlock(d);
 		domain_free(d);
 	}
 }
