@@ -23,6 +23,7 @@ unit_tests = \
 	tests/unit/check-machine \
 	tests/unit/check-physmem \
 	tests/unit/check-lineops \
+	tests/unit/check-clean-paths \
 	tests/unit/check-stripes \
 	tests/unit/check-gfp \
 	tests/unit/check-page-alloc \
