@@ -36,7 +36,8 @@ unit_tests = \
 	tests/unit/check-dma-device \
 	tests/unit/check-dma-concurrency \
 	tests/unit/check-dma-swiotlb \
-	tests/unit/check-dma-iommu
+	tests/unit/check-dma-iommu \
+	tests/unit/check-dma-sync
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 

@@ -37,10 +37,21 @@ static void teardown(void)
 	fixture_teardown();
 }
 
-/* The CPU's value of line @j (never 0, never the device's). */
-static uint8_t cpu_value(unsigned int j)
+/* The CPU's value of byte @i of line @j (never 0, never the device's;
+ * different in each 16-byte part of a line). */
+static uint8_t cpu_value(unsigned int j, unsigned int i)
 {
-	return (uint8_t)(0x20 + j % 0x60);
+	return (uint8_t)(0x20 + (j * 7 + i) % 0x60);
+}
+
+/* The CPU writes bytes [@lo, @hi) of the line at @cpu. */
+static void cpu_write(uint8_t *cpu, unsigned int j, unsigned int lo,
+		      unsigned int hi)
+{
+	unsigned int i;
+
+	for (i = lo; i < hi; i++)
+		cpu[i] = cpu_value(j, i);
 }
 
 #define DEV_CLEAN 0xd0 /* device bytes in a clean line */
@@ -69,7 +80,7 @@ static void prepare(struct dmaemu_machine *m, uint64_t base, unsigned int n)
 			memset(dev, DEV_FULL, 8);
 			ck_assert_int_eq(dmaemu__mem_write(m, lp + 4, dev, 8),
 					 0);
-			memset(cpu, cpu_value(j), line);
+			cpu_write(cpu, j, 0, line);
 			break;
 		case 1:
 			memset(dev, DEV_CLEAN, 7);
@@ -77,13 +88,13 @@ static void prepare(struct dmaemu_machine *m, uint64_t base, unsigned int n)
 					 0);
 			break;
 		case 2:
-			memset(cpu, cpu_value(j), line / 2);
+			cpu_write(cpu, j, 0, line / 2);
 			dev[0] = DEV_MIXED;
 			ck_assert_int_eq(
 				dmaemu__mem_write(m, lp + line - 1, dev, 1), 0);
 			break;
 		case 3:
-			memset(cpu + line / 2, cpu_value(j), line / 2);
+			cpu_write(cpu, j, line / 2, line);
 			break;
 		}
 	}
@@ -109,13 +120,13 @@ static void verify(struct dmaemu_machine *m, uint64_t base, unsigned int n,
 
 			switch (j % 4) {
 			case 0:
-				want_cpu = cpu_value(j);
+				want_cpu = cpu_value(j, i);
 				break;
 			case 2:
-				want_cpu = i < line / 2 ? cpu_value(j) : 0;
+				want_cpu = i < line / 2 ? cpu_value(j, i) : 0;
 				break;
 			case 3:
-				want_cpu = i >= line / 2 ? cpu_value(j) : 0;
+				want_cpu = i >= line / 2 ? cpu_value(j, i) : 0;
 				break;
 			}
 			want_mem = want_cpu;
