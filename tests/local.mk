@@ -37,7 +37,8 @@ unit_tests = \
 	tests/unit/check-dma-concurrency \
 	tests/unit/check-dma-swiotlb \
 	tests/unit/check-dma-iommu \
-	tests/unit/check-dma-sync
+	tests/unit/check-dma-sync \
+	tests/unit/check-seed
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
