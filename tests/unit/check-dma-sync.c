@@ -206,6 +206,38 @@ START_TEST(test_ownership_round_trip)
 END_TEST
 
 /*
+ * dma_unmap_page() undoes dma_map_single() and dma_unmap_single()
+ * undoes dma_map_page(), as CONFIG_DMA_API_DEBUG allows: no report, the
+ * mapping is gone and the lines are the CPU's.
+ */
+START_TEST(test_unmap_page_single)
+{
+	struct page *pg;
+	uint8_t *buf;
+	dma_addr_t dma;
+
+	start(_i);
+	buf = kmalloc(256, GFP_KERNEL);
+	pg = alloc_pages(GFP_KERNEL, 0);
+	ck_assert(buf && pg);
+	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
+	dma_unmap_page(dev, dma, 256, DMA_TO_DEVICE);
+	ck_assert_uint_eq(dmaemu__mapping_count(dev), 0);
+	assert_owner(buf, 256, DMAEMU__DOMAIN_CPU);
+	dma = dma_map_page(dev, pg, 0, PAGE_SIZE, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
+	assert_owner(page_address(pg), PAGE_SIZE, DMAEMU__DOMAIN_DEVICE);
+	dma_unmap_single(dev, dma, PAGE_SIZE, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu__mapping_count(dev), 0);
+	assert_owner(page_address(pg), PAGE_SIZE, DMAEMU__DOMAIN_CPU);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	__free_pages(pg, 0);
+	kfree(buf);
+}
+END_TEST
+
+/*
  * A NON_CONSISTENT buffer the CPU has written (dirty lines) and the
  * device then writes: dma_cache_sync(DMA_FROM_DEVICE) discards the CPU's
  * copy, so the CPU and DRAM hold the device's data, and nothing is
@@ -292,6 +324,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_sync_edges, 0, 9);
 	tcase_add_loop_test(tc, test_ownership_round_trip, 0, 9);
+	tcase_add_loop_test(tc, test_unmap_page_single, 0, 9);
 	/* Profiles with the direct backend (i < 3). */
 	tcase_add_loop_test(tc, test_cache_sync_from_device, 0, 3);
 	tcase_add_loop_test(tc, test_swiotlb_unmap_sg_changed, 0, 3);
