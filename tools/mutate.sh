@@ -163,9 +163,14 @@ if [ ! -d "$src" ]; then
 	fi
 fi
 
+# The list as it is now: editing tools/mutations.txt during a run cannot
+# shift the mutations under it.
+list_name=${list#"$top"/}
+cp "$list" "$scratch/mutations.txt"
+list=$scratch/mutations.txt
 python3 "$helper" plan "$list" "$src" "$scratch" "$@" || exit 2
 total=$(wc -l <"$scratch/mutate.tsv")
-echo "mutate: $total mutations from ${list#"$top"/}, scratch $scratch"
+echo "mutate: $total mutations from $list_name, scratch $scratch"
 
 not_applied=0
 while IFS=$'\t' read -r k id equiv file tests n; do
@@ -197,16 +202,26 @@ log=$scratch/log
 	exit 2
 }
 
-# run_tests TESTS...: build just these programs, run them.  0 = all pass.
+# run_tests TESTS...: build just these programs, run them.  Return: 0
+# when all pass, 1 when a test failed or timed out, 2 when the programs
+# did not build (no test ran: the mutation cannot be judged).
 run_tests() {
-	local progs=() t
+	local progs=() t status
 	for t in "$@"; do
 		case $t in *.sh) ;; *) progs+=("$t") ;; esac
 	done
-	(cd "$build" && make -j"$jobs" >>"$log.run" 2>&1 &&
-		timeout "${MUTATE_TIMEOUT:-600}" make -j"$jobs" check \
-			TESTS="$*" check_PROGRAMS="${progs[*]}" >>"$log.run" 2>&1) \
+	(cd "$build" && make -j"$jobs" "${progs[@]}" >>"$log.run" 2>&1) \
+		</dev/null || return 2
+	(cd "$build" && timeout "${MUTATE_TIMEOUT:-600}" make -j"$jobs" check \
+		TESTS="$*" check_PROGRAMS="${progs[*]}" >>"$log.run" 2>&1) \
 		</dev/null
+	status=$?
+	[ $status = 0 ] && return 0
+	# A timeout (124) or a test failure.  Anything else that stopped
+	# make check before the harness's summary is not a test's verdict.
+	[ $status = 124 ] && return 1
+	grep -Eq '^# (FAIL|ERROR): +[1-9]' "$log.run" && return 1
+	return 2
 }
 
 all_tests=$(cut -f5 "$scratch/mutate.tsv" | tr ' ' '\n' | sort -u | tr '\n' ' ')
@@ -236,7 +251,11 @@ while IFS=$'\t' read -r k id equiv file tests n; do
 		result=BUILD-FAILED
 		broken=$((broken + 1))
 		cp "$log.run" "$scratch/build-failed.$id.log"
-	elif run_tests $tests; then
+	elif run_tests $tests; status=$?; [ $status = 2 ]; then
+		result=BUILD-FAILED
+		broken=$((broken + 1))
+		cp "$log.run" "$scratch/build-failed.$id.log"
+	elif [ $status = 0 ]; then
 		if [ "$equiv" = 1 ]; then
 			result=EQUIVALENT
 			equivalent=$((equivalent + 1))
