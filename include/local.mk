@@ -12,6 +12,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/machine.h \
 	include/dmaemu/mm.h \
 	include/dmaemu/report.h \
+	include/dmaemu/testing.h \
 	include/dmaemu/vma.h
 
 kernel_linuxdir = $(pkgincludedir)/kernel/linux

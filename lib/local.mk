@@ -6,7 +6,7 @@
 # everything except the dmaemu__ prefix.
 
 noinst_LTLIBRARIES += lib/libdmaemu-internal.la
-lib_libdmaemu_internal_la_SOURCES = lib/machine.c
+lib_libdmaemu_internal_la_SOURCES = lib/machine.c lib/testing.c
 lib_libdmaemu_internal_la_LIBADD = cachesim/libcachesim.la $(PTHREAD_LIBS)
 
 include $(srcdir)/lib/base/local.mk

@@ -5,8 +5,9 @@
 #   scripts/  script tests (TAP), with their inputs in data/, oracle/,
 #             cocci/
 # A Check suite is one line: tests/<kind>/check-NAME.c is built with the
-# defaults of Makefile.am (AM_CPPFLAGS, LDADD); only instrumented suites
-# and those linking something else say more.  A program lists
+# defaults of Makefile.am (AM_CPPFLAGS; LDADD: the runner and the library
+# that exports the public names only); white-box suites, instrumented
+# suites and those linking something else say more.  A program lists
 # libcheckrun.la before the library the fixtures call (it is an archive:
 # the linker must see it first).
 
@@ -25,22 +26,26 @@ unit_tests = \
 	tests/unit/check-lineops \
 	tests/unit/check-clean-paths \
 	tests/unit/check-stripes \
-	tests/unit/check-gfp \
 	tests/unit/check-page-alloc \
-	tests/unit/check-slab \
-	tests/unit/check-uninstrumented \
-	tests/unit/check-dma-sg \
-	tests/unit/check-dma-alloc \
-	tests/unit/check-dma-pool \
-	tests/unit/check-dma-mask \
-	tests/unit/check-dma-device \
-	tests/unit/check-dma-concurrency \
+	tests/unit/check-devres \
 	tests/unit/check-dma-swiotlb \
 	tests/unit/check-dma-iommu \
 	tests/unit/check-dma-sync \
 	tests/unit/check-seed
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
+unit_libs = tests/runner/libcheckrun.la lib/libdmaemu-internal.la $(CHECK_LIBS)
+tests_unit_check_machine_LDADD = $(unit_libs)
+tests_unit_check_physmem_LDADD = $(unit_libs)
+tests_unit_check_lineops_LDADD = $(unit_libs)
+tests_unit_check_stripes_LDADD = $(unit_libs)
+tests_unit_check_page_alloc_LDADD = $(unit_libs)
+tests_unit_check_devres_LDADD = $(unit_libs)
+tests_unit_check_dma_swiotlb_LDADD = $(unit_libs)
+tests_unit_check_dma_iommu_LDADD = $(unit_libs)
+tests_unit_check_clean_paths_LDADD = $(unit_libs)
+tests_unit_check_dma_sync_LDADD = $(unit_libs)
+tests_unit_check_seed_LDADD = $(unit_libs)
 
 # Suites compiled like driver code (instrumented): the CPU's view of the
 # data is what they test.  They link the shared twin (lib/local.mk).
@@ -50,8 +55,7 @@ instr_libs = tests/runner/libcheckrun.la lib/libdmaemu-shared.la \
 if HAVE_INSTRUMENT
 instr_tests = \
 	tests/unit/check-cpu \
-	tests/unit/check-wc \
-	tests/unit/check-dma-direct
+	tests/unit/check-wc
 check_PROGRAMS += $(instr_tests)
 TESTS += $(instr_tests)
 endif
@@ -61,11 +65,40 @@ tests_unit_check_cpu_LDADD = $(instr_libs)
 tests_unit_check_wc_CFLAGS = $(instr_cflags)
 tests_unit_check_wc_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_unit_check_wc_LDADD = $(instr_libs)
-tests_unit_check_dma_direct_CFLAGS = $(instr_cflags)
-tests_unit_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
-tests_unit_check_dma_direct_LDADD = $(instr_libs)
 
-# Suites of public APIs.
+# Suites of public APIs: the installed headers only (<dmaemu/*.h>, the
+# kernel personality, <dmaemu/testing.h> to look inside the model),
+# linked with the library that exports the public names only, so they
+# prove the headers are enough; tests/scripts/api-public.sh also checks
+# that they and the runner include no private header.
+api_tests = \
+	tests/api/check-testing \
+	tests/api/check-device-model \
+	tests/api/check-gfp \
+	tests/api/check-dma-mask \
+	tests/api/check-dma-concurrency \
+	tests/api/check-dma-sg \
+	tests/api/check-dma-pool \
+	tests/api/check-dma-device \
+	tests/api/check-slab \
+	tests/api/check-dma-alloc \
+	tests/api/check-uninstrumented
+check_PROGRAMS += $(api_tests)
+TESTS += $(api_tests)
+
+
+# Public-API suites compiled like driver code (instrumented).
+if HAVE_INSTRUMENT
+api_instr_tests = \
+	tests/api/check-dma-direct \
+	tests/api/check-fidelity
+check_PROGRAMS += $(api_instr_tests)
+TESTS += $(api_instr_tests)
+endif
+tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
+tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_fidelity_CFLAGS = $(instr_cflags)
+tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \
@@ -76,8 +109,10 @@ script_tests = \
 	tests/scripts/format.sh \
 	tests/scripts/cocci.sh \
 	tests/scripts/headers.sh \
+	tests/scripts/api-public.sh \
 	tests/scripts/readme.sh \
 	tests/scripts/symbols.sh \
+	tests/scripts/layers.sh \
 	tests/scripts/gfp-temporary.sh \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \

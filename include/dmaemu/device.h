@@ -3,10 +3,16 @@
  * <dmaemu/device.h> - emulated devices as DMA masters.
  *
  * A device belongs to one machine.  Drivers see it as a struct device
- * (dmaemu_device_to_dev()); device models and tests act as the hardware
- * through dmaemu_dma_read() and dmaemu_dma_write(), which see memory the way
- * a bus master does: through the IOMMU when there is one, from DRAM (MEM)
- * on non-coherent profiles, snooping the CPU cache on x86.
+ * (dmaemu_device_to_dev()) and its registers as an __iomem window
+ * (dmaemu_device_regs(), accessed with readl()/writel()); device models
+ * and tests act as the hardware through the register handlers of struct
+ * dmaemu_device_ops and through dmaemu_dma_read() and dmaemu_dma_write(),
+ * which see memory the way a bus master does: through the IOMMU when there
+ * is one, from DRAM (MEM) on non-coherent profiles, snooping the CPU cache
+ * on x86.
+ *
+ * This header is all a device model needs: a model written out of tree
+ * includes it and links the installed library, nothing private.
  */
 #ifndef DMAEMU_DEVICE_H
 #define DMAEMU_DEVICE_H
@@ -27,13 +33,31 @@ struct dmaemu_device;
 
 /**
  * struct dmaemu_device_ops - behaviour of a device model.
- * @release: called by dmaemu_device_destroy() after the emulator has
- *           released the device's mappings and allocations; frees the
- *           model's private data.  May be NULL.
+ * @mmio_size:  bytes of the device's register window (0: none).  The
+ *              window is placed in the machine's MMIO space when the
+ *              device is created; dmaemu_device_regs() gives its base.
+ * @mmio_read:  a driver's readb/w/l/q() at byte offset @off of the window,
+ *              @size 1, 2, 4 or 8: return the register's value (the
+ *              accessor truncates it to @size bytes).  Runs on the
+ *              driver's thread, with no lock of the machine held, so it
+ *              may call dmaemu_dma_read()/dmaemu_dma_write().  NULL: the
+ *              window is write-only; a read is reported (mmio-access) and
+ *              gives all ones.
+ * @mmio_write: a driver's writeb/w/l/q() of @val at @off, as @mmio_read.
+ *              NULL: the window is read-only; a write is reported.
+ * @release:    called by dmaemu_device_destroy() after the emulator has
+ *              released the device's mappings and allocations and removed
+ *              the register window; frees the model's private data.  May
+ *              be NULL.
  *
- * The devices layer adds register windows, a thread and interrupts here.
+ * Every member is optional; a window needs at least one handler.
  */
 struct dmaemu_device_ops {
+	size_t mmio_size;
+	uint64_t (*mmio_read)(struct dmaemu_device *dev, uint64_t off,
+			      unsigned int size);
+	void (*mmio_write)(struct dmaemu_device *dev, uint64_t off,
+			   uint64_t val, unsigned int size);
 	void (*release)(struct dmaemu_device *dev);
 };
 
@@ -49,7 +73,9 @@ struct dmaemu_device_ops {
  * maximum segments and a 4 GiB segment boundary, as in Linux.
  *
  * Return: the device, or NULL with a bad-argument report (@m or @name
- * NULL, name in use on @m) or when out of host memory.
+ * NULL, name in use on @m, @ops with @mmio_size but no register handler,
+ * or handlers without @mmio_size) and errno EINVAL or EEXIST; NULL with
+ * errno ENOMEM when out of host memory or MMIO space.
  */
 struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 					   const char *name,
@@ -80,6 +106,18 @@ struct dmaemu_machine *dmaemu_device_machine(const struct dmaemu_device *dev);
 
 /** dmaemu_device_name() - the device's name. */
 const char *dmaemu_device_name(const struct dmaemu_device *dev);
+
+/**
+ * dmaemu_device_regs() - the device's register window, as a driver's
+ * ioremap() of it would give: pass it (plus a register's offset) to
+ * readl()/writel() and friends.  A plain load or store there is an
+ * mmio-access report, as on hardware it would be a bus error.
+ * @dev: the device.
+ *
+ * Return: the window's base, or NULL when @dev is not a live device or its
+ * model has no registers (@mmio_size 0).
+ */
+void *dmaemu_device_regs(struct dmaemu_device *dev);
 
 /**
  * dmaemu_device_set_privileged() - make the device's DMA accesses

@@ -76,6 +76,7 @@ struct dmaemu__devres;
  * @devres_lock: protects @devres (a leaf).
  * @devres:      managed resources, newest first (released LIFO).
  * @data:        each bus client's state of the device (bus.h).
+ * @regs:        the register window (NULL: none).
  */
 struct dmaemu_device {
 	struct device dev;
@@ -87,6 +88,7 @@ struct dmaemu_device {
 	pthread_mutex_t devres_lock;
 	struct dmaemu__devres *devres;
 	void *data[DMAEMU__BUS_NSLOTS];
+	void *regs;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -344,6 +346,55 @@ struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
 /* Create, destroy, accessors                                             */
 /* ---------------------------------------------------------------------- */
 
+/* The register window calls the model's handlers (cpu.h's MMIO ops). */
+static uint64_t regs_read(void *priv, uint64_t off, unsigned int size)
+{
+	struct dmaemu_device *d = priv;
+
+	return d->ops->mmio_read(d, off, size);
+}
+
+static void regs_write(void *priv, uint64_t off, uint64_t val,
+		       unsigned int size)
+{
+	struct dmaemu_device *d = priv;
+
+	d->ops->mmio_write(d, off, val, size);
+}
+
+/* A model's ops are usable: a window has a handler, handlers a window. */
+static const char *bad_ops(const struct dmaemu_device_ops *ops)
+{
+	bool handlers = ops && (ops->mmio_read || ops->mmio_write);
+
+	if (ops && ops->mmio_size && !handlers)
+		return "ops->mmio_size without mmio_read or mmio_write";
+	if (handlers && !ops->mmio_size)
+		return "register handlers without ops->mmio_size";
+	return NULL;
+}
+
+/* Place the register window of @d; 0 or -ENOMEM (MMIO space full). */
+static int regs_map(struct dmaemu_device *d)
+{
+	static const struct dmaemu__mmio_ops rd = {.read = regs_read};
+	static const struct dmaemu__mmio_ops wr = {.write = regs_write};
+	static const struct dmaemu__mmio_ops rw = {.read = regs_read,
+						   .write = regs_write};
+	const struct dmaemu__mmio_ops *ops;
+
+	if (!d->ops || !d->ops->mmio_size)
+		return 0;
+	ops = !d->ops->mmio_write ? &rd : !d->ops->mmio_read ? &wr : &rw;
+	d->regs = dmaemu__mmio_map(d->m, d->ops->mmio_size, ops, d);
+	return d->regs ? 0 : -ENOMEM;
+}
+
+void *dmaemu_device_regs(struct dmaemu_device *d)
+{
+	return d && is_live(&d->dev) ? d->regs : NULL;
+}
+
 struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 					   const char *name,
 					   const struct dmaemu_device_ops *ops,
@@ -352,10 +403,14 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	struct dmaemu_device *d, *o;
 	int err = ENOMEM;
 
-	if (!m || !name || !*name) {
+	const char *why = !m		    ? "NULL machine"
+			  : !name || !*name ? "no device name"
+					    : bad_ops(ops);
+
+	if (why) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-				"dmaemu_device_create(): %s",
-				!m ? "NULL machine" : "no device name");
+				"dmaemu_device_create(%s): %s",
+				name && *name ? name : "", why);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -368,8 +423,6 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	if (dmaemu__mutex_init(&d->devres_lock))
 		goto out_name;
 	d->m = m;
-	if (clients_add(d))
-		goto out_mutex;
 	d->ops = ops;
 	d->priv = priv;
 	d->dev.init_name = d->name;
@@ -381,6 +434,10 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	d->dev.dmaemu_dma_parms.max_segment_size = 65536;
 	d->dev.dmaemu_dma_parms.segment_boundary_mask = 0xffffffffUL;
 	d->dev.dma_parms = &d->dev.dmaemu_dma_parms;
+	if (regs_map(d))
+		goto out_mutex;
+	if (clients_add(d))
+		goto out_regs;
 
 	dmaemu__lock(&m->lock);
 	for (o = m->devices; o; o = o->next)
@@ -405,6 +462,9 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 
 out_clients:
 	clients_free(d, DMAEMU__BUS_NSLOTS);
+out_regs:
+	if (d->regs)
+		dmaemu__mmio_unmap(m, d->regs);
 out_mutex:
 	pthread_mutex_destroy(&d->devres_lock);
 out_name:
@@ -458,6 +518,8 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	m = d->m;
 	devres_release_all(d);
 	clients_release(d);
+	if (d->regs)
+		dmaemu__mmio_unmap(m, d->regs);
 	if (d->ops && d->ops->release)
 		d->ops->release(d);
 

@@ -88,6 +88,7 @@ struct dmaemu__options {
 	bool swiotlb_force; /* swiotlb=force: bounce every streaming map */
 	uint64_t swiotlb_size; /* bytes of the bounce pool */
 	uint64_t dma_offset;   /* bus address = physical + dma_offset */
+	bool map_clean;	       /* map_policy=5.19: arm64 map always cleans */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -272,5 +273,46 @@ void dmaemu__report(struct dmaemu_machine *m,
 void dmaemu__reportf(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 		     uint64_t phys, uint64_t size, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/*
+ * Call-site context (report.c): the driver's API call in progress on this
+ * thread, so that every report made while it runs - the dispatcher's, a
+ * backend's, a line operation's deep in mem/ - names the driver's line.
+ * A report made inside a call, with no ->where of its own, prints
+ *
+ *     at rx_refill+0x2c (/path/prog), in dma_map_single_attrs()
+ *     SUMMARY: dmaemu: <kind> rx_refill+0x2c (/path/prog)
+ *
+ * (", in fn()" left out when the headline starts with fn already).  Calls
+ * nest: an API call made inside another (by the library, for the driver)
+ * names the inner function and keeps the outer one's caller.  Public entry points use DMAEMU__API_CALL(), which
+ * leaves on every return path; dmaemu__call_enter()/_leave() are for code
+ * that reports on behalf of an earlier call (device destroy names the
+ * call that made a leaked mapping).
+ */
+struct dmaemu__call {
+	const char *fn;			  /* "dma_map_single_attrs" */
+	const void *caller;		  /* the driver's return address */
+	const struct dmaemu__call *outer; /* the call this one is inside */
+};
+struct dmaemu__call dmaemu__call_start(struct dmaemu__call *c, const char *fn,
+				       const void *caller);
+void dmaemu__call_enter(struct dmaemu__call *c, const char *fn,
+			const void *caller);
+void dmaemu__call_leave(struct dmaemu__call *c);
+/* The innermost call in progress on this thread, or NULL. */
+const struct dmaemu__call *dmaemu__call_current(void);
+/*
+ * Declare @var as the call-site context of the enclosing public function
+ * @fn, from its return address; it is left when @var goes out of scope
+ * (the cleanup attribute), so early returns need no unwinding.  Must be
+ * expanded in the public function itself, not in a helper.
+ */
+#define DMAEMU__API_CALL(var, fn)                                              \
+	struct dmaemu__call var __attribute__((cleanup(dmaemu__call_leave))) = \
+		dmaemu__call_start(&var, fn, __builtin_return_address(0))
+/* "rx_refill+0x2c (/path/prog)" for a code address, as dladdr() knows it
+ * (report.c); for "at" lines and "mapping made at". */
+void dmaemu__code_where(const void *addr, char *buf, size_t len);
 
 #endif /* DMAEMU_LIB_CORE_H */

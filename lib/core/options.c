@@ -45,7 +45,7 @@ enum opt_type {
 	OPT_INT,     /* int */
 	OPT_BOOL,    /* 0|1 (also off|on, false|true, no|yes) */
 	OPT_PATH,    /* char[256] */
-	OPT_SWIOTLB, /* bool swiotlb_force, as normal|force */
+	OPT_PAIR,    /* bool spelled by two names: names[0] false, [1] true */
 };
 
 #define F_POW2 0x1 /* value must be a power of two */
@@ -57,6 +57,8 @@ struct opt_key {
 	size_t off;
 	uint64_t min, max;
 	unsigned int flags;
+	/* OPT_PAIR: the false name, the true name, the error message. */
+	const char *names[3];
 };
 
 #define OFF(field) offsetof(struct dmaemu__options, field)
@@ -85,6 +87,7 @@ enum {
 	K_SWIOTLB,
 	K_SWIOTLB_SIZE,
 	K_DMA_OFFSET,
+	K_MAP_POLICY,
 	K_NKEYS
 };
 
@@ -120,11 +123,24 @@ static const struct opt_key keys[K_NKEYS] = {
 	[K_EXITCODE] = {"exitcode", OPT_INT, OFF(exitcode), 0, 255, 0},
 	[K_LOG_PATH] = {"log_path", OPT_PATH, OFF(log_path), 0, 0, 0},
 	[K_IOMMU] = {"iommu", OPT_BOOL, OFF(iommu), 0, 1, 0},
-	[K_SWIOTLB] = {"swiotlb", OPT_SWIOTLB, OFF(swiotlb_force), 0, 1, 0},
+	[K_SWIOTLB] = {"swiotlb",
+		       OPT_PAIR,
+		       OFF(swiotlb_force),
+		       0,
+		       1,
+		       0,
+		       {"normal", "force", "expected normal or force"}},
 	[K_SWIOTLB_SIZE] = {"swiotlb_size", OPT_SIZE, OFF(swiotlb_size),
 			    256 << 10, 256ULL << 20, F_PAGE},
 	[K_DMA_OFFSET] = {"dma_offset", OPT_ADDR, OFF(dma_offset), 0,
 			  PHYS_LIMIT, F_PAGE},
+	[K_MAP_POLICY] = {"map_policy",
+			  OPT_PAIR,
+			  OFF(map_clean),
+			  0,
+			  1,
+			  0,
+			  {"4.14", "5.19", "expected 4.14 or 5.19"}},
 };
 
 static const char *const profile_names[] = {
@@ -235,8 +251,8 @@ static void format_value(const struct dmaemu__options *o,
 	case OPT_PATH:
 		snprintf(buf, len, "%s", (const char *)f);
 		break;
-	case OPT_SWIOTLB:
-		snprintf(buf, len, "%s", *(const bool *)f ? "force" : "normal");
+	case OPT_PAIR:
+		snprintf(buf, len, "%s", k->names[*(const bool *)f]);
 		break;
 	}
 }
@@ -291,12 +307,12 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 		*(enum cachesim_policy *)f = p;
 		return 0;
 	}
-	case OPT_SWIOTLB:
-		if (strcmp(val, "normal") && strcmp(val, "force")) {
-			*why = "expected normal or force";
+	case OPT_PAIR:
+		if (strcmp(val, k->names[0]) && strcmp(val, k->names[1])) {
+			*why = k->names[2];
 			return -EINVAL;
 		}
-		*(bool *)f = !strcmp(val, "force");
+		*(bool *)f = !strcmp(val, k->names[1]);
 		return 0;
 	case OPT_PATH:
 		if (strlen(val) >= sizeof(o->log_path)) {
@@ -386,6 +402,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->log_path[0] = '\0';
 	o->iommu = false;
 	o->swiotlb_force = false;
+	o->map_clean = false;
 	o->swiotlb_size = 4ULL << 20;
 	o->dma_offset = 0;
 }
@@ -472,6 +489,19 @@ static unsigned int blame(const struct dmaemu__options *o, unsigned int a,
 	return a;
 }
 
+/* ARCH_DMA_MINALIGN of the profile (see dmaemu__options_finish()). */
+static unsigned int profile_minalign(const struct dmaemu__options *o)
+{
+	switch (o->profile) {
+	case DMAEMU__PROFILE_ARM64:
+		return o->cache_line > 128 ? o->cache_line : 128;
+	case DMAEMU__PROFILE_X86:
+		return 1;
+	default:
+		return o->cache_line;
+	}
+}
+
 /**
  * dmaemu__options_finish() - apply profile defaults, check the whole set.
  * @o:      options after every stage.
@@ -480,7 +510,11 @@ static unsigned int blame(const struct dmaemu__options *o, unsigned int a,
  *
  * Profile defaults: arm and arm64 have a 32 KiB 4-way L1 data cache with
  * 64-byte lines (Cortex-A7/A15/A53/A55 class); x86 a 32 KiB 8-way one.
- * dma_minalign defaults to the line size (ARCH_DMA_MINALIGN).
+ * dma_minalign defaults to each profile's ARCH_DMA_MINALIGN in Linux 4.14:
+ * arm64 128 (arch/arm64/include/asm/cache.h, whatever the line size, or
+ * the line size when it is larger), arm the line size (L1_CACHE_BYTES,
+ * arch/arm/include/asm/cache.h), x86 none: 1, so dma_get_cache_alignment()
+ * is 1 and the smallest kmalloc object is 8 (ARCH_KMALLOC_MINALIGN).
  *
  * Return: 0, or -EINVAL.
  */
@@ -491,8 +525,11 @@ int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen)
 	if (!o->set_by[K_CACHE_WAYS])
 		o->cache_ways = o->profile == DMAEMU__PROFILE_X86 ? 8 : 4;
 	if (!o->set_by[K_DMA_MINALIGN])
-		o->dma_minalign = o->cache_line;
+		o->dma_minalign = profile_minalign(o);
 
+	if (o->map_clean && o->profile != DMAEMU__PROFILE_ARM64)
+		return bad_combo(o, K_MAP_POLICY, err, errlen,
+				 "map_policy applies to profile=arm64 only");
 	if (o->mem_base + o->mem > SZ_4G)
 		return bad_combo(o, blame(o, K_MEM, K_MEM_BASE), err, errlen,
 				 "the low bank must end at or below 4 GiB");

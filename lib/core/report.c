@@ -11,6 +11,14 @@
  *       bytes 0-3 of line 0x80001000 (mask 0x000000000000000f)
  *   SUMMARY: dmaemu: lost-device-write 0x80001000+4
  *
+ * A report made while a driver's API call is in progress on the thread
+ * (dmaemu__call_enter(), DMAEMU__API_CALL()) names the driver's line: an
+ * "at" line with the caller's address and the API function, and the
+ * SUMMARY line points there instead of at a physical range.  The context is
+ * thread-local, so a report made deep in the memory model during a
+ * dma_unmap_*() names the unmap's caller, and device threads (which make
+ * no API calls) never inherit a driver's context.
+ *
  * Policy: halt_on_error=1 aborts after the first report is printed.
  * exitcode=N makes the process exit status N at normal exit if any report
  * was made: an atexit() handler, installed when a machine with exitcode is
@@ -19,6 +27,7 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
@@ -92,6 +101,97 @@ void dmaemu__report_fini(struct dmaemu_machine *m)
 		fclose(m->log);
 	m->log = NULL;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Call-site context                                                      */
+/* ---------------------------------------------------------------------- */
+
+/* The innermost API call in progress on this thread (initial-exec: the
+ * library is linked, never dlopen()ed, and the access stays a load). */
+static __thread const struct dmaemu__call *cur_call
+	__attribute__((tls_model("initial-exec")));
+
+/**
+ * dmaemu__call_start() - make @c the current call; DMAEMU__API_CALL()'s
+ * initialiser.
+ * @c:      the context variable being initialised (becomes current).
+ * @fn:     the API function's name.
+ * @caller: the driver's return address.
+ *
+ * Return: the value @c is initialised with.
+ */
+struct dmaemu__call dmaemu__call_start(struct dmaemu__call *c, const char *fn,
+				       const void *caller)
+{
+	struct dmaemu__call v = {.fn = fn, .caller = caller, .outer = cur_call};
+
+	/* An API function the library calls for the driver (dma_pool_alloc()
+	 * allocating a page with dma_alloc_coherent()) has the library as
+	 * its caller: the driver's line is still the outer call's. */
+	if (cur_call && fn)
+		v.caller = cur_call->caller;
+
+	cur_call = c;
+	return v;
+}
+
+/**
+ * dmaemu__call_enter() - enter call context @c (its storage must live
+ * until dmaemu__call_leave(@c)).
+ * @c:      the context.
+ * @fn:     the API function's name.
+ * @caller: the driver's return address.
+ */
+void dmaemu__call_enter(struct dmaemu__call *c, const char *fn,
+			const void *caller)
+{
+	*c = dmaemu__call_start(c, fn, caller);
+}
+
+/**
+ * dmaemu__call_leave() - leave @c: the call it was inside becomes current
+ * again.  Contexts are left in the reverse order of entry.
+ * @c: the context.
+ */
+void dmaemu__call_leave(struct dmaemu__call *c)
+{
+	cur_call = c->outer;
+}
+
+const struct dmaemu__call *dmaemu__call_current(void)
+{
+	return cur_call;
+}
+
+/**
+ * dmaemu__code_where() - describe a code address for a report.
+ * @addr: a return address (NULL gives "(nil)").
+ * @buf:  receives "fn+0x2c (/path/prog)", or "/path/prog+0x1234" when the
+ *        function has no dynamic symbol (addr2line resolves it).
+ * @len:  size of @buf.
+ */
+void dmaemu__code_where(const void *addr, char *buf, size_t len)
+{
+	Dl_info info;
+
+	if (!addr || !dladdr(addr, &info) || !info.dli_fname) {
+		snprintf(buf, len, "%p", addr);
+		return;
+	}
+	if (info.dli_sname && info.dli_saddr)
+		snprintf(buf, len, "%s+%#lx (%s)", info.dli_sname,
+			 (unsigned long)((const char *)addr -
+					 (const char *)info.dli_saddr),
+			 info.dli_fname);
+	else
+		snprintf(buf, len, "%s+%#lx", info.dli_fname,
+			 (unsigned long)((const char *)addr -
+					 (const char *)info.dli_fbase));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Formatting                                                             */
+/* ---------------------------------------------------------------------- */
 
 /* A bounded text buffer; output past the end is cut, never overflows. */
 struct text {
@@ -174,8 +274,10 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 		     va_list ap)
 {
 	const char *kind = dmaemu_report_kind_name(r->kind);
+	const struct dmaemu__call *call = cur_call;
+	const char *where = r->where, *in_fn = NULL;
+	char head[512], call_where[256];
 	struct text *t;
-	char head[512];
 
 	if (!m)
 		m = dmaemu_machine_current();
@@ -184,6 +286,14 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	if ((unsigned int)r->kind >= DMAEMU_REPORT_NKINDS)
 		abort();
 	vsnprintf(head, sizeof(head), fmt, ap);
+	if (!where && call) {
+		dmaemu__code_where(call->caller, call_where,
+				   sizeof(call_where));
+		where = call_where;
+		/* The dispatcher's headlines start with the call already. */
+		if (call->fn && strncmp(head, call->fn, strlen(call->fn)))
+			in_fn = call->fn;
+	}
 
 	/* 4 KiB would be a lot of stack for a hook called on any thread. */
 	t = dmaemu__malloc(sizeof(*t));
@@ -193,10 +303,12 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 		    head);
 		if (r->mask && r->mask_bits)
 			add_mask(t, r);
-		if (r->where)
-			add(t, "    at %s\n", r->where);
-		if (r->where)
-			add(t, "SUMMARY: dmaemu: %s %s\n", kind, r->where);
+		if (where && in_fn)
+			add(t, "    at %s, in %s()\n", where, in_fn);
+		else if (where)
+			add(t, "    at %s\n", where);
+		if (where)
+			add(t, "SUMMARY: dmaemu: %s %s\n", kind, where);
 		else if (r->size)
 			add(t, "SUMMARY: dmaemu: %s 0x%llx+%llu\n", kind,
 			    (unsigned long long)r->phys,

@@ -12,13 +12,19 @@
  *
  *   attrs                 arm, arm64                x86
  *   (none)                uncached alias  (MEM)     linear map (cached,
- *                                                   devices snoop)
- *   NON_CONSISTENT        linear map: the driver owns every sync
- *   WRITE_COMBINE         write-combining alias: stores wait for wmb()
+ *   NON_CONSISTENT        linear map: the driver    devices snoop)
+ *                         owns every sync
+ *   WRITE_COMBINE         write-combining alias:
+ *                         stores wait for wmb()
  *   NO_KERNEL_MAPPING     a cookie in the bank's PROT_NONE window
  *
  * with NO_KERNEL_MAPPING winning over WRITE_COMBINE, and WRITE_COMBINE
- * over NON_CONSISTENT (which lets the platform choose).
+ * over NON_CONSISTENT (which lets the platform choose).  x86 in Linux 4.14
+ * (dma_generic_alloc_coherent(), arch/x86/kernel/pci-dma.c) ignores the
+ * attributes: write-combining and non-consistent requests get ordinary
+ * write-back memory, coherent with devices, so a WRITE_COMBINE buffer
+ * holds no store back there.  NO_KERNEL_MAPPING still gives a cookie on
+ * every profile: touching the buffer through it is the driver's bug.
  *
  * Preparing the memory.  A page fresh from the allocator may still have
  * lines in the CPU's cache through the linear map (it was kmalloc memory
@@ -430,12 +436,13 @@ static enum view choose_view(struct dmaemu_machine *m, unsigned long attrs)
 {
 	if (attrs & DMA_ATTR_NO_KERNEL_MAPPING)
 		return VIEW_NOMAP;
+	if (m->opt.profile == DMAEMU__PROFILE_X86)
+		return VIEW_LINEAR;
 	if (attrs & DMA_ATTR_WRITE_COMBINE)
 		return VIEW_WC;
 	if (attrs & DMA_ATTR_NON_CONSISTENT)
 		return VIEW_LINEAR;
-	return m->opt.profile == DMAEMU__PROFILE_X86 ? VIEW_LINEAR
-						     : VIEW_UNCACHED;
+	return VIEW_UNCACHED;
 }
 
 static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
@@ -555,6 +562,7 @@ out_free:
 void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		      gfp_t flag, unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dma_alloc_attrs");
 	return alloc_attrs(dev, size, dma_handle, flag, attrs, false);
 }
 
@@ -643,6 +651,7 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		    dma_addr_t dma_handle, unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dma_free_attrs");
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dma_free_attrs");
 	struct coherent *c;
@@ -692,6 +701,7 @@ static void dmam_release_hook(struct device *dev, void *data)
 void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		       gfp_t gfp, unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dmam_alloc_attrs");
 	void *cpu_addr = alloc_attrs(dev, size, dma_handle, gfp, attrs, true);
 	struct coherent **pp, *c;
 
@@ -713,6 +723,7 @@ void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 void *dmam_alloc_coherent(struct device *dev, size_t size,
 			  dma_addr_t *dma_handle, gfp_t gfp)
 {
+	DMAEMU__API_CALL(call, "dmam_alloc_coherent");
 	return dmam_alloc_attrs(dev, size, dma_handle, gfp, 0);
 }
 
@@ -726,6 +737,7 @@ void *dmam_alloc_coherent(struct device *dev, size_t size,
 void dmam_free_coherent(struct device *dev, size_t size, void *vaddr,
 			dma_addr_t dma_handle)
 {
+	DMAEMU__API_CALL(call, "dmam_free_coherent");
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dmam_free_coherent");
 	struct coherent *c;
@@ -756,6 +768,7 @@ struct dmaemu_vma {
 	void *addr;
 	size_t len;
 	unsigned long orig_start; /* vm_start as the driver gave it */
+	bool alias;		  /* @addr is the kernel view itself */
 };
 
 /**
@@ -769,13 +782,16 @@ struct dmaemu_vma {
  * @attrs:    its attributes (NO_KERNEL_MAPPING, WRITE_COMBINE and
  *            NON_CONSISTENT must be repeated).
  *
- * The user view is a new host mapping of the buffer's DRAM: reads and
- * writes through it reach memory directly, as an uncached user mapping
- * does, so it shows device writes at once.  (A write-combining buffer's
- * user view is uncached too: stores are not held back.)  For a cacheable
- * buffer (x86, NON_CONSISTENT) the kernel's cached lines are cleaned
- * first; later CPU writes through the kernel view reach the user view
- * only once written back.  On success @vma->vm_start/vm_end are moved to
+ * On arm and arm64 the user view is a new host mapping of the buffer's
+ * DRAM: reads and writes through it reach memory directly, as an uncached
+ * user mapping does, so it shows device writes at once.  (A
+ * write-combining buffer's user view is uncached too: stores are not held
+ * back.)  For a cacheable NON_CONSISTENT buffer the kernel's cached lines
+ * are cleaned first; later CPU writes through the kernel view reach the
+ * user view only once written back.  On x86 both views are cacheable
+ * mappings of the same physical pages, coherent with each other and with
+ * devices (physically tagged caches): the user view is the kernel view's
+ * own memory, so each sees the other's writes at once.  On success @vma->vm_start/vm_end are moved to
  * the host mapping (see struct vm_area_struct); release it with
  * dmaemu_vma_unmap().
  *
@@ -789,6 +805,7 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		   void *cpu_addr, dma_addr_t dma_addr, size_t size,
 		   unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dma_mmap_attrs");
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dma_mmap_attrs");
 	unsigned long count, user_count;
@@ -796,6 +813,7 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 	struct dmaemu_vma *map;
 	size_t len, off;
 	void *addr;
+	bool alias;
 	int ret = 0;
 
 	if (!m)
@@ -822,11 +840,15 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 	}
 	off = vma->vm_pgoff << PAGE_SHIFT;
 	len = user_count << PAGE_SHIFT;
-	if (c->view == VIEW_LINEAR)
+	alias = c->view == VIEW_LINEAR && m->opt.profile == DMAEMU__PROFILE_X86;
+	if (c->view == VIEW_LINEAR && !alias)
 		dmaemu__range_clean(m, c->chunk[0].phys + off, len);
 
 	map = dmaemu__calloc(1, sizeof(*map));
-	addr = map ? map_dram(m, c, off, len) : NULL;
+	if (map && alias)
+		addr = (uint8_t *)c->cpu_addr + off;
+	else
+		addr = map ? map_dram(m, c, off, len) : NULL;
 	if (!addr) {
 		dmaemu__free(map);
 		ret = -ENOMEM;
@@ -834,6 +856,7 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 	}
 	map->addr = addr;
 	map->len = len;
+	map->alias = alias;
 	map->orig_start = vma->vm_start;
 	vma->dmaemu = map;
 	vma->vm_start = (unsigned long)addr;
@@ -855,7 +878,8 @@ void dmaemu_vma_unmap(struct vm_area_struct *vma)
 	if (!vma || !vma->dmaemu)
 		return;
 	map = vma->dmaemu;
-	munmap(map->addr, map->len);
+	if (!map->alias)
+		munmap(map->addr, map->len);
 	vma->vm_start = map->orig_start;
 	vma->vm_end = map->orig_start + map->len;
 	vma->dmaemu = NULL;
@@ -885,6 +909,7 @@ int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 			  void *cpu_addr, dma_addr_t dma_addr, size_t size,
 			  unsigned long attrs)
 {
+	DMAEMU__API_CALL(call, "dma_get_sgtable_attrs");
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dma_get_sgtable_attrs");
 	struct coherent snap, *c;

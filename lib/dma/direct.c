@@ -1,30 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * direct.c - the direct backend (bus address = physical address +
- * dma_offset) and the per-profile cache maintenance every backend uses.
+ * dma_offset).
  *
  * How it works.  A direct mapping needs no state: the bus address is the
  * physical one plus the machine's fixed dma_offset, so unmap and the syncs
  * recompute the physical range from the recorded start.  What the backend
- * does is the cache maintenance of DESIGN.md §2, on the buffer itself:
- *
- *   profile  map / sync_for_device           unmap / sync_for_cpu
- *   arm      FROM_DEVICE: invalidate, the     not TO_DEVICE: invalidate
- *            partial edge lines clean+inv.
- *            others: clean
- *   arm64    clean                            not TO_DEVICE: invalidate
- *   x86      -                                -
- *
- * arm's edge rule is v7_dma_inv_range's: a line the buffer only partly
- * covers may hold CPU data of a neighbour, which a plain invalidate would
- * throw away, so it is written back first.  The invalidates for the CPU
- * are plain ones: CPU-dirty bytes outside the buffer in an edge line are
- * lost there, and lineops.c reports them (lost-cpu-write), which is the
- * cache-line-sharing bug made visible.  DMA_ATTR_SKIP_CPU_SYNC skips the
- * maintenance of map and unmap only; syncs always do theirs.
+ * does is the cache maintenance of the profile (arch.c), on the buffer
+ * itself.  DMA_ATTR_SKIP_CPU_SYNC skips the maintenance of map and unmap
+ * only; syncs always do theirs.
  *
  * The device side is the bus's (bus/translate.c): without an IOMMU a bus
- * address is a physical one plus dma_offset.
+ * address is a physical one plus dma_offset.  MMIO resources need no op:
+ * the dispatcher gives them the same bus address and nothing is kept.
  */
 #include "config.h"
 
@@ -33,145 +21,48 @@
 #include <linux/dma-mapping.h>
 #include <linux/scatterlist.h>
 
-#include "dma/dma.h"
+#include "dma/backend.h"
 
-/* ---------------------------------------------------------------------- */
-/* Per-profile maintenance                                                */
-/* ---------------------------------------------------------------------- */
-
-/*
- * arm's invalidate for the device: whole lines inside the range are
- * invalidated, a partly covered first or last line is cleaned and
- * invalidated.
- */
-static void arm_inv_range(struct dmaemu_machine *m, uint64_t phys, size_t size)
+static dma_addr_t direct_map(struct dmaemu_machine *m, struct device *dev,
+			     uint64_t phys, size_t size, int dir,
+			     unsigned long attrs)
 {
-	uint64_t lmask = (uint64_t)m->line - 1;
-	uint64_t start = phys, end = phys + size;
-
-	if (start & lmask) {
-		dmaemu__range_clean_invalidate(m, start & ~lmask, m->line);
-		start = (start | lmask) + 1;
-	}
-	if (start >= end)
-		return;
-	if (end & lmask) {
-		dmaemu__range_clean_invalidate(m, end & ~lmask, m->line);
-		end &= ~lmask;
-	}
-	if (start < end)
-		dmaemu__range_invalidate(m, start, end - start);
-}
-
-/**
- * dmaemu__arch_sync_for_device() - cache maintenance before the device
- * owns [@phys, @phys + @size) (map, sync_for_device).
- * @m:    machine.
- * @phys: first byte (DRAM).
- * @size: bytes.
- * @dir:  DMA direction of the mapping.
- */
-void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, uint64_t phys,
-				  size_t size, int dir)
-{
-	if (!size)
-		return;
-	switch (m->opt.profile) {
-	case DMAEMU__PROFILE_ARM:
-		if (dir == DMAEMU__DIR_FROM_DEVICE)
-			arm_inv_range(m, phys, size);
-		else
-			dmaemu__range_clean(m, phys, size);
-		break;
-	case DMAEMU__PROFILE_ARM64:
-		dmaemu__range_clean(m, phys, size);
-		break;
-	case DMAEMU__PROFILE_X86:
-		break;
-	}
-}
-
-/**
- * dmaemu__arch_sync_for_cpu() - cache maintenance before the CPU takes
- * [@phys, @phys + @size) back (unmap, sync_for_cpu).
- * @m:    machine.
- * @phys: first byte (DRAM).
- * @size: bytes.
- * @dir:  DMA direction of the mapping.
- */
-void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, uint64_t phys,
-			       size_t size, int dir)
-{
-	if (!size || dir == DMAEMU__DIR_TO_DEVICE)
-		return;
-	switch (m->opt.profile) {
-	case DMAEMU__PROFILE_ARM:
-	case DMAEMU__PROFILE_ARM64:
-		dmaemu__range_invalidate(m, phys, size);
-		break;
-	case DMAEMU__PROFILE_X86:
-		break;
-	}
-}
-
-/* ---------------------------------------------------------------------- */
-/* The backend                                                            */
-/* ---------------------------------------------------------------------- */
-
-static dma_addr_t direct_map(struct device *dev, uint64_t phys, size_t size,
-			     int dir, unsigned long attrs)
-{
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (!m)
-		return DMA_MAPPING_ERROR;
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmaemu__arch_sync_for_device(m, phys, size, dir);
 	return phys + m->opt.dma_offset;
 }
 
-static void direct_unmap(struct device *dev, dma_addr_t addr, uint64_t phys,
-			 size_t size, int dir, unsigned long attrs)
+static void direct_unmap(struct dmaemu_machine *m, struct device *dev,
+			 dma_addr_t addr, uint64_t phys, size_t size, int dir,
+			 unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	(void)addr;
-	if (m && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmaemu__arch_sync_for_cpu(m, phys, size, dir);
 }
 
-static void direct_sync_for_cpu(struct device *dev, dma_addr_t map_addr,
-				uint64_t map_phys, dma_addr_t addr, size_t size,
-				int dir)
+static void direct_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
+				dma_addr_t map_addr, uint64_t map_phys,
+				dma_addr_t addr, size_t size, int dir)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (m)
-		dmaemu__arch_sync_for_cpu(m, map_phys + (addr - map_addr), size,
-					  dir);
+	dmaemu__arch_sync_for_cpu(m, map_phys + (addr - map_addr), size, dir);
 }
 
-static void direct_sync_for_device(struct device *dev, dma_addr_t map_addr,
-				   uint64_t map_phys, dma_addr_t addr,
-				   size_t size, int dir)
+static void direct_sync_for_device(struct dmaemu_machine *m, struct device *dev,
+				   dma_addr_t map_addr, uint64_t map_phys,
+				   dma_addr_t addr, size_t size, int dir)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (m)
-		dmaemu__arch_sync_for_device(m, map_phys + (addr - map_addr),
-					     size, dir);
+	dmaemu__arch_sync_for_device(m, map_phys + (addr - map_addr), size,
+				     dir);
 }
 
 /* Each entry is its own segment: a direct mapping never merges. */
-static int direct_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
-			 int dir, unsigned long attrs)
+static int direct_map_sg(struct dmaemu_machine *m, struct device *dev,
+			 struct scatterlist *sgl, int nents, int dir,
+			 unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct scatterlist *sg;
 	int i;
 
-	if (!m)
-		return 0;
 	for_each_sg (sgl, sg, nents, i) {
 		uint64_t phys = sg_phys(sg);
 
@@ -183,49 +74,25 @@ static int direct_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	return nents;
 }
 
-static void direct_unmap_sg(struct device *dev, struct scatterlist *sgl,
-			    int nents, int dir, unsigned long attrs)
+static void direct_unmap_sg(struct dmaemu_machine *m, struct device *dev,
+			    struct scatterlist *sgl, int nents, int dir,
+			    unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct scatterlist *sg;
 	int i;
 
-	if (!m || (attrs & DMA_ATTR_SKIP_CPU_SYNC))
+	if (attrs & DMA_ATTR_SKIP_CPU_SYNC)
 		return;
 	for_each_sg (sgl, sg, nents, i)
 		dmaemu__arch_sync_for_cpu(m, sg_phys(sg), sg->length, dir);
 }
 
-static dma_addr_t direct_map_resource(struct device *dev, uint64_t phys,
-				      size_t size, int dir, unsigned long attrs)
-{
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	(void)size;
-	(void)dir;
-	(void)attrs;
-	return m ? phys + m->opt.dma_offset : DMA_MAPPING_ERROR;
-}
-
-static void direct_unmap_resource(struct device *dev, dma_addr_t addr,
-				  size_t size, int dir, unsigned long attrs)
-{
-	/* Nothing to undo: no state, no maintenance for MMIO. */
-	(void)dev;
-	(void)addr;
-	(void)size;
-	(void)dir;
-	(void)attrs;
-}
-
 const struct dmaemu__dma_ops dmaemu__direct_ops = {
-	.name = "direct",
+	.id = {.name = "direct"},
 	.map = direct_map,
 	.unmap = direct_unmap,
 	.sync_for_cpu = direct_sync_for_cpu,
 	.sync_for_device = direct_sync_for_device,
 	.map_sg = direct_map_sg,
 	.unmap_sg = direct_unmap_sg,
-	.map_resource = direct_map_resource,
-	.unmap_resource = direct_unmap_resource,
 };

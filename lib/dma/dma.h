@@ -5,8 +5,10 @@
  *
  *   mapping.c      the public DMA API: validate, choose the backend,
  *                  dispatch through its ops, record, then the checks
- *   direct.c       direct backend (bus address = physical + offset) and
- *                  the per-profile cache maintenance every backend uses
+ *   backend.h      the ops contract between mapping.c and the three
+ *                  backends below (only those four include it)
+ *   arch.c         the per-profile cache maintenance every backend uses
+ *   direct.c       direct backend (bus address = physical + offset)
  *   swiotlb.c      bounce-buffer backend
  *   iommu.c        IOMMU backend: IOVA space, page tables, faults
  *   registry.c     the registry of live mappings of each device
@@ -43,65 +45,43 @@ struct scatterlist;
 	 DMA_ATTR_FORCE_CONTIGUOUS | DMA_ATTR_ALLOC_SINGLE_PAGES | \
 	 DMA_ATTR_NO_WARN | DMA_ATTR_PRIVILEGED)
 
-/* "DMA_TO_DEVICE" for a direction; @invalid for a value that is none
- * (dma_mapping.c). */
-const char *dmaemu__dir_name(int dir, const char *invalid);
+/* "DMA_TO_DEVICE" for a direction; @invalid for a value that is none.
+ * Inline so that the dispatcher and every backend can name directions
+ * without calling into one another. */
+static inline const char *dmaemu__dir_name(int dir, const char *invalid)
+{
+	static const char *const dir_names[] = {
+		"DMA_BIDIRECTIONAL",
+		"DMA_TO_DEVICE",
+		"DMA_FROM_DEVICE",
+		"DMA_NONE",
+	};
+
+	return (unsigned int)dir <= DMAEMU__DIR_NONE ? dir_names[dir] : invalid;
+}
 
 /**
- * struct dmaemu__dma_ops - one backend.  All addresses are physical (the
- * dispatcher converted CPU addresses); every op is called without machine
- * locks held and takes what it needs.
- * @name:        "direct", "swiotlb", "iommu" (reports, traces).
- * @map:         map [@phys, @phys + @size) for @dir; does the cache
- *               maintenance for the device unless @attrs has SKIP_CPU_SYNC.
- *               Return: bus address, or DMA_MAPPING_ERROR (0 ... nothing
- *               mapped; the backend has reported why if it was not plain
- *               exhaustion).
- * @unmap:       undo @map; cache maintenance for the CPU unless
- *               SKIP_CPU_SYNC.  @phys is the recorded physical address.
- * @sync_for_cpu, @sync_for_device: ownership transfers of [@addr, +@size)
- *               inside a mapping whose start is @map_addr / @map_phys.
- * @map_sg:      map a list; fills dma_address/dma_length of the first N
- *               entries and returns N (0 on failure, nothing left mapped).
- * @unmap_sg:    undo @map_sg given the same @nents.
- * @map_resource, @unmap_resource: MMIO ranges (no cache maintenance).
+ * struct dmaemu__dma_backend - a DMA backend as the rest of the layer
+ * knows it: what a mapping record names (reports, traces, tests).  Its
+ * ops table (struct dmaemu__dma_ops, backend.h) starts with this; only the
+ * dispatcher and the backends include backend.h and call ops.
+ * @name: "direct", "swiotlb", "iommu".
  */
-struct dmaemu__dma_ops {
+struct dmaemu__dma_backend {
 	const char *name;
-	dma_addr_t (*map)(struct device *dev, uint64_t phys, size_t size,
-			  int dir, unsigned long attrs);
-	void (*unmap)(struct device *dev, dma_addr_t addr, uint64_t phys,
-		      size_t size, int dir, unsigned long attrs);
-	void (*sync_for_cpu)(struct device *dev, dma_addr_t map_addr,
-			     uint64_t map_phys, dma_addr_t addr, size_t size,
-			     int dir);
-	void (*sync_for_device)(struct device *dev, dma_addr_t map_addr,
-				uint64_t map_phys, dma_addr_t addr, size_t size,
-				int dir);
-	int (*map_sg)(struct device *dev, struct scatterlist *sg, int nents,
-		      int dir, unsigned long attrs);
-	void (*unmap_sg)(struct device *dev, struct scatterlist *sg, int nents,
-			 int dir, unsigned long attrs);
-	dma_addr_t (*map_resource)(struct device *dev, uint64_t phys,
-				   size_t size, int dir, unsigned long attrs);
-	void (*unmap_resource)(struct device *dev, dma_addr_t addr, size_t size,
-			       int dir, unsigned long attrs);
 };
-
-extern const struct dmaemu__dma_ops dmaemu__direct_ops;
-extern const struct dmaemu__dma_ops dmaemu__swiotlb_ops;
-extern const struct dmaemu__dma_ops dmaemu__iommu_ops;
 
 /*
  * Per-profile cache maintenance of a physical range (DESIGN.md §2, the
  * profile table), used by every backend for the memory the device really
- * touches (the buffer itself, or the bounce slot):
+ * touches (the buffer itself, or the bounce slot), and by the dispatcher
+ * for the syncs of NON_CONSISTENT allocations:
  *   arm:   for_device: FROM_DEVICE invalidates (partial edge lines
  *          clean+invalidate), others clean; for_cpu: not TO_DEVICE
  *          invalidates.
  *   arm64: for_device: always clean; for_cpu: not TO_DEVICE invalidates.
  *   x86:   nothing (devices snoop).
- * dma_direct.c.
+ * arch.c.
  */
 void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, uint64_t phys,
 				  size_t size, int dir);
@@ -109,8 +89,7 @@ void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, uint64_t phys,
 			       size_t size, int dir);
 
 /* ---------------------------------------------------------------------- */
-/* Devices, dispatch, registry, ownership (device.c, dma_mapping.c,        */
-/* dma_direct.c, dma_debug.c, ownership.c)                                 */
+/* Dispatch and the registry (mapping.c, registry.c)                     */
 /* ---------------------------------------------------------------------- */
 
 /*
@@ -145,7 +124,7 @@ struct dmaemu__dev_access {
 };
 
 /**
- * struct dmaemu__mapping - the record of one live mapping (dma_debug.c).
+ * struct dmaemu__mapping - the record of one live mapping (registry.c).
  * @type:          what made it.
  * @dma:           bus address of its first byte.
  * @phys:          physical address of its first byte (for a scatterlist
@@ -155,7 +134,8 @@ struct dmaemu__dev_access {
  * @size:          bytes.
  * @dir:           direction.
  * @attrs:         DMA_ATTR_* bits given to the map.
- * @ops:           the backend that made it; it serves the unmap and syncs.
+ * @ops:           the backend that made it; it serves the unmap and syncs
+ *                 (the dispatcher reaches its ops through backend.h).
  * @fn:            the API function that made it ("dma_map_single_attrs").
  * @caller:        return address of the driver's call ("mapping made at").
  * @error_checked: dma_mapping_error() was called on @dma.
@@ -178,7 +158,7 @@ struct dmaemu__mapping {
 	size_t size;
 	int dir;
 	unsigned long attrs;
-	const struct dmaemu__dma_ops *ops;
+	const struct dmaemu__dma_backend *ops;
 	const char *fn;
 	const void *caller;
 	bool error_checked;
@@ -193,7 +173,7 @@ struct dmaemu__mapping {
 };
 
 /*
- * dma_debug.c: the registry of live mappings, one per device, ordered by
+ * registry.c: the registry of live mappings, one per device, ordered by
  * bus address (several mappings may share one).  Every function takes the
  * device's registry lock, a leaf; none makes a report.
  *
@@ -218,13 +198,16 @@ struct dmaemu__mapping {
  *                   caller frees.  0, -ENOENT or -ENOMEM.
  *  _checked():      dma_mapping_error() was called on @dma.
  *  _count():        live records of @dev (segments counted one by one).
+ *  _list():         copies of up to @max live records of @dev in bus
+ *                   address order (as _find() copies them); returns how
+ *                   many are live.
  *  _device_access(): the checker hook of device DMA (device.c): counts the
  *                   access in the mapping holding it and remembers it as
  *                   the last one; accesses outside every mapping are
  *                   counted per device (_stray()).
  */
 struct dmaemu__sg_copy {
-	const struct dmaemu__dma_ops *ops;
+	const struct dmaemu__dma_backend *ops;
 	int nents, mapped;
 	dma_addr_t *seg_dma; /* @mapped bus addresses */
 	size_t *seg_len;     /* @mapped lengths */
@@ -244,13 +227,12 @@ int dmaemu__mapping_find_sg(struct device *dev, dma_addr_t dma,
 			    struct dmaemu__sg_copy **out);
 void dmaemu__mapping_checked(struct device *dev, dma_addr_t dma);
 size_t dmaemu__mapping_count(struct device *dev);
+size_t dmaemu__mapping_list(struct device *dev, struct dmaemu__mapping *out,
+			    size_t max);
 uint64_t dmaemu__mapping_stray(struct device *dev);
-/* "rx_refill+0x2c (/path/prog)" for a caller address, as dladdr() knows
- * it; for "mapping made at" in reports. */
-void dmaemu__mapping_where(const void *caller, char *buf, size_t len);
 
 /*
- * dma_mapping.c.  dmaemu__mapping_release_device(): device destroy, after
+ * mapping.c.  dmaemu__mapping_release_device(): device destroy, after
  * the devres release: each streaming mapping still live is reported
  * (leaked-mapping) and unmapped through its backend without cache
  * maintenance; returns how many.
@@ -294,7 +276,7 @@ void dmaemu__swiotlb_info(struct dmaemu_machine *m,
 uint64_t dmaemu__swiotlb_orig(struct dmaemu_machine *m, uint64_t tlb);
 
 /*
- * IOMMU mappings of coherent allocations (dma_alloc.c).  @prot is
+ * IOMMU mappings of coherent allocations (alloc.c).  @prot is
  * DMAEMU__IOMMU_READ | DMAEMU__IOMMU_WRITE (a coherent buffer is both, as
  * dma_info_to_prot(DMA_BIDIRECTIONAL) gives), plus DMAEMU__IOMMU_NOWARN to
  * make a full IOVA space a silent failure (DMA_ATTR_NO_WARN).  The pages
@@ -338,7 +320,7 @@ void dmaemu__iommu_info(struct device *dev, struct dmaemu__iommu_stats *st);
 uint64_t dmaemu__iommu_iova_to_phys(struct device *dev, dma_addr_t iova);
 
 /* ---------------------------------------------------------------------- */
-/* dma_alloc.c, dma_pool.c, scatterlist.c, dma_mask.c                      */
+/* alloc.c, pool.c, scatterlist.c, mask.c                                  */
 /* ---------------------------------------------------------------------- */
 
 /**
@@ -363,7 +345,7 @@ struct dmaemu__alloc_info {
 };
 
 /*
- * dma_alloc.c.  dmaemu__alloc_find(): the allocation of @dev holding
+ * alloc.c.  dmaemu__alloc_find(): the allocation of @dev holding
  * [@vaddr, +@size) (or, with @vaddr NULL, bus range [@addr, +@size)) -
  * for dma_cache_sync() and the syncs of NON_CONSISTENT handles; 0 or
  * -ENOENT.  dmaemu__alloc_release_device(): called by device destroy
@@ -375,7 +357,7 @@ int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 		       size_t size, struct dmaemu__alloc_info *out);
 unsigned long dmaemu__alloc_release_device(struct device *dev);
 
-/* dma_mask.c: does @mask reach the lowest page of DRAM (bus addresses)? */
+/* mask.c: does @mask reach the lowest page of DRAM (bus addresses)? */
 bool dmaemu__dma_mask_supported(struct dmaemu_machine *m, uint64_t mask);
 
 #endif

@@ -34,7 +34,7 @@
  * keep the two bits apart), DMA_BIDIRECTIONAL both; DMA_ATTR_PRIVILEGED
  * adds IOMMU_PRIV, and an unprivileged device access to such a page
  * faults.  Devices are unprivileged unless dmaemu_device_set_privileged()
- * says otherwise.  A device access (the translate op, called by
+ * says otherwise.  A device access (the bus translator, called by
  * dmaemu_dma_read/write) to an unmapped page or without the permission is
  * an iommu-fault report and -EFAULT / -EPERM.
  *
@@ -51,7 +51,7 @@
  *
  * Locking.  iommu->lock protects the list of domains; d->lock everything
  * in a domain.  Both are leaves: nothing else is taken while one is held,
- * so the translate op may be called with any lock of the machine held.
+ * so the bus translator may be called with any lock of the machine held.
  * Cache maintenance runs after d->lock is dropped.
  */
 #include "config.h"
@@ -62,7 +62,7 @@
 
 #include <bsd/sys/tree.h>
 
-#include "dma/dma.h"
+#include "dma/backend.h"
 
 #include <linux/dma-mapping.h>
 #include <linux/scatterlist.h>
@@ -759,29 +759,24 @@ static dma_addr_t map_contig(struct dmaemu_machine *m, struct device *dev,
 	return pfn ? (pfn << IOVA_SHIFT) + off : DMA_MAPPING_ERROR;
 }
 
-static dma_addr_t iommu_map(struct device *dev, uint64_t phys, size_t size,
-			    int dir, unsigned long attrs)
+static dma_addr_t iommu_map(struct dmaemu_machine *m, struct device *dev,
+			    uint64_t phys, size_t size, int dir,
+			    unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	dma_addr_t dma;
 
-	if (!m)
-		return DMA_MAPPING_ERROR;
 	dma = map_contig(m, dev, phys, size, dir, attrs, KIND_SINGLE);
 	if (dma != DMA_MAPPING_ERROR && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmaemu__arch_sync_for_device(m, phys, size, dir);
 	return dma;
 }
 
-static void iommu_unmap(struct device *dev, dma_addr_t addr, uint64_t phys,
-			size_t size, int dir, unsigned long attrs)
+static void iommu_unmap(struct dmaemu_machine *m, struct device *dev,
+			dma_addr_t addr, uint64_t phys, size_t size, int dir,
+			unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-	struct iommu_domain *d;
+	struct iommu_domain *d = domain_of(m, dev, false);
 
-	if (!m)
-		return;
-	d = domain_of(m, dev, false);
 	/* As __iommu_unmap_page(): maintenance while the pages are still
 	 * mapped, then the unmap. */
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
@@ -790,26 +785,20 @@ static void iommu_unmap(struct device *dev, dma_addr_t addr, uint64_t phys,
 	unmap_range(m, dev, d, addr, size, KIND_SINGLE);
 }
 
-static void iommu_sync_for_cpu(struct device *dev, dma_addr_t map_addr,
-			       uint64_t map_phys, dma_addr_t addr, size_t size,
-			       int dir)
+static void iommu_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
+			       dma_addr_t map_addr, uint64_t map_phys,
+			       dma_addr_t addr, size_t size, int dir)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (m)
-		for_each_run(m, dev, domain_of(m, dev, false), addr, size, dir,
-			     dmaemu__arch_sync_for_cpu);
+	for_each_run(m, dev, domain_of(m, dev, false), addr, size, dir,
+		     dmaemu__arch_sync_for_cpu);
 }
 
-static void iommu_sync_for_device(struct device *dev, dma_addr_t map_addr,
-				  uint64_t map_phys, dma_addr_t addr,
-				  size_t size, int dir)
+static void iommu_sync_for_device(struct dmaemu_machine *m, struct device *dev,
+				  dma_addr_t map_addr, uint64_t map_phys,
+				  dma_addr_t addr, size_t size, int dir)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (m)
-		for_each_run(m, dev, domain_of(m, dev, false), addr, size, dir,
-			     dmaemu__arch_sync_for_device);
+	for_each_run(m, dev, domain_of(m, dev, false), addr, size, dir,
+		     dmaemu__arch_sync_for_device);
 }
 
 /*
@@ -843,14 +832,14 @@ static uint64_t entry_iova_len(struct scatterlist *s)
 	return (off + s->length + IOVA_PAGE - 1) & PTE_PHYS;
 }
 
-static void iommu_unmap_sg(struct device *dev, struct scatterlist *sgl,
-			   int nents, int dir, unsigned long attrs)
+static void iommu_unmap_sg(struct dmaemu_machine *m, struct device *dev,
+			   struct scatterlist *sgl, int nents, int dir,
+			   unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct scatterlist *s;
 	int i;
 
-	if (!m || nents <= 0)
+	if (nents <= 0)
 		return;
 	/* As __iommu_unmap_sg_attrs(): maintenance of every entry's
 	 * memory, then the one IOVA range goes. */
@@ -864,10 +853,10 @@ static void iommu_unmap_sg(struct device *dev, struct scatterlist *sgl,
 		    KIND_SG);
 }
 
-static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
-			int dir, unsigned long attrs)
+static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
+			struct scatterlist *sgl, int nents, int dir,
+			unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct sg_layout l = {.len = 0};
 	struct scatterlist *s, *cur = sgl;
 	unsigned int max_len;
@@ -877,7 +866,7 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	struct iova_node *a;
 	int i, count = 0, err = 0;
 
-	if (!m || nents <= 0)
+	if (nents <= 0)
 		return 0;
 	l.bmask = dev->dma_parms ? dev->dma_parms->segment_boundary_mask
 				 : 0xffffffffUL;
@@ -963,23 +952,19 @@ fail:
 	return 0;
 }
 
-static dma_addr_t iommu_map_resource(struct device *dev, uint64_t phys,
+static dma_addr_t iommu_map_resource(struct dmaemu_machine *m,
+				     struct device *dev, uint64_t phys,
 				     size_t size, int dir, unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	return m ? map_contig(m, dev, phys, size, dir, attrs, KIND_RESOURCE)
-		 : DMA_MAPPING_ERROR;
+	return map_contig(m, dev, phys, size, dir, attrs, KIND_RESOURCE);
 }
 
-static void iommu_unmap_resource(struct device *dev, dma_addr_t addr,
-				 size_t size, int dir, unsigned long attrs)
+static void iommu_unmap_resource(struct dmaemu_machine *m, struct device *dev,
+				 dma_addr_t addr, size_t size, int dir,
+				 unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (m)
-		unmap_range(m, dev, domain_of(m, dev, false), addr, size,
-			    KIND_RESOURCE);
+	unmap_range(m, dev, domain_of(m, dev, false), addr, size,
+		    KIND_RESOURCE);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1095,8 +1080,25 @@ int dmaemu__iommu_translate(struct device *dev, dma_addr_t addr, size_t len,
 	return 0;
 }
 
+/* What @iova of @dev maps to, or UINT64_MAX (iommu_iova_to_phys()). */
+static uint64_t iova_to_phys(struct dmaemu_machine *m, struct device *dev,
+			     dma_addr_t iova)
+{
+	struct iommu_domain *d = domain_of(m, dev, false);
+	uint64_t pte;
+
+	if (!d)
+		return UINT64_MAX;
+	dmaemu__lock(&d->lock);
+	pte = pte_get(d, iova >> IOVA_SHIFT);
+	dmaemu__unlock(&d->lock);
+	if (!(pte & PTE_VALID))
+		return UINT64_MAX;
+	return (pte & PTE_PHYS) + (iova & (IOVA_PAGE - 1));
+}
+
 const struct dmaemu__dma_ops dmaemu__iommu_ops = {
-	.name = "iommu",
+	.id = {.name = "iommu"},
 	.map = iommu_map,
 	.unmap = iommu_unmap,
 	.sync_for_cpu = iommu_sync_for_cpu,
@@ -1105,6 +1107,7 @@ const struct dmaemu__dma_ops dmaemu__iommu_ops = {
 	.unmap_sg = iommu_unmap_sg,
 	.map_resource = iommu_map_resource,
 	.unmap_resource = iommu_unmap_resource,
+	.iova_to_phys = iova_to_phys,
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1208,17 +1211,8 @@ int dmaemu_device_set_privileged(struct dmaemu_device *ddev, bool privileged)
 uint64_t dmaemu__iommu_iova_to_phys(struct device *dev, dma_addr_t iova)
 {
 	struct dmaemu_machine *m = dev ? dmaemu__dev_machine(dev) : NULL;
-	struct iommu_domain *d = m ? domain_of(m, dev, false) : NULL;
-	uint64_t pte;
 
-	if (!d)
-		return UINT64_MAX;
-	dmaemu__lock(&d->lock);
-	pte = pte_get(d, iova >> IOVA_SHIFT);
-	dmaemu__unlock(&d->lock);
-	if (!(pte & PTE_VALID))
-		return UINT64_MAX;
-	return (pte & PTE_PHYS) + (iova & (IOVA_PAGE - 1));
+	return m ? iova_to_phys(m, dev, iova) : UINT64_MAX;
 }
 
 /**

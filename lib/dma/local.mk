@@ -2,7 +2,9 @@
 # allocations, pools, masks, scatterlists.
 lib_libdmaemu_internal_la_SOURCES += \
 	lib/dma/dma.h \
+	lib/dma/backend.h \
 	lib/dma/alloc.c \
+	lib/dma/arch.c \
 	lib/dma/direct.c \
 	lib/dma/iommu.c \
 	lib/dma/mapping.c \

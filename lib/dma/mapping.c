@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * dma_mapping.c - the streaming half of the DMA-mapping API: map, unmap,
+ * mapping.c - the streaming half of the DMA-mapping API: map, unmap,
  * sync, dma_mapping_error() and dma_cache_sync().
  *
  * How it works.  Every call has the same shape, as in Linux's
@@ -17,8 +17,11 @@
  *        swiotlb=force, or the buffer's bus      swiotlb ops
  *        range beyond *dev->dma_mask
  *        otherwise                               direct ops
- *      and dispatch.  The backend does the cache maintenance.
- *   3. record (dma_debug.c): the record names the backend, so the unmap
+ *      and dispatch through its ops (backend.h): the backend does the
+ *      cache maintenance.  An op the backend leaves NULL is skipped here,
+ *      and what the dispatcher needs to know of a backend is a slot of its
+ *      ops, never its identity.
+ *   3. record (registry.c): the record names the backend, so the unmap
  *      and the syncs of a handle go to the backend that made it.  Unmaps
  *      and syncs of a handle the registry does not know are reported
  *      (bad-unmap, bad-sync) and never reach a backend.
@@ -31,6 +34,11 @@
  * An unmap uses the recorded address, size and backend, and the caller's
  * direction and attributes (DMA_ATTR_SKIP_CPU_SYNC is the caller's to give
  * at unmap).  Mismatches between the two are the full checker's to report.
+ *
+ * Each public function is the driver's call: it enters it as the thread's
+ * call-site context (core.h, DMAEMU__API_CALL()), so every report made
+ * while it runs, here or in a backend or the memory model, names the
+ * driver's line, and the record keeps the address as "mapping made at".
  *
  * Syncs of a handle that is not a streaming mapping may name a
  * dma_alloc_attrs(DMA_ATTR_NON_CONSISTENT) buffer: those get the
@@ -49,19 +57,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/scatterlist.h>
 
-#include "dma/dma.h"
-
-static const char *const dir_names[] = {
-	"DMA_BIDIRECTIONAL",
-	"DMA_TO_DEVICE",
-	"DMA_FROM_DEVICE",
-	"DMA_NONE",
-};
-
-const char *dmaemu__dir_name(int dir, const char *invalid)
-{
-	return (unsigned int)dir <= DMAEMU__DIR_NONE ? dir_names[dir] : invalid;
-}
+#include "dma/backend.h"
 
 static const char *dir_name(int dir)
 {
@@ -77,37 +73,6 @@ static const char *const type_names[] = {
 };
 
 /*
- * The driver's call being served on this thread (its return address), set
- * by each public function on entry: reports and records say where the
- * call came from.
- */
-static __thread const void *api_caller
-	__attribute__((tls_model("initial-exec")));
-
-#define API_ENTRY() (api_caller = __builtin_return_address(0))
-
-/* dmaemu__reportf() that also names the API call's caller (api_caller). */
-static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
-		   uint64_t phys, uint64_t size, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static void report(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
-		   uint64_t phys, uint64_t size, const char *fmt, ...)
-{
-	struct dmaemu__report_info r = {
-		.kind = kind, .phys = phys, .size = size};
-	char where[256];
-	va_list ap;
-
-	if (api_caller) {
-		dmaemu__mapping_where(api_caller, where, sizeof(where));
-		r.where = where;
-	}
-	va_start(ap, fmt);
-	dmaemu__vreport(m, &r, fmt, ap);
-	va_end(ap);
-}
-
-/*
  * Step 1 for every call: the machine of @dev, or NULL after a report.
  * @dir < 0 skips the direction check.
  */
@@ -117,39 +82,51 @@ static struct dmaemu_machine *api_enter(struct device *dev, const char *fn,
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 
 	if (!m) {
-		report(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0, "%s(): %s", fn,
-		       dev ? "not a live emulated device (destroyed, or not "
-			     "made by dmaemu_device_create())"
-			   : "NULL device");
+		dmaemu__reportf(
+			NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0, "%s(): %s", fn,
+			dev ? "not a live emulated device (destroyed, or not "
+			      "made by dmaemu_device_create())"
+			    : "NULL device");
 		return NULL;
 	}
 	if (dir >= 0 && !valid_dma_direction(dir)) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-		       "%s(%s): invalid direction %d (%s): a mapping is "
-		       "DMA_BIDIRECTIONAL, DMA_TO_DEVICE or DMA_FROM_DEVICE",
-		       fn, dev_name(dev), dir, dir_name(dir));
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s(%s): invalid direction %d (%s): a mapping is "
+			"DMA_BIDIRECTIONAL, DMA_TO_DEVICE or DMA_FROM_DEVICE",
+			fn, dev_name(dev), dir, dir_name(dir));
 		return NULL;
 	}
 	if (attrs & ~DMAEMU__ALL_ATTRS) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-		       "%s(%s): unknown attribute bits %#lx", fn, dev_name(dev),
-		       attrs & ~DMAEMU__ALL_ATTRS);
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%s): unknown attribute bits %#lx", fn,
+				dev_name(dev), attrs & ~DMAEMU__ALL_ATTRS);
 		return NULL;
 	}
 	return m;
 }
 
-/* Step 2: the backend of a mapping of bus-visible [@phys, +@size). */
-static const struct dmaemu__dma_ops *choose_ops(struct dmaemu_machine *m,
-						struct device *dev,
-						uint64_t phys, size_t size)
+/* Must [@phys, +@size) be bounced for @dev (forced, or beyond its mask)? */
+static bool needs_bounce(struct dmaemu_machine *m, struct device *dev,
+			 uint64_t phys, size_t size)
 {
 	uint64_t bus = phys + m->opt.dma_offset;
 
+	return m->opt.swiotlb_force || bus + size - 1 < bus ||
+	       bus + size - 1 > *dev->dma_mask;
+}
+
+/*
+ * Step 2: the backend of a mapping, the one place that names backends.
+ * @bounce: some of the memory needs bouncing (needs_bounce()); MMIO never
+ * does.
+ */
+static const struct dmaemu__dma_ops *choose_ops(struct dmaemu_machine *m,
+						bool bounce)
+{
 	if (m->opt.iommu)
 		return &dmaemu__iommu_ops;
-	if (m->opt.swiotlb_force || bus + size - 1 < bus ||
-	    bus + size - 1 > *dev->dma_mask)
+	if (bounce)
 		return &dmaemu__swiotlb_ops;
 	return &dmaemu__direct_ops;
 }
@@ -160,32 +137,35 @@ static bool has_mask(struct dmaemu_machine *m, struct device *dev,
 {
 	if (dev->dma_mask && *dev->dma_mask)
 		return true;
-	report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-	       "%s(%s): the device has no DMA mask (dma_set_mask() first)", fn,
-	       dev_name(dev));
+	dmaemu__reportf(
+		m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+		"%s(%s): the device has no DMA mask (dma_set_mask() first)", fn,
+		dev_name(dev));
 	return false;
 }
 
 /*
  * Step 4: move the lines of the part [@addr, +@size) of mapping @map to
  * @domain.  The CPU's buffer is what changes hands, so for a bounced
- * mapping that is the original; behind an IOMMU the pages are found
- * through the page table (a merged scatterlist segment is not physically
+ * mapping that is the original; behind a backend that remaps, the pages
+ * are found through it (a merged scatterlist segment is not physically
  * contiguous).
  */
 static void owner_move(struct dmaemu_machine *m, struct device *dev,
 		       const struct dmaemu__mapping *map, dma_addr_t addr,
 		       size_t size, enum dmaemu__domain domain)
 {
+	const struct dmaemu__dma_ops *ops = dmaemu__dma_ops_of(map->ops);
+
 	if (map->type == DMAEMU__MAP_RESOURCE)
 		return;
-	if (map->ops != &dmaemu__iommu_ops || map->type != DMAEMU__MAP_SG) {
+	if (!ops->iova_to_phys || map->type != DMAEMU__MAP_SG) {
 		dmaemu__owner_set(m, map->phys + (addr - map->dma), size,
 				  domain);
 		return;
 	}
 	while (size) {
-		uint64_t phys = dmaemu__iommu_iova_to_phys(dev, addr);
+		uint64_t phys = ops->iova_to_phys(m, dev, addr);
 		size_t n = DMAEMU__PAGE_SIZE - (addr & (DMAEMU__PAGE_SIZE - 1));
 
 		if (n > size)
@@ -202,7 +182,7 @@ static void made_at(const struct dmaemu__mapping *map, char *buf, size_t len)
 {
 	char where[256];
 
-	dmaemu__mapping_where(map->caller, where, sizeof(where));
+	dmaemu__code_where(map->caller, where, sizeof(where));
 	snprintf(buf, len, "%s() called from %s", map->fn, where);
 }
 
@@ -264,8 +244,8 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	map = dmaemu__mapping_new(0);
 	if (!map)
 		return DMA_MAPPING_ERROR;
-	ops = choose_ops(m, dev, phys, size);
-	dma = ops->map(dev, phys, size, dir, attrs);
+	ops = choose_ops(m, needs_bounce(m, dev, phys, size));
+	dma = ops->map(m, dev, phys, size, dir, attrs);
 	if (dma == DMA_MAPPING_ERROR) {
 		dmaemu__mapping_free(map);
 		return DMA_MAPPING_ERROR;
@@ -277,7 +257,7 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	map->size = size;
 	map->dir = dir;
 	map->attrs = attrs;
-	map->ops = ops;
+	map->ops = &ops->id;
 	map->fn = fn;
 	map->caller = caller;
 	map->prefetch = m->opt.prefetch;
@@ -298,19 +278,20 @@ static dma_addr_t map_single(struct device *dev, void *ptr, size_t size,
 	if (!m)
 		return DMA_MAPPING_ERROR;
 	if (!size) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-		       "%s(%s, %p, 0 bytes): nothing to map", fn, dev_name(dev),
-		       ptr);
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%s, %p, 0 bytes): nothing to map", fn,
+				dev_name(dev), ptr);
 		return DMA_MAPPING_ERROR;
 	}
 	if (!dmaemu__classify(ptr, &w) || w.m != m ||
 	    w.region != DMAEMU__REGION_LINEAR ||
 	    !dmaemu__bank_of_phys(m, w.phys, size)) {
-		report(m, DMAEMU_REPORT_MAP_NON_LINEAR, 0, size,
-		       "%s(%s, %p, %zu bytes, %s): the buffer is not in the "
-		       "linear map: it is in %s; DMA_MAPPING_ERROR returned",
-		       fn, dev_name(dev), ptr, size, dir_name(dir),
-		       describe_host(m, ptr, &w));
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_MAP_NON_LINEAR, 0, size,
+			"%s(%s, %p, %zu bytes, %s): the buffer is not in the "
+			"linear map: it is in %s; DMA_MAPPING_ERROR returned",
+			fn, dev_name(dev), ptr, size, dir_name(dir),
+			describe_host(m, ptr, &w));
 		return DMA_MAPPING_ERROR;
 	}
 	return map_phys(m, dev, w.phys, ptr, size, dir, attrs,
@@ -338,8 +319,8 @@ dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
 				enum dma_data_direction dir,
 				unsigned long attrs)
 {
-	API_ENTRY();
-	return map_single(dev, ptr, size, (int)dir, attrs, api_caller);
+	DMAEMU__API_CALL(call, "dma_map_single_attrs");
+	return map_single(dev, ptr, size, (int)dir, attrs, call.caller);
 }
 
 /* Check that @page is a struct page of @m.  Never reads it otherwise. */
@@ -368,24 +349,26 @@ static dma_addr_t map_page(struct device *dev, struct page *page, size_t offset,
 	if (!m)
 		return DMA_MAPPING_ERROR;
 	if (!size || !page || !page_of_machine(m, page)) {
-		report(m,
-		       size && page ? DMAEMU_REPORT_MAP_NON_LINEAR
-				    : DMAEMU_REPORT_BAD_ARGUMENT,
-		       0, size, "%s(%s, page %p, offset %zu, %zu bytes): %s",
-		       fn, dev_name(dev), (void *)page, offset, size,
-		       !size   ? "nothing to map"
-		       : !page ? "NULL page"
-			       : "not a struct page of this machine");
+		dmaemu__reportf(m,
+				size && page ? DMAEMU_REPORT_MAP_NON_LINEAR
+					     : DMAEMU_REPORT_BAD_ARGUMENT,
+				0, size,
+				"%s(%s, page %p, offset %zu, %zu bytes): %s",
+				fn, dev_name(dev), (void *)page, offset, size,
+				!size	? "nothing to map"
+				: !page ? "NULL page"
+					: "not a struct page of this machine");
 		return DMA_MAPPING_ERROR;
 	}
 	phys = page->phys + offset;
 	if (offset > UINT64_MAX - page->phys ||
 	    !dmaemu__bank_of_phys(m, phys, size)) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, page->phys, size,
-		       "%s(%s, page at 0x%llx, offset %zu, %zu bytes): the "
-		       "range runs past the end of DRAM",
-		       fn, dev_name(dev), (unsigned long long)page->phys,
-		       offset, size);
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_ARGUMENT, page->phys, size,
+			"%s(%s, page at 0x%llx, offset %zu, %zu bytes): the "
+			"range runs past the end of DRAM",
+			fn, dev_name(dev), (unsigned long long)page->phys,
+			offset, size);
 		return DMA_MAPPING_ERROR;
 	}
 	return map_phys(m, dev, phys, dmaemu__phys_cpu(m, phys), size, dir,
@@ -407,8 +390,8 @@ dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 			      size_t offset, size_t size,
 			      enum dma_data_direction dir, unsigned long attrs)
 {
-	API_ENTRY();
-	return map_page(dev, page, offset, size, (int)dir, attrs, api_caller);
+	DMAEMU__API_CALL(call, "dma_map_page_attrs");
+	return map_page(dev, page, offset, size, (int)dir, attrs, call.caller);
 }
 
 /* The bad-unmap report for a handle the registry does not have. */
@@ -416,15 +399,16 @@ static void report_bad_unmap(struct dmaemu_machine *m, struct device *dev,
 			     const char *fn, dma_addr_t addr, size_t size,
 			     int dir)
 {
-	report(m, DMAEMU_REPORT_BAD_UNMAP, 0, size,
-	       "%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): %s", fn,
-	       dev_name(dev), (uint64_t)addr, size, dir_name(dir),
-	       addr == DMA_MAPPING_ERROR
-		       ? "the handle is DMA_MAPPING_ERROR: the map failed "
-			 "(check it with dma_mapping_error())"
-		       : "no live mapping of this device starts at this "
-			 "address (never mapped, already unmapped, or mapped "
-			 "by another function); nothing is unmapped");
+	dmaemu__reportf(
+		m, DMAEMU_REPORT_BAD_UNMAP, 0, size,
+		"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): %s", fn,
+		dev_name(dev), (uint64_t)addr, size, dir_name(dir),
+		addr == DMA_MAPPING_ERROR
+			? "the handle is DMA_MAPPING_ERROR: the map failed "
+			  "(check it with dma_mapping_error())"
+			: "no live mapping of this device starts at this "
+			  "address (never mapped, already unmapped, or mapped "
+			  "by another function); nothing is unmapped");
 }
 
 static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
@@ -432,6 +416,7 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 			 enum dmaemu__map_type type, const char *fn)
 {
 	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
+	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__mapping *map;
 
 	if (!m)
@@ -441,7 +426,9 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		report_bad_unmap(m, dev, fn, addr, size, dir);
 		return;
 	}
-	map->ops->unmap(dev, map->dma, map->phys, map->size, dir, attrs);
+	ops = dmaemu__dma_ops_of(map->ops);
+	if (ops->unmap)
+		ops->unmap(m, dev, map->dma, map->phys, map->size, dir, attrs);
 	dmaemu__owner_set(m, map->phys, map->size, DMAEMU__DOMAIN_CPU);
 	if (map->prefetch)
 		dmaemu__prefetch_del_range(m, map->phys, map->size);
@@ -464,18 +451,18 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			    enum dma_data_direction dir, unsigned long attrs)
 {
-	API_ENTRY();
+	DMAEMU__API_CALL(call, "dma_unmap_single_attrs");
 	unmap_single(dev, addr, size, (int)dir, attrs, DMAEMU__MAP_SINGLE,
-		     "dma_unmap_single_attrs");
+		     call.fn);
 }
 
 /** dma_unmap_page_attrs() - end a dma_map_page_attrs() mapping. */
 void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			  enum dma_data_direction dir, unsigned long attrs)
 {
-	API_ENTRY();
+	DMAEMU__API_CALL(call, "dma_unmap_page_attrs");
 	unmap_single(dev, addr, size, (int)dir, attrs, DMAEMU__MAP_PAGE,
-		     "dma_unmap_page_attrs");
+		     call.fn);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -487,18 +474,19 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 {
 	static const char fn[] = "dma_map_sg_attrs";
 	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
-	const struct dmaemu__dma_ops *ops = &dmaemu__direct_ops;
+	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__mapping *head, *seg;
 	struct scatterlist *sg;
+	bool bounce = false;
 	int i, n;
 
 	if (!m)
 		return 0;
 	if (!sgl || nents <= 0) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-		       "%s(%s, %p, %d entries): %s", fn, dev_name(dev),
-		       (void *)sgl, nents,
-		       sgl ? "no entries" : "NULL scatterlist");
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%s, %p, %d entries): %s", fn, dev_name(dev),
+				(void *)sgl, nents,
+				sgl ? "no entries" : "NULL scatterlist");
 		return 0;
 	}
 	if (!has_mask(m, dev, fn))
@@ -513,36 +501,36 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		if (!page || !page_of_machine(m, page) || !sg->length ||
 		    !dmaemu__bank_of_phys(m, page->phys + sg->offset,
 					  sg->length)) {
-			report(m,
-			       page && !page_of_machine(m, page)
-				       ? DMAEMU_REPORT_MAP_NON_LINEAR
-				       : DMAEMU_REPORT_BAD_ARGUMENT,
-			       0, sg->length,
-			       "%s(%s): entry %d (page %p, offset %u, %u "
-			       "bytes): %s; nothing mapped",
-			       fn, dev_name(dev), i, (void *)page, sg->offset,
-			       sg->length,
-			       !page ? "no page"
-			       : !page_of_machine(m, page)
-				       ? "not a struct page of this machine "
-					 "(sg_set_buf() of memory outside "
-					 "the linear map?)"
-			       : !sg->length ? "empty entry"
-					     : "runs past the end of DRAM");
+			dmaemu__reportf(
+				m,
+				page && !page_of_machine(m, page)
+					? DMAEMU_REPORT_MAP_NON_LINEAR
+					: DMAEMU_REPORT_BAD_ARGUMENT,
+				0, sg->length,
+				"%s(%s): entry %d (page %p, offset %u, %u "
+				"bytes): %s; nothing mapped",
+				fn, dev_name(dev), i, (void *)page, sg->offset,
+				sg->length,
+				!page ? "no page"
+				: !page_of_machine(m, page)
+					? "not a struct page of this machine "
+					  "(sg_set_buf() of memory outside "
+					  "the linear map?)"
+				: !sg->length ? "empty entry"
+					      : "runs past the end of DRAM");
 			dmaemu__mapping_free(head);
 			return 0;
 		}
 		phys = sg_phys(sg);
 		head->ents[i].phys = phys;
 		head->ents[i].len = sg->length;
-		if (!m->opt.iommu &&
-		    choose_ops(m, dev, phys, sg->length) != &dmaemu__direct_ops)
-			ops = &dmaemu__swiotlb_ops;
+		/* One entry that must bounce sends the list to a backend
+		 * that bounces (it maps the others directly). */
+		bounce |= needs_bounce(m, dev, phys, sg->length);
 	}
-	if (m->opt.iommu)
-		ops = &dmaemu__iommu_ops;
+	ops = choose_ops(m, bounce);
 
-	n = ops->map_sg(dev, sgl, nents, dir, attrs);
+	n = ops->map_sg(m, dev, sgl, nents, dir, attrs);
 	if (n <= 0) {
 		dmaemu__mapping_free(head);
 		return 0;
@@ -557,8 +545,9 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		head->mapped = i; /* what dmaemu__mapping_free() must free */
 	}
 	if (i < n) {
-		ops->unmap_sg(dev, sgl, nents, dir,
-			      attrs | DMA_ATTR_SKIP_CPU_SYNC);
+		if (ops->unmap_sg)
+			ops->unmap_sg(m, dev, sgl, nents, dir,
+				      attrs | DMA_ATTR_SKIP_CPU_SYNC);
 		head->mapped = i;
 		dmaemu__mapping_free(head);
 		return 0;
@@ -569,13 +558,13 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		seg->type = DMAEMU__MAP_SG;
 		seg->dma = sg_dma_address(sg);
 		seg->size = sg_dma_len(sg);
-		seg->phys = ops == &dmaemu__iommu_ops
-				    ? dmaemu__iommu_iova_to_phys(dev, seg->dma)
+		seg->phys = ops->iova_to_phys
+				    ? ops->iova_to_phys(m, dev, seg->dma)
 				    : head->ents[i].phys;
 		seg->cpu_addr = dmaemu__phys_cpu(m, seg->phys);
 		seg->dir = dir;
 		seg->attrs = attrs;
-		seg->ops = ops;
+		seg->ops = &ops->id;
 		seg->fn = fn;
 		seg->caller = caller;
 		seg->sg = sgl;
@@ -614,8 +603,8 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 		     enum dma_data_direction dir, unsigned long attrs)
 {
-	API_ENTRY();
-	return map_sg(dev, sg, nents, (int)dir, attrs, api_caller);
+	DMAEMU__API_CALL(call, "dma_map_sg_attrs");
+	return map_sg(dev, sg, nents, (int)dir, attrs, call.caller);
 }
 
 /**
@@ -633,11 +622,12 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 			enum dma_data_direction dir, unsigned long attrs)
 {
 	static const char fn[] = "dma_unmap_sg_attrs";
+	const struct dmaemu__dma_ops *ops;
 	struct dmaemu_machine *m;
 	struct dmaemu__mapping *head;
 	int i;
 
-	API_ENTRY();
+	DMAEMU__API_CALL(call, fn);
 	m = api_enter(dev, fn, (int)dir, attrs);
 	if (!m)
 		return;
@@ -645,17 +635,20 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 					 DMAEMU__MAP_SG, sg)
 		  : NULL;
 	if (!head) {
-		report(m, DMAEMU_REPORT_BAD_UNMAP, 0, 0,
-		       "%s(%s, %p, %d entries, %s): not a live scatterlist "
-		       "mapping of this device (never mapped, already "
-		       "unmapped, or its sg_dma_address() was changed); "
-		       "nothing is unmapped",
-		       fn, dev_name(dev), (void *)sg, nents,
-		       dir_name((int)dir));
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_UNMAP, 0, 0,
+			"%s(%s, %p, %d entries, %s): not a live scatterlist "
+			"mapping of this device (never mapped, already "
+			"unmapped, or its sg_dma_address() was changed); "
+			"nothing is unmapped",
+			fn, dev_name(dev), (void *)sg, nents,
+			dir_name((int)dir));
 		return;
 	}
 	(void)nents; /* the recorded count is what was mapped */
-	head->ops->unmap_sg(dev, sg, head->nents, (int)dir, attrs);
+	ops = dmaemu__dma_ops_of(head->ops);
+	if (ops->unmap_sg)
+		ops->unmap_sg(m, dev, sg, head->nents, (int)dir, attrs);
 	for (i = 0; i < head->nents; i++) {
 		dmaemu__owner_set(m, head->ents[i].phys, head->ents[i].len,
 				  DMAEMU__DOMAIN_CPU);
@@ -670,6 +663,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 		    int dir, bool for_device, const char *fn)
 {
 	struct dmaemu_machine *m = api_enter(dev, fn, dir, 0);
+	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__sg_copy *c = NULL;
 	int i, ret;
 
@@ -679,25 +673,26 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 		 : -ENOENT;
 	if (ret) {
 		if (ret == -ENOENT)
-			report(m, DMAEMU_REPORT_BAD_SYNC, 0, 0,
-			       "%s(%s, %p, %d entries, %s): not a live "
-			       "scatterlist mapping of this device; nothing "
-			       "is synced",
-			       fn, dev_name(dev), (void *)sg, nelems,
-			       dir_name(dir));
+			dmaemu__reportf(
+				m, DMAEMU_REPORT_BAD_SYNC, 0, 0,
+				"%s(%s, %p, %d entries, %s): not a live "
+				"scatterlist mapping of this device; nothing "
+				"is synced",
+				fn, dev_name(dev), (void *)sg, nelems,
+				dir_name(dir));
 		return;
 	}
+	ops = dmaemu__dma_ops_of(c->ops);
 	for (i = 0; i < c->mapped; i++) {
-		/* Direct and swiotlb mappings are one segment an entry. */
+		/* Without iova_to_phys a segment is its entry. */
 		uint64_t phys = i < c->nents ? c->ents[i].phys : 0;
 
-		if (for_device)
-			c->ops->sync_for_device(dev, c->seg_dma[i], phys,
-						c->seg_dma[i], c->seg_len[i],
-						dir);
-		else
-			c->ops->sync_for_cpu(dev, c->seg_dma[i], phys,
+		if (for_device && ops->sync_for_device)
+			ops->sync_for_device(m, dev, c->seg_dma[i], phys,
 					     c->seg_dma[i], c->seg_len[i], dir);
+		else if (!for_device && ops->sync_for_cpu)
+			ops->sync_for_cpu(m, dev, c->seg_dma[i], phys,
+					  c->seg_dma[i], c->seg_len[i], dir);
 	}
 	for (i = 0; i < c->nents; i++)
 		dmaemu__owner_set(m, c->ents[i].phys, c->ents[i].len,
@@ -716,16 +711,16 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nelems,
 			 enum dma_data_direction dir)
 {
-	API_ENTRY();
-	sync_sg(dev, sg, nelems, (int)dir, false, "dma_sync_sg_for_cpu");
+	DMAEMU__API_CALL(call, "dma_sync_sg_for_cpu");
+	sync_sg(dev, sg, nelems, (int)dir, false, call.fn);
 }
 
 /** dma_sync_sg_for_device() - give a mapped scatterlist to the device. */
 void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
 			    int nelems, enum dma_data_direction dir)
 {
-	API_ENTRY();
-	sync_sg(dev, sg, nelems, (int)dir, true, "dma_sync_sg_for_device");
+	DMAEMU__API_CALL(call, "dma_sync_sg_for_device");
+	sync_sg(dev, sg, nelems, (int)dir, true, call.fn);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -746,31 +741,37 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys,
 	if (!m)
 		return DMA_MAPPING_ERROR;
 	if (!size || phys + size - 1 < phys) {
-		report(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, size,
-		       "%s(%s, 0x%llx, %zu bytes): %s", fn, dev_name(dev),
-		       (unsigned long long)phys, size,
-		       size ? "the range wraps around" : "nothing to map");
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, size,
+				"%s(%s, 0x%llx, %zu bytes): %s", fn,
+				dev_name(dev), (unsigned long long)phys, size,
+				size ? "the range wraps around"
+				     : "nothing to map");
 		return DMA_MAPPING_ERROR;
 	}
 	for (i = 0; i < m->nbanks; i++) {
 		const struct dmaemu__bank *b = &m->bank[i];
 
 		if (phys < b->phys + b->size && b->phys <= phys + size - 1) {
-			report(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, size,
-			       "%s(%s, 0x%llx, %zu bytes): the range is DRAM; "
-			       "dma_map_resource() is for MMIO (use "
-			       "dma_map_page() or dma_map_single())",
-			       fn, dev_name(dev), (unsigned long long)phys,
-			       size);
+			dmaemu__reportf(
+				m, DMAEMU_REPORT_BAD_ARGUMENT, phys, size,
+				"%s(%s, 0x%llx, %zu bytes): the range is DRAM; "
+				"dma_map_resource() is for MMIO (use "
+				"dma_map_page() or dma_map_single())",
+				fn, dev_name(dev), (unsigned long long)phys,
+				size);
 			return DMA_MAPPING_ERROR;
 		}
 	}
 	map = dmaemu__mapping_new(0);
 	if (!map)
 		return DMA_MAPPING_ERROR;
-	/* MMIO is never bounced. */
-	ops = m->opt.iommu ? &dmaemu__iommu_ops : &dmaemu__direct_ops;
-	dma = ops->map_resource(dev, phys, size, dir, attrs);
+	/* MMIO is never bounced.  Without the op the bus address is the
+	 * physical one, dma_offset or not, as Linux 4.14's
+	 * dma_map_resource() has it when the ops have no map_resource. */
+	ops = choose_ops(m, false);
+	dma = ops->map_resource
+		      ? ops->map_resource(m, dev, phys, size, dir, attrs)
+		      : phys;
 	if (dma == DMA_MAPPING_ERROR) {
 		dmaemu__mapping_free(map);
 		return DMA_MAPPING_ERROR;
@@ -781,7 +782,7 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys,
 	map->size = size;
 	map->dir = dir;
 	map->attrs = attrs;
-	map->ops = ops;
+	map->ops = &ops->id;
 	map->fn = fn;
 	map->caller = caller;
 	dmaemu__mapping_insert(dev, map);
@@ -807,8 +808,8 @@ dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 			    size_t size, enum dma_data_direction dir,
 			    unsigned long attrs)
 {
-	API_ENTRY();
-	return map_resource(dev, phys_addr, size, (int)dir, attrs, api_caller);
+	DMAEMU__API_CALL(call, "dma_map_resource");
+	return map_resource(dev, phys_addr, size, (int)dir, attrs, call.caller);
 }
 
 /** dma_unmap_resource() - end a dma_map_resource() mapping. */
@@ -816,10 +817,11 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 			enum dma_data_direction dir, unsigned long attrs)
 {
 	static const char fn[] = "dma_unmap_resource";
+	const struct dmaemu__dma_ops *ops;
 	struct dmaemu_machine *m;
 	struct dmaemu__mapping *map;
 
-	API_ENTRY();
+	DMAEMU__API_CALL(call, fn);
 	m = api_enter(dev, fn, (int)dir, attrs);
 	if (!m)
 		return;
@@ -828,7 +830,10 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 		report_bad_unmap(m, dev, fn, addr, size, (int)dir);
 		return;
 	}
-	map->ops->unmap_resource(dev, map->dma, map->size, (int)dir, attrs);
+	ops = dmaemu__dma_ops_of(map->ops);
+	if (ops->unmap_resource)
+		ops->unmap_resource(m, dev, map->dma, map->size, (int)dir,
+				    attrs);
 	dmaemu__mapping_free(map);
 }
 
@@ -848,9 +853,8 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
  */
 int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
 {
-	API_ENTRY();
-	if (api_enter(dev, "dma_mapping_error", -1, 0) &&
-	    dma_addr != DMA_MAPPING_ERROR)
+	DMAEMU__API_CALL(call, "dma_mapping_error");
+	if (api_enter(dev, call.fn, -1, 0) && dma_addr != DMA_MAPPING_ERROR)
 		dmaemu__mapping_checked(dev, dma_addr);
 	return dma_addr == DMA_MAPPING_ERROR;
 }
@@ -887,6 +891,7 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 			int dir, bool for_device, const char *fn)
 {
 	struct dmaemu_machine *m = api_enter(dev, fn, dir, 0);
+	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__mapping map;
 	int pf = for_device ? 1 : -1;
 
@@ -895,22 +900,27 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 	if (dmaemu__mapping_find(dev, addr, size, &map,
 				 m->opt.prefetch ? &pf : NULL)) {
 		if (!sync_allocation(m, dev, addr, size, dir, for_device))
-			report(m, DMAEMU_REPORT_BAD_SYNC, 0, size,
-			       "%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): "
-			       "not inside a live mapping or allocation of "
-			       "this device; nothing is synced",
-			       fn, dev_name(dev), (uint64_t)addr, size,
-			       dir_name(dir));
+			dmaemu__reportf(
+				m, DMAEMU_REPORT_BAD_SYNC, 0, size,
+				"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): "
+				"not inside a live mapping or allocation of "
+				"this device; nothing is synced",
+				fn, dev_name(dev), (uint64_t)addr, size,
+				dir_name(dir));
 		return;
 	}
 	if (map.type == DMAEMU__MAP_RESOURCE)
 		return; /* MMIO: no cache, no ownership */
+	ops = dmaemu__dma_ops_of(map.ops);
 	if (for_device) {
-		map.ops->sync_for_device(dev, map.dma, map.phys, addr, size,
-					 dir);
+		if (ops->sync_for_device)
+			ops->sync_for_device(m, dev, map.dma, map.phys, addr,
+					     size, dir);
 		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_DEVICE);
 	} else {
-		map.ops->sync_for_cpu(dev, map.dma, map.phys, addr, size, dir);
+		if (ops->sync_for_cpu)
+			ops->sync_for_cpu(m, dev, map.dma, map.phys, addr, size,
+					  dir);
 		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_CPU);
 	}
 	if (m->opt.prefetch && pf > 0)
@@ -934,18 +944,16 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 			     enum dma_data_direction dir)
 {
-	API_ENTRY();
-	sync_single(dev, addr, size, (int)dir, false,
-		    "dma_sync_single_for_cpu");
+	DMAEMU__API_CALL(call, "dma_sync_single_for_cpu");
+	sync_single(dev, addr, size, (int)dir, false, call.fn);
 }
 
 /** dma_sync_single_for_device() - give (part of) a mapping to the device. */
 void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
 				size_t size, enum dma_data_direction dir)
 {
-	API_ENTRY();
-	sync_single(dev, addr, size, (int)dir, true,
-		    "dma_sync_single_for_device");
+	DMAEMU__API_CALL(call, "dma_sync_single_for_device");
+	sync_single(dev, addr, size, (int)dir, true, call.fn);
 }
 
 /** dma_sync_single_range_for_cpu() - sync_for_cpu of @addr + @offset. */
@@ -953,9 +961,8 @@ void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr,
 				   unsigned long offset, size_t size,
 				   enum dma_data_direction dir)
 {
-	API_ENTRY();
-	sync_single(dev, addr + offset, size, (int)dir, false,
-		    "dma_sync_single_range_for_cpu");
+	DMAEMU__API_CALL(call, "dma_sync_single_range_for_cpu");
+	sync_single(dev, addr + offset, size, (int)dir, false, call.fn);
 }
 
 /** dma_sync_single_range_for_device() - sync_for_device of @addr + @offset. */
@@ -963,9 +970,8 @@ void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr,
 				      unsigned long offset, size_t size,
 				      enum dma_data_direction dir)
 {
-	API_ENTRY();
-	sync_single(dev, addr + offset, size, (int)dir, true,
-		    "dma_sync_single_range_for_device");
+	DMAEMU__API_CALL(call, "dma_sync_single_range_for_device");
+	sync_single(dev, addr + offset, size, (int)dir, true, call.fn);
 }
 
 /**
@@ -987,19 +993,21 @@ void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 	struct dmaemu__alloc_info info;
 	uint64_t phys;
 
-	API_ENTRY();
+	DMAEMU__API_CALL(call, fn);
 	m = api_enter(dev, fn, (int)dir, 0);
 	if (!m)
 		return;
 	if (dmaemu__alloc_find(dev, vaddr, 0, size ? size : 1, &info) ||
 	    !(info.attrs & DMA_ATTR_NON_CONSISTENT) || !info.contiguous) {
-		report(m, DMAEMU_REPORT_BAD_SYNC, 0, size,
-		       "%s(%s, %p, %zu bytes, %s): %s", fn, dev_name(dev),
-		       vaddr, size, dir_name((int)dir),
-		       dmaemu__alloc_find(dev, vaddr, 0, size ? size : 1, &info)
-			       ? "not inside a live allocation of this device"
-			       : "not a DMA_ATTR_NON_CONSISTENT allocation "
-				 "(coherent memory needs no maintenance)");
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_BAD_SYNC, 0, size,
+			"%s(%s, %p, %zu bytes, %s): %s", fn, dev_name(dev),
+			vaddr, size, dir_name((int)dir),
+			dmaemu__alloc_find(dev, vaddr, 0, size ? size : 1,
+					   &info)
+				? "not inside a live allocation of this device"
+				: "not a DMA_ATTR_NON_CONSISTENT allocation "
+				  "(coherent memory needs no maintenance)");
 		return;
 	}
 	if (m->opt.profile == DMAEMU__PROFILE_X86 || !size)
@@ -1031,10 +1039,13 @@ void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 static bool release_sg(struct dmaemu_machine *m, struct device *dev,
 		       const struct dmaemu__mapping *head)
 {
-	struct scatterlist *tmp =
-		dmaemu__calloc((size_t)head->nents, sizeof(*tmp));
+	const struct dmaemu__dma_ops *ops = dmaemu__dma_ops_of(head->ops);
+	struct scatterlist *tmp;
 	int i;
 
+	if (!ops->unmap_sg)
+		return true;
+	tmp = dmaemu__calloc((size_t)head->nents, sizeof(*tmp));
 	if (!tmp)
 		return false;
 	sg_init_table(tmp, (unsigned int)head->nents);
@@ -1049,8 +1060,8 @@ static bool release_sg(struct dmaemu_machine *m, struct device *dev,
 		tmp[i].dma_address = head->segs[i]->dma;
 		tmp[i].dma_length = (unsigned int)head->segs[i]->size;
 	}
-	head->ops->unmap_sg(dev, tmp, head->nents, head->dir,
-			    head->attrs | DMA_ATTR_SKIP_CPU_SYNC);
+	ops->unmap_sg(m, dev, tmp, head->nents, head->dir,
+		      head->attrs | DMA_ATTR_SKIP_CPU_SYNC);
 	dmaemu__free(tmp);
 	return true;
 }
@@ -1058,7 +1069,9 @@ static bool release_sg(struct dmaemu_machine *m, struct device *dev,
 unsigned long dmaemu__mapping_release_device(struct device *dev)
 {
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__mapping *map;
+	struct dmaemu__call call;
 	unsigned long n = 0;
 	char where[400];
 	int i;
@@ -1066,17 +1079,21 @@ unsigned long dmaemu__mapping_release_device(struct device *dev)
 	if (!m)
 		return 0;
 	while ((map = dmaemu__mapping_take_any(dev))) {
-		/* The SUMMARY line points at the call that made it. */
-		api_caller = map->caller;
+		ops = dmaemu__dma_ops_of(map->ops);
+		/* The SUMMARY line points at the call that made it (the
+		 * headline names that call already). */
+		dmaemu__call_enter(&call, NULL, map->caller);
 		made_at(map, where, sizeof(where));
-		report(m, DMAEMU_REPORT_LEAKED_MAPPING, map->phys, map->size,
-		       "device %s released with a live %s mapping: %zu bytes "
-		       "%s at dma 0x%" PRIx64 " (phys 0x%" PRIx64 ", %s "
-		       "backend), made by %s; unmapped now, without cache "
-		       "maintenance",
-		       dev_name(dev), type_names[map->type], map->size,
-		       dir_name(map->dir), (uint64_t)map->dma,
-		       (uint64_t)map->phys, map->ops->name, where);
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_LEAKED_MAPPING, map->phys, map->size,
+			"device %s released with a live %s mapping: %zu bytes "
+			"%s at dma 0x%" PRIx64 " (phys 0x%" PRIx64 ", %s "
+			"backend), made by %s; unmapped now, without cache "
+			"maintenance",
+			dev_name(dev), type_names[map->type], map->size,
+			dir_name(map->dir), (uint64_t)map->dma,
+			(uint64_t)map->phys, map->ops->name, where);
+		dmaemu__call_leave(&call);
 		switch (map->type) {
 		case DMAEMU__MAP_SG:
 			release_sg(m, dev, map);
@@ -1091,13 +1108,15 @@ unsigned long dmaemu__mapping_release_device(struct device *dev)
 			}
 			break;
 		case DMAEMU__MAP_RESOURCE:
-			map->ops->unmap_resource(dev, map->dma, map->size,
-						 map->dir, map->attrs);
+			if (ops->unmap_resource)
+				ops->unmap_resource(m, dev, map->dma, map->size,
+						    map->dir, map->attrs);
 			break;
 		default:
-			map->ops->unmap(dev, map->dma, map->phys, map->size,
-					map->dir,
-					map->attrs | DMA_ATTR_SKIP_CPU_SYNC);
+			if (ops->unmap)
+				ops->unmap(m, dev, map->dma, map->phys,
+					   map->size, map->dir,
+					   map->attrs | DMA_ATTR_SKIP_CPU_SYNC);
 			dmaemu__owner_set(m, map->phys, map->size,
 					  DMAEMU__DOMAIN_CPU);
 			if (map->prefetch)
@@ -1108,6 +1127,5 @@ unsigned long dmaemu__mapping_release_device(struct device *dev)
 		dmaemu__mapping_free(map);
 		n++;
 	}
-	api_caller = NULL;
 	return n;
 }

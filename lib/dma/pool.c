@@ -6,12 +6,16 @@
  * allocations ("pages") of pool->allocation bytes, made on demand with
  * dma_alloc_coherent() for the pool's device and kept until the pool is
  * destroyed, as in the kernel.  Blocks are laid out once, the same in every
- * page: back to back, except that a block that would cross a multiple of
- * pool->boundary starts at that multiple instead.  For size 96, boundary
- * 256 in a 1 KiB page:
+ * page, as Linux 4.14's pool_initialise_page() does: back to back, except
+ * that a block that would reach a multiple of pool->boundary (cross it, or
+ * end exactly on it) starts at that multiple instead.  For size 96,
+ * boundary 256 in a 1 KiB page:
  *
  *   0     96    192 256   352   448 512   608   704 768   864   960 1024
  *   [ b0 ][ b1 ] ...[ b2 ][ b3 ]...[ b4 ][ b5 ]...[ b6 ][ b7 ]...
+ *
+ * and for 64-byte blocks in a 4 KiB page 63 blocks, not 64: the block at
+ * 4032 would end on the boundary.
  *
  * The bookkeeping is host memory (struct pool_page: a state byte and a
  * free-list link per block), so neither driver code nor a device can
@@ -84,35 +88,41 @@ struct dma_pool {
 /* Creation and destruction                                               */
 /* ---------------------------------------------------------------------- */
 
-/* The offsets of the blocks of one page (see the picture above). */
+/*
+ * The offsets of the blocks of one page (see the picture above), walked as
+ * Linux 4.14's pool_initialise_page() chains them: the block after one at
+ * @off starts at @off + @size unless a block there would reach the next
+ * multiple of @boundary (end on it, or cross it), in which case it starts
+ * at that multiple.  @offs NULL: only count.
+ */
+static size_t walk_blocks(size_t size, size_t boundary, size_t allocation,
+			  size_t *offs)
+{
+	size_t off = 0, next, next_boundary = boundary, n = 0;
+
+	do {
+		if (offs)
+			offs[n] = off;
+		n++;
+		next = off + size;
+		if (next + size >= next_boundary) {
+			next = next_boundary;
+			next_boundary += boundary;
+		}
+		off = next;
+	} while (off < allocation);
+	return n;
+}
+
 static size_t *layout(size_t size, size_t boundary, size_t allocation,
 		      unsigned int *nblocks)
 {
-	size_t off, next_boundary = boundary, n = 0, *offs;
+	size_t n = walk_blocks(size, boundary, allocation, NULL), *offs;
 
-	for (off = 0; off + size <= allocation;) {
-		if (off + size > next_boundary) {
-			off = next_boundary;
-			next_boundary += boundary;
-			continue;
-		}
-		n++;
-		off += size;
-	}
-	offs = dmaemu__calloc(n ? n : 1, sizeof(*offs));
+	offs = dmaemu__calloc(n, sizeof(*offs));
 	if (!offs)
 		return NULL;
-	n = 0;
-	next_boundary = boundary;
-	for (off = 0; off + size <= allocation;) {
-		if (off + size > next_boundary) {
-			off = next_boundary;
-			next_boundary += boundary;
-			continue;
-		}
-		offs[n++] = off;
-		off += size;
-	}
+	walk_blocks(size, boundary, allocation, offs);
 	*nblocks = (unsigned int)n;
 	return offs;
 }
@@ -137,6 +147,7 @@ static size_t *layout(size_t size, size_t boundary, size_t allocation,
 struct dma_pool *dma_pool_create(const char *name, struct device *dev,
 				 size_t size, size_t align, size_t boundary)
 {
+	DMAEMU__API_CALL(call, "dma_pool_create");
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct dma_pool *pool;
 	size_t allocation;
@@ -204,6 +215,7 @@ static void page_free(struct dma_pool *pool, struct pool_page *page)
  */
 void dma_pool_destroy(struct dma_pool *pool)
 {
+	DMAEMU__API_CALL(call, "dma_pool_destroy");
 	struct pool_page *page, *next;
 	unsigned long busy = 0;
 
@@ -334,6 +346,7 @@ static void check_poison(struct dma_pool *pool, struct pool_page *page,
  */
 void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 {
+	DMAEMU__API_CALL(call, "dma_pool_alloc");
 	struct pool_page *page, *fresh = NULL;
 	unsigned int i;
 	uint8_t *vaddr;
@@ -385,6 +398,7 @@ void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 void *dma_pool_zalloc(struct dma_pool *pool, gfp_t mem_flags,
 		      dma_addr_t *handle)
 {
+	DMAEMU__API_CALL(call, "dma_pool_zalloc");
 	void *vaddr = dma_pool_alloc(pool, mem_flags, handle);
 
 	if (vaddr)
@@ -421,6 +435,7 @@ static int block_at(const struct dma_pool *pool, size_t off)
  */
 void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 {
+	DMAEMU__API_CALL(call, "dma_pool_free");
 	struct pool_page *page;
 	const char *why = NULL;
 	size_t off = 0;
@@ -488,6 +503,7 @@ static void dmam_pool_release(struct device *dev, void *data)
 struct dma_pool *dmam_pool_create(const char *name, struct device *dev,
 				  size_t size, size_t align, size_t allocation)
 {
+	DMAEMU__API_CALL(call, "dmam_pool_create");
 	struct dma_pool *pool =
 		dma_pool_create(name, dev, size, align, allocation);
 
@@ -510,6 +526,7 @@ struct dma_pool *dmam_pool_create(const char *name, struct device *dev,
  */
 void dmam_pool_destroy(struct dma_pool *pool)
 {
+	DMAEMU__API_CALL(call, "dmam_pool_destroy");
 	if (!pool)
 		return;
 	if (!pool->managed)

@@ -53,7 +53,6 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -551,6 +550,37 @@ uint64_t dmaemu__mapping_stray(struct device *dev)
 	return n;
 }
 
+/**
+ * dmaemu__mapping_list() - copies of the live records of @dev.
+ * @dev: a live device.
+ * @out: room for @max records, filled in bus address order (oldest first
+ *       at one address); scatterlist copies have @segs and @ents NULL.
+ * @max: records @out can take.
+ * Return: the number of live records (which may exceed @max).
+ */
+size_t dmaemu__mapping_list(struct device *dev, struct dmaemu__mapping *out,
+			    size_t max)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	struct node *n;
+	size_t i = 0, count;
+
+	dmaemu__lock(&reg->lock);
+	count = reg->count;
+	RB_FOREACH(n, reg_tree, &reg->tree)
+	{
+		if (i == max)
+			break;
+		out[i] = n->map;
+		out[i].segs = NULL;
+		out[i].ents = NULL;
+		out[i].head = NULL;
+		i++;
+	}
+	dmaemu__unlock(&reg->lock);
+	return count;
+}
+
 /*
  * registry_access() - a device access (the bus client's access).
  * @dev:   a live device.
@@ -594,32 +624,6 @@ static void registry_access(struct device *dev, void *data, dma_addr_t dma,
 		reg->stray++;
 	}
 	dmaemu__unlock(&reg->lock);
-}
-
-/**
- * dmaemu__mapping_where() - describe a code address for a report.
- * @caller: a return address (NULL gives "?").
- * @buf:    receives "fn+0x2c (/path/prog)", or "/path/prog+0x1234" when
- *          the function has no dynamic symbol (addr2line resolves it).
- * @len:    size of @buf.
- */
-void dmaemu__mapping_where(const void *caller, char *buf, size_t len)
-{
-	Dl_info info;
-
-	if (!caller || !dladdr(caller, &info) || !info.dli_fname) {
-		snprintf(buf, len, "%p", caller);
-		return;
-	}
-	if (info.dli_sname && info.dli_saddr)
-		snprintf(buf, len, "%s+%#lx (%s)", info.dli_sname,
-			 (unsigned long)((const char *)caller -
-					 (const char *)info.dli_saddr),
-			 info.dli_fname);
-	else
-		snprintf(buf, len, "%s+%#lx", info.dli_fname,
-			 (unsigned long)((const char *)caller -
-					 (const char *)info.dli_fbase));
 }
 
 /* Device destroy, after the managed resources: what the device still

@@ -72,7 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma/dma.h"
+#include "dma/backend.h"
 #include "dmaemu/cpu.h"
 
 #include <linux/dma-mapping.h>
@@ -669,14 +669,12 @@ out:
 	return ok;
 }
 
-static dma_addr_t swiotlb_map(struct device *dev, uint64_t phys, size_t size,
-			      int dir, unsigned long attrs)
+static dma_addr_t swiotlb_map(struct dmaemu_machine *m, struct device *dev,
+			      uint64_t phys, size_t size, int dir,
+			      unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	uint64_t tlb;
 
-	if (!m)
-		return DMA_MAPPING_ERROR;
 	/* As swiotlb_map_page(): bounce only when it has to. */
 	if (!m->opt.swiotlb_force && capable(dev, phys_to_bus(m, phys), size)) {
 		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
@@ -727,36 +725,28 @@ static void unmap_one(struct dmaemu_machine *m, struct device *dev,
 		slots_release(m, tlb);
 }
 
-static void swiotlb_unmap(struct device *dev, dma_addr_t addr, uint64_t phys,
-			  size_t size, int dir, unsigned long attrs)
+static void swiotlb_unmap(struct dmaemu_machine *m, struct device *dev,
+			  dma_addr_t addr, uint64_t phys, size_t size, int dir,
+			  unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (m)
-		unmap_one(m, dev, addr, size, dir, attrs);
+	unmap_one(m, dev, addr, size, dir, attrs);
 }
 
-static void swiotlb_sync_for_cpu(struct device *dev, dma_addr_t map_addr,
-				 uint64_t map_phys, dma_addr_t addr,
-				 size_t size, int dir)
+static void swiotlb_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
+				 dma_addr_t map_addr, uint64_t map_phys,
+				 dma_addr_t addr, size_t size, int dir)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	if (m)
-		to_cpu(m, dev, bus_to_phys(m, addr), size, dir, false, false);
+	to_cpu(m, dev, bus_to_phys(m, addr), size, dir, false, false);
 }
 
-static void swiotlb_sync_for_device(struct device *dev, dma_addr_t map_addr,
+static void swiotlb_sync_for_device(struct dmaemu_machine *m,
+				    struct device *dev, dma_addr_t map_addr,
 				    uint64_t map_phys, dma_addr_t addr,
 				    size_t size, int dir)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-	uint64_t tlb, orig = 0;
+	uint64_t tlb = bus_to_phys(m, addr), orig = 0;
 	bool in_pool;
 
-	if (!m)
-		return;
-	tlb = bus_to_phys(m, addr);
 	if (bounce_lookup(m, dev, tlb, &size, false, &orig, &in_pool) &&
 	    to_dev(dir)) {
 		bounce(m, tlb, orig, size);
@@ -766,15 +756,13 @@ static void swiotlb_sync_for_device(struct device *dev, dma_addr_t map_addr,
 		dmaemu__arch_sync_for_device(m, tlb, size, dir);
 }
 
-static void swiotlb_unmap_sg(struct device *dev, struct scatterlist *sgl,
-			     int nents, int dir, unsigned long attrs)
+static void swiotlb_unmap_sg(struct dmaemu_machine *m, struct device *dev,
+			     struct scatterlist *sgl, int nents, int dir,
+			     unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct scatterlist *sg;
 	int i;
 
-	if (!m)
-		return;
 	for_each_sg (sgl, sg, nents, i)
 		unmap_one(m, dev, sg->dma_address, sg->dma_length, dir, attrs);
 }
@@ -784,15 +772,13 @@ static void swiotlb_unmap_sg(struct device *dev, struct scatterlist *sgl,
  * the device's reach, else mapped directly; a failure unmaps the entries
  * done so far without copying back and returns 0.
  */
-static int swiotlb_map_sg(struct device *dev, struct scatterlist *sgl,
-			  int nents, int dir, unsigned long attrs)
+static int swiotlb_map_sg(struct dmaemu_machine *m, struct device *dev,
+			  struct scatterlist *sgl, int nents, int dir,
+			  unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct scatterlist *sg;
 	int i;
 
-	if (!m)
-		return 0;
 	for_each_sg (sgl, sg, nents, i) {
 		uint64_t phys = sg_phys(sg), dev_phys = phys;
 
@@ -802,7 +788,7 @@ static int swiotlb_map_sg(struct device *dev, struct scatterlist *sgl,
 					      attrs);
 			if (dev_phys == INVALID_PHYS) {
 				swiotlb_unmap_sg(
-					dev, sgl, i, dir,
+					m, dev, sgl, i, dir,
 					attrs | DMA_ATTR_SKIP_CPU_SYNC);
 				sgl->dma_length = 0;
 				return 0;
@@ -817,31 +803,18 @@ static int swiotlb_map_sg(struct device *dev, struct scatterlist *sgl,
 	return nents;
 }
 
-/* Resources are MMIO, never bounced: the bus address is the physical one. */
-static dma_addr_t swiotlb_map_resource(struct device *dev, uint64_t phys,
-				       size_t size, int dir,
-				       unsigned long attrs)
-{
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-
-	return m ? phys_to_bus(m, phys) : DMA_MAPPING_ERROR;
-}
-
-static void swiotlb_unmap_resource(struct device *dev, dma_addr_t addr,
-				   size_t size, int dir, unsigned long attrs)
-{
-}
-
+/*
+ * No resource ops: MMIO is never bounced, so the dispatcher never gives a
+ * resource to this backend.
+ */
 const struct dmaemu__dma_ops dmaemu__swiotlb_ops = {
-	.name = "swiotlb",
+	.id = {.name = "swiotlb"},
 	.map = swiotlb_map,
 	.unmap = swiotlb_unmap,
 	.sync_for_cpu = swiotlb_sync_for_cpu,
 	.sync_for_device = swiotlb_sync_for_device,
 	.map_sg = swiotlb_map_sg,
 	.unmap_sg = swiotlb_unmap_sg,
-	.map_resource = swiotlb_map_resource,
-	.unmap_resource = swiotlb_unmap_resource,
 };
 
 /* ---------------------------------------------------------------------- */

@@ -7,9 +7,9 @@
  * 1. Size classes as the kernel's kmalloc caches: 8, 16, 32, 64, 96, 128,
  *    192, 256 ... 8192.  A class exists on a machine only if it is a
  *    multiple of the DMA minimum alignment (option dma_minalign, default
- *    the cache line size), as the kernel drops the caches smaller than
- *    ARCH_KMALLOC_MINALIGN: with 64-byte lines the classes are 64, 128,
- *    192, 256, ...  Each object of a class starts at a multiple of the class
+ *    the profile's ARCH_DMA_MINALIGN), as the kernel drops the caches
+ *    smaller than ARCH_KMALLOC_MINALIGN: with 64 the classes are 64, 128,
+ *    192, 256, ...; with arm64's 128 they are 128, 256, 512, ...  Each object of a class starts at a multiple of the class
  *    size inside a page-aligned slab, so every object is aligned to the
  *    minimum alignment and never shares a cache line with another object.
  *

@@ -17,10 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dmaemu/cpu.h>
+#include <dmaemu/device.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
-#include "dmaemu/cpu.h"
-#include "dmaemu/device.h"
 #include "fixture.h"
 
 static FILE *log_in; /* the log, open for reading; NULL before the first */
@@ -163,15 +166,42 @@ bool fixture_dev_sees(struct dmaemu_device *d, uint64_t addr, int c, size_t len)
 
 bool fixture_cpu_dirty(struct dmaemu_machine *m, uint64_t phys)
 {
-	uint64_t d[DMAEMU__MASK_WORDS];
-	uint64_t lp = phys & ~((uint64_t)m->line - 1);
-	unsigned int i;
-	bool any = false;
+	struct dmaemu_line_state st;
 
-	dmaemu__lock(dmaemu__stripe_of(m, lp));
-	dmaemu__line_masks(m, lp, d, NULL);
-	dmaemu__unlock(dmaemu__stripe_of(m, lp));
-	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
-		any |= d[i] != 0;
-	return any;
+	ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
+	return dmaemu_line_mask_weight(st.cpu_dirty) != 0;
+}
+
+size_t fixture_mapping_count(struct dmaemu_device *d)
+{
+	int n = dmaemu_device_mappings(d, NULL, 0);
+
+	ck_assert_int_ge(n, 0);
+	return (size_t)n;
+}
+
+bool fixture_resident(struct dmaemu_machine *m, uint64_t phys)
+{
+	struct dmaemu_line_state st;
+
+	ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
+	return st.resident;
+}
+
+int fixture_profile(struct dmaemu_machine *m)
+{
+	struct dmaemu_machine_info info;
+
+	ck_assert_int_eq(dmaemu_machine_info(m, &info), 0);
+	return info.profile;
+}
+
+int fixture_region(const void *p, uint64_t *phys)
+{
+	struct dmaemu_addr_info ai;
+
+	ck_assert_int_eq(dmaemu_addr_info(p, &ai), 0);
+	if (phys && ai.region != DMAEMU_REGION_NONE)
+		*phys = ai.phys;
+	return ai.region;
 }

@@ -81,8 +81,24 @@ void fixture_dev_fill(struct dmaemu_device *d, uint64_t addr, int c,
 bool fixture_dev_sees(struct dmaemu_device *d, uint64_t addr, int c,
 		      size_t len);
 
+/** fixture_mapping_count() - live streaming mappings of device @d (the
+ * call must succeed). */
+size_t fixture_mapping_count(struct dmaemu_device *d);
+
 /** fixture_cpu_dirty() - has the line of @m holding @phys CPU-dirty
  * bytes? */
 bool fixture_cpu_dirty(struct dmaemu_machine *m, uint64_t phys);
+
+/** fixture_resident() - is the line of @m holding @phys resident in the
+ * CPU cache model (any level)? */
+bool fixture_resident(struct dmaemu_machine *m, uint64_t phys);
+
+/** fixture_profile() - the profile of @m (enum dmaemu_profile). */
+int fixture_profile(struct dmaemu_machine *m);
+
+/** fixture_region() - the region of host address @p (enum dmaemu_region,
+ * DMAEMU_REGION_NONE when not emulated); its physical address in *@phys
+ * when @phys is not NULL. */
+int fixture_region(const void *p, uint64_t *phys);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # readme.sh - the example in README.md builds with dmaemu-cc and behaves as
-# the README says: on arm64 the read without a sync is stale and reported,
-# on x86 (snooping devices) it is not.
+# the README says: on arm64 and arm the read without a sync is stale and
+# reported, on x86 (snooping devices) it is not.
 . "$top_srcdir/tests/runner/tap.sh"
 
 [ -z "$SANITIZER" ] ||
@@ -38,6 +38,16 @@ check "arm64: exactly one report, a stale-cpu-read" \
 for line in 'before: 0' 'no sync: 0' 'synced: hello'; do
 	check "README shows '$line'" grep -qx "$line" "$top_srcdir/README.md"
 done
+
+if run arm; then
+	ok "example builds and runs (arm)"
+else
+	not_ok "example builds and runs (arm)"
+fi
+check "arm: stale read without the sync" grep -qx 'no sync: 0' "$tmp/out-arm"
+check "arm: exactly one report, a stale-cpu-read" \
+	test "$(grep -c '^SUMMARY: dmaemu: stale-cpu-read ' "$tmp/err-arm")" = 1 -a \
+	"$(grep -c '^SUMMARY: ' "$tmp/err-arm")" = 1
 
 if run x86; then
 	ok "example builds and runs (x86)"

@@ -461,6 +461,42 @@ START_TEST(segment_limit)
 END_TEST
 
 /* Unmap frees the slots: far more map/unmap pairs than the pool holds. */
+/*
+ * A report the backend makes inside the driver's call names that call
+ * (core's call-site context): the "at" line with the function, and the
+ * SUMMARY line pointing at the caller.  Once the call has returned, a
+ * report names no call.
+ */
+START_TEST(full_report_names_the_call)
+{
+	struct page *pages;
+	const char *log;
+	dma_addr_t addr;
+
+	start(_i, "swiotlb=force");
+	pages = alloc_pages(GFP_KERNEL, 7);
+	ck_assert_ptr_nonnull(pages);
+	addr = dma_map_single(dev, page_address(pages), (256 << 10) + 1,
+			      DMA_TO_DEVICE);
+	ck_assert(dma_mapping_error(dev, addr));
+	ck_assert_uint_eq(reports("swiotlb-full"), 1);
+	log = fixture_log();
+	ck_assert_msg(strstr(log, ", in dma_map_single_attrs()\n"), "%s", log);
+	ck_assert_msg(!strstr(log, "SUMMARY: dmaemu: swiotlb-full 0x"), "%s",
+		      log);
+
+	fixture_log_clear();
+	dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0x1000, 4, "probe");
+	log = fixture_log();
+	ck_assert_msg(!strstr(log, "    at ") &&
+			      strstr(log, "SUMMARY: dmaemu: bad-argument "
+					  "0x1000+4\n"),
+		      "%s", log);
+	__free_pages(pages, 7);
+	stop();
+}
+END_TEST
+
 START_TEST(slots_reused)
 {
 	struct dmaemu__swiotlb_stats st;
@@ -680,6 +716,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, above_mask_bounces, 0, 3);
 	tcase_add_loop_test(tc, exhaustion, 0, 3);
 	tcase_add_loop_test(tc, segment_limit, 0, 3);
+	tcase_add_loop_test(tc, full_report_names_the_call, 0, 3);
 	tcase_add_loop_test(tc, slots_reused, 0, 3);
 	tcase_add_loop_test(tc, scatterlist_bounces_each_entry, 0, 3);
 	tcase_add_loop_test(tc, scatterlist_failure_unwinds, 0, 3);

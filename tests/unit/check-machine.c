@@ -92,7 +92,7 @@ START_TEST(test_defaults)
 	expect_option(m, "cache_ways", "4");
 	expect_option(m, "cache_line", "64");
 	expect_option(m, "cache_policy", "lru");
-	expect_option(m, "dma_minalign", "64");
+	expect_option(m, "dma_minalign", "128"); /* arm64 4.14 */
 	expect_option(m, "wc_buffers", "4");
 	expect_option(m, "wc_size", "64");
 	expect_option(m, "prefetch", "0");

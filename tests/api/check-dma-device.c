@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * check-dma-device.c - emulated devices: creation and names, the struct
- * device defaults, stale pointers, managed resources (devres), the order
- * of device destroy, dev_printk(), devices left at machine destroy, and
+ * device defaults, stale pointers, the order of device destroy (devres
+ * itself is tests/unit/check-devres.c), dev_printk(), devices left at machine destroy, and
  * device-side DMA on each profile (snooping on x86, write-combining
  * buffers, translation through the IOMMU).
  *
@@ -19,10 +19,13 @@
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
 
+#include <dmaemu/cpu.h>
+#include <dmaemu/device.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
-#include "dmaemu/cpu.h"
-#include "dmaemu/device.h"
 #include "fixture.h"
 
 #define LINE 64
@@ -76,7 +79,7 @@ START_TEST(test_create_and_defaults)
 	ck_assert_ptr_eq(dev->dma_parms, &dev->dmaemu_dma_parms);
 	ck_assert_uint_eq(dev->dma_parms->max_segment_size, 65536);
 	ck_assert_uint_eq(dev->dma_parms->segment_boundary_mask, 0xffffffffUL);
-	ck_assert_ptr_eq(dmaemu__dev_machine(dev), m);
+	ck_assert_ptr_eq(dmaemu_device_machine(dmaemu_dev_to_device(dev)), m);
 
 	/* Names are unique per machine; bad arguments. */
 	before = dmaemu_report_count(m, "bad-argument");
@@ -95,7 +98,8 @@ START_TEST(test_create_and_defaults)
 
 		memset(&fake, 0, sizeof(fake));
 		ck_assert_ptr_null(dmaemu_dev_to_device(&fake));
-		ck_assert_ptr_null(dmaemu__dev_machine(&fake));
+		ck_assert_ptr_null(
+			dmaemu_device_machine(dmaemu_dev_to_device(&fake)));
 		ck_assert_ptr_null(dmaemu_dev_to_device(NULL));
 	}
 	dmaemu_device_destroy(a);
@@ -134,18 +138,11 @@ START_TEST(test_stale_pointer)
 END_TEST
 
 /* ---------------------------------------------------------------------- */
-/* devres and the order of destroy                                        */
+/* The order of destroy (devres itself: tests/unit/check-devres.c)        */
 /* ---------------------------------------------------------------------- */
 
 static int order[8], norder;
-static size_t live_at_release[8];
 static uint64_t leaks_at_release;
-
-static void rel(struct device *dev, void *data)
-{
-	live_at_release[norder] = dmaemu__mapping_count(dev);
-	order[norder++] = (int)(intptr_t)data;
-}
 
 static void model_release(struct dmaemu_device *d)
 {
@@ -155,53 +152,6 @@ static void model_release(struct dmaemu_device *d)
 }
 
 static const struct dmaemu_device_ops model_ops = {.release = model_release};
-
-START_TEST(test_devres_and_destroy_order)
-{
-	struct dmaemu_device *d;
-	struct device *dev;
-	uint64_t before;
-	uint8_t *buf;
-
-	make(NULL);
-	norder = 0;
-	d = dmaemu_device_create(m, "dev0", &model_ops, NULL);
-	dev = dmaemu_device_to_dev(d);
-	ck_assert_int_eq(dmaemu__devres_add(dev, rel, (void *)1), 0);
-	ck_assert_int_eq(dmaemu__devres_add(dev, rel, (void *)2), 0);
-	ck_assert_int_eq(dmaemu__devres_add(dev, rel, (void *)3), 0);
-	ck_assert_int_eq(dmaemu__devres_add(dev, rel, (void *)4), 0);
-	ck_assert_int_eq(dmaemu__devres_add(NULL, rel, NULL), -EINVAL);
-	/* Forget 2 without running it; run 3 now. */
-	ck_assert_int_eq(dmaemu__devres_remove(dev, rel, (void *)2), 0);
-	ck_assert_int_eq(dmaemu__devres_remove(dev, rel, (void *)2), -ENOENT);
-	ck_assert_int_eq(dmaemu__devres_release(dev, rel, (void *)3), 0);
-	ck_assert_int_eq(dmaemu__devres_release(dev, rel, (void *)9), -ENOENT);
-	ck_assert_int_eq(norder, 1);
-	ck_assert_int_eq(order[0], 3);
-
-	buf = kmalloc(64, GFP_KERNEL);
-	ck_assert(!dma_mapping_error(
-		dev, dma_map_single(dev, buf, 64, DMA_TO_DEVICE)));
-	before = dmaemu_report_count(m, "leaked-mapping");
-	dmaemu_device_destroy(d);
-	/* devres newest first, before the leaks; the model last. */
-	ck_assert_int_eq(norder, 4);
-	ck_assert_int_eq(order[1], 4);
-	ck_assert_int_eq(order[2], 1);
-	ck_assert_int_eq(order[3], 100);
-	ck_assert_uint_eq(live_at_release[1], 1);
-	ck_assert_uint_eq(live_at_release[2], 1);
-	ck_assert_uint_eq(leaks_at_release, before + 1);
-	expect("leaked-mapping", 1, before);
-	ck_assert_ptr_nonnull(strstr(fixture_log(),
-				     "leaked-mapping: device dev0 "
-				     "released with a live single "
-				     "mapping: 64 bytes "
-				     "DMA_TO_DEVICE"));
-	kfree(buf);
-}
-END_TEST
 
 /* Devices left at machine destroy are destroyed there, leaks reported. */
 START_TEST(test_machine_destroy_releases_devices)
@@ -253,19 +203,11 @@ END_TEST
 
 static unsigned int dirty_bytes(uint64_t lp, unsigned int *changed)
 {
-	uint64_t d[DMAEMU__MASK_WORDS], c[DMAEMU__MASK_WORDS];
-	pthread_mutex_t *s = dmaemu__stripe_of(m, lp);
-	unsigned int i, nd = 0, nc = 0;
+	struct dmaemu_line_state st;
 
-	dmaemu__lock(s);
-	dmaemu__line_masks(m, lp, d, c);
-	dmaemu__unlock(s);
-	for (i = 0; i < DMAEMU__MASK_WORDS; i++) {
-		nd += (unsigned int)__builtin_popcountll(d[i]);
-		nc += (unsigned int)__builtin_popcountll(c[i]);
-	}
-	*changed = nc;
-	return nd;
+	ck_assert_int_eq(dmaemu_line_state(m, lp, &st), 0);
+	*changed = dmaemu_line_mask_weight(st.dev_changed);
+	return dmaemu_line_mask_weight(st.cpu_dirty);
 }
 
 /*
@@ -298,11 +240,11 @@ START_TEST(test_snoop_by_profile)
 	memset(in, 'D', sizeof(in));
 	ck_assert_int_eq(dmaemu_dma_write(d, phys, in, LINE), 0);
 	/* The CPU copy itself (what uninstrumented code reads). */
-	memcpy(cpu, dmaemu__phys_cpu(m, phys), LINE);
+	memcpy(cpu, dmaemu_phys_view(m, phys, DMAEMU_REGION_LINEAR), LINE);
 	ck_assert_int_eq(cpu[0], x86 ? 'D' : 'B');
 	dirty_bytes(phys, &changed);
 	ck_assert_uint_eq(changed, x86 ? 0 : LINE);
-	ck_assert_int_eq(dmaemu__cpu_resident(m, phys), !x86);
+	ck_assert_int_eq(fixture_resident(m, phys), !x86);
 	ck_assert_int_eq(dmaemu_cpu_read(out, buf, LINE), 0);
 	ck_assert_int_eq(out[0], x86 ? 'D' : 'B');
 	if (!x86) /* the stale read, and the device's data still in DRAM */
@@ -396,7 +338,6 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, test_create_and_defaults);
 	tcase_add_test(tc, test_stale_pointer);
-	tcase_add_test(tc, test_devres_and_destroy_order);
 	tcase_add_test(tc, test_machine_destroy_releases_devices);
 	tcase_add_test(tc, test_dev_printk);
 	tcase_add_loop_test(tc, test_snoop_by_profile, 0, 3);

@@ -33,10 +33,15 @@
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
 
+#include <dmaemu/cpu.h>
+#include <dmaemu/device.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/mm.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
-#include "dmaemu/cpu.h"
-#include "dmaemu/device.h"
+#include "fixture.h"
 
 #define NTHREADS 8
 #define BUFSZ 256
@@ -193,7 +198,7 @@ START_TEST(test_threads_map_sync_unmap)
 		ck_assert_uint_eq(drv[i].errors, 0);
 		kfree(drv[i].buf);
 	}
-	ck_assert_uint_eq(dmaemu__mapping_count(dev), 0);
+	ck_assert_uint_eq(fixture_mapping_count(dd), 0);
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
 	dmaemu_device_destroy(dd);
 	dmaemu_machine_destroy(m);

@@ -25,9 +25,12 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
+#include <dmaemu/device.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
-#include "dmaemu/device.h"
 #include "fixture.h"
 
 #define LINE 64
@@ -59,7 +62,7 @@ static void make(int profile, const char *extra)
 static void teardown(void)
 {
 	if (m && dd)
-		ck_assert_uint_eq(dmaemu__mapping_count(dev), 0);
+		ck_assert_uint_eq(fixture_mapping_count(dd), 0);
 	fixture_finish(&m, &dd, expected);
 }
 
@@ -76,6 +79,24 @@ static void expect(const char *kind, uint64_t n, uint64_t before)
 	ck_assert_uint_eq(count(NULL), expected);
 }
 
+/* Device accesses of @dd that landed in no live mapping. */
+static uint64_t stray(void)
+{
+	struct dmaemu_device_dma_info info;
+
+	ck_assert_int_eq(dmaemu_device_dma_info(dd, &info), 0);
+	return info.stray_accesses;
+}
+
+/* Buffers the prefetcher may fill now. */
+static uint64_t prefetch_ranges(void)
+{
+	struct dmaemu_prefetch_info info;
+
+	ck_assert_int_eq(dmaemu_prefetch_info(m, &info), 0);
+	return info.ranges;
+}
+
 static bool noncoherent(void)
 {
 	return prof != X86;
@@ -83,42 +104,27 @@ static bool noncoherent(void)
 
 /* ---- line state ------------------------------------------------------- */
 
-static unsigned int popcount_mask(const uint64_t *mask)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
-		n += (unsigned int)__builtin_popcountll(mask[i]);
-	return n;
-}
-
 /* CPU-dirty and device-changed bytes of the line holding @phys. */
 static void masks(uint64_t phys, unsigned int *dirty, unsigned int *changed)
 {
-	uint64_t d[DMAEMU__MASK_WORDS], c[DMAEMU__MASK_WORDS];
-	uint64_t lp = phys & ~(uint64_t)(LINE - 1);
-	pthread_mutex_t *s = dmaemu__stripe_of(m, lp);
+	struct dmaemu_line_state st;
 
-	dmaemu__lock(s);
-	dmaemu__line_masks(m, lp, d, c);
-	dmaemu__unlock(s);
-	*dirty = popcount_mask(d);
-	*changed = popcount_mask(c);
+	ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
+	*dirty = dmaemu_line_mask_weight(st.cpu_dirty);
+	*changed = dmaemu_line_mask_weight(st.dev_changed);
 }
 
 static bool resident(uint64_t phys)
 {
-	return dmaemu__cpu_resident(m, phys);
+	return fixture_resident(m, phys);
 }
 
 static bool model_dirty(uint64_t phys)
 {
-	bool d;
+	struct dmaemu_line_state st;
 
-	dmaemu__lock(&m->cache_lock);
-	d = cachesim_dirty(m->cache, 0, phys & ~(uint64_t)(LINE - 1));
-	dmaemu__unlock(&m->cache_lock);
-	return d;
+	ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
+	return st.dirty_levels & 1;
 }
 
 /* Every line of [@phys, +@len) has this state. */
@@ -142,12 +148,15 @@ static void assert_lines(uint64_t phys, size_t len, int res, int dirty,
 	}
 }
 
-static void assert_owner(uint64_t phys, size_t len, enum dmaemu__domain o)
+static void assert_owner(uint64_t phys, size_t len, int o)
 {
+	struct dmaemu_line_state st;
 	uint64_t p;
 
-	for (p = phys; p < phys + len; p += LINE)
-		ck_assert_int_eq(dmaemu__owner_get(m, p), o);
+	for (p = phys; p < phys + len; p += LINE) {
+		ck_assert_int_eq(dmaemu_line_state(m, p, &st), 0);
+		ck_assert_int_eq(st.owner, o);
+	}
 }
 
 /* ---- data ------------------------------------------------------------- */
@@ -176,7 +185,7 @@ static int mem_holds(uint64_t phys, size_t n)
 {
 	uint8_t tmp[4096];
 
-	ck_assert_int_eq(dmaemu__mem_read(m, phys, tmp, n), 0);
+	ck_assert_int_eq(dmaemu_dram_read(m, phys, tmp, n), 0);
 	return fixture_all(tmp, tmp[0], n) ? tmp[0] : -1;
 }
 
@@ -192,9 +201,9 @@ static uint8_t *clean_buffer(int c)
 	ck_assert_uint_eq(phys & (LINE - 1), 0);
 	/* Start from DRAM's data: a store of the value the CPU's copy
 	 * already holds would not make a byte dirty. */
-	dmaemu__range_invalidate(m, phys, 256);
+	ck_assert_int_eq(dmaemu_cache_invalidate(m, phys, 256), 0);
 	memset(buf, c, n256);
-	dmaemu__range_clean(m, phys, 256);
+	ck_assert_int_eq(dmaemu_cache_clean(m, phys, 256), 0);
 	ck_assert_int_eq(mem_holds(phys, 256), c);
 	assert_lines(phys, 256, 1, 0, 0);
 	return buf;
@@ -226,10 +235,12 @@ static void dev_write_cpu_read(bool use_unmap)
 		dma = dma_map_single(dev, buf, 256, dir);
 		ck_assert(!dma_mapping_error(dev, dma));
 		ck_assert_uint_eq(dma, phys);
-		assert_owner(phys, 256, DMAEMU__DOMAIN_DEVICE);
-		/* arm invalidates for FROM_DEVICE, arm64 cleans, x86 none. */
+		assert_owner(phys, 256, DMAEMU_OWNER_DEVICE);
+		/* arm and arm64 invalidate for FROM_DEVICE (Linux 4.14's
+		 * v7_dma_map_area, __dma_map_area), clean otherwise; x86
+		 * does nothing. */
 		assert_lines(phys, 256,
-			     prof == ARM && dir == DMA_FROM_DEVICE ? 0 : 1, 0,
+			     noncoherent() && dir == DMA_FROM_DEVICE ? 0 : 1, 0,
 			     0);
 
 		/* The CPU looks at the buffer: its lines are resident. */
@@ -252,7 +263,7 @@ static void dev_write_cpu_read(bool use_unmap)
 			dma_unmap_single(dev, dma, 256, dir);
 		else
 			dma_sync_single_for_cpu(dev, dma, 256, dir);
-		assert_owner(phys, 256, DMAEMU__DOMAIN_CPU);
+		assert_owner(phys, 256, DMAEMU_OWNER_CPU);
 		if (invalidates)
 			assert_lines(phys, 256, 0, 0, 0);
 		stale = count("stale-cpu-read");
@@ -286,9 +297,8 @@ END_TEST
 
 /*
  * The CPU writes 'B' over a buffer DRAM holds as 'A', then maps it: the
- * map's clean makes the device read 'B' (TO_DEVICE, BIDI; and FROM_DEVICE
- * on arm64, which always cleans); arm's FROM_DEVICE map invalidates and
- * drops the CPU's bytes.  Without a map (the write made while the device
+ * map's clean makes the device read 'B' (TO_DEVICE, BIDI); the FROM_DEVICE
+ * map of arm and arm64 (Linux 4.14) invalidates and drops the CPU's bytes.  Without a map (the write made while the device
  * already owned the buffer) the device reads 'A' on arm/arm64 until
  * sync_for_device.  x86 snoops: 'B' always.
  */
@@ -301,7 +311,7 @@ START_TEST(test_cpu_write_dev_read)
 		int dir = dirs[k];
 		uint8_t *buf = clean_buffer('A');
 		uint64_t phys = virt_to_phys(buf);
-		bool arm_from = prof == ARM && dir == DMA_FROM_DEVICE;
+		bool arm_from = noncoherent() && dir == DMA_FROM_DEVICE;
 		dma_addr_t dma;
 
 		/* 1. Written before the map. */
@@ -324,7 +334,7 @@ START_TEST(test_cpu_write_dev_read)
 		ck_assert_int_eq(dev_sees(dma, 256),
 				 noncoherent() ? (arm_from ? 'A' : 'B') : 'C');
 		dma_sync_single_for_device(dev, dma, 256, dir);
-		assert_owner(phys, 256, DMAEMU__DOMAIN_DEVICE);
+		assert_owner(phys, 256, DMAEMU_OWNER_DEVICE);
 		ck_assert_int_eq(dev_sees(dma, 256), arm_from ? 'A' : 'C');
 		dma_unmap_single(dev, dma, 256, dir);
 		kfree(buf);
@@ -357,23 +367,22 @@ START_TEST(test_partial_edge_lines)
 	phys = virt_to_phys(area);
 	buf = area + 16; /* [16, 144): line 0 from 16, line 1, line 2 to 16 */
 	memset(area, 0, n256);
-	dmaemu__range_clean(m, phys, 256);
+	ck_assert_int_eq(dmaemu_cache_clean(m, phys, 256), 0);
 	memset(area, 'X', 192);
 
 	lost = count("lost-cpu-write");
 	dma = dma_map_single(dev, buf, 128, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, dma));
 	expect("lost-cpu-write", 0, lost);
-	assert_owner(phys, 192, DMAEMU__DOMAIN_DEVICE);
-	if (prof == ARM) {
-		/* Edges written back whole and dropped; line 1 dropped. */
+	assert_owner(phys, 192, DMAEMU_OWNER_DEVICE);
+	if (noncoherent()) {
+		/* Linux 4.14 (v7_dma_inv_range, __dma_inv_area): edges written
+		 * back whole and dropped; line 1 dropped. */
 		ck_assert_int_eq(mem_holds(phys, 64), 'X');
 		ck_assert_int_eq(mem_holds(phys + 128, 64), 'X');
 		ck_assert_int_eq(mem_holds(phys + 64, 64), 0);
 		ck_assert(!resident(phys) && !resident(phys + 64) &&
 			  !resident(phys + 128));
-	} else if (prof == ARM64) {
-		ck_assert_int_eq(mem_holds(phys, 192), 'X');
 	}
 	/* The neighbours' bytes are the CPU's either way. */
 	ck_assert_int_eq(cpu_sees(area, 16), 'X');
@@ -385,12 +394,23 @@ START_TEST(test_partial_edge_lines)
 	masks(phys, &d, &c);
 	ck_assert_uint_eq(d, prof == X86 ? 64 : 16); /* x86 never cleaned */
 	fixture_dev_fill(dd, dma, 'D', 128);
-	lost = count("lost-cpu-write");
+	/*
+	 * Unmap cleans and invalidates the partly covered edge lines, as
+	 * 4.14 does: the write-back of the CPU's dirty edge lines puts the
+	 * CPU's stale copy of the buffer's edge bytes over the device's
+	 * (lost-device-write, one per line), and the neighbours keep the
+	 * CPU's 'Y'.  Line 1, wholly inside, is invalidated: the device's.
+	 */
+	lost = count("lost-device-write");
 	dma_unmap_single(dev, dma, 128, DMA_FROM_DEVICE);
-	expect("lost-cpu-write", noncoherent() ? 2 : 0, lost);
-	ck_assert_int_eq(cpu_sees(buf, 128), 'D');
-	ck_assert_int_eq(cpu_sees(area, 16), noncoherent() ? 'X' : 'Y');
-	ck_assert_int_eq(cpu_sees(area + 144, 48), noncoherent() ? 'X' : 'Y');
+	expect("lost-device-write", noncoherent() ? 2 : 0, lost);
+	ck_assert_int_eq(cpu_sees(area, 16), 'Y');
+	ck_assert_int_eq(cpu_sees(area + 144, 48), 'Y');
+	ck_assert_int_eq(cpu_sees(buf, 48), noncoherent() ? 'X' : 'D');
+	ck_assert_int_eq(cpu_sees(buf + 48, 64), 'D');
+	ck_assert_int_eq(cpu_sees(buf + 112, 16), noncoherent() ? 'X' : 'D');
+	/* x86: the device's write snooped the line, writing 'Y' back. */
+	ck_assert_int_eq(mem_holds(phys, 16), 'Y');
 	kfree(area);
 }
 END_TEST
@@ -419,12 +439,12 @@ START_TEST(test_skip_cpu_sync)
 	dma = dma_map_single_attrs(dev, buf, 256, DMA_TO_DEVICE,
 				   DMA_ATTR_SKIP_CPU_SYNC);
 	ck_assert(!dma_mapping_error(dev, dma));
-	assert_owner(phys, 256, DMAEMU__DOMAIN_DEVICE); /* moved anyway */
-	assert_lines(phys, 256, 1, 1, 0);		/* no maintenance */
+	assert_owner(phys, 256, DMAEMU_OWNER_DEVICE); /* moved anyway */
+	assert_lines(phys, 256, 1, 1, 0);	      /* no maintenance */
 	ck_assert_int_eq(dev_sees(dma, 256), noncoherent() ? 'A' : 'B');
 	dma_unmap_single_attrs(dev, dma, 256, DMA_TO_DEVICE,
 			       DMA_ATTR_SKIP_CPU_SYNC);
-	assert_owner(phys, 256, DMAEMU__DOMAIN_CPU);
+	assert_owner(phys, 256, DMAEMU_OWNER_CPU);
 
 	/* Right: mapped for dev0 (cleaned), shared with dev1 unsynced. */
 	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
@@ -473,8 +493,8 @@ START_TEST(test_map_non_linear)
 
 	make(_i, NULL);
 	buf = clean_buffer('A');
-	unc = dmaemu__phys_mem(m, virt_to_phys(buf));
-	wc = dmaemu__phys_view(m, virt_to_phys(buf), DMAEMU__REGION_WC);
+	unc = dmaemu_phys_view(m, virt_to_phys(buf), DMAEMU_REGION_UNCACHED);
+	wc = dmaemu_phys_view(m, virt_to_phys(buf), DMAEMU_REGION_WC);
 	before = count("map-non-linear");
 	ck_assert_ptr_nonnull(heap);
 	ck_assert(dma_mapping_error(
@@ -488,9 +508,9 @@ START_TEST(test_map_non_linear)
 	ck_assert(dma_mapping_error(
 		dev, dma_map_single(dev, wc, 64, DMA_TO_DEVICE)));
 	expect("map-non-linear", 5, before);
-	ck_assert_uint_eq(dmaemu__mapping_count(dev), 0);
+	ck_assert_uint_eq(fixture_mapping_count(dd), 0);
 	/* Nothing moved. */
-	assert_owner(virt_to_phys(buf), 256, DMAEMU__DOMAIN_CPU);
+	assert_owner(virt_to_phys(buf), 256, DMAEMU_OWNER_CPU);
 	free(heap);
 	kfree(buf);
 }
@@ -529,7 +549,8 @@ START_TEST(test_bad_arguments)
 	ck_assert_uint_eq(dma_map_single(gone_dev, buf, 64, DMA_TO_DEVICE),
 			  DMA_MAPPING_ERROR);
 	dma_sync_single_for_cpu(gone_dev, 0x80000000, 64, DMA_FROM_DEVICE);
-	ck_assert_ptr_null(dmaemu__dev_machine(gone_dev));
+	ck_assert_ptr_null(
+		dmaemu_device_machine(dmaemu_dev_to_device(gone_dev)));
 	expect("bad-argument", 2, before);
 
 	/* Bad direction on unmap and sync: nothing happens. */
@@ -540,8 +561,8 @@ START_TEST(test_bad_arguments)
 	dma_sync_single_for_cpu(dev, dma, 64, (enum dma_data_direction)9);
 	ck_assert_int_eq(dma_map_sg(dev, NULL, 1, DMA_TO_DEVICE), 0);
 	expect("bad-argument", 3, before);
-	ck_assert_uint_eq(dmaemu__mapping_count(dev), 1);
-	assert_owner(virt_to_phys(buf), 64, DMAEMU__DOMAIN_DEVICE);
+	ck_assert_uint_eq(fixture_mapping_count(dd), 1);
+	assert_owner(virt_to_phys(buf), 64, DMAEMU_OWNER_DEVICE);
 	dma_unmap_single(dev, dma, 64, DMA_FROM_DEVICE);
 	kfree(buf);
 }
@@ -582,7 +603,7 @@ START_TEST(test_unknown_handles)
 	ck_assert_uint_eq(count("bad-unmap") - bu, 7);
 	expected += 7;
 	expect("bad-sync", 4, bs);
-	assert_owner(virt_to_phys(buf), 256, DMAEMU__DOMAIN_CPU);
+	assert_owner(virt_to_phys(buf), 256, DMAEMU_OWNER_CPU);
 	kfree(buf);
 }
 END_TEST
@@ -593,16 +614,16 @@ END_TEST
 
 START_TEST(test_device_fault)
 {
-	struct dmaemu__bank *b;
+	struct dmaemu_machine_info info, *b = &info;
 	uint8_t in[64], out[64];
 	uint64_t end, before;
 	int i;
 
 	make(_i, NULL);
-	b = &m->bank[0];
-	end = b->phys + b->size;
+	ck_assert_int_eq(dmaemu_machine_info(m, &info), 0);
+	end = b->bank[0].phys + b->bank[0].size;
 	memset(out, 0x11, sizeof(out));
-	ck_assert_int_eq(dmaemu__mem_write(m, end - 32, out, 32), 0);
+	ck_assert_int_eq(dmaemu_dram_write(m, end - 32, out, 32), 0);
 
 	/* Half in DRAM, half past its end: nothing written at all. */
 	memset(in, 0xee, sizeof(in));
@@ -619,16 +640,18 @@ START_TEST(test_device_fault)
 	expect("dma-fault", 4, before);
 
 	before = count("bad-argument");
-	ck_assert_int_eq(dmaemu_dma_write(dd, b->phys, NULL, 8), -EINVAL);
-	ck_assert_int_eq(dmaemu_dma_read(NULL, b->phys, out, 8), -EINVAL);
+	ck_assert_int_eq(dmaemu_dma_write(dd, b->bank[0].phys, NULL, 8),
+			 -EINVAL);
+	ck_assert_int_eq(dmaemu_dma_read(NULL, b->bank[0].phys, out, 8),
+			 -EINVAL);
 	expect("bad-argument", 2, before);
-	ck_assert_int_eq(dmaemu_dma_read(dd, b->phys, NULL, 0), 0);
+	ck_assert_int_eq(dmaemu_dma_read(dd, b->bank[0].phys, NULL, 0), 0);
 }
 END_TEST
 
 START_TEST(test_device_access_records)
 {
-	struct dmaemu__mapping rec;
+	struct dmaemu_mapping_info rec;
 	uint8_t *buf, tmp[32];
 	dma_addr_t dma;
 
@@ -639,20 +662,20 @@ START_TEST(test_device_access_records)
 	fixture_dev_fill(dd, dma, 'B', 64);
 	fixture_dev_fill(dd, dma + 100, 'C', 16);
 	ck_assert_int_eq(dmaemu_dma_read(dd, dma + 200, tmp, 32), 0);
-	ck_assert_int_eq(dmaemu__mapping_find(dev, dma, 1, &rec, NULL), 0);
+	ck_assert_int_eq(dmaemu_device_mapping_find(dd, dma, 1, &rec), 0);
 	ck_assert_uint_eq(rec.dev_writes, 2);
 	ck_assert_uint_eq(rec.dev_reads, 1);
-	ck_assert(rec.last.valid && !rec.last.write);
-	ck_assert_uint_eq(rec.last.dma, dma + 200);
-	ck_assert_uint_eq(rec.last.len, 32);
+	ck_assert(rec.last_valid && !rec.last_write);
+	ck_assert_uint_eq(rec.last_dma, dma + 200);
+	ck_assert_uint_eq(rec.last_len, 32);
 	ck_assert(rec.error_checked);
-	ck_assert_str_eq(rec.ops->name, "direct");
+	ck_assert_str_eq(rec.backend, "direct");
 	ck_assert_str_eq(rec.fn, "dma_map_single_attrs");
 	ck_assert_ptr_nonnull(rec.caller);
 	/* Outside every mapping. */
-	ck_assert_uint_eq(dmaemu__mapping_stray(dev), 0);
+	ck_assert_uint_eq(stray(), 0);
 	ck_assert_int_eq(dmaemu_dma_read(dd, dma + 4096, tmp, 8), 0);
-	ck_assert_uint_eq(dmaemu__mapping_stray(dev), 1);
+	ck_assert_uint_eq(stray(), 1);
 	dma_unmap_single(dev, dma, 256, DMA_BIDIRECTIONAL);
 	kfree(buf);
 }
@@ -686,8 +709,8 @@ START_TEST(test_leaked_mappings)
 	ck_assert(
 		!dma_mapping_error(dev, dma_map_resource(dev, 0x10000000, 4096,
 							 DMA_TO_DEVICE, 0)));
-	ck_assert_uint_eq(dmaemu__mapping_count(dev), 3 + 3 + 1);
-	assert_owner(virt_to_phys(c), 256, DMAEMU__DOMAIN_DEVICE);
+	ck_assert_uint_eq(fixture_mapping_count(dd), 3 + 3 + 1);
+	assert_owner(virt_to_phys(c), 256, DMAEMU_OWNER_DEVICE);
 
 	before = count("leaked-mapping");
 	dmaemu_device_destroy(dd);
@@ -698,8 +721,8 @@ START_TEST(test_leaked_mappings)
 		assert_owner(virt_to_phys(i == 0   ? a
 					  : i == 1 ? b
 						   : c),
-			     256, DMAEMU__DOMAIN_CPU);
-	assert_owner(page_to_phys(pg), 4096, DMAEMU__DOMAIN_CPU);
+			     256, DMAEMU_OWNER_CPU);
+	assert_owner(page_to_phys(pg), 4096, DMAEMU_OWNER_CPU);
 	__free_pages(pg, 0);
 	kfree(a);
 	kfree(b);
@@ -726,7 +749,7 @@ START_TEST(test_map_page_and_sg)
 	va = page_address(pg);
 	phys = page_to_phys(pg);
 	memset(va, 'A', 8192);
-	dmaemu__range_clean(m, phys, 8192);
+	ck_assert_int_eq(dmaemu_cache_clean(m, phys, 8192), 0);
 
 	/* A page mapping that runs into the next page. */
 	dma = dma_map_page(dev, pg, 4032, 128, DMA_FROM_DEVICE);
@@ -748,18 +771,18 @@ START_TEST(test_map_page_and_sg)
 	for_each_sg (sg, s, n, i) {
 		ck_assert_uint_eq(sg_dma_address(s), sg_phys(s));
 		ck_assert_uint_eq(sg_dma_len(s), s->length);
-		assert_owner(sg_phys(s), s->length, DMAEMU__DOMAIN_DEVICE);
+		assert_owner(sg_phys(s), s->length, DMAEMU_OWNER_DEVICE);
 		fixture_dev_fill(dd, sg_dma_address(s), '0' + i, s->length);
 	}
 	dma_sync_sg_for_cpu(dev, sg, 3, DMA_FROM_DEVICE);
 	for_each_sg (sg, s, n, i) {
 		ck_assert_int_eq(cpu_sees(sg_virt(s), s->length), '0' + i);
-		assert_owner(sg_phys(s), s->length, DMAEMU__DOMAIN_CPU);
+		assert_owner(sg_phys(s), s->length, DMAEMU_OWNER_CPU);
 	}
 	dma_sync_sg_for_device(dev, sg, 3, DMA_FROM_DEVICE);
-	assert_owner(sg_phys(&sg[1]), 128, DMAEMU__DOMAIN_DEVICE);
+	assert_owner(sg_phys(&sg[1]), 128, DMAEMU_OWNER_DEVICE);
 	dma_unmap_sg(dev, sg, 3, DMA_FROM_DEVICE);
-	assert_owner(sg_phys(&sg[1]), 128, DMAEMU__DOMAIN_CPU);
+	assert_owner(sg_phys(&sg[1]), 128, DMAEMU_OWNER_CPU);
 	__free_pages(pg, 1);
 }
 END_TEST
@@ -844,7 +867,7 @@ START_TEST(test_prefetch_needs_sync)
 		other = kmalloc(64, GFP_KERNEL);
 		phys = virt_to_phys(buf);
 		memset(buf, 'A', n64);
-		dmaemu__range_clean_invalidate(m, phys, 64);
+		ck_assert_int_eq(dmaemu_cache_clean_invalidate(m, phys, 64), 0);
 		ck_assert(!resident(phys));
 
 		dma = dma_map_single(dev, buf, 64, DMA_FROM_DEVICE);
@@ -858,11 +881,11 @@ START_TEST(test_prefetch_needs_sync)
 		dma_sync_single_for_cpu(dev, dma, 64, DMA_FROM_DEVICE);
 		ck_assert_int_eq(cpu_sees(buf, 64), 'B');
 		/* Given back to the CPU: no longer prefetched. */
-		ck_assert_uint_eq(m->cpu->pf_n, 0);
+		ck_assert_uint_eq(prefetch_ranges(), 0);
 		dma_sync_single_for_device(dev, dma, 64, DMA_FROM_DEVICE);
-		ck_assert_uint_eq(m->cpu->pf_n, k == 0 ? 1 : 0);
+		ck_assert_uint_eq(prefetch_ranges(), k == 0 ? 1 : 0);
 		dma_unmap_single(dev, dma, 64, DMA_FROM_DEVICE);
-		ck_assert_uint_eq(m->cpu->pf_n, 0);
+		ck_assert_uint_eq(prefetch_ranges(), 0);
 		kfree(buf);
 		kfree(other);
 		teardown();
@@ -876,10 +899,10 @@ END_TEST
 
 static const char *backend_of(dma_addr_t dma)
 {
-	struct dmaemu__mapping rec;
+	struct dmaemu_mapping_info rec;
 
-	ck_assert_int_eq(dmaemu__mapping_find(dev, dma, 1, &rec, NULL), 0);
-	return rec.ops->name;
+	ck_assert_int_eq(dmaemu_device_mapping_find(dd, dma, 1, &rec), 0);
+	return rec.backend;
 }
 
 START_TEST(test_backend_choice)

@@ -16,9 +16,14 @@
 
 #include <linux/dma-mapping.h>
 
+#include <dmaemu/device.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/mm.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
-#include "dmaemu/device.h"
+
 #include "fixture.h"
 
 static struct dmaemu_machine *m;
@@ -180,9 +185,17 @@ END_TEST
 /* ARCH_DMA_MINALIGN of the current machine: its line size by default. */
 START_TEST(test_cache_alignment)
 {
-	ck_assert_int_eq(dma_get_cache_alignment(), 64);
-	remake("cache_line=128:cache_size=64K");
+	/* ARCH_DMA_MINALIGN of Linux 4.14: 128 on arm64 whatever the line,
+	 * the line on arm, none (1) on x86. */
 	ck_assert_int_eq(dma_get_cache_alignment(), 128);
+	remake("cache_line=32:cache_size=16K");
+	ck_assert_int_eq(dma_get_cache_alignment(), 128);
+	remake("cache_line=256:cache_size=64K");
+	ck_assert_int_eq(dma_get_cache_alignment(), 256);
+	remake("profile=arm");
+	ck_assert_int_eq(dma_get_cache_alignment(), 64);
+	remake("profile=x86");
+	ck_assert_int_eq(dma_get_cache_alignment(), 1);
 	remake("profile=x86:dma_minalign=16");
 	ck_assert_int_eq(dma_get_cache_alignment(), 16);
 	remake("profile=arm:cache_line=32:cache_size=16K");

@@ -19,9 +19,12 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
+#include <dmaemu/cpu.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
-#include "dmaemu/cpu.h"
 #include "fixture.h"
 
 static struct dmaemu_machine *m;
@@ -282,7 +285,8 @@ START_TEST(test_copy_through_model)
 	const char *profile = profiles[_i];
 	uint8_t *buf, src[64], dst[64], dev[64];
 	struct scatterlist sg;
-	uint64_t phys, dirty[DMAEMU__MASK_WORDS];
+	struct dmaemu_line_state st;
+	uint64_t phys;
 
 	teardown();
 	{
@@ -300,21 +304,19 @@ START_TEST(test_copy_through_model)
 	sg_init_one(&sg, buf, 64);
 
 	ck_assert_uint_eq(sg_copy_from_buffer(&sg, 1, src, 64), 64);
-	ck_assert(dmaemu__cpu_resident(m, phys));
-	dmaemu__lock(dmaemu__stripe_of(m, phys));
-	dmaemu__line_masks(m, phys, dirty, NULL);
-	dmaemu__unlock(dmaemu__stripe_of(m, phys));
-	ck_assert_uint_eq(dirty[0], UINT64_MAX);
+	ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
+	ck_assert(st.resident);
+	ck_assert_uint_eq(st.cpu_dirty[0], UINT64_MAX);
 
 	/* Write back, then a non-coherent device write to DRAM only. */
-	dmaemu__range_clean(m, phys, 64);
-	ck_assert_int_eq(dmaemu__mem_write(m, phys, dev, 64), 0);
+	ck_assert_int_eq(dmaemu_cache_clean(m, phys, 64), 0);
+	ck_assert_int_eq(dmaemu_dram_write(m, phys, dev, 64), 0);
 	ck_assert_uint_eq(sg_copy_to_buffer(&sg, 1, dst, 64), 64);
 	ck_assert_mem_eq(dst, src, 64); /* the CPU's stale copy */
 	ck_assert_uint_eq(dmaemu_report_count(m, "stale-cpu-read"), 1);
 
 	/* After an invalidate the copy sees the device's data. */
-	dmaemu__range_invalidate(m, phys, 64);
+	ck_assert_int_eq(dmaemu_cache_invalidate(m, phys, 64), 0);
 	ck_assert_uint_eq(sg_copy_to_buffer(&sg, 1, dst, 64), 64);
 	ck_assert_mem_eq(dst, dev, 64);
 	ck_assert_uint_eq(dmaemu_report_count(m, "stale-cpu-read"), 1);

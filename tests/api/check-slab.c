@@ -21,8 +21,12 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include <dmaemu/machine.h>
+#include <dmaemu/mm.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
 #include "fixture.h"
 
 static struct dmaemu_machine *m;
@@ -110,8 +114,8 @@ static void ck_sizes(const struct sizing *s, int n)
 START_TEST(test_classes_default)
 {
 	static const struct sizing s[] = {
-		{1, 64},      {64, 64},	     {65, 128},	       {128, 128},
-		{129, 192},   {192, 192},    {193, 256},       {257, 512},
+		{1, 128},     {64, 128},     {65, 128},	       {128, 128},
+		{129, 256},   {192, 256},    {193, 256},       {257, 512},
 		{513, 1024},  {1025, 2048},  {2049, 4096},     {4097, 8192},
 		{8192, 8192}, {8193, 16384}, {100000, 131072},
 	};
@@ -119,7 +123,9 @@ START_TEST(test_classes_default)
 	void *p[5];
 	int i;
 
-	mk("mem=16m"); /* arm64 defaults: 64-byte lines */
+	/* arm64 defaults: ARCH_DMA_MINALIGN 128 as in Linux 4.14, so there
+	 * are no kmalloc-64 or kmalloc-192 caches (KMALLOC_MIN_SIZE 128). */
+	mk("mem=16m");
 	ck_sizes(s, (int)(sizeof(s) / sizeof(s[0])));
 	p[0] = kmalloc_node(100, GFP_KERNEL, 0);
 	ck_assert_uint_eq(ksize(p[0]), 128);
@@ -153,7 +159,13 @@ struct align_case {
 static const struct align_case align_cases[] = {
 	{"mem=16m:dma_minalign=8", 8, {{1, 8}, {9, 16}, {65, 96}, {129, 192}}},
 	{"mem=16m:dma_minalign=1", 8, {{1, 8}, {17, 32}, {90, 96}, {97, 128}}},
-	{"mem=16m:cache_line=32", 32, {{1, 32}, {33, 64}, {65, 96}, {97, 128}}},
+	{"profile=arm:mem=16m:cache_line=32",
+	 32,
+	 {{1, 32}, {33, 64}, {65, 96}, {97, 128}}},
+	/* The profiles' own ARCH_DMA_MINALIGN (Linux 4.14). */
+	{"mem=16m", 128, {{1, 128}, {129, 256}, {257, 512}, {8000, 8192}}},
+	{"profile=arm:mem=16m", 64, {{1, 64}, {65, 128}, {129, 192}}},
+	{"profile=x86:mem=16m", 8, {{1, 8}, {9, 16}, {65, 96}, {129, 192}}},
 	{"mem=16m:cache_line=64:dma_minalign=32",
 	 32,
 	 {{1, 32}, {40, 64}, {65, 96}, {193, 256}}},
@@ -319,7 +331,7 @@ START_TEST(test_krealloc)
 	char *p, *q, *r;
 	int i;
 
-	mk("mem=16m");
+	mk("mem=16m:dma_minalign=64"); /* 64-byte objects */
 	p = kmalloc(10, GFP_KERNEL);
 	memcpy(p, "0123456789", 10);
 	q = krealloc(p, 40, GFP_KERNEL); /* still fits in its class */
@@ -391,7 +403,7 @@ START_TEST(test_strings)
 	ck_assert_str_eq(s, "hello");
 	ck_assert(virt_addr_valid(s));
 	/* The copy was a CPU store through the cache model. */
-	ck_assert(dmaemu__cpu_resident(m, virt_to_phys(s)));
+	ck_assert(fixture_resident(m, virt_to_phys(s)));
 	kfree(s);
 	s = kstrndup("hello world", 5, GFP_KERNEL);
 	ck_assert_str_eq(s, "hello");
@@ -433,7 +445,7 @@ START_TEST(test_bad_kfree)
 	unsigned long page;
 	int local;
 
-	mk("mem=16m");
+	mk("mem=16m:dma_minalign=64"); /* 64-byte objects */
 	keep = kmalloc(64, GFP_KERNEL);
 	p = kmalloc(64, GFP_KERNEL);
 	big = kmalloc(20000, GFP_KERNEL);
@@ -463,7 +475,7 @@ START_TEST(test_bad_kfree)
 				     "is not kmalloc memory: it is page 0 of "
 				     "an order-0 block"));
 
-	kfree(dmaemu__phys_mem(m, virt_to_phys(p)));
+	kfree(dmaemu_phys_view(m, virt_to_phys(p), DMAEMU_REGION_UNCACHED));
 	ck_assert_uint_eq(reports("bad-free"), 5);
 	ck_assert_ptr_nonnull(strstr(fixture_log(), "the uncached alias"));
 
@@ -533,13 +545,13 @@ START_TEST(test_metadata_outside)
 	uint8_t *slab;
 	int i;
 
-	mk("mem=16m");
+	mk("mem=16m:dma_minalign=64"); /* 64-byte objects */
 	for (i = 0; i < 64; i++)
 		obj[i] = kmalloc(64, GFP_KERNEL);
 	ck_assert_uint_eq(stats().slabs, 1); /* 64 objects in one page */
 	slab = page_address(virt_to_page(obj[0]));
 	memset(slab, 0xff, PAGE_SIZE);
-	dmaemu__mem_write(m, virt_to_phys(slab), slab, PAGE_SIZE);
+	dmaemu_dram_write(m, virt_to_phys(slab), slab, PAGE_SIZE);
 	for (i = 0; i < 64; i += 2)
 		kfree(obj[i]);
 	for (i = 0; i < 64; i += 2)

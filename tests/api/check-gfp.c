@@ -14,8 +14,13 @@
 
 #include <linux/gfp.h>
 
+#include <dmaemu/device.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/mm.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
 
 struct named {
 	gfp_t flags;

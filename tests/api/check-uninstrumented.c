@@ -17,9 +17,12 @@
 
 #include <linux/compiler.h>
 
+#include <dmaemu/cpu.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
 #include "check-run.h"
-#include "dma/dma.h"
-#include "dmaemu/cpu.h"
 
 #define BASE 0x80300000ULL
 #define LINE 64
@@ -41,12 +44,37 @@ static void teardown(void)
 
 static uint8_t *lin(uint64_t phys)
 {
-	return dmaemu__phys_cpu(m, phys);
+	return dmaemu_phys_view(m, phys, DMAEMU_REGION_LINEAR);
 }
 
 static uint8_t *mem(uint64_t phys)
 {
-	return dmaemu__phys_mem(m, phys);
+	return dmaemu_phys_view(m, phys, DMAEMU_REGION_UNCACHED);
+}
+
+/* The line holding @phys is in L1 (dirty: and dirty there). */
+static bool l1_resident(uint64_t phys)
+{
+	struct dmaemu_line_state st;
+
+	ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
+	return st.resident_levels & 1;
+}
+
+static bool l1_dirty(uint64_t phys)
+{
+	struct dmaemu_line_state st;
+
+	ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
+	return st.dirty_levels & 1;
+}
+
+static struct dmaemu_cache_level_info l1(void)
+{
+	struct dmaemu_cache_level_info info;
+
+	ck_assert_int_eq(dmaemu_cache_level_info(m, 0, &info), 0);
+	return info;
 }
 
 static struct dmaemu_cpu_stats stats(void)
@@ -64,7 +92,7 @@ START_TEST(test_write_then_clean)
 	memcpy(lin(BASE + 10), data, sizeof(data));
 	/* Not written back yet: memory still has zeros. */
 	ck_assert_uint_eq(mem(BASE + 10)[0], 0);
-	dmaemu__range_clean(m, BASE, LINE);
+	ck_assert_int_eq(dmaemu_cache_clean(m, BASE, LINE), 0);
 	ck_assert_int_eq(memcmp(mem(BASE + 10), data, sizeof(data)), 0);
 	ck_assert_int_eq(memcmp(mem(BASE), lin(BASE), LINE), 0);
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
@@ -77,7 +105,7 @@ START_TEST(test_write_then_invalidate)
 {
 	lin(BASE)[0] = 0xaa;  /* inside the maintained range */
 	lin(BASE)[40] = 0xbb; /* outside it, same line */
-	dmaemu__range_invalidate(m, BASE, 16);
+	ck_assert_int_eq(dmaemu_cache_invalidate(m, BASE, 16), 0);
 	/* Both discarded; the one outside the range is a lost CPU write. */
 	ck_assert_uint_eq(lin(BASE)[0], 0);
 	ck_assert_uint_eq(lin(BASE)[40], 0);
@@ -94,13 +122,13 @@ START_TEST(test_stale_read_is_wrong_data)
 
 	seen = lin(BASE + LINE)[1];
 	ck_assert_uint_eq(seen, 0);
-	ck_assert_int_eq(dmaemu__mem_write(m, BASE + LINE, data, 4), 0);
+	ck_assert_int_eq(dmaemu_dram_write(m, BASE + LINE, data, 4), 0);
 	/* No sync: the CPU copy is old, and nothing is reported now. */
 	seen = lin(BASE + LINE)[1];
 	ck_assert_uint_eq(seen, 0);
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
 	/* With the invalidate a sync makes, the data is right. */
-	dmaemu__range_invalidate(m, BASE + LINE, 4);
+	ck_assert_int_eq(dmaemu_cache_invalidate(m, BASE + LINE, 4), 0);
 	seen = lin(BASE + LINE)[1];
 	ck_assert_uint_eq(seen, 9);
 }
@@ -115,7 +143,7 @@ START_TEST(test_dirty_line_not_refilled)
 	 * holds the CPU's data), so it is not refilled, and reading the
 	 * device's byte is stale. */
 	lin(BASE + 2 * LINE)[0] = 0x42;
-	ck_assert_int_eq(dmaemu__mem_write(m, BASE + 2 * LINE + 8, &one, 1), 0);
+	ck_assert_int_eq(dmaemu_dram_write(m, BASE + 2 * LINE + 8, &one, 1), 0);
 	dmaemu_cpu_access(lin(BASE + 2 * LINE), 1, 0);
 	ck_assert_uint_eq(lin(BASE + 2 * LINE)[0], 0x42);
 	ck_assert_uint_eq(dmaemu_report_count(m, "stale-cpu-read"), 0);
@@ -127,22 +155,22 @@ END_TEST
 
 START_TEST(test_eviction_writes_back_unseen_store)
 {
-	unsigned int ways = cachesim_level_config(m->cache, 0)->ways;
-	uint64_t stride = (uint64_t)cachesim_sets(m->cache, 0) * LINE;
+	unsigned int ways = l1().ways;
+	uint64_t stride = (uint64_t)l1().sets * LINE;
 	uint64_t victim = BASE + 4 * LINE;
 	unsigned int i;
 
 	/* The model holds the line clean; then a store it never sees (as
 	 * gcc's read-modify-write, or uninstrumented code) dirties it. */
 	dmaemu_cpu_access(lin(victim), 1, 0);
-	ck_assert(cachesim_resident(m->cache, 0, victim));
-	ck_assert(!cachesim_dirty(m->cache, 0, victim));
+	ck_assert(l1_resident(victim));
+	ck_assert(!l1_dirty(victim));
 	lin(victim)[5] = 0x5a;
 	/* Fill the set with other lines until the victim is evicted: the
 	 * eviction must write back what the line holds. */
 	for (i = 1; i <= ways; i++)
 		dmaemu_cpu_access(lin(victim + i * stride), 1, 0);
-	ck_assert(!cachesim_resident(m->cache, 0, victim));
+	ck_assert(!l1_resident(victim));
 	ck_assert_uint_eq(mem(victim)[5], 0x5a);
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
 }
@@ -157,7 +185,7 @@ START_TEST(test_read_once_explicit)
 	ck_assert_uint_eq(READ_ONCE(*p), 5);
 	ck_assert_uint_eq(stats().accesses, 2);
 	ck_assert_uint_eq(stats().writes, 1);
-	ck_assert(cachesim_dirty(m->cache, 0, BASE + 3 * LINE));
+	ck_assert(l1_dirty(BASE + 3 * LINE));
 }
 END_TEST
 
@@ -165,9 +193,10 @@ END_TEST
  * Two threads whose lines share a set (2 ways) store with WRITE_ONCE(), so
  * each one's misses evict the other's dirty lines while the other may be
  * storing to them: the model's eviction reads the whole CPU copy of a line
- * another thread writes, the race the model declares by design
- * (dmaemu__racy_line_begin()).  Every line's last value reaches memory,
- * and in a TSan build the emulator's side of the race is not reported.
+ * another thread writes, the race the model declares by design (the
+ * racy-line annotations of lib/base).  Every line's last value reaches
+ * memory, and in a TSan build the emulator's side of the race is not
+ * reported.
  */
 #define EVICT_ROUNDS 300
 #define EVICT_STRIDE 512 /* 8 sets of 64 bytes: same set every 512 bytes */
@@ -201,7 +230,7 @@ START_TEST(test_threads_evict_each_other)
 	for (i = 0; i < 2; i++)
 		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
 	ck_assert_uint_gt(stats().misses, 6);
-	dmaemu__range_clean(m, BASE, 6 * EVICT_STRIDE);
+	ck_assert_int_eq(dmaemu_cache_clean(m, BASE, 6 * EVICT_STRIDE), 0);
 	for (k = 0; k < 6; k++) {
 		uint32_t v;
 
