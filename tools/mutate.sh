@@ -124,18 +124,23 @@ def apply(m, text):
 cmd, listpath, src = sys.argv[1:4]
 muts = parse(listpath)
 if cmd == 'plan':
-    out = sys.argv[4]
-    want = set(sys.argv[5:])
+    out, listname = sys.argv[4:6]
+    want = set(sys.argv[6:])
     if want - {m['id'] for m in muts}:
         sys.exit('no such mutation: ' + ' '.join(sorted(want - {m['id'] for m in muts})))
     with open(os.path.join(out, 'mutate.tsv'), 'w') as t:
         for k, m in enumerate(muts):
             if want and m['id'] not in want:
                 continue
+            for test in m['tests']:
+                if not (os.path.isfile(os.path.join(src, test + '.c')) or
+                        os.path.isfile(os.path.join(src, test))):
+                    sys.exit('%s:%d: %s: no test %s in the tree' %
+                             (listname, m['line'], m['id'], test))
             path = os.path.join(src, m['file'])
-            n = len(matches(m, open(path).read())) if os.path.isfile(path) else -1
-            t.write('%d\t%s\t%d\t%s\t%s\t%d\n' % (k, m['id'], m['equiv'], m['file'],
-                                                 ' '.join(m['tests']), n))
+            n = len(matches(m, open(path).read())) if os.path.isfile(path) else 0
+            t.write('%d\t%s\t%d\t%s\t%s\t%d\t%d\n' % (k, m['id'], m['equiv'], m['file'],
+                                                     ' '.join(m['tests']), n, m['line']))
 elif cmd == 'apply':
     m = muts[int(sys.argv[4])]
     path = os.path.join(src, m['file'])
@@ -168,15 +173,15 @@ fi
 list_name=${list#"$top"/}
 cp "$list" "$scratch/mutations.txt"
 list=$scratch/mutations.txt
-python3 "$helper" plan "$list" "$src" "$scratch" "$@" || exit 2
+python3 "$helper" plan "$list" "$src" "$scratch" "$list_name" "$@" || exit 2
 total=$(wc -l <"$scratch/mutate.tsv")
 echo "mutate: $total mutations from $list_name, scratch $scratch"
 
 not_applied=0
-while IFS=$'\t' read -r k id equiv file tests n; do
+while IFS=$'\t' read -r k id equiv file tests n line; do
 	if [ "$n" != 1 ]; then
-		echo "NOT-APPLIED  $id ($file): the pattern matches $n times, not once" \
-			"(line $((k + 1)) of the list's mutations)" >&2
+		echo "NOT-APPLIED  $id ($file): the pattern matches $n times," \
+			"not once ($list_name:$line)" >&2
 		not_applied=$((not_applied + 1))
 	fi
 done <"$scratch/mutate.tsv"
@@ -237,11 +242,11 @@ echo "mutate: unmutated, these pass: $all_tests"
 # 3. One mutation at a time.
 killed=0 survived=0 equivalent=0 unexpected=0 broken=0
 survivors=
-while IFS=$'\t' read -r k id equiv file tests n; do
+while IFS=$'\t' read -r k id equiv file tests n line; do
 	[ "$n" = 1 ] || continue
 	cp -p "$src/$file" "$scratch/orig"
 	if ! python3 "$helper" apply "$list" "$src" "$k"; then
-		echo "NOT-APPLIED  $id ($file)" >&2
+		echo "NOT-APPLIED  $id ($file, $list_name:$line)" >&2
 		not_applied=$((not_applied + 1))
 		continue
 	fi
