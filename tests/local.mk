@@ -24,11 +24,14 @@ unit_tests = \
 	tests/unit/check-machine \
 	tests/unit/check-physmem \
 	tests/unit/check-lineops \
+	tests/unit/check-clean-paths \
 	tests/unit/check-stripes \
 	tests/unit/check-page-alloc \
 	tests/unit/check-devres \
 	tests/unit/check-dma-swiotlb \
-	tests/unit/check-dma-iommu
+	tests/unit/check-dma-iommu \
+	tests/unit/check-dma-sync \
+	tests/unit/check-seed
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_libs = tests/runner/libcheckrun.la lib/libdmaemu-internal.la $(CHECK_LIBS)
@@ -40,6 +43,9 @@ tests_unit_check_page_alloc_LDADD = $(unit_libs)
 tests_unit_check_devres_LDADD = $(unit_libs)
 tests_unit_check_dma_swiotlb_LDADD = $(unit_libs)
 tests_unit_check_dma_iommu_LDADD = $(unit_libs)
+tests_unit_check_clean_paths_LDADD = $(unit_libs)
+tests_unit_check_dma_sync_LDADD = $(unit_libs)
+tests_unit_check_seed_LDADD = $(unit_libs)
 
 # Suites compiled like driver code (instrumented): the CPU's view of the
 # data is what they test.  They link the shared twin (lib/local.mk).

@@ -32,6 +32,7 @@
  * registers once, compared with TWIN, and a fully dirty line is stored to
  * MEM and TWIN from those registers (with 32-byte AVX2 vectors when the
  * host has them, checked at run time); only mixed lines build masks.
+ * Tests force each of the three ways with dmaemu__clean_path (mem.h).
  *
  * Locking.  The data of a line is protected by its stripe lock.  Stripes
  * are chosen by page, (phys >> PAGE_SHIFT) % DMAEMU__NSTRIPES, so every line
@@ -513,13 +514,16 @@ static ALWAYS_INLINE void span_reload_n(struct dmaemu_machine *m,
 	}
 }
 
+enum dmaemu__clean_path dmaemu__clean_path = DMAEMU__CLEAN_AUTO;
+
 static void span_clean(struct dmaemu_machine *m, const struct copies *c,
 		       uint64_t len, const char *what)
 {
-	if (m->line != 64)
+	if (m->line != 64 || dmaemu__clean_path == DMAEMU__CLEAN_GENERIC)
 		span_clean_n(m, c, len, what, m->line);
 #if HAVE_AVX2_PATH
-	else if (__builtin_cpu_supports("avx2"))
+	else if (dmaemu__clean_path == DMAEMU__CLEAN_AUTO &&
+		 __builtin_cpu_supports("avx2"))
 		span_clean_64_avx2(m, c, len, what);
 #endif
 	else

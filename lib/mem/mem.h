@@ -70,6 +70,20 @@ void dmaemu__line_invalidate(struct dmaemu_machine *m, uint64_t line_phys,
  * either may be NULL. */
 void dmaemu__line_masks(struct dmaemu_machine *m, uint64_t line_phys,
 			uint64_t *cpu_dirty, uint64_t *dev_changed);
+/*
+ * Which code writes back 64-byte lines (lineops.c), for tests: AUTO takes
+ * the fastest the host has (AVX2 when the CPU has it, else SSE2 on x86-64,
+ * else the per-line loop); SSE2 forces the 16-byte vector pass (on hosts
+ * built with SSE2), so that it runs on AVX2 hosts too; GENERIC the
+ * per-line loop that other line sizes take.  Set it while no machine is in
+ * use; the library never changes it.
+ */
+enum dmaemu__clean_path {
+	DMAEMU__CLEAN_AUTO = 0,
+	DMAEMU__CLEAN_SSE2,
+	DMAEMU__CLEAN_GENERIC,
+};
+extern enum dmaemu__clean_path dmaemu__clean_path;
 /* Clean then invalidate one line (never a lost-cpu-write). */
 void dmaemu__line_clean_invalidate(struct dmaemu_machine *m,
 				   uint64_t line_phys);

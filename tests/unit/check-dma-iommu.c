@@ -164,6 +164,7 @@ START_TEST(iova_translates)
 	dma_unmap_single(dev, addr, 256, DMA_BIDIRECTIONAL);
 	ck_assert_uint_eq(reports("iommu-fault"), 0);
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -230,6 +231,7 @@ START_TEST(permissions_by_direction)
 	ck_assert(fixture_cpu_sees(buf, 0x64, 64));
 	ck_assert_uint_eq(reports("iommu-fault"), faults);
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 3); /* every report */
 	stop();
 }
 END_TEST
@@ -311,6 +313,7 @@ START_TEST(unmapped_faults)
 	ck_assert_uint_eq(reports("iommu-fault"), 5);
 	ck_assert_uint_eq(dmaemu__iommu_iova_to_phys(dev, addr), UINT64_MAX);
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 5); /* every report */
 	stop();
 }
 END_TEST
@@ -345,6 +348,7 @@ START_TEST(access_past_the_mapping)
 	ck_assert_uint_eq(reports("iommu-fault"), 2);
 	dma_unmap_page(dev, addr, 2 * PAGE_SIZE, DMA_TO_DEVICE);
 	__free_pages(pg, 1);
+	ck_assert_uint_eq(reports(NULL), 2); /* every report */
 	stop();
 }
 END_TEST
@@ -390,6 +394,7 @@ START_TEST(privileged)
 	dma_unmap_single(dev, plain, 64, DMA_TO_DEVICE);
 	ck_assert(fixture_cpu_sees(buf, 0x72, 64));
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 4); /* every report */
 	stop();
 }
 END_TEST
@@ -508,6 +513,7 @@ START_TEST(sg_merges_pages)
 	ck_assert(fixture_cpu_sees(page_address(pg3[1]), 0x99, 8));
 	ck_assert_int_ne(dev_read_all(sg_dma_address(&sg[0]), 0, 16), 0);
 	free_three();
+	ck_assert_uint_eq(reports(NULL), 1); /* every report */
 	stop();
 }
 END_TEST
@@ -572,6 +578,7 @@ START_TEST(sg_merge_limits)
 	ck_assert_uint_eq(sg_dma_address(&sg[0]) & (PAGE_SIZE - 1), 100);
 	dma_unmap_sg(dev, sg, 3, DMA_TO_DEVICE);
 	free_three();
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -616,6 +623,7 @@ START_TEST(sg_segment_boundary)
 			  UINT64_MAX);
 	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
 	free_three();
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -768,6 +776,7 @@ START_TEST(iova_allocator)
 	dmaemu__iommu_info(dev, &st);
 	ck_assert_uint_eq(st.free_ranges, 1);
 	__free_pages(pages, 6);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -803,6 +812,7 @@ START_TEST(iova_exhaustion)
 	dma_unmap_single(dev, b, PAGE_SIZE, DMA_TO_DEVICE);
 	dev->dma_mask = &dev->dmaemu_dma_mask;
 	__free_pages(pg, 1);
+	ck_assert_uint_eq(reports(NULL), 1); /* every report */
 	stop();
 }
 END_TEST
@@ -858,6 +868,7 @@ START_TEST(map_pages_stitches)
 	dmaemu__iommu_unmap(dev, addr, PAGE_SIZE);
 	ck_assert_uint_eq(reports("bad-argument"), 1);
 	free_three();
+	ck_assert_uint_eq(reports(NULL), 4); /* every report */
 	stop();
 }
 END_TEST
@@ -945,6 +956,7 @@ START_TEST(many_live_mappings)
 	kfree(probe);
 	free(buf);
 	free(addr);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -1012,6 +1024,7 @@ START_TEST(domain_per_device)
 	dmaemu_device_destroy(d2);
 	dma_unmap_single(dev, a1, 64, DMA_TO_DEVICE);
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 1); /* every report */
 	stop();
 }
 END_TEST
@@ -1061,6 +1074,7 @@ START_TEST(concurrent_mapping)
 	for (k = 0; k < THREADS; k++)
 		ck_assert_int_eq(pthread_join(t[k], NULL), 0);
 	ck_assert_uint_eq(reports("iommu-fault"), 0);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST

@@ -136,6 +136,7 @@ START_TEST(to_device_copies_at_map_and_sync_for_device)
 	ck_assert(fixture_cpu_sees(buf, 0xb2, 256));
 	ck_assert_uint_eq(reports("swiotlb-full"), 0);
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -174,6 +175,7 @@ START_TEST(from_device_copies_at_unmap)
 	ck_assert(fixture_cpu_dirty(m, phys));
 	ck_assert(!fixture_all(mem(phys), 0xd4, 512));
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -208,6 +210,7 @@ START_TEST(missing_sync_for_cpu_hides_device_data)
 	dma_unmap_single(dev, addr, 128, DMA_FROM_DEVICE);
 	ck_assert(fixture_cpu_sees(buf, 0xf6, 128));
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -228,6 +231,7 @@ START_TEST(x86_direct_shows_data_without_sync)
 	ck_assert(fixture_cpu_sees(buf, 0xe5, 128));
 	dma_unmap_single(dev, addr, 128, DMA_FROM_DEVICE);
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -258,6 +262,7 @@ START_TEST(bidirectional_copies_both_ways)
 	ck_assert(fixture_cpu_sees(buf + 299, 0x66, 1));
 	ck_assert(fixture_cpu_sees(buf, 0x55, 10));
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -282,6 +287,7 @@ START_TEST(partial_device_write_returns_bounce_bytes)
 	ck_assert(fixture_cpu_sees(buf, 0x88, 16));
 	ck_assert(fixture_cpu_sees(buf + 16, 0x00, 240));
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -313,6 +319,7 @@ START_TEST(skip_cpu_sync_skips_copies)
 			       DMA_ATTR_SKIP_CPU_SYNC);
 	ck_assert(fixture_cpu_sees(buf, 0x99, 256));
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -365,6 +372,7 @@ START_TEST(above_mask_bounces)
 	ck_assert_uint_lt(st.start, 1ULL << 32);
 	__free_pages(hi, 0);
 	__free_pages(lo, 0);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -415,6 +423,7 @@ START_TEST(exhaustion)
 		dma_unmap_single(dev, addr[k], PAGE_SIZE, DMA_TO_DEVICE);
 	ck_assert_uint_eq(reports("swiotlb-full"), 2);
 	__free_pages(pages, 7);
+	ck_assert_uint_eq(reports(NULL), 2); /* every report */
 	stop();
 }
 END_TEST
@@ -446,6 +455,7 @@ START_TEST(segment_limit)
 	ck_assert(dma_mapping_error(dev, addr));
 	ck_assert_uint_eq(reports("swiotlb-full"), 1);
 	__free_pages(pages, 7);
+	ck_assert_uint_eq(reports(NULL), 1); /* every report */
 	stop();
 }
 END_TEST
@@ -511,6 +521,7 @@ START_TEST(slots_reused)
 	ck_assert_uint_eq(st.fulls, 0);
 	ck_assert_uint_eq(reports("swiotlb-full"), 0);
 	kfree(buf);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -554,6 +565,7 @@ START_TEST(scatterlist_bounces_each_entry)
 		ck_assert(fixture_cpu_sees(buf[k], (uint8_t)(0x30 + k), 1000));
 		kfree(buf[k]);
 	}
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -577,6 +589,7 @@ START_TEST(scatterlist_failure_unwinds)
 	ck_assert_uint_eq(slots_used(), 0);
 	ck_assert_uint_eq(reports("swiotlb-full"), 1);
 	__free_pages(pages, 7);
+	ck_assert_uint_eq(reports(NULL), 1); /* every report */
 	stop();
 }
 END_TEST
@@ -622,6 +635,7 @@ START_TEST(scatterlist_mixed)
 	ck_assert_uint_eq(st.maps, 1);
 	__free_pages(hi, 0);
 	__free_pages(lo, 0);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST
@@ -679,6 +693,7 @@ START_TEST(concurrent_bouncing)
 	dmaemu__swiotlb_info(m, &st);
 	ck_assert_uint_eq(st.maps, THREADS * ROUNDS);
 	ck_assert_uint_eq(st.fulls, 0);
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
 	stop();
 }
 END_TEST

@@ -351,6 +351,7 @@ START_TEST(test_masks_random)
 		uint64_t lp = LINE0 + 64 * (round % 32);
 		uint64_t d[DMAEMU__MASK_WORDS], c[DMAEMU__MASK_WORDS];
 		uint64_t rd = 0, rc = 0, lost = 0;
+		uint8_t was_cpu[64], was_mem[64], was_twin[64];
 
 		for (i = 0; i < 64; i++) {
 			unsigned int r = (unsigned int)rand_r(&seed);
@@ -367,9 +368,16 @@ START_TEST(test_masks_random)
 		ck_assert_uint_eq(d[0], rd);
 		ck_assert_uint_eq(c[0], rc);
 		lost = rd ? rc & ~rd : 0;
+		memcpy(was_cpu, cpu(lp), 64);
+		memcpy(was_mem, mem(lp), 64);
+		memcpy(was_twin, twin(lp), 64);
 		dmaemu_report_reset(m);
 		clean(lp);
 		ck_assert_uint_eq(dmaemu_report_count(m, NULL), lost ? 1 : 0);
+		/* Dirty: MEM = TWIN = CPU, the CPU's data.  Else untouched. */
+		ck_assert_mem_eq(cpu(lp), was_cpu, 64);
+		ck_assert_mem_eq(mem(lp), rd ? was_cpu : was_mem, 64);
+		ck_assert_mem_eq(twin(lp), rd ? was_cpu : was_twin, 64);
 	}
 }
 END_TEST

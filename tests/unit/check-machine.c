@@ -158,6 +158,26 @@ START_TEST(test_every_key)
 }
 END_TEST
 
+/* Every spelling of a boolean (docs/options.md). */
+START_TEST(test_bool_spellings)
+{
+	static const char *const spell[] = {"1", "on",	"true",	 "yes",
+					    "0", "off", "false", "no"};
+	char opts[64];
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		struct dmaemu_machine *m;
+
+		snprintf(opts, sizeof(opts), "mem=16M:prefetch=%s", spell[i]);
+		m = dmaemu_machine_create(opts);
+		ck_assert_msg(m, "%s refused", opts);
+		expect_option(m, "prefetch", i < 4 ? "1" : "0");
+		dmaemu_machine_destroy(m);
+	}
+}
+END_TEST
+
 START_TEST(test_profile_defaults)
 {
 	struct dmaemu_machine *m = dmaemu_machine_create("profile=x86:mem=16M");
@@ -493,6 +513,7 @@ static Suite *machine_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_every_key);
+	tcase_add_test(tc, test_bool_spellings);
 	tcase_add_test(tc, test_profile_defaults);
 	tcase_add_loop_test(tc, test_bad_values, 0,
 			    (int)(sizeof(bad) / sizeof(bad[0])));
