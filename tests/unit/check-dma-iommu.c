@@ -231,7 +231,9 @@ START_TEST(permissions_by_direction)
 	ck_assert(fixture_cpu_sees(buf, 0x64, 64));
 	ck_assert_uint_eq(reports("iommu-fault"), faults);
 	kfree(buf);
-	ck_assert_uint_eq(reports(NULL), 3); /* every report */
+	/* every report: two faults of the TO_DEVICE part, two more where a
+	 * FROM_DEVICE page is write-only */
+	ck_assert_uint_eq(reports(NULL), read_ok ? 2 : 4);
 	stop();
 }
 END_TEST
@@ -868,7 +870,8 @@ START_TEST(map_pages_stitches)
 	dmaemu__iommu_unmap(dev, addr, PAGE_SIZE);
 	ck_assert_uint_eq(reports("bad-argument"), 1);
 	free_three();
-	ck_assert_uint_eq(reports(NULL), 4); /* every report */
+	/* every report: the faults above and the bad-argument */
+	ck_assert_uint_eq(reports(NULL), _i == X86 ? 3 : 4);
 	stop();
 }
 END_TEST
