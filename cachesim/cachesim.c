@@ -92,6 +92,13 @@
  * Lines that share an entry lie in one set (the entries are a multiple of
  * the sets), so a count never exceeds the ways; levels with more ways
  * than a byte counts have no filter and always search.
+ *
+ * A clean of the last level with no clean hook (a DMA map's) needs no
+ * per-line search either: eight aligned consecutive lines lie in eight
+ * consecutive sets, whose slots are adjacent, so where the host has
+ * AVX-512 each group of eight slots is compared at once with the lines
+ * they would hold, and the dirty bytes of the hits are counted and
+ * cleared without a branch (clean8_avx512()).
  */
 #include "config.h"
 
@@ -866,6 +873,55 @@ static inline bool nres_none8(const struct level *l, uint64_t line)
 }
 
 /*
+ * The quick clean of maint_level() for eight lines from @line (a multiple
+ * of 8), which lie in eight consecutive sets, from set_base_of(@line) on:
+ * their slots are 8 * ways consecutive tags and dirty bytes.  Each group
+ * of eight slots is compared with the line each slot must hold to be a
+ * hit, into an 8-bit mask; the dirty bytes of the slots that hit are
+ * counted and cleared without a branch (the mask spread to bytes).  @ways is 1, 2, 4 or 8.  Adds the lines found to *@lines and
+ * the dirty ones to *@wbs.  With AVX-512 (chosen at run time): the cost of
+ * the per-line search that it replaces is a few compares and one or two
+ * mispredicted branches per line, which made a clean of lines the model
+ * holds cost three times the clean of their data.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX512_WALK 1
+static __attribute__((target("avx512f,avx512bw,avx512vl"))) void clean8_avx512(
+	const uint64_t *tag, uint8_t *dirty, uint64_t line, unsigned int wshift,
+	uint64_t *lines, uint64_t *wbs)
+{
+	unsigned int g, ngroups = 1u << wshift; /* 8 lines * ways / 8 */
+	const __m512i iota = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+	uint64_t nl = 0, nw = 0;
+
+	for (g = 0; g < ngroups; g++) {
+		/* Slot 8g + i must hold line + ((8g + i) >> wshift). */
+		__m512i want = _mm512_add_epi64(
+			_mm512_set1_epi64((long long)line),
+			_mm512_srli_epi64(
+				_mm512_add_epi64(_mm512_set1_epi64(8LL * g),
+						 iota),
+				wshift));
+		__mmask8 hit = _mm512_cmpeq_epu64_mask(
+			_mm512_loadu_si512((const void *)(tag + 8 * g)), want);
+		uint64_t d, hb = (uint64_t)_mm_cvtsi128_si64(
+				    _mm_maskz_set1_epi8((__mmask16)hit, 1));
+
+		memcpy(&d, dirty + 8 * g, sizeof(d));
+		nl += (uint64_t)__builtin_popcount(hit);
+		nw += (uint64_t)__builtin_popcountll(d & hb);
+		d &= ~hb;
+		memcpy(dirty + 8 * g, &d, sizeof(d));
+	}
+	*lines += nl;
+	*wbs += nw;
+}
+#else
+#define HAVE_AVX512_WALK 0
+#endif
+
+/*
  * Apply @op to the lines of level @n overlapping [addr, end].  Cost: the
  * smaller of the range's lines and the level's slots, with eight lines per
  * step where the residency filter shows none of them resident.
@@ -889,6 +945,16 @@ static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 	unsigned int ways = l->ways;
 	bool quick_clean =
 		op == MAINT_CLEAN && !cs->wb_fn && n + 1 == cs->nlevels;
+	/* Eight lines at a time: ways a power of two up to 8 and at least
+	 * eight sets (so an aligned group of lines never wraps). */
+	bool clean8 = false;
+	unsigned int wshift = log2u(ways);
+
+#if HAVE_AVX512_WALK
+	clean8 = quick_clean && ways <= 8 && is_pow2(ways) && set_mask >= 7 &&
+		 __builtin_cpu_supports("avx512bw") &&
+		 __builtin_cpu_supports("avx512vl");
+#endif
 
 	l->maint_ops++;
 	if (last - first >= nslots) {
@@ -910,6 +976,17 @@ static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 				break;
 			continue;
 		}
+#if HAVE_AVX512_WALK
+		if (clean8 && !(line & 7) && last - line >= 7) {
+			clean8_avx512(&tag[(size_t)(line & set_mask) * ways],
+				      &dirty[(size_t)(line & set_mask) * ways],
+				      line, wshift, &lines, &wbs);
+			line += 7;
+			if (line == last)
+				break;
+			continue;
+		}
+#endif
 		if (nres && !nres[line & nres_mask]) {
 			if (line == last)
 				break;

@@ -72,14 +72,15 @@ void dmaemu__line_masks(struct dmaemu_machine *m, uint64_t line_phys,
 			uint64_t *cpu_dirty, uint64_t *dev_changed);
 /*
  * Which code writes back 64-byte lines (lineops.c), for tests: AUTO takes
- * the fastest the host has (AVX2 when the CPU has it, else SSE2 on x86-64,
- * else the per-line loop); SSE2 forces the 16-byte vector pass (on hosts
- * built with SSE2), so that it runs on AVX2 hosts too; GENERIC the
- * per-line loop that other line sizes take.  Set it while no machine is in
+ * the fastest the host has (AVX-512BW, else AVX2, else SSE2 on x86-64,
+ * else the per-line loop); AVX2 and SSE2 force those vector passes (where
+ * the host has them), so that they run on hosts with wider vectors too;
+ * GENERIC the per-line loop that other line sizes take.  Set it while no machine is in
  * use; the library never changes it.
  */
 enum dmaemu__clean_path {
 	DMAEMU__CLEAN_AUTO = 0,
+	DMAEMU__CLEAN_AVX2,
 	DMAEMU__CLEAN_SSE2,
 	DMAEMU__CLEAN_GENERIC,
 };

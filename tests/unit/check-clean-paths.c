@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * check-clean-paths.c - every way lineops.c writes lines back gives the
- * same data and the same reports: for 64-byte lines the AVX2 pass (the
- * default on hosts that have it), the SSE2 pass and the per-line loop,
- * forced with dmaemu__clean_path; and the per-line loop for 32- and
+ * same data and the same reports: for 64-byte lines the default (the
+ * AVX-512 pass on hosts that have it, else AVX2), the AVX2 pass, the SSE2
+ * pass and the per-line loop, forced with dmaemu__clean_path; and the per-line loop for 32- and
  * 128-byte lines.  A range of lines of four kinds (fully dirty over device
  * bytes, clean with device bytes, dirty in part with and without device
  * bytes) crossing a page boundary is written back, and each copy of each
@@ -25,6 +25,7 @@ static const struct {
 	const char *opts;
 } runs[] = {
 	{64, DMAEMU__CLEAN_AUTO, ""},
+	{64, DMAEMU__CLEAN_AVX2, ""},
 	{64, DMAEMU__CLEAN_SSE2, ""},
 	{64, DMAEMU__CLEAN_GENERIC, ""},
 	{32, DMAEMU__CLEAN_AUTO, ":cache_size=8k"},
