@@ -27,6 +27,11 @@
 #ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
+#ifndef container_of
+/* The structure of type @type whose member @member is at @ptr. */
+#define container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - __builtin_offsetof(type, member)))
+#endif
 
 static inline __attribute__((always_inline)) void __read_once_size(
 	const volatile void *p, void *res, int size)
