@@ -46,3 +46,6 @@ kernel_linux_HEADERS = \
 
 kernel_asmdir = $(pkgincludedir)/kernel/asm
 kernel_asm_HEADERS = include/dmaemu/kernel/asm/barrier.h
+
+devicesdir = $(pkgincludedir)/devices
+devices_HEADERS = include/dmaemu/devices/copy-engine.h

@@ -65,11 +65,24 @@ tests_unit_check_dma_direct_LDADD = $(instr_libs)
 # Suites of public APIs.  Those of libdmaemu link the library that
 # exports the public names only, so they prove the headers are enough.
 api_tests = \
-	tests/api/check-device-model
+	tests/api/check-device-model \
+	tests/api/check-device-framework
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 api_libs = tests/runner/libcheckrun.la lib/libdmaemu.la $(CHECK_LIBS)
 tests_api_check_device_model_LDADD = $(api_libs)
+tests_api_check_device_framework_LDADD = $(api_libs)
+
+# The copy engine with its reference driver (examples/copy-engine), built
+# uninstrumented here so that the sanitizer builds run it too.
+check_PROGRAMS += tests/api/check-copy-engine
+TESTS += tests/api/check-copy-engine
+tests_api_check_copy_engine_SOURCES = tests/api/check-copy-engine.c \
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h
+tests_api_check_copy_engine_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/copy-engine
+tests_api_check_copy_engine_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \
@@ -86,7 +99,8 @@ script_tests = \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/cachesim-cli.sh \
-	tests/scripts/cachesim-oracle.sh
+	tests/scripts/cachesim-oracle.sh \
+	tests/scripts/examples.sh
 TESTS += $(script_tests)
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
