@@ -13,25 +13,40 @@ pkginclude_HEADERS += \
 	include/dmaemu/mm.h \
 	include/dmaemu/report.h \
 	include/dmaemu/testing.h \
+	include/dmaemu/sync.h \
 	include/dmaemu/vma.h
 
 kernel_linuxdir = $(pkgincludedir)/kernel/linux
 kernel_linux_HEADERS = \
+	include/dmaemu/kernel/linux/atomic.h \
 	include/dmaemu/kernel/linux/compiler.h \
+	include/dmaemu/kernel/linux/completion.h \
+	include/dmaemu/kernel/linux/delay.h \
 	include/dmaemu/kernel/linux/device.h \
 	include/dmaemu/kernel/linux/dma-direction.h \
 	include/dmaemu/kernel/linux/dma-mapping.h \
 	include/dmaemu/kernel/linux/dmapool.h \
+	include/dmaemu/kernel/linux/err.h \
 	include/dmaemu/kernel/linux/gfp.h \
 	include/dmaemu/kernel/linux/hardirq.h \
+	include/dmaemu/kernel/linux/interrupt.h \
 	include/dmaemu/kernel/linux/io.h \
+	include/dmaemu/kernel/linux/ioport.h \
 	include/dmaemu/kernel/linux/irqflags.h \
+	include/dmaemu/kernel/linux/jiffies.h \
 	include/dmaemu/kernel/linux/mm.h \
 	include/dmaemu/kernel/linux/mm_types.h \
 	include/dmaemu/kernel/linux/mmzone.h \
+	include/dmaemu/kernel/linux/mutex.h \
+	include/dmaemu/kernel/linux/platform_device.h \
 	include/dmaemu/kernel/linux/preempt.h \
 	include/dmaemu/kernel/linux/scatterlist.h \
-	include/dmaemu/kernel/linux/slab.h
+	include/dmaemu/kernel/linux/slab.h \
+	include/dmaemu/kernel/linux/spinlock.h \
+	include/dmaemu/kernel/linux/wait_bit.h
 
 kernel_asmdir = $(pkgincludedir)/kernel/asm
 kernel_asm_HEADERS = include/dmaemu/kernel/asm/barrier.h
+
+devicesdir = $(pkgincludedir)/devices
+devices_HEADERS = include/dmaemu/devices/copy-engine.h

@@ -8,7 +8,10 @@
  *
  *   options -> report stream -> physical memory -> cache model
  *           -> page allocator -> kmalloc -> write-combining -> CPU access
- *           -> registry
+ *           -> interrupt controller -> registry
+ *
+ * Destroy starts with the devices (their threads stop, their drivers are
+ * removed, their leaks reported) and then stops the interrupt thread.
  *
  * The registry of live machines is core/machines.c.
  */
@@ -144,11 +147,16 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	if (ret < 0)
 		goto out_wc;
 	dmaemu__dma_init(m);
-	ret = dmaemu__machine_register(m);
+	ret = dmaemu__irq_init(m);
 	if (ret < 0)
 		goto out_cpu;
+	ret = dmaemu__machine_register(m);
+	if (ret < 0)
+		goto out_irq;
 	return m;
 
+out_irq:
+	dmaemu__irq_fini(m);
 out_cpu:
 	dmaemu__cpu_fini(m);
 out_wc:
@@ -178,6 +186,7 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 	if (!m)
 		return;
 	dmaemu__devices_fini(m); /* reports their leaks: the machine is whole */
+	dmaemu__irq_fini(m);	 /* the interrupt thread, now idle */
 	dmaemu__owner_fini(m);
 	dmaemu__machine_unregister(m);
 	dmaemu__iommu_fini(m);

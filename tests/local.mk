@@ -74,6 +74,7 @@ tests_unit_check_wc_LDADD = $(instr_libs)
 api_tests = \
 	tests/api/check-testing \
 	tests/api/check-device-model \
+	tests/api/check-device-framework \
 	tests/api/check-gfp \
 	tests/api/check-dma-mask \
 	tests/api/check-dma-concurrency \
@@ -99,6 +100,17 @@ tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
 tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_fidelity_CFLAGS = $(instr_cflags)
 tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+
+# The copy engine with its reference driver (examples/copy-engine), built
+# uninstrumented here so that the sanitizer builds run it too.
+check_PROGRAMS += tests/api/check-copy-engine
+TESTS += tests/api/check-copy-engine
+tests_api_check_copy_engine_SOURCES = tests/api/check-copy-engine.c \
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h
+tests_api_check_copy_engine_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/copy-engine
+tests_api_check_copy_engine_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \
@@ -117,7 +129,8 @@ script_tests = \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/cachesim-cli.sh \
-	tests/scripts/cachesim-oracle.sh
+	tests/scripts/cachesim-oracle.sh \
+	tests/scripts/examples.sh
 TESTS += $(script_tests)
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \

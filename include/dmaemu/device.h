@@ -3,13 +3,38 @@
  * <dmaemu/device.h> - emulated devices as DMA masters.
  *
  * A device belongs to one machine.  Drivers see it as a struct device
- * (dmaemu_device_to_dev()) and its registers as an __iomem window
- * (dmaemu_device_regs(), accessed with readl()/writel()); device models
+ * (dmaemu_device_to_dev()) or, when its model has a name, as a platform
+ * device their platform_driver probes (<linux/platform_device.h>), and its
+ * registers as an __iomem window (dmaemu_device_regs(), ioremap() or
+ * devm_ioremap_resource(), accessed with readl()/writel()).  Device models
  * and tests act as the hardware through the register handlers of struct
- * dmaemu_device_ops and through dmaemu_dma_read() and dmaemu_dma_write(),
- * which see memory the way a bus master does: through the IOMMU when there
- * is one, from DRAM (MEM) on non-coherent profiles, snooping the CPU cache
- * on x86.
+ * dmaemu_device_ops, the model's own thread (ops->run, woken by doorbells
+ * and timers), interrupt lines (dmaemu_raise_irq()), and
+ * dmaemu_dma_read()/dmaemu_dma_write(), which see memory the way a bus
+ * master does: through the IOMMU when there is one, from DRAM (MEM) on
+ * non-coherent profiles, snooping the CPU cache on x86.
+ *
+ * Threads.  Register handlers run on the driver's thread that made the
+ * access.  ops->run runs on the device's own thread, one call at a time,
+ * each time a doorbell rang or the model's timer expired; the thread
+ * sleeps in between and is stopped and joined by dmaemu_device_destroy().
+ * A model keeps its registers under its own lock (a pthread mutex), which
+ * it may hold while calling any function of this header except
+ * dmaemu_device_reset() and dmaemu_device_destroy().
+ *
+ * Interrupts.  A model has ops->nr_irqs lines, each level-triggered
+ * (asserted from dmaemu_raise_irq() until dmaemu_lower_irq(): the handler
+ * runs again as long as the line stays up) or edge-triggered (each
+ * dmaemu_raise_irq() is one edge, latched until delivered; several edges
+ * before delivery make one interrupt, as on hardware).  Each line has a
+ * Linux irq number (dmaemu_device_irq(), platform_get_irq()); handlers
+ * requested with request_irq() run on the machine's interrupt thread (see
+ * <linux/interrupt.h>).
+ *
+ * Faults.  A model reports DMA errors the way hardware does: it sets a
+ * status bit and raises its interrupt.  dmaemu_dma_read()/_write() fail
+ * cleanly (-EFAULT, with a dma-fault or iommu-fault report) on a bad
+ * address, whatever a driver programmed, and never crash the process.
  *
  * This header is all a device model needs: a model written out of tree
  * includes it and links the installed library, nothing private.
@@ -31,6 +56,13 @@ struct device;
 struct dmaemu_machine;
 struct dmaemu_device;
 
+/* Why ops->run was called (a bit mask). */
+#define DMAEMU_DEVICE_DOORBELL 0x1u /* dmaemu_device_doorbell() */
+#define DMAEMU_DEVICE_TIMER 0x2u    /* the model's timer expired */
+
+/* Interrupt lines per device. */
+#define DMAEMU_DEVICE_MAX_IRQS 32
+
 /**
  * struct dmaemu_device_ops - behaviour of a device model.
  * @mmio_size:  bytes of the device's register window (0: none).  The
@@ -46,9 +78,25 @@ struct dmaemu_device;
  * @mmio_write: a driver's writeb/w/l/q() of @val at @off, as @mmio_read.
  *              NULL: the window is read-only; a write is reported.
  * @release:    called by dmaemu_device_destroy() after the emulator has
- *              released the device's mappings and allocations and removed
- *              the register window; frees the model's private data.  May
- *              be NULL.
+ *              stopped the device's thread, released its interrupt lines,
+ *              mappings and allocations and removed the register window;
+ *              frees the model's private data.  May be NULL.
+ * @name:       the model's name on the platform bus ("copy-engine"): a
+ *              platform_driver whose driver.name is the same probes the
+ *              device.  NULL: the device is not on the platform bus.
+ * @run:        the device's work, on its own thread: called each time
+ *              the thread is woken, @events telling by what
+ *              (DMAEMU_DEVICE_DOORBELL, DMAEMU_DEVICE_TIMER; wake-ups that
+ *              come while a call runs are merged into the next call).  It
+ *              must return when the work at hand is done, and should
+ *              check dmaemu_device_stopping() between steps of a long one
+ *              (a reset or a destroy waits for it to return).  NULL: no
+ *              thread.
+ * @reset:      bring the model's state to its reset values; called by
+ *              dmaemu_device_reset() on the caller's thread while @run is
+ *              held off.  May be NULL.
+ * @nr_irqs:    interrupt lines (0 to DMAEMU_DEVICE_MAX_IRQS).
+ * @irq_edge:   bit n set: line n is edge-triggered; clear: level.
  *
  * Every member is optional; a window needs at least one handler.
  */
@@ -59,6 +107,11 @@ struct dmaemu_device_ops {
 	void (*mmio_write)(struct dmaemu_device *dev, uint64_t off,
 			   uint64_t val, unsigned int size);
 	void (*release)(struct dmaemu_device *dev);
+	const char *name;
+	void (*run)(struct dmaemu_device *dev, unsigned int events);
+	void (*reset)(struct dmaemu_device *dev);
+	unsigned int nr_irqs;
+	uint32_t irq_edge;
 };
 
 /**
@@ -72,10 +125,15 @@ struct dmaemu_device_ops {
  * The device starts with 32-bit streaming and coherent DMA masks, 64 KiB
  * maximum segments and a 4 GiB segment boundary, as in Linux.
  *
+ * When @ops has a run op, the device's thread starts; when it has a
+ * name, the device joins the platform bus and a registered platform
+ * driver of that name probes it before this returns.
+ *
  * Return: the device, or NULL with a bad-argument report (@m or @name
  * NULL, name in use on @m, @ops with @mmio_size but no register handler,
- * or handlers without @mmio_size) and errno EINVAL or EEXIST; NULL with
- * errno ENOMEM when out of host memory or MMIO space.
+ * handlers without @mmio_size, more than DMAEMU_DEVICE_MAX_IRQS lines or
+ * edge bits beyond them) and errno EINVAL or EEXIST; NULL with errno
+ * ENOMEM when out of host memory, MMIO space or irq numbers.
  */
 struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 					   const char *name,
@@ -86,9 +144,15 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
  * dmaemu_device_destroy() - release a device.
  * @dev: the device (NULL is ignored).
  *
- * Streaming mappings and allocations still live are reported
- * (leaked-mapping, one report each) and released; managed (dmam_*)
- * allocations are released silently, as devres does.
+ * In order: a bound platform driver is removed (its remove() runs); the
+ * device's thread is stopped (a run in progress finishes) and joined;
+ * its interrupt lines are lowered, latched edges dropped and handlers in
+ * progress waited for; handlers still requested on its lines are reported
+ * (leaked-irq) and freed; managed (devm_*, dmam_*) resources are released
+ * silently, as devres does; streaming mappings and allocations still live
+ * are reported (leaked-mapping, one report each) and released; then
+ * ops->release runs.  Calling it from the device's own thread or from an
+ * interrupt handler is a bad-argument report and does nothing.
  */
 void dmaemu_device_destroy(struct dmaemu_device *dev);
 
@@ -133,6 +197,92 @@ void *dmaemu_device_regs(struct dmaemu_device *dev);
  * Return: 0; -EINVAL for a NULL @dev; -ENOMEM when out of host memory.
  */
 int dmaemu_device_set_privileged(struct dmaemu_device *dev, bool privileged);
+
+/**
+ * dmaemu_device_doorbell() - wake the device's thread: ops->run is called
+ * (again) with DMAEMU_DEVICE_DOORBELL.  Models call it from the register
+ * handler of a register that is a doorbell on their hardware; any thread
+ * may call it, the device's own included.
+ * @dev: the device.
+ *
+ * Return: 0; -EINVAL with a bad-argument report when @dev is not live or
+ * its model has no run op.
+ */
+int dmaemu_device_doorbell(struct dmaemu_device *dev);
+
+/**
+ * dmaemu_device_timer_arm() - arm the model's timer: ops->run is called
+ * with DMAEMU_DEVICE_TIMER once @delay_ns of emulated time (host monotonic
+ * time, see <dmaemu/sync.h>) have passed.  One timer per device: arming
+ * it again moves it.
+ * @dev:      the device.
+ * @delay_ns: from now.
+ *
+ * Return: 0; -EINVAL with a bad-argument report as for the doorbell.
+ */
+int dmaemu_device_timer_arm(struct dmaemu_device *dev, uint64_t delay_ns);
+
+/**
+ * dmaemu_device_timer_cancel() - disarm the model's timer.
+ * Return: 1 if it was armed, 0 if not; -EINVAL as for the doorbell.
+ */
+int dmaemu_device_timer_cancel(struct dmaemu_device *dev);
+
+/**
+ * dmaemu_device_stopping() - should ops->run give up the work at hand?
+ * True while a reset or destroy of @dev waits for run to return; a model
+ * checks it between the chunks of a long transfer.  False for a device
+ * that is not live.
+ */
+bool dmaemu_device_stopping(struct dmaemu_device *dev);
+
+/**
+ * dmaemu_device_reset() - reset the device, as its reset register would.
+ * @dev: the device.
+ *
+ * 1. holds the device's thread off, waiting for a run in progress to
+ *    return (run sees dmaemu_device_stopping());
+ * 2. drops pending doorbells and disarms the timer;
+ * 3. lowers every interrupt line and forgets latched edges;
+ * 4. calls ops->reset (on the calling thread);
+ * 5. lets the thread run again.
+ * A model's register handler may call it (with the model's lock not
+ * held); so may run itself (steps 1 and 5 are then skipped).
+ *
+ * Return: 0; -EINVAL with a bad-argument report when @dev is not live.
+ */
+int dmaemu_device_reset(struct dmaemu_device *dev);
+
+/**
+ * dmaemu_device_irq() - the Linux irq number of interrupt line @line, as
+ * platform_get_irq() gives it to a driver.
+ * Return: the number (> 0); -EINVAL when @dev is not live or has no line
+ * @line.
+ */
+int dmaemu_device_irq(struct dmaemu_device *dev, unsigned int line);
+
+/**
+ * dmaemu_raise_irq() - the device asserts interrupt line @line.
+ * @dev:  the device.
+ * @line: 0 .. ops->nr_irqs - 1.
+ *
+ * Level line: asserted until dmaemu_lower_irq(); its handler runs, and
+ * runs again after returning while the line stays asserted.  Edge line:
+ * one edge, latched until the interrupt thread delivers it.  Nothing runs
+ * while no handler is requested or the irq is disabled; an asserted level
+ * or a latched edge is delivered once that changes.  Any thread may call
+ * it, with the model's lock held.
+ *
+ * Return: 0; -EINVAL with a bad-argument report for a device that is not
+ * live or a line it does not have.
+ */
+int dmaemu_raise_irq(struct dmaemu_device *dev, unsigned int line);
+
+/**
+ * dmaemu_lower_irq() - the device deasserts line @line (level lines; on
+ * an edge line it only ends the edge).  Return: as dmaemu_raise_irq().
+ */
+int dmaemu_lower_irq(struct dmaemu_device *dev, unsigned int line);
 
 /**
  * dmaemu_dma_read() - the device reads @len bytes at bus address @addr.

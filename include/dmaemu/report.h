@@ -39,7 +39,9 @@ struct dmaemu_machine;
 	X(LEAKED_MAPPING, "leaked-mapping")                     \
 	X(MAP_NON_LINEAR, "map-non-linear")                     \
 	X(BAD_UNMAP, "bad-unmap")                               \
-	X(BAD_SYNC, "bad-sync")
+	X(BAD_SYNC, "bad-sync")                                 \
+	X(LEAKED_IRQ, "leaked-irq")                             \
+	X(UNHANDLED_IRQ, "unhandled-irq")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,

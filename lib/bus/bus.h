@@ -5,16 +5,73 @@
  *
  *   device.c     devices, devres, clients, device-side DMA, dev_printk
  *   translate.c  bus address translation (dma_offset, or a translator)
+ *   thread.c     each device model's thread: doorbells, timers, reset
+ *   irq.c        interrupt lines, the machine's interrupt thread,
+ *                request_irq() and friends
+ *   platform.c   the platform bus: drivers, probe/remove, resources,
+ *                ioremap(), devm_*
  */
 #ifndef DMAEMU_LIB_BUS_H
 #define DMAEMU_LIB_BUS_H
 
 #include <dmaemu/device.h>
 #include <dmaemu/ktypes.h>
+#include <linux/platform_device.h>
 
 #include "mm/mm.h"
 
 struct device;
+struct dmaemu__devres;
+struct dmaemu__devthread;
+struct dmaemu__irq_desc;
+
+/* The bus clients' slots (see below). */
+enum dmaemu__bus_slot {
+	DMAEMU__BUS_DMA = 0, /* dma/: the registry of live mappings */
+	DMAEMU__BUS_NSLOTS
+};
+
+/**
+ * struct dmaemu_device - an emulated device.
+ * @dev:         the struct device of the DMA API; first, so that a
+ *               pointer to one is a pointer to the other.
+ * @pdev:        the same device seen by the platform bus: its first member
+ *               is @dev (platform.c fills the rest when @ops->name is set).
+ * @m:           the machine.
+ * @ops:         the model (NULL for a bare device).
+ * @priv:        the model's data.
+ * @name:        copy of the name (@dev.init_name points at it).
+ * @next:        the machine's list of devices (m->lock).
+ * @devres_lock: protects @devres (a leaf).
+ * @devres:      managed resources, newest first (released LIFO).
+ * @data:        each bus client's state of the device.
+ * @regs:        the register window (NULL: none).
+ * @thr:         the model's thread (thread.c; NULL without ops->run).
+ * @nr_irqs:     interrupt lines (ops->nr_irqs).
+ * @irq:         their descriptors (irq.c), @nr_irqs of them.
+ * @drv:         the platform driver bound (platform.c's bind lock).
+ * @plat_next:   the platform bus's list of devices (bind lock).
+ */
+struct dmaemu_device {
+	union {
+		struct device dev;
+		struct platform_device pdev;
+	};
+	struct dmaemu_machine *m;
+	const struct dmaemu_device_ops *ops;
+	void *priv;
+	char *name;
+	struct dmaemu_device *next;
+	pthread_mutex_t devres_lock;
+	struct dmaemu__devres *devres;
+	void *data[DMAEMU__BUS_NSLOTS];
+	void *regs;
+	struct dmaemu__devthread *thr;
+	unsigned int nr_irqs;
+	struct dmaemu__irq_desc **irq;
+	struct platform_driver *drv;
+	struct dmaemu_device *plat_next;
+};
 
 /* The machine and the emulated device of a struct device (NULL: foreign,
  * reported as bad-argument by the caller). */
@@ -50,10 +107,6 @@ struct dmaemu__bus_client {
 	void (*free)(void *data);
 	void (*access)(struct device *dev, void *data, dma_addr_t dma,
 		       uint64_t phys, size_t len, bool write);
-};
-enum dmaemu__bus_slot {
-	DMAEMU__BUS_DMA = 0, /* dma/: the registry of live mappings */
-	DMAEMU__BUS_NSLOTS
 };
 void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
 			const struct dmaemu__bus_client *c);
@@ -103,5 +156,48 @@ int dmaemu__devres_remove(struct device *dev, dmaemu__devres_fn release,
 			  void *data);
 int dmaemu__devres_release(struct device *dev, dmaemu__devres_fn release,
 			   void *data);
+/* Run every managed release of @d, newest first (driver unbind, destroy). */
+void dmaemu__devres_release_all(struct dmaemu_device *d);
+
+/*
+ * thread.c.  dmaemu__thread_start(): at create, once the device is live,
+ * when the model has a run op; 0 or a negative errno.
+ * dmaemu__thread_stop(): at destroy: stop and join the thread (a run in
+ * progress finishes first).  dmaemu__thread_is_self(): is the calling
+ * thread @d's own?
+ */
+int dmaemu__thread_start(struct dmaemu_device *d);
+void dmaemu__thread_stop(struct dmaemu_device *d);
+bool dmaemu__thread_is_self(const struct dmaemu_device *d);
+
+/*
+ * irq.c.  dmaemu__irq_init()/_fini(): machine create/destroy (fini stops
+ * the interrupt thread; every device is gone by then).
+ * dmaemu__irq_device_add(): at create, before the device is live: number
+ * its ops->nr_irqs lines; 0 or -ENOMEM/-ENOSPC.
+ * dmaemu__irq_device_release(): driver unbind and destroy: a handler
+ * still requested on a line of @d is a leaked-irq report (@when says
+ * after what) and is freed.  dmaemu__irq_device_quiesce(): reset: lower
+ * every line of @d and forget latched edges.  dmaemu__irq_device_del():
+ * destroy, last: quiesce, release, wait for handlers in progress, free.
+ * dmaemu__irq_is_handler_thread(): does the calling thread run handlers
+ * of @m (the interrupt thread or a threaded handler's thread)?
+ */
+int dmaemu__irq_init(struct dmaemu_machine *m);
+void dmaemu__irq_fini(struct dmaemu_machine *m);
+int dmaemu__irq_device_add(struct dmaemu_device *d);
+void dmaemu__irq_device_release(struct dmaemu_device *d, const char *when);
+void dmaemu__irq_device_quiesce(struct dmaemu_device *d);
+void dmaemu__irq_device_del(struct dmaemu_device *d);
+bool dmaemu__irq_is_handler_thread(struct dmaemu_machine *m);
+
+/*
+ * platform.c.  dmaemu__platform_add(): at create, last: a device whose
+ * model has a name joins the platform bus and is probed by a matching
+ * driver; 0 or -ENOMEM.  dmaemu__platform_del(): at destroy, first: the
+ * driver is unbound (remove()), the device leaves the bus.
+ */
+int dmaemu__platform_add(struct dmaemu_device *d);
+void dmaemu__platform_del(struct dmaemu_device *d);
 
 #endif /* DMAEMU_LIB_BUS_H */

@@ -39,11 +39,18 @@
  *   3. tell the bus clients (the DMA layer's registry) which range was
  *      touched.
  *
- * Device destroy releases, in order: managed resources (devres, newest
- * first: dmam_* buffers and pools, silently), what the bus clients hold
- * (the DMA layer reports and releases streaming mappings and allocations
- * still live, then the IOMMU domain), then the model (ops->release).
- * Only then does the device leave the live set.
+ * Device create numbers the interrupt lines (irq.c) before the device is
+ * live, then starts the model's thread (thread.c) and puts the device on
+ * the platform bus (platform.c), which may probe a driver at once.
+ *
+ * Device destroy releases, in order: the platform driver (remove()), the
+ * model's thread (stopped and joined), the interrupt lines (pending ones
+ * dropped, handlers in progress waited for, handlers still requested
+ * reported), managed resources (devres, newest first: dmam_* buffers and
+ * pools, silently), what the bus clients hold (the DMA layer reports and
+ * releases streaming mappings and allocations still live, then the IOMMU
+ * domain), then the model (ops->release).  Only then does the device
+ * leave the live set.
  *
  * Locks: the live set's lock and each device's devres lock are leaves;
  * m->lock (order 1) protects the machine's list of devices and is taken
@@ -61,35 +68,6 @@
 #include <linux/dma-mapping.h>
 
 #include "bus/bus.h"
-
-struct dmaemu__devres;
-
-/**
- * struct dmaemu_device - an emulated device.
- * @dev:         the struct device of the DMA API; first, so that a
- *               pointer to one is a pointer to the other.
- * @m:           the machine.
- * @ops:         the model (NULL for a bare device).
- * @priv:        the model's data.
- * @name:        copy of the name (@dev.init_name points at it).
- * @next:        the machine's list of devices (m->lock).
- * @devres_lock: protects @devres (a leaf).
- * @devres:      managed resources, newest first (released LIFO).
- * @data:        each bus client's state of the device (bus.h).
- * @regs:        the register window (NULL: none).
- */
-struct dmaemu_device {
-	struct device dev;
-	struct dmaemu_machine *m;
-	const struct dmaemu_device_ops *ops;
-	void *priv;
-	char *name;
-	struct dmaemu_device *next;
-	pthread_mutex_t devres_lock;
-	struct dmaemu__devres *devres;
-	void *data[DMAEMU__BUS_NSLOTS];
-	void *regs;
-};
 
 /* ---------------------------------------------------------------------- */
 /* The set of live devices                                                */
@@ -371,6 +349,12 @@ static const char *bad_ops(const struct dmaemu_device_ops *ops)
 		return "ops->mmio_size without mmio_read or mmio_write";
 	if (handlers && !ops->mmio_size)
 		return "register handlers without ops->mmio_size";
+	if (ops && ops->nr_irqs > DMAEMU_DEVICE_MAX_IRQS)
+		return "ops->nr_irqs above DMAEMU_DEVICE_MAX_IRQS";
+	if (ops && ops->nr_irqs < 32 && (ops->irq_edge >> ops->nr_irqs))
+		return "ops->irq_edge names lines beyond ops->nr_irqs";
+	if (ops && ops->reset && !ops->run && !handlers)
+		return "ops->reset on a model with neither run nor registers";
 	return NULL;
 }
 
@@ -438,6 +422,8 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 		goto out_mutex;
 	if (clients_add(d))
 		goto out_regs;
+	if (dmaemu__irq_device_add(d))
+		goto out_clients;
 
 	dmaemu__lock(&m->lock);
 	for (o = m->devices; o; o = o->next)
@@ -453,13 +439,21 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 				name);
 			err = EEXIST;
 		}
-		goto out_clients;
+		goto out_irqs;
 	}
 	d->next = m->devices;
 	m->devices = d;
 	dmaemu__unlock(&m->lock);
+	/* Live now: the model's thread may use it, and a driver probe it. */
+	if (dmaemu__thread_start(d) || dmaemu__platform_add(d)) {
+		dmaemu_device_destroy(d);
+		errno = ENOMEM;
+		return NULL;
+	}
 	return d;
 
+out_irqs:
+	dmaemu__irq_device_del(d);
 out_clients:
 	clients_free(d, DMAEMU__BUS_NSLOTS);
 out_regs:
@@ -484,7 +478,7 @@ struct dmaemu__devres {
 };
 
 /* Run the managed releases, newest first. */
-static void devres_release_all(struct dmaemu_device *d)
+void dmaemu__devres_release_all(struct dmaemu_device *d)
 {
 	struct dmaemu__devres *r;
 
@@ -516,7 +510,20 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 		return;
 	}
 	m = d->m;
-	devres_release_all(d);
+	if (dmaemu__thread_is_self(d) || dmaemu__irq_is_handler_thread(m)) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_destroy(%s): called from %s, "
+				"which the destroy would wait for",
+				d->name,
+				dmaemu__thread_is_self(d)
+					? "the device's own thread"
+					: "an interrupt handler");
+		return;
+	}
+	dmaemu__platform_del(d);
+	dmaemu__thread_stop(d);
+	dmaemu__irq_device_del(d);
+	dmaemu__devres_release_all(d);
 	clients_release(d);
 	if (d->regs)
 		dmaemu__mmio_unmap(m, d->regs);

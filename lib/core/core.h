@@ -29,6 +29,24 @@
  * when it makes the pool.  The device layer's locks are leaves too: the
  * set of live devices (bus/device.c), each device's devres list and each
  * device's registry of live mappings (dma/registry.c).
+ *
+ * Devices, interrupts and the kernel's locks (bus/thread.c, bus/irq.c,
+ * bus/platform.c, mm/sync.c):
+ *   0. the platform bus's bind lock (bus/platform.c), held while a
+ *      driver's probe() or remove() runs: outermost of all
+ *   0. a driver's own locks (spinlock_t, struct mutex): driver code holds
+ *      them across any call of the library, so they come before every
+ *      lock of the library; the sync buckets that implement them
+ *      (mm/sync.c) are leaves, held only inside the primitives
+ *   0. a device model's own lock: register handlers run on driver threads
+ *      that may hold driver locks, and a model calls the framework
+ *      (doorbell, raise/lower irq, DMA) with its lock held
+ *   then, all leaves (nothing is taken under them, no report is made under
+ *   them, no driver or model code runs under them): each device's thread
+ *   lock (bus/thread.c), the machine's interrupt controller lock
+ *   (m->irqc, bus/irq.c), the global table of irq numbers (bus/irq.c).
+ * No handler, run() or probe() is ever called with a lock of the library
+ * held.  m->irqs_off (threads with interrupts off) is an atomic.
  */
 #ifndef DMAEMU_LIB_CORE_H
 #define DMAEMU_LIB_CORE_H
@@ -156,6 +174,7 @@ struct dmaemu__cpu;    /* CPU access state: prefetch, stats (cpu.c) */
 struct dmaemu__wc;     /* write-combining buffers (wc.c) */
 struct dmaemu__swiotlb;
 struct dmaemu__iommu;
+struct dmaemu__irqc;
 struct dmaemu__bus_client;
 struct device;
 #define DMAEMU__BUS_MAX_SLOTS 4 /* >= DMAEMU__BUS_NSLOTS (bus.h) */
@@ -206,6 +225,11 @@ struct dmaemu_machine {
 	int (*bus_xlate)(struct device *dev, uint64_t addr, size_t len,
 			 bool write, uint64_t *phys, size_t *contig);
 	uint8_t *owner[DMAEMU__MAX_BANKS];
+	/* Interrupts (bus/irq.c): the controller and its thread, made at
+	 * create; threads of this machine that have interrupts off
+	 * (mm/context.c), which holds off the start of handlers (atomics). */
+	struct dmaemu__irqc *irqc;
+	unsigned int irqs_off;
 
 	/* Reports (report.c), protected by report_lock (order 6). */
 	pthread_mutex_t report_lock;

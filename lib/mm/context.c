@@ -8,7 +8,10 @@
  * Allocations that may sleep (__GFP_DIRECT_RECLAIM, as in GFP_KERNEL) check
  * it and make a sleep-in-atomic report when the thread may not sleep, then
  * go on, as a kernel with CONFIG_DEBUG_ATOMIC_SLEEP does: the report is
- * the bug, not the allocation.  Nothing here takes a lock.
+ * the bug, not the allocation.  A thread that turns interrupts off outside
+ * a handler counts in the current machine's m->irqs_off (an atomic), and
+ * the machine's interrupt thread starts no handler while it is non-zero.
+ * Nothing here takes a lock.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +23,29 @@
 
 static _Thread_local unsigned int preempt_count;
 static _Thread_local bool irqs_off;
+/* The machine whose m->irqs_off this thread's disable counted in. */
+static _Thread_local struct dmaemu_machine *irqs_off_m;
+
+/*
+ * Interrupts go off (@off) or on for this thread.  Outside a handler, the
+ * thread stands for the CPU the machine's interrupt thread interrupts: it
+ * counts in the current machine's m->irqs_off, which holds off the start
+ * of handlers (bus/irq.c); the interrupt thread itself, in hardirq
+ * context, does not count.
+ */
+static void set_irqs_off(bool off)
+{
+	if (off && !irqs_off && !(preempt_count & DMAEMU_HARDIRQ_MASK)) {
+		irqs_off_m = dmaemu_machine_current();
+		if (irqs_off_m)
+			__atomic_add_fetch(&irqs_off_m->irqs_off, 1,
+					   __ATOMIC_SEQ_CST);
+	} else if (!off && irqs_off && irqs_off_m) {
+		__atomic_sub_fetch(&irqs_off_m->irqs_off, 1, __ATOMIC_SEQ_CST);
+		irqs_off_m = NULL;
+	}
+	irqs_off = off;
+}
 
 unsigned int dmaemu_preempt_count(void)
 {
@@ -91,25 +117,25 @@ int dmaemu_bh_enable(void)
 
 void dmaemu_irq_disable(void)
 {
-	irqs_off = true;
+	set_irqs_off(true);
 }
 
 void dmaemu_irq_enable(void)
 {
-	irqs_off = false;
+	set_irqs_off(false);
 }
 
 unsigned long dmaemu_irq_save(void)
 {
 	unsigned long flags = irqs_off;
 
-	irqs_off = true;
+	set_irqs_off(true);
 	return flags;
 }
 
 void dmaemu_irq_restore(unsigned long flags)
 {
-	irqs_off = flags != 0;
+	set_irqs_off(flags != 0);
 }
 
 bool dmaemu_irqs_disabled(void)

@@ -1,7 +1,10 @@
-# lib/mm/: GFP flags, the page allocator, kmalloc, execution context.
+# lib/mm/: GFP flags, the page allocator, kmalloc, execution context,
+# the kernel's locks, wait queues and completions, time and delays.
 lib_libdmaemu_internal_la_SOURCES += \
 	lib/mm/mm.h \
 	lib/mm/context.c \
 	lib/mm/gfp.c \
 	lib/mm/page_alloc.c \
-	lib/mm/slab.c
+	lib/mm/slab.c \
+	lib/mm/sync.c \
+	lib/mm/time.c

@@ -17,7 +17,7 @@
 #define NPAGES 4
 #define ROUNDS 200
 
-struct device {
+struct writer {
 	struct dmaemu_machine *m;
 	uint64_t base;
 	unsigned int rounds;
@@ -33,7 +33,7 @@ struct device {
 
 static void *device_thread(void *arg)
 {
-	struct device *d = arg;
+	struct writer *d = arg;
 	uint8_t buf[DEV_CHUNK];
 	unsigned int r, off, i;
 
@@ -61,7 +61,7 @@ START_TEST(test_device_vs_lineops)
 {
 	struct dmaemu_machine *m = dmaemu_machine_create("mem=16M:"
 							 "log_path=/dev/null");
-	struct device dev;
+	struct writer dev;
 	pthread_t t;
 	uint64_t base, lp, len = NPAGES * DMAEMU__PAGE_SIZE, i;
 	static uint8_t dev_line[NPAGES * DMAEMU__PAGE_SIZE / 16];
@@ -167,7 +167,7 @@ START_TEST(test_two_devices)
 {
 	struct dmaemu_machine *m = dmaemu_machine_create("mem=16M:"
 							 "log_path=/dev/null");
-	struct device a, b;
+	struct writer a, b;
 	pthread_t ta, tb;
 
 	ck_assert_ptr_nonnull(m);

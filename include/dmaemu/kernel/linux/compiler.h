@@ -27,6 +27,16 @@
 #ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
+#ifndef lower_32_bits
+/* The low and high 32 bits of a 64-bit value (a dma_addr_t). */
+#define lower_32_bits(n) ((uint32_t)((n)&0xffffffffULL))
+#define upper_32_bits(n) ((uint32_t)((uint64_t)(n) >> 32))
+#endif
+#ifndef container_of
+/* The structure of type @type whose member @member is at @ptr. */
+#define container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - __builtin_offsetof(type, member)))
+#endif
 
 static inline __attribute__((always_inline)) void __read_once_size(
 	const volatile void *p, void *res, int size)

@@ -53,6 +53,35 @@ struct device {
 	struct device_dma_parameters dmaemu_dma_parms;
 };
 
+/**
+ * struct device_driver - what a bus matches devices against.
+ * @name: the driver's name (the platform bus matches it with the model's).
+ */
+struct device_driver {
+	const char *name;
+};
+
+struct resource;
+
+/**
+ * devm_kmalloc() - kmalloc() that is freed when the driver is unbound from
+ * @dev (or @dev is destroyed).
+ * Return: the memory, or NULL (an alloc-failure report; a bad-argument
+ * report when @dev is not an emulated device).
+ */
+void *devm_kmalloc(struct device *dev, size_t size, unsigned int gfp);
+/** devm_kzalloc() - devm_kmalloc(), zeroed. */
+void *devm_kzalloc(struct device *dev, size_t size, unsigned int gfp);
+/** devm_kfree() - free what devm_kmalloc() gave now. */
+void devm_kfree(struct device *dev, const void *p);
+/**
+ * devm_ioremap_resource() - ioremap() a IORESOURCE_MEM resource of @dev.
+ * Return: the __iomem cookie, or ERR_PTR(-EINVAL) (no resource, not
+ * memory) or ERR_PTR(-ENOMEM) (no register window there: a report), with a
+ * dev_err() message as in Linux.  Check it with IS_ERR() (<linux/err.h>).
+ */
+void *devm_ioremap_resource(struct device *dev, struct resource *res);
+
 /** dev_name() - the device's name. */
 static inline const char *dev_name(const struct device *dev)
 {

@@ -30,7 +30,16 @@
 extern "C" {
 #endif
 
-/* Map and unmap a device's register window (provided with the devices). */
+/*
+ * ioremap() - map registers at physical address @offset (a device's
+ * IORESOURCE_MEM, <linux/platform_device.h>) of the current machine: the
+ * range must lie inside one device's register window, else NULL and an
+ * mmio-access report.  The _nocache and _wc variants are the same (a
+ * register window has no cache).  iounmap() of a cookie does nothing
+ * (windows live as long as their device); of anything else it is a
+ * bad-argument report.  devm_ioremap_resource() maps on the device's own
+ * machine.
+ */
 void __iomem *ioremap(phys_addr_t offset, size_t size);
 void __iomem *ioremap_nocache(phys_addr_t offset, size_t size);
 void __iomem *ioremap_wc(phys_addr_t offset, size_t size);

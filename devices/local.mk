@@ -1,0 +1,13 @@
+# devices/: device models (libdmaemu-devices), built from the public
+# headers only (no -I lib: a model sees what an out-of-tree one would) and
+# linking the installed library.  Each model has docs/devices/<name>.md.
+
+lib_LTLIBRARIES += devices/libdmaemu-devices.la
+devices_libdmaemu_devices_la_SOURCES = devices/copy-engine.c
+devices_libdmaemu_devices_la_CPPFLAGS = -I$(top_srcdir)/include \
+	-I$(top_srcdir)/include/dmaemu/kernel
+devices_libdmaemu_devices_la_LIBADD = lib/libdmaemu.la $(PTHREAD_LIBS)
+devices_libdmaemu_devices_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+
+pkgconfig_DATA += devices/dmaemu-devices.pc
+EXTRA_DIST += devices/dmaemu-devices.pc.in docs/devices/copy-engine.md

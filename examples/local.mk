@@ -1,0 +1,23 @@
+# examples/: reference drivers, built the way a program outside the tree
+# builds driver code: with tools/dmaemu-cc (instrumented), linking the
+# installed-style libraries.  `make check` runs them on each profile
+# (tests/scripts/examples.sh).  A sanitizer build cannot run instrumented
+# code (dmaemu-cc refuses): the examples are not built and the test skips.
+
+copy_engine_srcs = $(srcdir)/examples/copy-engine/main.c \
+	$(srcdir)/examples/copy-engine/ce-driver.c
+EXTRA_DIST += $(copy_engine_srcs) examples/copy-engine/ce-driver.h
+
+if HAVE_INSTRUMENT
+if !SANITIZER_BUILD
+check_SCRIPTS += examples/copy-engine/copy-engine
+endif
+endif
+CLEANFILES += examples/copy-engine/copy-engine
+
+examples/copy-engine/copy-engine: $(copy_engine_srcs) \
+		$(srcdir)/examples/copy-engine/ce-driver.h tools/dmaemu-cc \
+		lib/libdmaemu.la devices/libdmaemu-devices.la
+	@$(MKDIR_P) examples/copy-engine
+	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
+		-o $@ $(copy_engine_srcs) -ldmaemu-devices

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/interrupt.h> - interrupt handlers.
+ *
+ * Each machine has one interrupt thread, started by the first
+ * request_irq() on it; it stands for the CPU that takes the machine's
+ * interrupts.  It delivers an irq when its line is asserted (level) or has
+ * a latched edge, a handler is requested, the irq is enabled, its threaded
+ * handler is not running with IRQF_ONESHOT, and no thread of the machine
+ * has interrupts off (local_irq_save(), spin_lock_irqsave(), ...: while
+ * one has, no handler starts).  The hard handler runs on that thread in
+ * hardirq context with interrupts off: in_irq() and in_interrupt() are
+ * true there, and what may sleep (kmalloc(GFP_KERNEL), mutex_lock(),
+ * msleep(), wait_for_completion()) is a sleep-in-atomic report.  A level
+ * irq whose line is still asserted when the handler returns is delivered
+ * again.  A handler that returns IRQ_NONE 100 times in a row is an
+ * unhandled-irq report ("nobody cared") and its irq is disabled.
+ *
+ * Threaded handlers (request_threaded_irq() with a thread_fn) run on a
+ * thread of their own per irq, in process context (they may sleep),
+ * after the hard handler returned IRQ_WAKE_THREAD (a NULL hard handler
+ * always does; it requires IRQF_ONESHOT).  With IRQF_ONESHOT the irq is
+ * masked from then until thread_fn returns.  Wake-ups that come while
+ * thread_fn runs make it run once more.
+ *
+ * One handler per irq (IRQF_SHARED is accepted but a second request of
+ * an irq is -EBUSY).  request_irq(), free_irq(), disable_irq() and
+ * synchronize_irq() may sleep; disable_irq_nosync(), enable_irq() may be
+ * called from any context.
+ */
+#ifndef DMAEMU_KERNEL_LINUX_INTERRUPT_H
+#define DMAEMU_KERNEL_LINUX_INTERRUPT_H
+
+#include <stddef.h>
+
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
+#include <linux/wait_bit.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum irqreturn {
+	IRQ_NONE = 0,
+	IRQ_HANDLED = 1 << 0,
+	IRQ_WAKE_THREAD = 1 << 1,
+};
+typedef enum irqreturn irqreturn_t;
+#define IRQ_RETVAL(x) ((x) ? IRQ_HANDLED : IRQ_NONE)
+
+typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
+
+#define IRQF_TRIGGER_NONE 0x00000000
+#define IRQF_TRIGGER_RISING 0x00000001
+#define IRQF_TRIGGER_FALLING 0x00000002
+#define IRQF_TRIGGER_HIGH 0x00000004
+#define IRQF_TRIGGER_LOW 0x00000008
+#define IRQF_SHARED 0x00000080
+#define IRQF_ONESHOT 0x00002000
+#define IRQF_NO_AUTOEN 0x00080000
+
+/**
+ * request_threaded_irq() - install the handlers of @irq.
+ * @irq:       the irq number (platform_get_irq()).
+ * @handler:   hard handler (interrupt thread, hardirq context), or NULL
+ *             to only wake @thread_fn (needs IRQF_ONESHOT).
+ * @thread_fn: threaded handler (its own thread, process context), or NULL.
+ * @flags:     IRQF_ONESHOT, IRQF_NO_AUTOEN (start disabled); trigger
+ *             flags are accepted and ignored (the model's wiring rules).
+ * @name:      for reports; kept, not copied.
+ * @dev_id:    passed to the handlers; free_irq() needs it.
+ *
+ * Return: 0; -EINVAL with a bad-argument report (unknown irq, no handler
+ * at all, NULL @handler without IRQF_ONESHOT); -EBUSY with a report when
+ * @irq has a handler; -ENOMEM.
+ */
+int request_threaded_irq(unsigned int irq, irq_handler_t handler,
+			 irq_handler_t thread_fn, unsigned long flags,
+			 const char *name, void *dev_id);
+
+/** request_irq() - request_threaded_irq() without a threaded handler. */
+static inline int request_irq(unsigned int irq, irq_handler_t handler,
+			      unsigned long flags, const char *name,
+			      void *dev_id)
+{
+	return request_threaded_irq(irq, handler, NULL, flags, name, dev_id);
+}
+
+/**
+ * free_irq() - remove the handlers of @irq installed with @dev_id, after
+ * waiting for a hard or threaded handler in progress.
+ * Return: the @name given at request, or NULL with a bad-argument report
+ * when no such handler is installed (or when called from that handler).
+ */
+const void *free_irq(unsigned int irq, void *dev_id);
+
+/** disable_irq_nosync() - mask @irq (nests); do not wait. */
+void disable_irq_nosync(unsigned int irq);
+/** disable_irq() - mask @irq (nests) and wait for its handlers to finish. */
+void disable_irq(unsigned int irq);
+/**
+ * enable_irq() - undo one disable; at depth 0 an asserted level or a
+ * latched edge is delivered.  Unbalanced: a bad-argument report.
+ */
+void enable_irq(unsigned int irq);
+/** synchronize_irq() - wait until no handler of @irq runs or is woken. */
+void synchronize_irq(unsigned int irq);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

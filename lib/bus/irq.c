@@ -1,0 +1,792 @@
+// SPDX-License-Identifier: MIT
+/*
+ * irq.c - interrupt lines of devices, the machine's interrupt thread, and
+ * the driver side: request_irq() and friends.
+ *
+ * How it works.  Every interrupt line of every device has a descriptor
+ * and a Linux irq number, process-wide (a table indexed from IRQ_BASE;
+ * numbers are reused after the device is destroyed).  The line's state
+ * lives under its machine's controller lock (ic->lock):
+ *
+ *   level     asserted (dmaemu_raise_irq .. dmaemu_lower_irq)   level lines
+ *   pending   an edge latched, not yet delivered                edge lines
+ *   depth     disable_irq() nesting; 0 = enabled
+ *   oneshot   a threaded handler runs with IRQF_ONESHOT: masked
+ *   action    the handler (one per irq)
+ *
+ * A descriptor is deliverable when it has an action, depth and oneshot
+ * are 0, no hard handler of it runs, and its level is asserted or an edge
+ * is pending.  The interrupt thread (one per machine, started by the
+ * first request_irq()) loops:
+ *
+ *   1. wait on ic->cond until some descriptor is deliverable (round
+ *      robin over the machine's descriptors);
+ *   2. if a thread of the machine has interrupts off (m->irqs_off), poll
+ *      again in 50 us: no handler starts while interrupts are off;
+ *   3. mark it in progress (an edge is consumed), drop the lock, run the
+ *      hard handler in hardirq context with interrupts off;
+ *   4. retake the lock: IRQ_WAKE_THREAD wakes the threaded handler (its
+ *      own thread; IRQF_ONESHOT masks the irq until it returns);
+ *      IRQ_NONE 100 times in a row disables the irq (unhandled-irq);
+ *      clear in progress, wake synchronize_irq() waiters (ic->sync).
+ *
+ * A level line still asserted after its handler is simply deliverable
+ * again at step 1.
+ *
+ * Locks: ic->lock and the table lock are leaves (core/core.h): handlers,
+ * threaded handlers and reports run with neither held.  A descriptor is
+ * freed only by device destroy, after its handlers finished.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <time.h>
+
+#include <linux/interrupt.h>
+
+#include "bus/bus.h"
+
+#define IRQ_BASE 32	    /* first number handed out, as the GIC's SPIs */
+#define NR_IRQS 4096	    /* numbers in the process */
+#define UNHANDLED_LIMIT 100 /* IRQ_NONE in a row before "nobody cared" */
+#define GATE_POLL_NS 50000  /* re-check of m->irqs_off */
+
+struct dmaemu__irqc;
+
+/* A requested handler.  Fields below @dev_id: under ic->lock. */
+struct irq_action {
+	irq_handler_t handler;
+	irq_handler_t thread_fn;
+	unsigned long flags;
+	const char *name;
+	void *dev_id;
+	struct dmaemu__irq_desc *desc;
+	pthread_t thread; /* runs thread_fn (when there is one) */
+	pthread_cond_t cond;
+	bool wake, stop, running;
+};
+
+struct dmaemu__irq_desc {
+	unsigned int irq;
+	struct dmaemu_device *dev;
+	unsigned int line;
+	bool edge;
+	struct dmaemu__irqc *ic;
+	/* Under ic->lock: */
+	bool level, pending, inprogress, oneshot;
+	unsigned int depth;
+	unsigned int unhandled;
+	struct irq_action *action;
+};
+
+/**
+ * struct dmaemu__irqc - a machine's interrupt controller.
+ * @m:       the machine.
+ * @lock:    everything below and the descriptors' state (a leaf).
+ * @cond:    the interrupt thread waits for work (CLOCK_MONOTONIC).
+ * @sync:    handlers finished: synchronize_irq(), free_irq(), destroy.
+ * @thread:  the interrupt thread, when @started.
+ * @stop:    machine destroy: the thread ends.
+ * @desc:    the machine's descriptors (@n of @cap).
+ * @next:    where the round robin starts.
+ */
+struct dmaemu__irqc {
+	struct dmaemu_machine *m;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_cond_t sync;
+	pthread_t thread;
+	bool started, stop;
+	struct dmaemu__irq_desc **desc;
+	size_t n, cap, next;
+};
+
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dmaemu__irq_desc *table[NR_IRQS]; /* table_lock */
+
+/* The descriptor of @irq, or NULL after a report naming @fn. */
+static struct dmaemu__irq_desc *desc_of(unsigned int irq, const char *fn)
+{
+	struct dmaemu__irq_desc *desc = NULL;
+
+	dmaemu__lock(&table_lock);
+	if (irq >= IRQ_BASE && irq - IRQ_BASE < NR_IRQS)
+		desc = table[irq - IRQ_BASE];
+	dmaemu__unlock(&table_lock);
+	if (!desc)
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%u): no such irq (not a line of a live "
+				"device)",
+				fn, irq);
+	return desc;
+}
+
+static int cond_init_monotonic(pthread_cond_t *c)
+{
+	pthread_condattr_t attr;
+	int ret = pthread_condattr_init(&attr);
+
+	if (ret)
+		return ret;
+	ret = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (!ret)
+		ret = pthread_cond_init(c, &attr);
+	pthread_condattr_destroy(&attr);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The interrupt thread                                                   */
+/* ---------------------------------------------------------------------- */
+
+static bool deliverable(const struct dmaemu__irq_desc *desc)
+{
+	return desc->action && !desc->depth && !desc->oneshot &&
+	       !desc->inprogress && (desc->edge ? desc->pending : desc->level);
+}
+
+/* The next deliverable descriptor, round robin; ic->lock held. */
+static struct dmaemu__irq_desc *pick(struct dmaemu__irqc *ic)
+{
+	size_t i, j;
+
+	for (i = 0; i < ic->n; i++) {
+		j = (ic->next + i) % ic->n;
+		if (deliverable(ic->desc[j])) {
+			ic->next = j + 1;
+			return ic->desc[j];
+		}
+	}
+	return NULL;
+}
+
+static void gate_wait(struct dmaemu__irqc *ic)
+{
+	struct timespec ts;
+	uint64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ns = (uint64_t)ts.tv_nsec + GATE_POLL_NS;
+	ts.tv_sec += (time_t)(ns / 1000000000ULL);
+	ts.tv_nsec = (long)(ns % 1000000000ULL);
+	pthread_cond_timedwait(&ic->cond, &ic->lock, &ts);
+}
+
+static void *irq_thread(void *arg)
+{
+	struct dmaemu__irqc *ic = arg;
+	struct dmaemu__irq_desc *desc;
+	struct irq_action *ac;
+	irqreturn_t ret;
+	unsigned long flags;
+	bool nobody;
+
+	dmaemu__lock(&ic->lock);
+	while (!ic->stop) {
+		desc = pick(ic);
+		if (!desc) {
+			pthread_cond_wait(&ic->cond, &ic->lock);
+			continue;
+		}
+		if (__atomic_load_n(&ic->m->irqs_off, __ATOMIC_SEQ_CST)) {
+			gate_wait(ic);
+			continue;
+		}
+		desc->inprogress = true;
+		desc->pending = false;
+		ac = desc->action;
+		dmaemu__unlock(&ic->lock);
+
+		dmaemu_enter_irq();
+		flags = dmaemu_irq_save();
+		ret = ac->handler ? ac->handler((int)desc->irq, ac->dev_id)
+				  : IRQ_WAKE_THREAD;
+		dmaemu_irq_restore(flags);
+		(void)dmaemu_exit_irq();
+
+		nobody = false;
+		dmaemu__lock(&ic->lock);
+		if ((ret & IRQ_WAKE_THREAD) && ac->thread_fn) {
+			ac->wake = true;
+			if (ac->flags & IRQF_ONESHOT)
+				desc->oneshot = true;
+			pthread_cond_broadcast(&ac->cond);
+		}
+		if (ret == IRQ_NONE && ++desc->unhandled >= UNHANDLED_LIMIT) {
+			desc->unhandled = 0;
+			desc->depth++;
+			nobody = true;
+		} else if (ret != IRQ_NONE) {
+			desc->unhandled = 0;
+		}
+		desc->inprogress = false;
+		pthread_cond_broadcast(&ic->sync);
+		if (nobody) {
+			unsigned int irq = desc->irq;
+			const char *name = ac->name;
+
+			dmaemu__unlock(&ic->lock);
+			dmaemu__reportf(ic->m, DMAEMU_REPORT_UNHANDLED_IRQ, 0,
+					0,
+					"irq %u: nobody cared: handler '%s' "
+					"returned IRQ_NONE %d times in a row; "
+					"disabling the irq",
+					irq, name ? name : "", UNHANDLED_LIMIT);
+			dmaemu__lock(&ic->lock);
+		}
+	}
+	dmaemu__unlock(&ic->lock);
+	return NULL;
+}
+
+/* The threaded handler of @ac: runs thread_fn in process context. */
+static void *action_thread(void *arg)
+{
+	struct irq_action *ac = arg;
+	struct dmaemu__irq_desc *desc = ac->desc;
+	struct dmaemu__irqc *ic = desc->ic;
+
+	dmaemu__lock(&ic->lock);
+	for (;;) {
+		while (!ac->wake && !ac->stop)
+			pthread_cond_wait(&ac->cond, &ic->lock);
+		if (!ac->wake)
+			break;
+		ac->wake = false;
+		ac->running = true;
+		dmaemu__unlock(&ic->lock);
+		ac->thread_fn((int)desc->irq, ac->dev_id);
+		dmaemu__lock(&ic->lock);
+		ac->running = false;
+		if (desc->oneshot && !ac->wake) {
+			desc->oneshot = false;
+			pthread_cond_broadcast(&ic->cond);
+		}
+		pthread_cond_broadcast(&ic->sync);
+	}
+	dmaemu__unlock(&ic->lock);
+	return NULL;
+}
+
+/* Start the interrupt thread if it is not running; ic->lock held. */
+static int irq_thread_start(struct dmaemu__irqc *ic)
+{
+	int ret;
+
+	if (ic->started)
+		return 0;
+	ret = pthread_create(&ic->thread, NULL, irq_thread, ic);
+	if (ret)
+		return -ret;
+	ic->started = true;
+	return 0;
+}
+
+bool dmaemu__irq_is_handler_thread(struct dmaemu_machine *m)
+{
+	struct dmaemu__irqc *ic = m ? m->irqc : NULL;
+	bool self = false;
+	size_t i;
+
+	if (!ic)
+		return false;
+	dmaemu__lock(&ic->lock);
+	if (ic->started && pthread_equal(ic->thread, pthread_self()))
+		self = true;
+	for (i = 0; !self && i < ic->n; i++) {
+		struct irq_action *ac = ic->desc[i]->action;
+
+		if (ac && ac->thread_fn &&
+		    pthread_equal(ac->thread, pthread_self()))
+			self = true;
+	}
+	dmaemu__unlock(&ic->lock);
+	return self;
+}
+
+/* Is the calling thread running a handler of @desc?  ic->lock held. */
+static bool in_own_handler(const struct dmaemu__irq_desc *desc)
+{
+	const struct dmaemu__irqc *ic = desc->ic;
+	const struct irq_action *ac = desc->action;
+
+	if (desc->inprogress && ic->started &&
+	    pthread_equal(ic->thread, pthread_self()))
+		return true;
+	return ac && ac->thread_fn && pthread_equal(ac->thread, pthread_self());
+}
+
+/* ---------------------------------------------------------------------- */
+/* Machine and device life                                                */
+/* ---------------------------------------------------------------------- */
+
+int dmaemu__irq_init(struct dmaemu_machine *m)
+{
+	struct dmaemu__irqc *ic = dmaemu__calloc(1, sizeof(*ic));
+	int ret;
+
+	if (!ic)
+		return -ENOMEM;
+	ic->m = m;
+	ret = dmaemu__mutex_init(&ic->lock);
+	if (ret)
+		goto out_free;
+	ret = cond_init_monotonic(&ic->cond);
+	if (ret)
+		goto out_mutex;
+	ret = pthread_cond_init(&ic->sync, NULL);
+	if (ret)
+		goto out_cond;
+	dmaemu__vg_atomic(&m->irqs_off, sizeof(m->irqs_off));
+	m->irqc = ic;
+	return 0;
+
+out_cond:
+	pthread_cond_destroy(&ic->cond);
+out_mutex:
+	pthread_mutex_destroy(&ic->lock);
+out_free:
+	dmaemu__free(ic);
+	return -ret;
+}
+
+void dmaemu__irq_fini(struct dmaemu_machine *m)
+{
+	struct dmaemu__irqc *ic = m->irqc;
+
+	if (!ic)
+		return;
+	dmaemu__lock(&ic->lock);
+	ic->stop = true;
+	pthread_cond_broadcast(&ic->cond);
+	dmaemu__unlock(&ic->lock);
+	if (ic->started)
+		pthread_join(ic->thread, NULL);
+	pthread_cond_destroy(&ic->sync);
+	pthread_cond_destroy(&ic->cond);
+	pthread_mutex_destroy(&ic->lock);
+	dmaemu__free(ic->desc);
+	dmaemu__free(ic);
+	m->irqc = NULL;
+}
+
+/* Take @desc out of the table and of its controller, and free it. */
+static void desc_free(struct dmaemu__irq_desc *desc)
+{
+	struct dmaemu__irqc *ic = desc->ic;
+	size_t i;
+
+	dmaemu__lock(&table_lock);
+	if (table[desc->irq - IRQ_BASE] == desc)
+		table[desc->irq - IRQ_BASE] = NULL;
+	dmaemu__unlock(&table_lock);
+	dmaemu__lock(&ic->lock);
+	for (i = 0; i < ic->n; i++) {
+		if (ic->desc[i] == desc) {
+			ic->desc[i] = ic->desc[--ic->n];
+			break;
+		}
+	}
+	dmaemu__unlock(&ic->lock);
+	dmaemu__free(desc);
+}
+
+int dmaemu__irq_device_add(struct dmaemu_device *d)
+{
+	struct dmaemu__irqc *ic = d->m->irqc;
+	unsigned int n = d->ops ? d->ops->nr_irqs : 0, i, k;
+	struct dmaemu__irq_desc *desc;
+
+	if (!n)
+		return 0;
+	d->irq = dmaemu__calloc(n, sizeof(*d->irq));
+	if (!d->irq)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		desc = dmaemu__calloc(1, sizeof(*desc));
+		if (!desc)
+			goto out_free;
+		desc->dev = d;
+		desc->line = i;
+		desc->edge = (d->ops->irq_edge >> i) & 1;
+		desc->ic = ic;
+		dmaemu__lock(&ic->lock);
+		if (ic->n == ic->cap) {
+			size_t cap = ic->cap ? 2 * ic->cap : 16;
+			void *p = dmaemu__realloc(ic->desc,
+						  cap * sizeof(*ic->desc));
+
+			if (!p) {
+				dmaemu__unlock(&ic->lock);
+				dmaemu__free(desc);
+				goto out_free;
+			}
+			ic->desc = p;
+			ic->cap = cap;
+		}
+		dmaemu__lock(&table_lock);
+		for (k = 0; k < NR_IRQS && table[k]; k++)
+			;
+		if (k < NR_IRQS) {
+			table[k] = desc;
+			desc->irq = IRQ_BASE + k;
+		}
+		dmaemu__unlock(&table_lock);
+		if (k == NR_IRQS) {
+			dmaemu__unlock(&ic->lock);
+			dmaemu__free(desc);
+			goto out_free;
+		}
+		ic->desc[ic->n++] = desc;
+		dmaemu__unlock(&ic->lock);
+		d->irq[i] = desc;
+		d->nr_irqs = i + 1;
+	}
+	return 0;
+
+out_free:
+	while (d->nr_irqs)
+		desc_free(d->irq[--d->nr_irqs]);
+	dmaemu__free(d->irq);
+	d->irq = NULL;
+	return -ENOMEM;
+}
+
+/* Stop and free @ac, which is no longer reachable from its descriptor;
+ * ic->lock held, dropped while its thread is joined. */
+static void action_free(struct dmaemu__irqc *ic, struct irq_action *ac)
+{
+	if (ac->thread_fn) {
+		ac->stop = true;
+		pthread_cond_broadcast(&ac->cond);
+		dmaemu__unlock(&ic->lock);
+		pthread_join(ac->thread, NULL);
+		dmaemu__lock(&ic->lock);
+		pthread_cond_destroy(&ac->cond);
+	}
+	dmaemu__free(ac);
+}
+
+/*
+ * Remove the action of @desc: wait for its hard handler to finish, stop
+ * its thread (a threaded handler in progress finishes), free it.
+ * ic->lock held.  Return: the action's name.
+ */
+static const char *remove_action(struct dmaemu__irq_desc *desc)
+{
+	struct dmaemu__irqc *ic = desc->ic;
+	struct irq_action *ac = desc->action;
+	const char *name = ac->name;
+
+	desc->action = NULL;
+	while (desc->inprogress)
+		pthread_cond_wait(&ic->sync, &ic->lock);
+	desc->oneshot = false;
+	desc->depth = 0;
+	action_free(ic, ac);
+	return name;
+}
+
+void dmaemu__irq_device_release(struct dmaemu_device *d, const char *when)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_irqs; i++) {
+		struct dmaemu__irq_desc *desc = d->irq[i];
+		struct dmaemu__irqc *ic = desc->ic;
+		const char *name;
+
+		dmaemu__lock(&ic->lock);
+		if (!desc->action) {
+			dmaemu__unlock(&ic->lock);
+			continue;
+		}
+		name = remove_action(desc);
+		dmaemu__unlock(&ic->lock);
+		dmaemu__reportf(d->m, DMAEMU_REPORT_LEAKED_IRQ, 0, 0,
+				"irq %u (line %u of %s) still has handler "
+				"'%s' after %s: free_irq() it; freed now",
+				desc->irq, i, d->name, name ? name : "", when);
+	}
+}
+
+void dmaemu__irq_device_quiesce(struct dmaemu_device *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_irqs; i++) {
+		struct dmaemu__irqc *ic = d->irq[i]->ic;
+
+		dmaemu__lock(&ic->lock);
+		d->irq[i]->level = false;
+		d->irq[i]->pending = false;
+		dmaemu__unlock(&ic->lock);
+	}
+}
+
+void dmaemu__irq_device_del(struct dmaemu_device *d)
+{
+	unsigned int i;
+
+	dmaemu__irq_device_quiesce(d);
+	dmaemu__irq_device_release(d, "the device was destroyed");
+	for (i = 0; i < d->nr_irqs; i++)
+		desc_free(d->irq[i]);
+	dmaemu__free(d->irq);
+	d->irq = NULL;
+	d->nr_irqs = 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Device side                                                            */
+/* ---------------------------------------------------------------------- */
+
+static struct dmaemu__irq_desc *line_of(struct dmaemu_device *d,
+					unsigned int line, const char *fn)
+{
+	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+
+	if (live && line < live->nr_irqs)
+		return live->irq[line];
+	dmaemu__reportf(live ? live->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s(%s, %u): %s", fn, live ? live->name : "", line,
+			!d	? "NULL device"
+			: !live ? "not a live device"
+				: "the device has no such interrupt line");
+	return NULL;
+}
+
+static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
+		    const char *fn)
+{
+	struct dmaemu__irq_desc *desc = line_of(d, line, fn);
+	struct dmaemu__irqc *ic;
+
+	if (!desc)
+		return -EINVAL;
+	ic = desc->ic;
+	dmaemu__lock(&ic->lock);
+	/* On an edge line every raise is an edge, lowered or not. */
+	if (up && desc->edge)
+		desc->pending = true;
+	desc->level = up;
+	if (deliverable(desc))
+		pthread_cond_broadcast(&ic->cond);
+	dmaemu__unlock(&ic->lock);
+	return 0;
+}
+
+int dmaemu_raise_irq(struct dmaemu_device *d, unsigned int line)
+{
+	return set_line(d, line, true, "dmaemu_raise_irq");
+}
+
+int dmaemu_lower_irq(struct dmaemu_device *d, unsigned int line)
+{
+	return set_line(d, line, false, "dmaemu_lower_irq");
+}
+
+int dmaemu_device_irq(struct dmaemu_device *d, unsigned int line)
+{
+	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+
+	if (!live || line >= live->nr_irqs)
+		return -EINVAL;
+	return (int)live->irq[line]->irq;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Driver side                                                            */
+/* ---------------------------------------------------------------------- */
+
+int request_threaded_irq(unsigned int irq, irq_handler_t handler,
+			 irq_handler_t thread_fn, unsigned long flags,
+			 const char *name, void *dev_id)
+{
+	struct dmaemu__irq_desc *desc;
+	struct dmaemu__irqc *ic;
+	struct irq_action *ac;
+	const char *why = NULL;
+	int ret;
+
+	dmaemu_might_sleep("request_irq()");
+	desc = desc_of(irq, "request_irq");
+	if (!desc)
+		return -EINVAL;
+	ic = desc->ic;
+	if (!handler && !thread_fn)
+		why = "no handler and no thread_fn";
+	else if (!handler && !(flags & IRQF_ONESHOT))
+		why = "threaded irq requested with handler=NULL and "
+		      "!IRQF_ONESHOT";
+	if (why) {
+		dmaemu__reportf(ic->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"request_irq(%u, '%s'): %s", irq,
+				name ? name : "", why);
+		return -EINVAL;
+	}
+	ac = dmaemu__calloc(1, sizeof(*ac));
+	if (!ac)
+		return -ENOMEM;
+	ac->handler = handler;
+	ac->thread_fn = thread_fn;
+	ac->flags = flags;
+	ac->name = name;
+	ac->dev_id = dev_id;
+	ac->desc = desc;
+	if (thread_fn && pthread_cond_init(&ac->cond, NULL)) {
+		dmaemu__free(ac);
+		return -ENOMEM;
+	}
+
+	dmaemu__lock(&ic->lock);
+	if (desc->action) {
+		const char *other = desc->action->name;
+
+		dmaemu__unlock(&ic->lock);
+		dmaemu__reportf(ic->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"request_irq(%u, '%s'): the irq has a handler "
+				"('%s') already",
+				irq, name ? name : "", other ? other : "");
+		ret = -EBUSY;
+		goto out_free;
+	}
+	ret = irq_thread_start(ic);
+	if (!ret && thread_fn)
+		ret = -pthread_create(&ac->thread, NULL, action_thread, ac);
+	if (ret) {
+		dmaemu__unlock(&ic->lock);
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	desc->pending = false;
+	desc->unhandled = 0;
+	desc->oneshot = false;
+	desc->depth = (flags & IRQF_NO_AUTOEN) ? 1 : 0;
+	desc->action = ac;
+	if (deliverable(desc))
+		pthread_cond_broadcast(&ic->cond);
+	dmaemu__unlock(&ic->lock);
+	return 0;
+
+out_free:
+	if (thread_fn)
+		pthread_cond_destroy(&ac->cond);
+	dmaemu__free(ac);
+	return ret;
+}
+
+const void *free_irq(unsigned int irq, void *dev_id)
+{
+	struct dmaemu__irq_desc *desc;
+	struct dmaemu__irqc *ic;
+	const char *why = NULL;
+	const char *name;
+
+	dmaemu_might_sleep("free_irq()");
+	desc = desc_of(irq, "free_irq");
+	if (!desc)
+		return NULL;
+	ic = desc->ic;
+	dmaemu__lock(&ic->lock);
+	if (!desc->action || desc->action->dev_id != dev_id)
+		why = "trying to free an irq that has no handler with this "
+		      "dev_id (already free?)";
+	else if (in_own_handler(desc))
+		why = "called from a handler of that irq, which it would "
+		      "wait for";
+	if (why) {
+		dmaemu__unlock(&ic->lock);
+		dmaemu__reportf(ic->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"free_irq(%u, %p): %s", irq, dev_id, why);
+		return NULL;
+	}
+	name = remove_action(desc);
+	dmaemu__unlock(&ic->lock);
+	return name;
+}
+
+/* Wait for the handlers of @desc; ic->lock held.  Reports a wait on
+ * itself (a handler synchronizing its own irq) and returns instead. */
+static void wait_handlers(struct dmaemu__irq_desc *desc, const char *fn)
+{
+	struct dmaemu__irqc *ic = desc->ic;
+	struct irq_action *ac;
+
+	if (in_own_handler(desc)) {
+		unsigned int irq = desc->irq;
+
+		dmaemu__unlock(&ic->lock);
+		dmaemu__reportf(ic->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%u): called from a handler of that irq, "
+				"which it would wait for forever "
+				"(use disable_irq_nosync())",
+				fn, irq);
+		dmaemu__lock(&ic->lock);
+		return;
+	}
+	for (;;) {
+		ac = desc->action;
+		if (!desc->inprogress &&
+		    !(ac && ac->thread_fn && (ac->wake || ac->running)))
+			break;
+		pthread_cond_wait(&ic->sync, &ic->lock);
+	}
+}
+
+void synchronize_irq(unsigned int irq)
+{
+	struct dmaemu__irq_desc *desc;
+
+	dmaemu_might_sleep("synchronize_irq()");
+	desc = desc_of(irq, "synchronize_irq");
+	if (!desc)
+		return;
+	dmaemu__lock(&desc->ic->lock);
+	wait_handlers(desc, "synchronize_irq");
+	dmaemu__unlock(&desc->ic->lock);
+}
+
+void disable_irq_nosync(unsigned int irq)
+{
+	struct dmaemu__irq_desc *desc = desc_of(irq, "disable_irq_nosync");
+
+	if (!desc)
+		return;
+	dmaemu__lock(&desc->ic->lock);
+	desc->depth++;
+	dmaemu__unlock(&desc->ic->lock);
+}
+
+void disable_irq(unsigned int irq)
+{
+	struct dmaemu__irq_desc *desc;
+
+	dmaemu_might_sleep("disable_irq()");
+	desc = desc_of(irq, "disable_irq");
+	if (!desc)
+		return;
+	dmaemu__lock(&desc->ic->lock);
+	desc->depth++;
+	wait_handlers(desc, "disable_irq");
+	dmaemu__unlock(&desc->ic->lock);
+}
+
+void enable_irq(unsigned int irq)
+{
+	struct dmaemu__irq_desc *desc = desc_of(irq, "enable_irq");
+	bool unbalanced;
+
+	if (!desc)
+		return;
+	dmaemu__lock(&desc->ic->lock);
+	unbalanced = !desc->depth;
+	if (!unbalanced && !--desc->depth && deliverable(desc))
+		pthread_cond_broadcast(&desc->ic->cond);
+	dmaemu__unlock(&desc->ic->lock);
+	if (unbalanced)
+		dmaemu__reportf(desc->ic->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"enable_irq(%u): unbalanced enable (the irq "
+				"is not disabled)",
+				irq);
+}

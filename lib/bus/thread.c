@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+/*
+ * thread.c - each device model's own thread: doorbells, the model's
+ * timer, reset and shutdown.
+ *
+ * How it works.  A model with a run op gets a thread at create.  The
+ * thread sleeps on its condition variable until there is something to do,
+ * then calls run once with what woke it, and sleeps again:
+ *
+ *            doorbell()          timer deadline passed
+ *                 \                  /
+ *                  v                v
+ *   sleep --> events != 0 && !hold ---> in_run = 1; ops->run(dev, events)
+ *     ^                                          |
+ *     +------------------------------------------+  in_run = 0, broadcast
+ *
+ *   reset:    hold++ (stopping), wait for !in_run, drop events and the
+ *             timer, quiesce the irq lines, ops->reset(), hold--
+ *   destroy:  stop = 1 (stopping), wake, join
+ *
+ * Wake-ups that arrive while run runs are merged into the next call.
+ * dmaemu_device_stopping() reads an atomic copy of "hold or stop" so a run
+ * in a long transfer can give up at a chunk boundary without a lock.
+ * The timer is a deadline on the host's monotonic clock (emulated time,
+ * <dmaemu/sync.h>); the thread sleeps with pthread_cond_timedwait() on
+ * that clock.
+ *
+ * Locks: t->lock is a leaf (core/core.h): models call doorbell() and the
+ * timer calls with their own lock held, and run is called without it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <time.h>
+
+#include "bus/bus.h"
+
+/**
+ * struct dmaemu__devthread - a device's thread.
+ * @tid:      the thread.
+ * @lock:     protects every field below but @stopping (a leaf).
+ * @cond:     the thread sleeps here; reset and destroy wait here for
+ *            !@in_run (CLOCK_MONOTONIC).
+ * @events:   DMAEMU_DEVICE_* not yet handed to run.
+ * @armed:    the timer is armed, for @deadline.
+ * @deadline: CLOCK_MONOTONIC time of the timer.
+ * @hold:     resets in progress: run is not called while non-zero.
+ * @stop:     destroy: the thread ends.
+ * @in_run:   run is being called.
+ * @stopping: atomic copy of (@hold || @stop) for dmaemu_device_stopping().
+ */
+struct dmaemu__devthread {
+	pthread_t tid;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int events;
+	bool armed;
+	struct timespec deadline;
+	unsigned int hold;
+	bool stop;
+	bool in_run;
+	int stopping;
+};
+
+static bool ts_passed(const struct timespec *ts)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > ts->tv_sec ||
+	       (now.tv_sec == ts->tv_sec && now.tv_nsec >= ts->tv_nsec);
+}
+
+/* Keep t->stopping in step; t->lock held. */
+static void update_stopping(struct dmaemu__devthread *t)
+{
+	__atomic_store_n(&t->stopping, t->hold || t->stop, __ATOMIC_RELEASE);
+}
+
+static void *device_thread(void *arg)
+{
+	struct dmaemu_device *d = arg;
+	struct dmaemu__devthread *t = d->thr;
+	unsigned int ev;
+
+	dmaemu__lock(&t->lock);
+	while (!t->stop) {
+		ev = 0;
+		if (!t->hold) {
+			ev = t->events;
+			if (t->armed && ts_passed(&t->deadline)) {
+				t->armed = false;
+				ev |= DMAEMU_DEVICE_TIMER;
+			}
+		}
+		if (!ev) {
+			if (t->armed && !t->hold)
+				pthread_cond_timedwait(&t->cond, &t->lock,
+						       &t->deadline);
+			else
+				pthread_cond_wait(&t->cond, &t->lock);
+			continue;
+		}
+		t->events = 0;
+		t->in_run = true;
+		dmaemu__unlock(&t->lock);
+		d->ops->run(d, ev);
+		dmaemu__lock(&t->lock);
+		t->in_run = false;
+		pthread_cond_broadcast(&t->cond);
+	}
+	dmaemu__unlock(&t->lock);
+	return NULL;
+}
+
+int dmaemu__thread_start(struct dmaemu_device *d)
+{
+	struct dmaemu__devthread *t;
+	pthread_condattr_t attr;
+	int ret;
+
+	if (!d->ops || !d->ops->run)
+		return 0;
+	t = dmaemu__calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	ret = dmaemu__mutex_init(&t->lock);
+	if (ret)
+		goto out_free;
+	ret = pthread_condattr_init(&attr);
+	if (ret)
+		goto out_mutex;
+	ret = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (!ret)
+		ret = pthread_cond_init(&t->cond, &attr);
+	pthread_condattr_destroy(&attr);
+	if (ret)
+		goto out_mutex;
+	dmaemu__vg_atomic(&t->stopping, sizeof(t->stopping));
+	d->thr = t;
+	ret = pthread_create(&t->tid, NULL, device_thread, d);
+	if (ret)
+		goto out_cond;
+	return 0;
+
+out_cond:
+	d->thr = NULL;
+	pthread_cond_destroy(&t->cond);
+out_mutex:
+	pthread_mutex_destroy(&t->lock);
+out_free:
+	dmaemu__free(t);
+	return -ret;
+}
+
+void dmaemu__thread_stop(struct dmaemu_device *d)
+{
+	struct dmaemu__devthread *t = d->thr;
+
+	if (!t)
+		return;
+	dmaemu__lock(&t->lock);
+	t->stop = true;
+	update_stopping(t);
+	pthread_cond_broadcast(&t->cond);
+	dmaemu__unlock(&t->lock);
+	pthread_join(t->tid, NULL);
+	d->thr = NULL;
+	pthread_cond_destroy(&t->cond);
+	pthread_mutex_destroy(&t->lock);
+	dmaemu__free(t);
+}
+
+bool dmaemu__thread_is_self(const struct dmaemu_device *d)
+{
+	return d->thr && pthread_equal(d->thr->tid, pthread_self());
+}
+
+/* @d is live and has a thread, else a report naming @fn.  Return: t. */
+static struct dmaemu__devthread *thread_of(struct dmaemu_device *d,
+					   const char *fn)
+{
+	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+
+	if (live && live->thr)
+		return live->thr;
+	dmaemu__reportf(live ? live->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s(%s): %s", fn, live ? live->name : "",
+			!d	? "NULL device"
+			: !live ? "not a live device"
+				: "the model has no run op (no thread)");
+	return NULL;
+}
+
+int dmaemu_device_doorbell(struct dmaemu_device *d)
+{
+	struct dmaemu__devthread *t = thread_of(d, "dmaemu_device_doorbell");
+
+	if (!t)
+		return -EINVAL;
+	dmaemu__lock(&t->lock);
+	t->events |= DMAEMU_DEVICE_DOORBELL;
+	pthread_cond_broadcast(&t->cond);
+	dmaemu__unlock(&t->lock);
+	return 0;
+}
+
+int dmaemu_device_timer_arm(struct dmaemu_device *d, uint64_t delay_ns)
+{
+	struct dmaemu__devthread *t = thread_of(d, "dmaemu_device_timer_arm");
+	struct timespec ts;
+	uint64_t ns;
+
+	if (!t)
+		return -EINVAL;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (delay_ns > (1ULL << 62))
+		delay_ns = 1ULL << 62;
+	ns = (uint64_t)ts.tv_nsec + delay_ns;
+	ts.tv_sec += (time_t)(ns / 1000000000ULL);
+	ts.tv_nsec = (long)(ns % 1000000000ULL);
+	dmaemu__lock(&t->lock);
+	t->deadline = ts;
+	t->armed = true;
+	pthread_cond_broadcast(&t->cond);
+	dmaemu__unlock(&t->lock);
+	return 0;
+}
+
+int dmaemu_device_timer_cancel(struct dmaemu_device *d)
+{
+	struct dmaemu__devthread *t =
+		thread_of(d, "dmaemu_device_timer_cancel");
+	bool was;
+
+	if (!t)
+		return -EINVAL;
+	dmaemu__lock(&t->lock);
+	was = t->armed;
+	t->armed = false;
+	dmaemu__unlock(&t->lock);
+	return was;
+}
+
+bool dmaemu_device_stopping(struct dmaemu_device *d)
+{
+	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+
+	return live && live->thr &&
+	       __atomic_load_n(&live->thr->stopping, __ATOMIC_ACQUIRE);
+}
+
+int dmaemu_device_reset(struct dmaemu_device *d)
+{
+	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+	struct dmaemu__devthread *t;
+	bool self;
+
+	if (!live) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_reset(): %s",
+				d ? "not a live device" : "NULL device");
+		return -EINVAL;
+	}
+	t = d->thr;
+	self = dmaemu__thread_is_self(d);
+	if (t) {
+		dmaemu__lock(&t->lock);
+		if (!self) {
+			t->hold++;
+			update_stopping(t);
+			while (t->in_run)
+				pthread_cond_wait(&t->cond, &t->lock);
+		}
+		t->events = 0;
+		t->armed = false;
+		dmaemu__unlock(&t->lock);
+	}
+	dmaemu__irq_device_quiesce(d);
+	if (d->ops && d->ops->reset)
+		d->ops->reset(d);
+	if (t && !self) {
+		dmaemu__lock(&t->lock);
+		t->hold--;
+		update_stopping(t);
+		pthread_cond_broadcast(&t->cond);
+		dmaemu__unlock(&t->lock);
+	}
+	return 0;
+}

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sync.c - the kernel's sleeping and spinning primitives: spinlock_t,
+ * struct mutex, wait queues and completions.
+ *
+ * How it works.  None of these objects holds a host object: a spinlock or
+ * a mutex is an owner word, a wait queue a wake-up sequence number, a
+ * completion a count.  Each object hashes by its address to one of
+ * NBUCKETS host mutex/condition-variable pairs, and is only read or
+ * written under its bucket's mutex:
+ *
+ *        &lock, &wq, &x  --hash-->  bucket[i] = { mutex, cond (monotonic) }
+ *
+ *   lock     wait on the bucket's cond while the owner word is set, then
+ *            set it to the calling thread's token
+ *   unlock   clear the owner word, broadcast the cond
+ *   wake_up  bump the queue's sequence number, broadcast
+ *   wait     sleep while the sequence number is the one read before the
+ *            caller evaluated its condition (so no wake-up is lost)
+ *
+ * Objects sharing a bucket wake each other now and then; every waiter
+ * checks its own word again.  Because the objects are plain memory, they
+ * need no destroy and may live in kmalloc()ed memory that is freed and
+ * reused, and the race detectors see ordinary pthread locking: a driver's
+ * data accessed under a spinlock_t is ordered through the bucket mutex.
+ *
+ * Context: spinlocks disable preemption (atomic context) and the _irq
+ * variants interrupts (context.c, which holds off the machine's interrupt
+ * thread); mutexes and waits may sleep and check the context first
+ * (dmaemu_might_sleep(), a sleep-in-atomic report).
+ *
+ * Locks: the bucket mutexes are leaves (core/core.h); reports are made
+ * after the bucket is released.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <time.h>
+
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+
+#include "mm/mm.h"
+
+#define NBUCKETS 64
+
+static struct bucket {
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* CLOCK_MONOTONIC */
+} buckets[NBUCKETS];
+
+static pthread_once_t buckets_once = PTHREAD_ONCE_INIT;
+
+static void buckets_init(void)
+{
+	pthread_condattr_t attr;
+	unsigned int i;
+
+	if (pthread_condattr_init(&attr) ||
+	    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC))
+		abort();
+	for (i = 0; i < NBUCKETS; i++) {
+		if (dmaemu__mutex_init(&buckets[i].lock) ||
+		    pthread_cond_init(&buckets[i].cond, &attr))
+			abort();
+	}
+	pthread_condattr_destroy(&attr);
+}
+
+static struct bucket *bucket_of(const void *obj)
+{
+	uint64_t h = (uint64_t)(uintptr_t)obj * 0x9e3779b97f4a7c15ULL;
+
+	pthread_once(&buckets_once, buckets_init);
+	return &buckets[(h >> 32) % NBUCKETS];
+}
+
+/* A token naming the calling thread: never 0, unique among live threads. */
+static _Thread_local char thread_token;
+
+static unsigned long me(void)
+{
+	return (unsigned long)(uintptr_t)&thread_token;
+}
+
+/*
+ * Wait on @b until @deadline (CLOCK_MONOTONIC; NULL: no limit).
+ * Return: false when the deadline passed.
+ */
+static bool bucket_wait(struct bucket *b, const struct timespec *deadline)
+{
+	int ret;
+
+	if (!deadline) {
+		if (pthread_cond_wait(&b->cond, &b->lock))
+			abort();
+		return true;
+	}
+	ret = pthread_cond_timedwait(&b->cond, &b->lock, deadline);
+	if (ret && ret != ETIMEDOUT)
+		abort();
+	return ret != ETIMEDOUT;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Owner words: spinlock_t and struct mutex                               */
+/* ---------------------------------------------------------------------- */
+
+static void owner_lock(unsigned long *owner, const char *what)
+{
+	struct bucket *b = bucket_of(owner);
+
+	dmaemu__lock(&b->lock);
+	if (*owner == me()) {
+		dmaemu__unlock(&b->lock);
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"BUG: %s recursion: %s(%p) by the thread "
+				"that holds it (deadlock)",
+				what, what, (void *)owner);
+		dmaemu__lock(&b->lock);
+	}
+	while (*owner)
+		bucket_wait(b, NULL);
+	*owner = me();
+	dmaemu__unlock(&b->lock);
+}
+
+static bool owner_trylock(unsigned long *owner)
+{
+	struct bucket *b = bucket_of(owner);
+	bool ok;
+
+	dmaemu__lock(&b->lock);
+	ok = !*owner;
+	if (ok)
+		*owner = me();
+	dmaemu__unlock(&b->lock);
+	return ok;
+}
+
+static bool owner_unlock(unsigned long *owner, const char *what)
+{
+	struct bucket *b = bucket_of(owner);
+	unsigned long was;
+
+	dmaemu__lock(&b->lock);
+	was = *owner;
+	if (was == me()) {
+		*owner = 0;
+		pthread_cond_broadcast(&b->cond);
+	}
+	dmaemu__unlock(&b->lock);
+	if (was != me())
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%p): %s", what, (void *)owner,
+				was ? "held by another thread" : "not locked");
+	return was == me();
+}
+
+static bool owner_held(unsigned long *owner)
+{
+	struct bucket *b = bucket_of(owner);
+	bool held;
+
+	dmaemu__lock(&b->lock);
+	held = *owner != 0;
+	dmaemu__unlock(&b->lock);
+	return held;
+}
+
+void spin_lock_init(spinlock_t *lock)
+{
+	struct bucket *b = bucket_of(lock);
+
+	dmaemu__lock(&b->lock);
+	lock->owner = 0;
+	dmaemu__unlock(&b->lock);
+}
+
+void spin_lock(spinlock_t *lock)
+{
+	dmaemu_preempt_disable();
+	owner_lock(&lock->owner, "spin_lock");
+}
+
+int spin_trylock(spinlock_t *lock)
+{
+	dmaemu_preempt_disable();
+	if (owner_trylock(&lock->owner))
+		return 1;
+	(void)dmaemu_preempt_enable();
+	return 0;
+}
+
+void spin_unlock(spinlock_t *lock)
+{
+	if (owner_unlock(&lock->owner, "spin_unlock"))
+		(void)dmaemu_preempt_enable();
+}
+
+bool spin_is_locked(spinlock_t *lock)
+{
+	return owner_held(&lock->owner);
+}
+
+void spin_lock_irq(spinlock_t *lock)
+{
+	dmaemu_irq_disable();
+	spin_lock(lock);
+}
+
+void spin_unlock_irq(spinlock_t *lock)
+{
+	spin_unlock(lock);
+	dmaemu_irq_enable();
+}
+
+void spin_lock_bh(spinlock_t *lock)
+{
+	dmaemu_bh_disable();
+	spin_lock(lock);
+}
+
+void spin_unlock_bh(spinlock_t *lock)
+{
+	spin_unlock(lock);
+	(void)dmaemu_bh_enable();
+}
+
+unsigned long _raw_spin_lock_irqsave(spinlock_t *lock)
+{
+	unsigned long flags = dmaemu_irq_save();
+
+	spin_lock(lock);
+	return flags;
+}
+
+void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
+{
+	spin_unlock(lock);
+	dmaemu_irq_restore(flags);
+}
+
+void mutex_init(struct mutex *lock)
+{
+	struct bucket *b = bucket_of(lock);
+
+	dmaemu__lock(&b->lock);
+	lock->owner = 0;
+	dmaemu__unlock(&b->lock);
+}
+
+void mutex_destroy(struct mutex *lock)
+{
+	if (owner_held(&lock->owner))
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"mutex_destroy(%p): the mutex is locked",
+				(void *)lock);
+}
+
+void mutex_lock(struct mutex *lock)
+{
+	dmaemu_might_sleep("mutex_lock()");
+	owner_lock(&lock->owner, "mutex_lock");
+}
+
+int mutex_lock_interruptible(struct mutex *lock)
+{
+	mutex_lock(lock);
+	return 0;
+}
+
+int mutex_trylock(struct mutex *lock)
+{
+	return owner_trylock(&lock->owner);
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	owner_unlock(&lock->owner, "mutex_unlock");
+}
+
+bool mutex_is_locked(struct mutex *lock)
+{
+	return owner_held(&lock->owner);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Wait queues and completions                                            */
+/* ---------------------------------------------------------------------- */
+
+/* The deadline @timeout jiffies from now into *@ts; false: no limit. */
+static bool deadline_of(long timeout, struct timespec *ts)
+{
+	uint64_t ns;
+
+	if (timeout == LONG_MAX || timeout < 0)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ns = (uint64_t)ts->tv_nsec + (uint64_t)timeout * (1000000000ULL / HZ);
+	ts->tv_sec += (time_t)(ns / 1000000000ULL);
+	ts->tv_nsec = (long)(ns % 1000000000ULL);
+	return true;
+}
+
+/* Jiffies left until @ts, rounded up (0 when it passed). */
+static long jiffies_left(const struct timespec *ts)
+{
+	struct timespec now;
+	int64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (int64_t)(ts->tv_sec - now.tv_sec) * 1000000000LL +
+	     (ts->tv_nsec - now.tv_nsec);
+	if (ns <= 0)
+		return 0;
+	return (long)((ns + (1000000000LL / HZ) - 1) / (1000000000LL / HZ));
+}
+
+void init_waitqueue_head(wait_queue_head_t *wq)
+{
+	struct bucket *b = bucket_of(wq);
+
+	dmaemu__lock(&b->lock);
+	wq->seq = 0;
+	dmaemu__unlock(&b->lock);
+}
+
+void wake_up(wait_queue_head_t *wq)
+{
+	struct bucket *b = bucket_of(wq);
+
+	dmaemu__lock(&b->lock);
+	wq->seq++;
+	pthread_cond_broadcast(&b->cond);
+	dmaemu__unlock(&b->lock);
+}
+
+unsigned long dmaemu_waitq_prepare(struct wait_queue_head *wq)
+{
+	struct bucket *b = bucket_of(wq);
+	unsigned long seq;
+
+	dmaemu__lock(&b->lock);
+	seq = wq->seq;
+	dmaemu__unlock(&b->lock);
+	return seq;
+}
+
+long dmaemu_waitq_sleep(struct wait_queue_head *wq, unsigned long seq,
+			long timeout)
+{
+	struct bucket *b = bucket_of(wq);
+	struct timespec ts;
+	bool limit = deadline_of(timeout, &ts);
+
+	if (timeout <= 0)
+		return 0;
+	dmaemu__lock(&b->lock);
+	while (wq->seq == seq)
+		if (!bucket_wait(b, limit ? &ts : NULL))
+			break;
+	dmaemu__unlock(&b->lock);
+	return limit ? jiffies_left(&ts) : LONG_MAX;
+}
+
+void init_completion(struct completion *x)
+{
+	struct bucket *b = bucket_of(x);
+
+	dmaemu__lock(&b->lock);
+	x->done = 0;
+	x->wait.seq = 0;
+	dmaemu__unlock(&b->lock);
+}
+
+void reinit_completion(struct completion *x)
+{
+	struct bucket *b = bucket_of(x);
+
+	dmaemu__lock(&b->lock);
+	x->done = 0;
+	dmaemu__unlock(&b->lock);
+}
+
+static void do_complete(struct completion *x, bool all)
+{
+	struct bucket *b = bucket_of(x);
+
+	dmaemu__lock(&b->lock);
+	if (all)
+		x->done = UINT_MAX;
+	else if (x->done != UINT_MAX)
+		x->done++;
+	x->wait.seq++;
+	pthread_cond_broadcast(&b->cond);
+	dmaemu__unlock(&b->lock);
+}
+
+void complete(struct completion *x)
+{
+	do_complete(x, false);
+}
+
+void complete_all(struct completion *x)
+{
+	do_complete(x, true);
+}
+
+/* Wait for @x at most @timeout jiffies.  Return: 0 or the jiffies left. */
+static long do_wait(struct completion *x, long timeout, const char *what)
+{
+	struct bucket *b = bucket_of(x);
+	struct timespec ts;
+	bool limit;
+	long left = 0;
+
+	dmaemu_might_sleep(what);
+	limit = deadline_of(timeout, &ts);
+	dmaemu__lock(&b->lock);
+	while (!x->done)
+		if (!bucket_wait(b, limit ? &ts : NULL))
+			break;
+	if (x->done) {
+		if (x->done != UINT_MAX)
+			x->done--;
+		left = limit ? jiffies_left(&ts) : LONG_MAX;
+		if (!left)
+			left = 1;
+	}
+	dmaemu__unlock(&b->lock);
+	return left;
+}
+
+void wait_for_completion(struct completion *x)
+{
+	(void)do_wait(x, LONG_MAX, "wait_for_completion()");
+}
+
+unsigned long wait_for_completion_timeout(struct completion *x,
+					  unsigned long timeout)
+{
+	return (unsigned long)do_wait(
+		x, timeout > (unsigned long)LONG_MAX ? LONG_MAX : (long)timeout,
+		"wait_for_completion_timeout()");
+}
+
+int wait_for_completion_interruptible(struct completion *x)
+{
+	wait_for_completion(x);
+	return 0;
+}
+
+long wait_for_completion_interruptible_timeout(struct completion *x,
+					       unsigned long timeout)
+{
+	return (long)wait_for_completion_timeout(x, timeout);
+}
+
+bool try_wait_for_completion(struct completion *x)
+{
+	struct bucket *b = bucket_of(x);
+	bool ok;
+
+	dmaemu__lock(&b->lock);
+	ok = x->done != 0;
+	if (ok && x->done != UINT_MAX)
+		x->done--;
+	dmaemu__unlock(&b->lock);
+	return ok;
+}
+
+bool completion_done(struct completion *x)
+{
+	struct bucket *b = bucket_of(x);
+	bool done;
+
+	dmaemu__lock(&b->lock);
+	done = x->done != 0;
+	dmaemu__unlock(&b->lock);
+	return done;
+}
