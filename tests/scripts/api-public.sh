@@ -1,13 +1,15 @@
 #!/bin/sh
-# api-public.sh - the API suites (tests/api/) and the runner they share
-# (tests/runner/) use the installed headers only: no private header of
-# lib/ ("core/core.h", "dma/dma.h", ...), no internal dmaemu__ name, no
-# field of a private struct.  What they need to look inside the model is
+# api-public.sh - the API suites (tests/api/), the runner they share
+# (tests/runner/), the device models (devices/) and the examples
+# (examples/) use the installed headers only: no private header of lib/
+# ("core/core.h", "dma/dma.h", ...), no internal dmaemu__ name, no field of
+# a private struct.  What tests need to look inside the model is
 # <dmaemu/testing.h>.
 . "$top_srcdir/tests/runner/tap.sh"
 
 layers="base core mem cpu mm bus dma check"
 files=$(cd "$top_srcdir" && ls tests/api/*.c tests/runner/*.c tests/runner/*.h \
+	devices/*.c examples/*/*.c examples/*/*.h include/dmaemu/devices/*.h \
 	2>/dev/null)
 [ -n "$files" ] || skip_all "no API suites"
 for f in $files; do
