@@ -12,9 +12,11 @@
  * and the operations (DESIGN.md 2.1):
  *
  *   fill        CPU = TWIN = MEM                  (cleans first if dirty)
- *   clean       if any byte is CPU-dirty: MEM = TWIN = CPU, the whole line;
- *               device-changed bytes the CPU did not write are lost
- *               (lost-device-write)
+ *   clean       if the cache model holds the line dirty (a store through
+ *               the model dirties its line, whatever it wrote) or any byte
+ *               is CPU-dirty (stores the model never saw): MEM = TWIN =
+ *               CPU, the whole line; device-changed bytes the CPU did not
+ *               write are lost (lost-device-write)
  *   invalidate  CPU = TWIN = MEM; CPU-dirty bytes outside the range being
  *               maintained are lost (lost-cpu-write)
  *
@@ -252,9 +254,18 @@ pthread_mutex_t *dmaemu__stripe_of(struct dmaemu_machine *m, uint64_t phys)
  * The three copies of a span of whole lines inside one bank, starting at
  * physical address @phys.
  */
+/*
+ * The copies of [@phys, ...) for a span operation.  A clean also writes
+ * back a line whose bytes all equal TWIN when the cache model holds it
+ * dirty (a store of the value a byte already held dirties the line on
+ * hardware too): @model_dirty says so for a single line the model is
+ * evicting, @model is the model to ask for each such line of a range.
+ */
 struct copies {
 	uint64_t phys;
 	uint8_t *mem, *cpu, *twin;
+	const struct cachesim *model;
+	bool model_dirty;
 };
 
 static void get_copies(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
@@ -270,6 +281,8 @@ static void get_copies(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	c->mem = b->mem + off;
 	c->cpu = b->cpu + off;
 	c->twin = b->twin + off;
+	c->model = NULL;
+	c->model_dirty = false;
 }
 
 static void report_lost(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
@@ -374,6 +387,20 @@ static __attribute__((noinline)) void clean_mixed(struct dmaemu_machine *m,
 	memcpy(c->twin + off, c->cpu + off, m->line);
 }
 
+/*
+ * A line whose CPU copy equals TWIN: written back all the same when the
+ * model holds it dirty.  Its device-changed bytes are then lost (none of
+ * its bytes is CPU-dirty).
+ */
+static __attribute__((noinline)) void clean_equal(struct dmaemu_machine *m,
+						  const struct copies *c,
+						  uint64_t off,
+						  const char *what)
+{
+	if (c->model_dirty || cachesim_dirty(c->model, 0, c->phys + off))
+		clean_mixed(m, c, off, what);
+}
+
 /* Write back the dirty lines: MEM = TWIN = CPU for each. */
 static ALWAYS_INLINE void span_clean_n(struct dmaemu_machine *m,
 				       const struct copies *c, uint64_t len,
@@ -385,8 +412,11 @@ static ALWAYS_INLINE void span_clean_n(struct dmaemu_machine *m,
 		enum line_state st =
 			compare_line(c->cpu + off, c->twin + off, line);
 
-		if (st == LINE_EQUAL)
+		if (st == LINE_EQUAL) {
+			if (c->model || c->model_dirty)
+				clean_equal(m, c, off, what);
 			continue;
+		}
 		if (st == LINE_MIXED) {
 			clean_mixed(m, c, off, what);
 			continue;
@@ -437,6 +467,8 @@ static void span_clean_64(struct dmaemu_machine *m, const struct copies *c,
 			_mm_storeu_si128(pt + 3, c3);
 		} else if (_mm_movemask_epi8(all) != 0xffff) {
 			clean_mixed(m, c, off, what);
+		} else if (c->model || c->model_dirty) {
+			clean_equal(m, c, off, what);
 		}
 	}
 }
@@ -480,6 +512,8 @@ static __attribute__((target("avx2"))) void span_clean_64_avx2(
 		} else if (_mm256_movemask_epi8(_mm256_and_si256(e0, e1)) !=
 			   -1) {
 			clean_mixed(m, c, off, what);
+		} else if (c->model || c->model_dirty) {
+			clean_equal(m, c, off, what);
 		}
 	}
 }
@@ -510,6 +544,8 @@ static __attribute__((target("avx512f,avx512bw"))) void span_clean_64_avx512(
 			_mm512_storeu_si512((void *)(twin + off), v);
 		} else if (eq != ~(__mmask64)0) {
 			clean_mixed(m, c, off, what);
+		} else if (c->model || c->model_dirty) {
+			clean_equal(m, c, off, what);
 		}
 	}
 }
@@ -716,21 +752,12 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	end = (phys + len + lmask) & ~lmask;
 
 	dmaemu__lock(&m->cache_lock);
-	m->in_maint = true;
-	switch (op) {
-	case RANGE_CLEAN:
-		cachesim_clean(m->cache, first, end - first);
-		break;
-	case RANGE_INVALIDATE:
-		cachesim_invalidate(m->cache, first, end - first);
-		break;
-	case RANGE_CLEAN_INVALIDATE:
-		cachesim_clean_invalidate(m->cache, first, end - first);
-		break;
-	}
-	m->in_maint = false;
-
+	/*
+	 * The data first, while the model still says which lines it holds
+	 * dirty: a clean writes those back even where no byte differs.
+	 */
 	get_copies(m, first, end - first, &all);
+	all.model = op == RANGE_INVALIDATE ? NULL : m->cache;
 	for (p = first; p < end;) {
 		uint64_t page_end = (p | (DMAEMU__PAGE_SIZE - 1)) + 1;
 		pthread_mutex_t *stripe = dmaemu__stripe_of(m, p);
@@ -759,6 +786,19 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 		dmaemu__unlock(stripe);
 		p = page_end;
 	}
+	m->in_maint = true;
+	switch (op) {
+	case RANGE_CLEAN:
+		cachesim_clean(m->cache, first, end - first);
+		break;
+	case RANGE_INVALIDATE:
+		cachesim_invalidate(m->cache, first, end - first);
+		break;
+	case RANGE_CLEAN_INVALIDATE:
+		cachesim_clean_invalidate(m->cache, first, end - first);
+		break;
+	}
+	m->in_maint = false;
 	/*
 	 * Residency and dirtiness changed: no thread may keep a fast-path
 	 * entry for these lines (cpu.c).  The data generation stays: a clean
@@ -809,12 +849,13 @@ void dmaemu__range_clean_invalidate(struct dmaemu_machine *m, uint64_t phys,
 
 /**
  * dmaemu__evict_hook() - cachesim's eviction hook: a line leaving the last
- * level is written back to MEM if its CPU copy differs from TWIN.
+ * level is written back to MEM if the model held it dirty (every store
+ * dirties its line, as on hardware, even one that wrote the value a byte
+ * already held) or its CPU copy differs from TWIN.
  *
- * The model's dirty bit is not trusted alone: a store it never saw (gcc
+ * The model's dirty bit is not the only signal: a store it never saw (gcc
  * checks only the load of a read-modify-write; uninstrumented code) still
  * leaves CPU-dirty bytes, and hardware writes back what the line holds.
- * line_clean() compares the data itself, so a clean line costs a compare.
  *
  * Runs with the cache lock held (cachesim is only called under it), and
  * takes the line's stripe lock: cache lock then stripe, as the order says.
@@ -825,7 +866,8 @@ void dmaemu__evict_hook(void *ctx, unsigned int level, uint64_t addr,
 	struct dmaemu_machine *m = ctx;
 	pthread_mutex_t *stripe;
 
-	(void)dirty;
+	struct copies c;
+
 	if (!last || m->in_maint)
 		return;
 	if (!dmaemu__bank_of_phys(m, addr, m->line))
@@ -834,7 +876,9 @@ void dmaemu__evict_hook(void *ctx, unsigned int level, uint64_t addr,
 	dmaemu__lock(stripe);
 	/* Another thread may be storing to this line right now. */
 	dmaemu__racy_line_begin(dmaemu__phys_cpu(m, addr), m->line);
-	dmaemu__line_clean(m, addr);
+	get_copies(m, addr, m->line, &c);
+	c.model_dirty = dirty;
+	span_clean(m, &c, m->line, "clean");
 	dmaemu__racy_line_end(dmaemu__phys_cpu(m, addr), m->line);
 	dmaemu__unlock(stripe);
 }

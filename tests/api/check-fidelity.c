@@ -365,6 +365,54 @@ START_TEST(test_sync_past_end)
 }
 END_TEST
 
+/*
+ * Item 2: every store dirties its line, as on hardware, even one that
+ * writes the value the byte already holds; a write-back then writes the
+ * whole line.  The driver stores into a BIDIRECTIONAL buffer the device
+ * owns and has just written: the sync_for_device's clean puts the CPU's
+ * stale line over the device's bytes (lost-device-write).  A
+ * read-modify-write that changes a byte dirties it too (GCC checks only
+ * the load of one: the changed byte says it).  x86 snoops: the device's
+ * write took the line away, so only the stored byte is the CPU's.
+ */
+static volatile unsigned char one = 1;
+
+START_TEST(test_store_dirties)
+{
+	const int prof = _i / 2;
+	const bool rmw = _i % 2;
+	const bool snoop = prof == X86;
+	uint8_t *buf, got[64];
+	dma_addr_t dma;
+
+	mk(prof);
+	buf = dram_buffer('A');
+	dma = dma_map_single(dev, buf, 64, DMA_BIDIRECTIONAL);
+	ck_assert(!dma_mapping_error(dev, dma));
+	ck_assert(all(buf, 64, 'A')); /* the CPU holds the line, clean */
+	ck_assert_int_eq(dmaemu_dma_write(dd, dma, memset(got, 'D', 64), 64),
+			 0);
+	if (rmw)
+		buf[0] += one; /* 'A' + 1 on arm/arm64, 'D' + 1 on x86 */
+	else
+		buf[0] = 'A'; /* the value the CPU's copy already holds */
+	dma_sync_single_for_device(dev, dma, 64, DMA_BIDIRECTIONAL);
+	ck_assert_int_eq(dmaemu_dma_read(dd, dma, got, 64), 0);
+	if (snoop) {
+		ck_assert_int_eq(got[0], rmw ? 'D' + 1 : 'A');
+		ck_assert(all(got + 1, 63, 'D'));
+	} else {
+		ck_assert_int_eq(got[0], rmw ? 'B' : 'A');
+		ck_assert(all(got + 1, 63, 'A'));
+	}
+	ck_assert_uint_eq(dmaemu_report_count(m, "lost-device-write"),
+			  snoop ? 0 : 1);
+	dma_unmap_single(dev, dma, 64, DMA_BIDIRECTIONAL);
+	kfree(buf);
+	done();
+}
+END_TEST
+
 /* map_policy: its default, its spelling, arm64 only. */
 START_TEST(test_map_policy_option)
 {
@@ -406,6 +454,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_mmap_views_agree, ARM, X86 + 1);
 	tcase_add_loop_test(tc, test_unmap_smaller_size, ARM, X86 + 1);
 	tcase_add_loop_test(tc, test_sync_past_end, ARM, X86 + 1);
+	tcase_add_loop_test(tc, test_store_dirties, 0, 2 * (X86 + 1));
 	tcase_add_test(tc, test_map_resource_offset);
 	tcase_add_test(tc, test_map_policy_option);
 	suite_add_tcase(s, tc);
