@@ -123,6 +123,7 @@ script_tests = \
 	tests/scripts/headers.sh \
 	tests/scripts/api-public.sh \
 	tests/scripts/readme.sh \
+	tests/scripts/tour.sh \
 	tests/scripts/symbols.sh \
 	tests/scripts/layers.sh \
 	tests/scripts/gfp-temporary.sh \
