@@ -69,6 +69,15 @@ static int check_machine(struct dmaemu_machine *m, const void *out,
 	return -EINVAL;
 }
 
+/* Zero the caller's @out (@size bytes, if any), then check_machine(). */
+static int zero_and_check(struct dmaemu_machine *m, void *out, size_t size,
+			  const char *fn)
+{
+	if (out)
+		memset(out, 0, size);
+	return check_machine(m, out, fn);
+}
+
 /* The struct device of live @dev, or NULL after a bad-argument report. */
 static struct device *check_device(struct dmaemu_device *dev, const void *out,
 				   const char *fn)
@@ -107,9 +116,7 @@ int dmaemu_machine_info(struct dmaemu_machine *m,
 	unsigned int i;
 	int ret;
 
-	if (info)
-		memset(info, 0, sizeof(*info));
-	ret = check_machine(m, info, __func__);
+	ret = zero_and_check(m, info, sizeof(*info), __func__);
 	if (ret)
 		return ret;
 	info->profile = (int)m->opt.profile;
@@ -136,9 +143,7 @@ int dmaemu_cache_level_info(struct dmaemu_machine *m, unsigned int level,
 	const struct cachesim_level_config *cfg;
 	int ret;
 
-	if (info)
-		memset(info, 0, sizeof(*info));
-	ret = check_machine(m, info, __func__);
+	ret = zero_and_check(m, info, sizeof(*info), __func__);
 	if (ret)
 		return ret;
 	dmaemu__lock(&m->cache_lock);
@@ -398,9 +403,7 @@ int dmaemu_swiotlb_info(struct dmaemu_machine *m,
 	struct dmaemu__swiotlb_stats st;
 	int ret;
 
-	if (info)
-		memset(info, 0, sizeof(*info));
-	ret = check_machine(m, info, __func__);
+	ret = zero_and_check(m, info, sizeof(*info), __func__);
 	if (ret)
 		return ret;
 	dmaemu__swiotlb_info(m, &st);
@@ -471,9 +474,7 @@ int dmaemu_prefetch_info(struct dmaemu_machine *m,
 {
 	int ret;
 
-	if (info)
-		memset(info, 0, sizeof(*info));
-	ret = check_machine(m, info, __func__);
+	ret = zero_and_check(m, info, sizeof(*info), __func__);
 	if (ret)
 		return ret;
 	dmaemu__lock(&m->cache_lock);
