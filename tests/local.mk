@@ -136,6 +136,7 @@ TESTS += $(script_tests)
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
+	cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci \
 	tests/data/nine-lines.din tests/data/small.din tests/data/maint.din \
 	tests/data/lackey.out tests/data/policy.din \
 	tests/oracle/transpose.c tests/oracle/listwalk.c \
