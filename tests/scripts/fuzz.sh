@@ -24,9 +24,10 @@ cd "$tmp" || exit 1
 # Inputs per target in make check: a few seconds each on one core.
 runs_for() {
 	case $1 in
-	fuzz-options) echo 3000 ;;
+	fuzz-options) echo 10000 ;;
 	fuzz-dma) echo 4000 ;;
-	*) echo 30000 ;;
+	fuzz-trace) echo 20000 ;;
+	*) echo 200000 ;;
 	esac
 }
 
