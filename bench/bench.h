@@ -46,6 +46,9 @@ static const char *const bench_cmp_names[] = {
 static bool bench_failed;
 
 static inline void bench_vcomment(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
+static inline void bench_vcomment(const char *fmt, va_list ap)
 {
 	if (!fmt)
 		return;

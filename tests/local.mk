@@ -31,7 +31,8 @@ unit_tests = \
 	tests/unit/check-dma-swiotlb \
 	tests/unit/check-dma-iommu \
 	tests/unit/check-dma-sync \
-	tests/unit/check-seed
+	tests/unit/check-seed \
+	tests/unit/check-alloc-fail
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_libs = tests/runner/libcheckrun.la lib/libdmaemu-internal.la $(CHECK_LIBS)
@@ -46,6 +47,7 @@ tests_unit_check_dma_iommu_LDADD = $(unit_libs)
 tests_unit_check_clean_paths_LDADD = $(unit_libs)
 tests_unit_check_dma_sync_LDADD = $(unit_libs)
 tests_unit_check_seed_LDADD = $(unit_libs)
+tests_unit_check_alloc_fail_LDADD = $(unit_libs)
 
 # Suites compiled like driver code (instrumented): the CPU's view of the
 # data is what they test.  They link the shared twin (lib/local.mk).
@@ -141,3 +143,4 @@ EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/data/lackey.out tests/data/policy.din \
 	tests/oracle/transpose.c tests/oracle/listwalk.c \
 	tests/oracle/stride.c tests/oracle/fxsave.c
+include $(srcdir)/tests/fuzz/local.mk

@@ -438,6 +438,28 @@ static void report_other_size(struct dmaemu_machine *m, struct device *dev,
 }
 
 /*
+ * An unmap or a sync with another direction than the map's
+ * (CONFIG_DMA_API_DEBUG's "with different direction"; a sync of a
+ * DMA_BIDIRECTIONAL mapping may name either direction).  The maintenance
+ * then follows the direction given, as Linux does.
+ */
+static void report_other_dir(struct dmaemu_machine *m, struct device *dev,
+			     const char *fn, const struct dmaemu__mapping *map,
+			     dma_addr_t addr, size_t size, int dir,
+			     enum dmaemu_report_kind kind)
+{
+	char where[400];
+
+	made_at(map, where, sizeof(where));
+	dmaemu__reportf(m, kind, map->phys, size,
+			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): the mapping "
+			"is %s (made at %s); the cache maintenance follows "
+			"the direction given, as Linux does",
+			fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir),
+			dir_name(map->dir), where);
+}
+
+/*
  * The maintenance of [@addr, +@size) of mapping @map for the device or the
  * CPU, as Linux 4.14 does it for a range the driver passes: the part
  * inside the mapping through its backend; a part past its end on the
@@ -500,6 +522,9 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		return;
 	}
 	ops = dmaemu__dma_ops_of(map->ops);
+	if (dir != map->dir)
+		report_other_dir(m, dev, fn, map, addr, size, dir,
+				 DMAEMU_REPORT_BAD_UNMAP);
 	if (size != map->size) {
 		report_other_size(m, dev, fn, map, size, dir);
 		/* Linux 4.14 maintains the size the driver gave: that much
@@ -1011,6 +1036,9 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 	}
 	if (map.type == DMAEMU__MAP_RESOURCE)
 		return; /* MMIO: no cache, no ownership */
+	if (dir != map.dir && map.dir != DMA_BIDIRECTIONAL)
+		report_other_dir(m, dev, fn, &map, addr, size, dir,
+				 DMAEMU_REPORT_BAD_SYNC);
 	ops = dmaemu__dma_ops_of(map.ops);
 	sync_range(m, dev, ops, &map, addr, size, dir, for_device);
 	owner_move(m, dev, &map, addr, size,

@@ -248,6 +248,42 @@ START_TEST(test_unmap_page_single)
 END_TEST
 
 /*
+ * Another direction than the map's (CONFIG_DMA_API_DEBUG's "different
+ * direction", found by tests/fuzz/fuzz-dma): one bad-sync per sync and
+ * one bad-unmap per unmap, the maintenance following the direction given;
+ * a DMA_BIDIRECTIONAL mapping may be synced either way without a report.
+ */
+START_TEST(test_other_direction)
+{
+	uint8_t *buf;
+	dma_addr_t dma;
+
+	start(_i);
+	buf = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	dma = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
+	dma_sync_single_for_cpu(dev, dma, 256, DMA_TO_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "bad-sync"), 1);
+	dma_sync_single_for_device(dev, dma, 256, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "bad-sync"), 1);
+	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "bad-unmap"), 1);
+	ck_assert_uint_eq(dmaemu__mapping_count(dev), 0);
+	assert_owner(buf, 256, DMAEMU__DOMAIN_CPU);
+
+	dma = dma_map_single(dev, buf, 256, DMA_BIDIRECTIONAL);
+	ck_assert(!dma_mapping_error(dev, dma));
+	dma_sync_single_for_cpu(dev, dma, 256, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(dev, dma, 256, DMA_TO_DEVICE);
+	dma_unmap_single(dev, dma, 256, DMA_BIDIRECTIONAL);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 2);
+	dmaemu_report_reset(m);
+	kfree(buf);
+}
+END_TEST
+
+/*
  * A NON_CONSISTENT buffer the CPU has written (dirty lines) and the
  * device then writes: dma_cache_sync(DMA_FROM_DEVICE) discards the CPU's
  * copy, so the CPU and DRAM hold the device's data, and nothing is
@@ -335,6 +371,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_sync_edges, 0, 9);
 	tcase_add_loop_test(tc, test_ownership_round_trip, 0, 9);
 	tcase_add_loop_test(tc, test_unmap_page_single, 0, 9);
+	tcase_add_loop_test(tc, test_other_direction, 0, 9);
 	/* Profiles with the direct backend (i < 3). */
 	tcase_add_loop_test(tc, test_cache_sync_from_device, 0, 3);
 	tcase_add_loop_test(tc, test_swiotlb_unmap_sg_changed, 0, 3);
