@@ -112,6 +112,16 @@ void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
 			const struct dmaemu__bus_client *c);
 /* The state client @slot made for live device @dev (NULL if none). */
 void *dmaemu__device_data(const struct device *dev, enum dmaemu__bus_slot slot);
+/*
+ * The same for a @dev the caller has already found live in this call (the
+ * DMA API's entry checks, dmaemu__dev_machine()): no second look-up in
+ * the set of live devices.
+ */
+static inline void *dmaemu__live_device_data(const struct device *dev,
+					     enum dmaemu__bus_slot slot)
+{
+	return ((const struct dmaemu_device *)(const void *)dev)->data[slot];
+}
 
 /*
  * Bus address translation.  Without a translator a bus address is the

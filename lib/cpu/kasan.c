@@ -58,22 +58,29 @@ void __asan_unregister_globals(void *globals, size_t n);
 void __asan_alloca_poison(unsigned long addr, size_t size);
 void __asan_allocas_unpoison(void *stack_top, void *stack_bottom);
 
-#define DEFINE_SIZED(n)                                    \
-	void __asan_load##n##_noabort(unsigned long addr)  \
-	{                                                  \
-		dmaemu__cpu_hook(addr, n, false);          \
-	}                                                  \
-	void __asan_store##n##_noabort(unsigned long addr) \
-	{                                                  \
-		dmaemu__cpu_hook(addr, n, true);           \
-	}                                                  \
-	void __asan_load##n(unsigned long addr)            \
-	{                                                  \
-		dmaemu__cpu_hook(addr, n, false);          \
-	}                                                  \
-	void __asan_store##n(unsigned long addr)           \
-	{                                                  \
-		dmaemu__cpu_hook(addr, n, true);           \
+/*
+ * Each hook starts a 64-byte block: its host-memory path is a handful of
+ * instructions run for every access of driver code, and where it falls
+ * against 32- and 64-byte boundaries (the decoded-uop cache's lines) moved
+ * with unrelated changes elsewhere in the library by up to half its cost.
+ */
+#define HOOK __attribute__((aligned(64)))
+#define DEFINE_SIZED(n)                                         \
+	HOOK void __asan_load##n##_noabort(unsigned long addr)  \
+	{                                                       \
+		dmaemu__cpu_hook(addr, n, false);               \
+	}                                                       \
+	HOOK void __asan_store##n##_noabort(unsigned long addr) \
+	{                                                       \
+		dmaemu__cpu_hook(addr, n, true);                \
+	}                                                       \
+	HOOK void __asan_load##n(unsigned long addr)            \
+	{                                                       \
+		dmaemu__cpu_hook(addr, n, false);               \
+	}                                                       \
+	HOOK void __asan_store##n(unsigned long addr)           \
+	{                                                       \
+		dmaemu__cpu_hook(addr, n, true);                \
 	}
 
 DEFINE_SIZED(1)

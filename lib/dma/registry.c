@@ -112,10 +112,14 @@ static struct node *node_of(struct dmaemu__mapping *map)
 	return (struct node *)((char *)map - offsetof(struct node, map));
 }
 
-/* The registry of @dev, which the caller checked is a live device. */
+/*
+ * The registry of @dev, which the caller checked is a live device (every
+ * caller has: the API's entry checks, the testing accessors, device
+ * destroy), so it is not looked up again.
+ */
 static struct dmaemu__registry *reg_of(struct device *dev)
 {
-	return dmaemu__device_data(dev, DMAEMU__BUS_DMA);
+	return dmaemu__live_device_data(dev, DMAEMU__BUS_DMA);
 }
 
 /*
@@ -264,8 +268,11 @@ void dmaemu__mapping_free(struct dmaemu__mapping *map)
 		for (i = 1; i < map->mapped; i++)
 			if (map->segs[i] && map->segs[i] != map)
 				node_release(node_of(map->segs[i]));
-	dmaemu__free(map->segs);
-	dmaemu__free(map->ents);
+	/* Only a scatterlist's head has arrays. */
+	if (map->segs || map->ents) {
+		dmaemu__free(map->segs);
+		dmaemu__free(map->ents);
+	}
 	node_release(node_of(map));
 }
 

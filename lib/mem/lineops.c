@@ -268,21 +268,28 @@ struct copies {
 	bool model_dirty;
 };
 
-static void get_copies(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
-		       struct copies *c)
+/* The copies from @phys on, in bank @b. */
+static void bank_copies(const struct dmaemu__bank *b, uint64_t phys,
+			struct copies *c)
 {
-	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, len);
-	uint64_t off;
+	uint64_t off = phys - b->phys;
 
-	if (!b)
-		abort(); /* callers check the range first */
-	off = phys - b->phys;
 	c->phys = phys;
 	c->mem = b->mem + off;
 	c->cpu = b->cpu + off;
 	c->twin = b->twin + off;
 	c->model = NULL;
 	c->model_dirty = false;
+}
+
+static void get_copies(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
+		       struct copies *c)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, len);
+
+	if (!b)
+		abort(); /* callers check the range first */
+	bank_copies(b, phys, c);
 }
 
 static void report_lost(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
@@ -734,29 +741,30 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 		     enum range_op op)
 {
 	uint64_t lmask = (uint64_t)m->line - 1;
-	uint64_t first, end, p;
+	uint64_t first, end, p, resident = 0;
+	struct dmaemu__bank *b = NULL;
 	struct copies all;
 
 	if (!len)
 		return;
 	first = phys & ~lmask;
-	if (phys + len < phys || phys + len + lmask < phys + len ||
-	    !dmaemu__bank_of_phys(m, first,
-				  ((phys + len + lmask) & ~lmask) - first)) {
+	end = (phys + len + lmask) & ~lmask;
+	if (phys + len >= phys && phys + len + lmask >= phys + len)
+		b = dmaemu__bank_of_phys(m, first, end - first);
+	if (!b) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, len,
 				"%s of 0x%llx+%llu: not emulated memory",
 				range_op_names[op], (unsigned long long)phys,
 				(unsigned long long)len);
 		return;
 	}
-	end = (phys + len + lmask) & ~lmask;
+	bank_copies(b, first, &all);
 
 	dmaemu__lock(&m->cache_lock);
 	/*
 	 * The data first, while the model still says which lines it holds
 	 * dirty: a clean writes those back even where no byte differs.
 	 */
-	get_copies(m, first, end - first, &all);
 	all.model = op == RANGE_INVALIDATE ? NULL : m->cache;
 	for (p = first; p < end;) {
 		uint64_t page_end = (p | (DMAEMU__PAGE_SIZE - 1)) + 1;
@@ -789,24 +797,33 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	m->in_maint = true;
 	switch (op) {
 	case RANGE_CLEAN:
-		cachesim_clean(m->cache, first, end - first);
+		resident = cachesim_clean(m->cache, first, end - first);
 		break;
 	case RANGE_INVALIDATE:
-		cachesim_invalidate(m->cache, first, end - first);
+		resident = cachesim_invalidate(m->cache, first, end - first);
 		break;
 	case RANGE_CLEAN_INVALIDATE:
-		cachesim_clean_invalidate(m->cache, first, end - first);
+		resident =
+			cachesim_clean_invalidate(m->cache, first, end - first);
 		break;
 	}
 	m->in_maint = false;
 	/*
 	 * Residency and dirtiness changed: no thread may keep a fast-path
-	 * entry for these lines (cpu.c).  The data generation stays: a clean
-	 * or an invalidate only makes copies equal (MEM = TWIN = CPU), so it
-	 * never gives a line a device-changed byte, and the CPU layer's
-	 * record of lines verified to have none stays true.
+	 * entry for these lines (cpu.c).  A fast-path entry is only ever
+	 * made for a line the model holds, and stays valid only while the
+	 * line stays resident (a miss that could evict it bumps the
+	 * generation), so when the model held no line of the range (a
+	 * buffer written by uninstrumented code, the common case of a
+	 * driver's map), no entry can name one: neither the model nor any
+	 * entry changed, and the bump is skipped.  The data generation
+	 * stays in every case: a clean or an invalidate only makes copies
+	 * equal (MEM = TWIN = CPU), so it never gives a line a
+	 * device-changed byte, and the CPU layer's record of lines verified
+	 * to have none stays true.
 	 */
-	dmaemu__mem_residency_changed();
+	if (resident)
+		dmaemu__mem_residency_changed();
 	dmaemu__unlock(&m->cache_lock);
 }
 

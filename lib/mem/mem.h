@@ -46,8 +46,31 @@ int dmaemu__physmem_init(struct dmaemu_machine *m);
 void dmaemu__physmem_fini(struct dmaemu_machine *m);
 /* Classify @addr; fast for addresses outside every machine. */
 bool dmaemu__classify(const void *addr, struct dmaemu__where *w);
-struct dmaemu__bank *dmaemu__bank_of_phys(struct dmaemu_machine *m,
-					  uint64_t phys, uint64_t len);
+
+/**
+ * dmaemu__bank_of_phys() - the bank holding all of [@phys, @phys + @len).
+ * @len: 0 is treated as 1.
+ *
+ * Inline: every DMA call looks a bank up, and a machine has one or two.
+ * Return: the bank, or NULL when the range is not inside one bank.
+ */
+static inline struct dmaemu__bank *dmaemu__bank_of_phys(
+	struct dmaemu_machine *m, uint64_t phys, uint64_t len)
+{
+	unsigned int i;
+
+	if (!len)
+		len = 1;
+	for (i = 0; i < m->nbanks; i++) {
+		struct dmaemu__bank *b = &m->bank[i];
+
+		if (phys >= b->phys && phys - b->phys < b->size &&
+		    len <= b->size - (phys - b->phys))
+			return b;
+	}
+	return NULL;
+}
+
 /* View of @phys in the given copy; NULL when @phys is not DRAM. */
 uint8_t *dmaemu__phys_mem(struct dmaemu_machine *m, uint64_t phys);
 uint8_t *dmaemu__phys_cpu(struct dmaemu_machine *m, uint64_t phys);

@@ -81,14 +81,21 @@ int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
 {
 	struct dmaemu__bank *b;
 	uint64_t first, last, l;
+	unsigned int i;
 	uint8_t *map;
 
 	if (!size)
 		return 0;
-	b = dmaemu__bank_of_phys(m, phys, size);
-	if (!b)
+	/* dmaemu__bank_of_phys(), keeping the bank's index. */
+	for (i = 0; i < m->nbanks; i++) {
+		b = &m->bank[i];
+		if (phys >= b->phys && phys - b->phys < b->size &&
+		    size <= b->size - (phys - b->phys))
+			break;
+	}
+	if (i == m->nbanks)
 		return -EINVAL;
-	map = owner_map(m, (unsigned int)(b - m->bank));
+	map = owner_map(m, i);
 	if (!map)
 		return -ENOMEM;
 	first = (phys - b->phys) >> m->line_shift;

@@ -254,28 +254,6 @@ bool dmaemu__classify(const void *addr, struct dmaemu__where *w)
 	return true;
 }
 
-/**
- * dmaemu__bank_of_phys() - the bank holding all of [@phys, @phys + @len).
- * @len: 0 is treated as 1.
- * Return: the bank, or NULL when the range is not inside one bank.
- */
-struct dmaemu__bank *dmaemu__bank_of_phys(struct dmaemu_machine *m,
-					  uint64_t phys, uint64_t len)
-{
-	unsigned int i;
-
-	if (!len)
-		len = 1;
-	for (i = 0; i < m->nbanks; i++) {
-		struct dmaemu__bank *b = &m->bank[i];
-
-		if (phys >= b->phys && phys - b->phys < b->size &&
-		    len <= b->size - (phys - b->phys))
-			return b;
-	}
-	return NULL;
-}
-
 uint8_t *dmaemu__phys_view(struct dmaemu_machine *m, uint64_t phys,
 			   enum dmaemu__region view)
 {
