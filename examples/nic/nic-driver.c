@@ -5,7 +5,8 @@
  * author would, without NAPI: probe maps the registers, allocates the two
  * descriptor rings in coherent memory and posts RX buffers mapped once
  * DMA_FROM_DEVICE; xmit copies the frame into a buffer, maps it
- * DMA_TO_DEVICE and rings the doorbell; the interrupt handler cleans the
+ * DMA_TO_DEVICE and rings the doorbell; the interrupt handler reads how
+ * far the card got (TX_HEAD, RX_HEAD), cleans the
  * TX ring (unmap, free) and wakes the readers; recv syncs a received
  * buffer for the CPU, copies the frame out and gives the buffer back;
  * remove quiesces the card before freeing what it uses.
@@ -38,10 +39,12 @@
 #define NIC_TX_RING_LO 0x28
 #define NIC_TX_RING_HI 0x2c
 #define NIC_TX_SIZE 0x30
+#define NIC_TX_HEAD 0x34
 #define NIC_TX_TAIL 0x38
 #define NIC_RX_RING_LO 0x40
 #define NIC_RX_RING_HI 0x44
 #define NIC_RX_SIZE 0x48
+#define NIC_RX_HEAD 0x4c
 #define NIC_RX_TAIL 0x50
 
 #define NIC_ID_VALUE 0x4e1c0001
@@ -82,6 +85,7 @@ struct nicdrv {
 
 	spinlock_t lock;		/* the handler's; protects: */
 	unsigned int tx_tail, tx_clean; /* next to fill, next to clean */
+	unsigned int tx_head, rx_head;	/* HEADs as the handler last read */
 	void *tx_buf[NIC_RING];		/* in flight, mapped TO_DEVICE */
 	dma_addr_t tx_dma[NIC_RING];
 	size_t tx_len[NIC_RING];
@@ -103,15 +107,14 @@ struct nicdrv *nicdrv_first(void)
 	return first;
 }
 
-/* Unmap and free the frames the card has sent.  nd->lock held. */
+/* Unmap and free the frames the card has sent (it is past them: HEAD).
+ * nd->lock held. */
 static void tx_clean(struct nicdrv *nd)
 {
-	while (nd->tx_clean != nd->tx_tail) {
+	while (nd->tx_clean != nd->tx_head) {
 		unsigned int i = nd->tx_clean;
 		u32 status = READ_ONCE(nd->tx_ring[i].status);
 
-		if (status & NIC_OWN)
-			break;
 		if (status & NIC_ERR)
 			nd->stats.tx_errors++;
 		dma_unmap_single(nd->dev, nd->tx_dma[i], nd->tx_len[i],
@@ -132,10 +135,17 @@ static irqreturn_t nic_irq(int irq, void *data)
 		return IRQ_NONE;
 	writel(pending, nd->regs + NIC_INT_STATUS); /* acknowledge */
 
+	/*
+	 * Where the card is, read after the acknowledge: a descriptor it
+	 * completes later raises the interrupt again.  Descriptors before
+	 * HEAD are written back (OWN clear) and the card no longer touches
+	 * them; the ones after, the driver leaves alone.
+	 */
 	spin_lock(&nd->lock);
 	nd->stats.irqs++;
-	if (pending & (NIC_INT_TX_DONE | NIC_INT_TX_ERR))
-		tx_clean(nd);
+	nd->tx_head = readl(nd->regs + NIC_TX_HEAD);
+	nd->rx_head = readl(nd->regs + NIC_RX_HEAD);
+	tx_clean(nd);
 	spin_unlock(&nd->lock);
 	if (pending & (NIC_INT_TX_ERR | NIC_INT_RX_ERR))
 		dev_err(nd->dev, "error %u at %#x\n",
@@ -211,6 +221,18 @@ out_free:
 	return ret;
 }
 
+/* Has the card written back RX descriptor @i?  rx_mutex held. */
+static bool rx_ready(struct nicdrv *nd, unsigned int i)
+{
+	unsigned long flags;
+	bool ready;
+
+	spin_lock_irqsave(&nd->lock, flags);
+	ready = i != nd->rx_head;
+	spin_unlock_irqrestore(&nd->lock, flags);
+	return ready;
+}
+
 /* Give RX descriptor @i (and its buffer) to the card.  rx_mutex held, or
  * probe. */
 static void rx_post(struct nicdrv *nd, unsigned int i)
@@ -233,15 +255,13 @@ int nicdrv_recv(struct nicdrv *nd, void *buf, size_t size,
 
 	mutex_lock(&nd->rx_mutex);
 	i = nd->rx_next;
-	if (!wait_event_timeout(nd->rx_wait,
-				!(READ_ONCE(nd->rx_ring[i].status) & NIC_OWN),
-				timeout)) {
+	if (!wait_event_timeout(nd->rx_wait, rx_ready(nd, i), timeout)) {
 		ret = -ETIMEDOUT;
 		goto out;
 	}
-	dma_rmb(); /* nothing of the frame before its status said done */
 	status = READ_ONCE(nd->rx_ring[i].status);
-	if (status & NIC_ERR) {
+	dma_rmb(); /* nothing of the frame before its status said done */
+	if ((status & NIC_ERR) || (status & NIC_OWN)) {
 		spin_lock_irqsave(&nd->lock, flags);
 		nd->stats.rx_errors++;
 		spin_unlock_irqrestore(&nd->lock, flags);
