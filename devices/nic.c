@@ -48,6 +48,8 @@
 
 enum { TX_FRAMES, TX_BYTES, RX_FRAMES, RX_BYTES, RX_DROPS, ERRORS, NR_STATS };
 
+#define DESC_USED 16 /* bytes of a descriptor the card reads */
+
 struct ring {
 	uint64_t base;
 	uint32_t size, head, tail;
@@ -170,7 +172,7 @@ static uint64_t take(struct dmaemu_device *dev, struct nic *nic, struct ring *r,
 		halt(nic, r, DMAEMU_NIC_ERR_RING, r->base);
 		return 0;
 	}
-	if (dmaemu_dma_read(dev, da, d, DMAEMU_NIC_DESC_SIZE)) {
+	if (dmaemu_dma_read(dev, da, d, DESC_USED)) {
 		halt(nic, r, DMAEMU_NIC_ERR_FETCH, da);
 		return 0;
 	}
@@ -211,7 +213,7 @@ static void rx_frame(struct dmaemu_device *dev, struct nic *nic,
 {
 	struct ring *r = &nic->rx;
 	unsigned int copies = nic->ctrl & DMAEMU_NIC_CTRL_RX_DUP ? 2 : 1, c;
-	uint8_t d[DMAEMU_NIC_DESC_SIZE];
+	uint8_t d[DESC_USED];
 	bool delivered = false;
 
 	if (!(nic->ctrl & DMAEMU_NIC_CTRL_RX_EN) ||
@@ -255,7 +257,7 @@ static void rx_frame(struct dmaemu_device *dev, struct nic *nic,
 static bool tx_one(struct dmaemu_device *dev, struct nic *nic)
 {
 	struct ring *r = &nic->tx;
-	uint8_t d[DMAEMU_NIC_DESC_SIZE];
+	uint8_t d[DESC_USED];
 	uint32_t code, len;
 	uint64_t da, buf;
 

@@ -5,11 +5,11 @@
  * author would, without NAPI: probe maps the registers, allocates the two
  * descriptor rings in coherent memory and posts RX buffers mapped once
  * DMA_FROM_DEVICE; xmit copies the frame into a buffer, maps it
- * DMA_TO_DEVICE and rings the doorbell; the interrupt handler reads how
- * far the card got (TX_HEAD, RX_HEAD), cleans the
- * TX ring (unmap, free) and wakes the readers; recv syncs a received
- * buffer for the CPU, copies the frame out and gives the buffer back;
- * remove quiesces the card before freeing what it uses.
+ * DMA_TO_DEVICE and rings the doorbell; the interrupt handler reads how far
+ * the card got (TX_HEAD, RX_HEAD), cleans the TX ring (unmap, free) and
+ * wakes the readers; recv syncs a received buffer for the CPU, copies the
+ * frame out and gives the buffer back; remove quiesces the card before
+ * freeing what it uses.
  */
 #include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <string.h>
@@ -63,6 +63,7 @@ struct nic_desc {
 	u64 addr;
 	u32 len;
 	u32 status;
+	u32 reserved[12]; /* one descriptor per 64-byte line */
 };
 #define NIC_OWN 0x80000000
 #define NIC_ERR 0x40000000
@@ -180,7 +181,7 @@ int nicdrv_xmit(struct nicdrv *nd, const void *data, size_t len)
 
 	if (!len || len > NIC_MAX_FRAME)
 		return -EINVAL;
-	buf = kmalloc(len, GFP_KERNEL);
+	buf = kmalloc(NIC_MAX_FRAME, GFP_KERNEL); /* full size, as an skb */
 	if (!buf)
 		return -ENOMEM;
 	memcpy(buf, data, len);

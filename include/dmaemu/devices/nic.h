@@ -81,8 +81,9 @@ struct dmaemu_device;
 #define DMAEMU_NIC_ERR_BUF 5	   /* buffer read (TX) or write (RX) failed */
 #define DMAEMU_NIC_ERR_TOO_LONG 6  /* RX frame longer than the buffer */
 
-/* Descriptors (TX and RX alike): 16 bytes, little-endian, 16-aligned. */
-#define DMAEMU_NIC_DESC_SIZE 16
+/* Descriptors (TX and RX alike): 64 bytes (16 used), little-endian,
+ * 64-aligned: one per cache line. */
+#define DMAEMU_NIC_DESC_SIZE 64
 #define DMAEMU_NIC_DESC_ADDR 0x00 /* u64: buffer bus address */
 #define DMAEMU_NIC_DESC_LEN 0x08  /* u32: TX frame / RX buffer bytes */
 #define DMAEMU_NIC_DESC_STATUS \
