@@ -537,8 +537,13 @@ START_TEST(test_reset_mid_traffic)
 		post_tx(&r, i, BUF, (int)i);
 	}
 	wreg(&r, DMAEMU_NIC_REG_RX_TAIL, RING - 1);
+	/*
+	 * Back to back (interval 0): the card's thread never sleeps on its
+	 * timer, whose timed wait, timing out as the reset signals it, makes
+	 * glibc's condition variable trip a Helgrind false positive.
+	 */
 	wreg(&r, DMAEMU_NIC_REG_GEN_COUNT, 1000000);
-	wreg(&r, DMAEMU_NIC_REG_GEN_INTERVAL, 200000);
+	wreg(&r, DMAEMU_NIC_REG_GEN_INTERVAL, 0);
 	wreg(&r, DMAEMU_NIC_REG_CTRL,
 	     DMAEMU_NIC_CTRL_TX_EN | DMAEMU_NIC_CTRL_RX_EN);
 	wreg(&r, DMAEMU_NIC_REG_GEN_CTRL, DMAEMU_NIC_GEN_RUN);
