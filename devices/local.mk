@@ -3,11 +3,12 @@
 # linking the installed library.  Each model has docs/devices/<name>.md.
 
 lib_LTLIBRARIES += devices/libdmaemu-devices.la
-devices_libdmaemu_devices_la_SOURCES = devices/copy-engine.c
+devices_libdmaemu_devices_la_SOURCES = devices/copy-engine.c devices/nic.c
 devices_libdmaemu_devices_la_CPPFLAGS = -I$(top_srcdir)/include \
 	-I$(top_srcdir)/include/dmaemu/kernel
 devices_libdmaemu_devices_la_LIBADD = lib/libdmaemu.la $(PTHREAD_LIBS)
 devices_libdmaemu_devices_la_LDFLAGS = -version-info 0:0:0 -no-undefined
 
 pkgconfig_DATA += devices/dmaemu-devices.pc
-EXTRA_DIST += devices/dmaemu-devices.pc.in docs/devices/copy-engine.md
+EXTRA_DIST += devices/dmaemu-devices.pc.in docs/devices/copy-engine.md \
+	docs/devices/nic.md

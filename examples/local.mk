@@ -8,12 +8,15 @@ copy_engine_srcs = $(srcdir)/examples/copy-engine/main.c \
 	$(srcdir)/examples/copy-engine/ce-driver.c
 EXTRA_DIST += $(copy_engine_srcs) examples/copy-engine/ce-driver.h
 
+nic_srcs = $(srcdir)/examples/nic/main.c $(srcdir)/examples/nic/nic-driver.c
+EXTRA_DIST += $(nic_srcs) examples/nic/nic-driver.h
+
 if HAVE_INSTRUMENT
 if !SANITIZER_BUILD
-check_SCRIPTS += examples/copy-engine/copy-engine
+check_SCRIPTS += examples/copy-engine/copy-engine examples/nic/nic
 endif
 endif
-CLEANFILES += examples/copy-engine/copy-engine
+CLEANFILES += examples/copy-engine/copy-engine examples/nic/nic
 
 examples/copy-engine/copy-engine: $(copy_engine_srcs) \
 		$(srcdir)/examples/copy-engine/ce-driver.h tools/dmaemu-cc \
@@ -21,3 +24,9 @@ examples/copy-engine/copy-engine: $(copy_engine_srcs) \
 	@$(MKDIR_P) examples/copy-engine
 	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
 		-o $@ $(copy_engine_srcs) -ldmaemu-devices
+
+examples/nic/nic: $(nic_srcs) $(srcdir)/examples/nic/nic-driver.h \
+		tools/dmaemu-cc lib/libdmaemu.la devices/libdmaemu-devices.la
+	@$(MKDIR_P) examples/nic
+	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
+		-o $@ $(nic_srcs) -ldmaemu-devices

@@ -49,4 +49,5 @@ kernel_asmdir = $(pkgincludedir)/kernel/asm
 kernel_asm_HEADERS = include/dmaemu/kernel/asm/barrier.h
 
 devicesdir = $(pkgincludedir)/devices
-devices_HEADERS = include/dmaemu/devices/copy-engine.h
+devices_HEADERS = include/dmaemu/devices/copy-engine.h \
+	include/dmaemu/devices/nic.h

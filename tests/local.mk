@@ -113,6 +113,14 @@ tests_api_check_copy_engine_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/examples/copy-engine
 tests_api_check_copy_engine_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+# The network card with its reference driver (examples/nic), the same way.
+check_PROGRAMS += tests/api/check-nic
+TESTS += tests/api/check-nic
+tests_api_check_nic_SOURCES = tests/api/check-nic.c \
+	examples/nic/nic-driver.c examples/nic/nic-driver.h
+tests_api_check_nic_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/nic
+tests_api_check_nic_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \

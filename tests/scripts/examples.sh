@@ -6,17 +6,20 @@
 
 [ -n "$SANITIZER" ] &&
 	skip_all "a --enable-sanitizer=$SANITIZER build cannot run instrumented drivers"
-prog="$top_builddir/examples/copy-engine/copy-engine"
-[ -x "$prog" ] || skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+[ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
+	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-for p in arm arm64 x86; do
-	if DMAEMU_OPTIONS= "$prog" "$p" >"$tmp/out" 2>&1; then
-		ok "copy-engine on $p: data right, no report"
-	else
-		not_ok "copy-engine on $p: data right, no report"
-		sed 's/^/# /' "$tmp/out"
-	fi
+for ex in copy-engine nic; do
+	prog="$top_builddir/examples/$ex/$ex"
+	for p in arm arm64 x86; do
+		if DMAEMU_OPTIONS= "$prog" "$p" >"$tmp/out" 2>&1; then
+			ok "$ex on $p: data right, no report"
+		else
+			not_ok "$ex on $p: data right, no report"
+			sed 's/^/# /' "$tmp/out"
+		fi
+	done
 done
 done_testing
