@@ -4,7 +4,9 @@
  * managed resources, and device-side DMA (dmaemu_dma_read/write).
  *
  *   device.c     devices, devres, clients, device-side DMA, dev_printk
- *   translate.c  bus address translation (dma_offset, or a translator)
+ *   translate.c  bus address translation (dma_offset, or the IOMMU)
+ *   iommu.c      the IOMMU: domains, page tables, permissions, privilege,
+ *                the page-table walk, faults
  *   thread.c     each device model's thread: doorbells, timers, reset
  *   irq.c        interrupt lines, the machine's interrupt thread,
  *                request_irq() and friends
@@ -124,10 +126,10 @@ static inline void *dmaemu__live_device_data(const struct device *dev,
 }
 
 /*
- * Bus address translation.  Without a translator a bus address is the
- * physical address plus the machine's dma_offset, and only DRAM answers.
- * An IOMMU installs its page-table walk as the machine's translator
- * (dmaemu__bus_set_translator(), at machine create).
+ * Bus address translation (translate.c).  Without the IOMMU a bus address
+ * is the physical address plus the machine's dma_offset, and only DRAM
+ * answers; with iommu=1 the IOMMU's page-table walk answers
+ * (dmaemu__iommu_translate()).
  *
  * dmaemu__bus_translate(): the device access of @len bytes at @addr (@write:
  * a write) starts at physical *@phys and is contiguous for *@contig bytes
@@ -135,14 +137,92 @@ static inline void *dmaemu__live_device_data(const struct device *dev,
  * (permission), after a report.
  * dmaemu__dma_offset(): bus minus physical address without an IOMMU.
  */
-typedef int (*dmaemu__bus_xlate_fn)(struct device *dev, dma_addr_t addr,
-				    size_t len, bool write, uint64_t *phys,
-				    size_t *contig);
-void dmaemu__bus_set_translator(struct dmaemu_machine *m,
-				dmaemu__bus_xlate_fn fn);
 int dmaemu__bus_translate(struct device *dev, dma_addr_t addr, size_t len,
 			  bool write, uint64_t *phys, size_t *contig);
 uint64_t dmaemu__dma_offset(const struct dmaemu_machine *m);
+
+/* ---------------------------------------------------------------------- */
+/* The IOMMU (iommu.c)                                                     */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The IOMMU as Linux's IOMMU drivers and their page tables (intel-iommu.c,
+ * io-pgtable-arm.c): a domain per device with its page table, privilege
+ * and fault count, made at the first mapping or
+ * dmaemu_device_set_privileged() and freed at device destroy
+ * (dmaemu__iommu_device_release(), after the bus clients' release).  The
+ * DMA layer (dma/iommu.c, as dma-iommu.c) allocates IOVAs and maps them
+ * here; its state of a domain is the domain's cookie.  Every function may
+ * be called with no lock of the library held or with any; the IOMMU's
+ * locks are leaves.
+ *
+ * Permissions requested of a mapping (IOMMU_READ, IOMMU_WRITE,
+ * IOMMU_PRIV); the page table keeps what its format can express: VT-d on
+ * x86 (dmaemu__iommu_is_vtd()), an SMMU's LPAE stage 1 on arm and arm64,
+ * all of them with iommu_strict=1.  The IOVA space is
+ * DMAEMU__IOMMU_IOVA_BITS wide.  A tag of DMAEMU__IOMMU_TAG_BITS bits,
+ * chosen by the mapper, is kept with each page; a fault report asks the
+ * machine's owner hook (installed by the DMA layer at machine create) to
+ * name what the page with that tag belongs to ("a DMA_TO_DEVICE streaming
+ * mapping").
+ */
+#define DMAEMU__IOMMU_READ 0x1
+#define DMAEMU__IOMMU_WRITE 0x2
+#define DMAEMU__IOMMU_PRIV 0x4
+#define DMAEMU__IOMMU_IOVA_BITS 48
+#define DMAEMU__IOMMU_TAG_BITS 4
+
+struct dmaemu__iommu_domain;
+
+/* The IOMMU behaves as Intel VT-d (intel-iommu.c), not as an SMMU. */
+static inline bool dmaemu__iommu_is_vtd(const struct dmaemu_machine *m)
+{
+	return m->opt.profile == DMAEMU__PROFILE_X86 && !m->opt.iommu_strict;
+}
+
+typedef void (*dmaemu__iommu_owner_fn)(unsigned int tag, char *buf, size_t len);
+void dmaemu__iommu_set_owner_fn(struct dmaemu_machine *m,
+				dmaemu__iommu_owner_fn fn);
+
+struct dmaemu__iommu_domain *dmaemu__iommu_get_domain(struct dmaemu_machine *m,
+						      struct device *dev,
+						      bool make);
+int dmaemu__iommu_domain_map(struct dmaemu__iommu_domain *d, dma_addr_t iova,
+			     uint64_t phys, size_t size, int prot,
+			     unsigned int tag);
+void dmaemu__iommu_domain_unmap(struct dmaemu__iommu_domain *d, dma_addr_t iova,
+				size_t size);
+size_t dmaemu__iommu_domain_run(struct dmaemu__iommu_domain *d, dma_addr_t iova,
+				size_t len, uint64_t *phys);
+/* The DMA layer's state of a domain (iommu_dma_cookie). */
+void *dmaemu__iommu_cookie(struct dmaemu__iommu_domain *d);
+void *dmaemu__iommu_set_cookie(struct dmaemu__iommu_domain *d, void *c);
+void *dmaemu__iommu_take_cookie(struct dmaemu__iommu_domain *d);
+
+/**
+ * struct dmaemu__iommu_pt_stats - the page table's side of a domain
+ * (dmaemu__iommu_domain_info()).
+ * @pages:      IOVA pages mapped.
+ * @faults:     device accesses refused.
+ * @tables:     page-table pages.
+ * @privileged: the device's accesses are privileged.
+ */
+struct dmaemu__iommu_pt_stats {
+	uint64_t pages, faults, tables;
+	bool privileged;
+};
+void dmaemu__iommu_domain_info(struct dmaemu__iommu_domain *d,
+			       struct dmaemu__iommu_pt_stats *st);
+
+int dmaemu__iommu_translate(struct dmaemu_machine *m, struct device *dev,
+			    dma_addr_t addr, size_t len, bool write,
+			    uint64_t *phys, size_t *contig);
+/* What @iova of @dev maps to (iommu_iova_to_phys()), or UINT64_MAX. */
+uint64_t dmaemu__iommu_iova_to_phys(struct device *dev, dma_addr_t iova);
+/* Device destroy, after the bus clients' release: free @dev's domain. */
+void dmaemu__iommu_device_release(struct device *dev);
+/* Machine destroy: free the IOMMU's state. */
+void dmaemu__iommu_fini(struct dmaemu_machine *m);
 
 /*
  * device.c.  dmaemu__device_of(): the emulated device of @dev, or NULL

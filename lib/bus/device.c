@@ -18,10 +18,10 @@
  * Device DMA.  dmaemu_dma_read() and dmaemu_dma_write() see memory the way
  * a bus master does:
  *
- *   1. translate the whole bus range first, through the ops of the
- *      machine's translation regime (the IOMMU when iommu=1, else direct),
- *      into physically contiguous pieces; any fault (reported by the
- *      backend) fails the access with nothing transferred;
+ *   1. translate the whole bus range first (translate.c: the IOMMU's
+ *      page-table walk when iommu=1, else dma_offset), into physically
+ *      contiguous pieces; any fault (reported by the translation) fails
+ *      the access with nothing transferred;
  *   2. move the data, a page at a time under that page's stripe lock:
  *        arm, arm64  the device reads and writes MEM only: its writes
  *                    become device-changed bytes (MEM != TWIN) for the
@@ -48,9 +48,9 @@
  * dropped, handlers in progress waited for, handlers still requested
  * reported), managed resources (devres, newest first: dmam_* buffers and
  * pools, silently), what the bus clients hold (the DMA layer reports and
- * releases streaming mappings and allocations still live, then the IOMMU
- * domain), then the model (ops->release).  Only then does the device
- * leave the live set.
+ * releases streaming mappings and allocations still live, then its IOVA
+ * space), the IOMMU domain (iommu.c: the page table), then the model
+ * (ops->release).  Only then does the device leave the live set.
  *
  * Locks: the live set's lock and each device's devres lock are leaves;
  * m->lock (order 1) protects the machine's list of devices and is taken
@@ -525,6 +525,7 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	dmaemu__irq_device_del(d);
 	dmaemu__devres_release_all(d);
 	clients_release(d);
+	dmaemu__iommu_device_release(&d->dev);
 	if (d->regs)
 		dmaemu__mmio_unmap(m, d->regs);
 	if (d->ops && d->ops->release)

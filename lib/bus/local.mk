@@ -1,8 +1,9 @@
-# lib/bus/: devices, devres, device-side DMA, device threads, interrupts,
-# the platform bus.
+# lib/bus/: devices, devres, device-side DMA, bus address translation and
+# the IOMMU, device threads, interrupts, the platform bus.
 lib_libdmaemu_internal_la_SOURCES += \
 	lib/bus/bus.h \
 	lib/bus/device.c \
+	lib/bus/iommu.c \
 	lib/bus/irq.c \
 	lib/bus/platform.c \
 	lib/bus/thread.c \

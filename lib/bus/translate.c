@@ -8,8 +8,8 @@
  * another address on the bus than for the CPU), and only DRAM answers:
  * peer-to-peer DMA into another device's registers (a dma_map_resource()
  * target) is not modelled, so a device access there is a dma-fault like
- * any address outside DRAM.  With an IOMMU, its page-table walk is the
- * machine's translator and answers instead.
+ * any address outside DRAM.  With the IOMMU on (iommu=1), its page-table
+ * walk (iommu.c) answers instead.
  */
 #include "config.h"
 
@@ -22,12 +22,6 @@
 uint64_t dmaemu__dma_offset(const struct dmaemu_machine *m)
 {
 	return m->opt.dma_offset;
-}
-
-void dmaemu__bus_set_translator(struct dmaemu_machine *m,
-				dmaemu__bus_xlate_fn fn)
-{
-	m->bus_xlate = fn;
 }
 
 static int offset_translate(struct dmaemu_machine *m, struct device *dev,
@@ -64,7 +58,8 @@ int dmaemu__bus_translate(struct device *dev, dma_addr_t addr, size_t len,
 
 	if (!m)
 		return -EFAULT;
-	if (m->bus_xlate)
-		return m->bus_xlate(dev, addr, len, write, phys, contig);
+	if (m->opt.iommu)
+		return dmaemu__iommu_translate(m, dev, addr, len, write, phys,
+					       contig);
 	return offset_translate(m, dev, addr, len, write, phys, contig);
 }

@@ -23,12 +23,31 @@
  *   5. m->wc_lock         write-combining buffers
  *   6. m->report_lock     report counters and the output stream
  * Device DMA takes only stripe locks (4) and below, so devices never
- * serialise on the cache lock.  The DMA backends (dma/): the IOMMU's
- * locks are leaves (nothing is taken under them); the swiotlb pool lock is
- * taken with none of the above held and takes the allocator locks (2)
- * when it makes the pool.  The device layer's locks are leaves too: the
- * set of live devices (bus/device.c), each device's devres list and each
- * device's registry of live mappings (dma/registry.c).
+ * serialise on the cache lock.  The DMA backends (dma/): the swiotlb pool
+ * lock is taken with none of the above held and takes the allocator locks
+ * (2) when it makes the pool.  The device layer's locks are leaves too:
+ * the set of live devices (bus/device.c), each device's devres list and
+ * each device's registry of live mappings (dma/registry.c).
+ *
+ * The IOMMU, split as Linux splits drivers/iommu/ (bus/iommu.c: domains,
+ * page tables, the walk, faults) from dma-iommu.c (dma/iommu.c: IOVA
+ * allocation, the DMA ops); each side has its own locks, all leaves, and
+ * never holds one of its own while it calls the other side:
+ *   iommu->lock     bus/iommu.c: the machine's list of domains; a domain's
+ *                   lock is taken under it only while the domain is made
+ *                   (nobody else can hold that one yet)
+ *   d->lock         bus/iommu.c: one domain's page table, privilege, fault
+ *                   count and cookie; taken by the bus translation, which
+ *                   may run with any lock of the machine held, so nothing
+ *                   is taken and no report is made under it
+ *   iv->lock        dma/iommu.c: one device's IOVA space (its free and
+ *                   allocated ranges); a map takes it to take a range,
+ *                   drops it, maps the pages in the domain (d->lock), and
+ *                   takes it again to record the range; an unmap takes the
+ *                   record off, drops it, unmaps the pages, then takes it
+ *                   to give the range back
+ * The IOMMU's state is made on first use under m->lock (1), released
+ * before iommu->lock is taken.
  *
  * Devices, interrupts and the kernel's locks (bus/thread.c, bus/irq.c,
  * bus/platform.c, mm/sync.c):
@@ -176,7 +195,6 @@ struct dmaemu__swiotlb;
 struct dmaemu__iommu;
 struct dmaemu__irqc;
 struct dmaemu__bus_client;
-struct device;
 #define DMAEMU__BUS_MAX_SLOTS 4 /* >= DMAEMU__BUS_NSLOTS (bus.h) */
 
 struct dmaemu_machine {
@@ -211,19 +229,19 @@ struct dmaemu_machine {
 	struct dmaemu__cpu *cpu;
 	pthread_mutex_t wc_lock; /* order 5 */
 	struct dmaemu__wc *wc;
-	/* DMA backends, made on first use under m->lock (dma.h): the bounce
-	 * pool (swiotlb.c) and the IOMMU domains (iommu.c). */
+	/* Made on first use under m->lock: the bounce pool (dma/swiotlb.c)
+	 * and the IOMMU's domains (bus/iommu.c). */
 	struct dmaemu__swiotlb *swiotlb;
 	struct dmaemu__iommu *iommu;
 	/* Devices (device.c), under m->lock; per-line ownership of each bank
 	 * (ownership.c), mapped on first use under m->lock, then read with
 	 * atomic loads. */
 	struct dmaemu_device *devices;
-	/* The bus (bus/): clients by slot and the translator, set at create
-	 * before any device exists, then read-only. */
+	/* The bus (bus/): clients by slot and the IOMMU's owner hook (what
+	 * a faulting page belongs to), set at create before any device
+	 * exists, then read-only. */
 	const struct dmaemu__bus_client *bus_client[DMAEMU__BUS_MAX_SLOTS];
-	int (*bus_xlate)(struct device *dev, uint64_t addr, size_t len,
-			 bool write, uint64_t *phys, size_t *contig);
+	void (*iommu_owner)(unsigned int tag, char *buf, size_t len);
 	uint8_t *owner[DMAEMU__MAX_BANKS];
 	/* Interrupts (bus/irq.c): the controller and its thread, made at
 	 * create; threads of this machine that have interrupts off

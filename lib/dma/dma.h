@@ -10,7 +10,8 @@
  *   arch.c         the per-profile cache maintenance every backend uses
  *   direct.c       direct backend (bus address = physical + offset)
  *   swiotlb.c      bounce-buffer backend
- *   iommu.c        IOMMU backend: IOVA space, page tables, faults
+ *   iommu.c        IOMMU backend: IOVA spaces and the DMA ops, mapping
+ *                  into the bus's IOMMU (bus/iommu.c: page tables, faults)
  *   registry.c     the registry of live mappings of each device
  *   alloc.c        dma_alloc_attrs and the attributes, dmam_*, mmap,
  *                  get_sgtable
@@ -95,8 +96,8 @@ void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, uint64_t phys,
 /*
  * Machine create: hang the DMA layer on the bus (the registry of each
  * device's mappings, the release of what a destroyed device leaves, the
- * accounting of device accesses) and, with iommu=1, install the IOMMU's
- * page-table walk as the bus's translator (mapping.c).
+ * accounting of device accesses) and, with iommu=1, name the IOMMU
+ * backend's pages in the bus's fault reports (registry.c).
  */
 void dmaemu__dma_init(struct dmaemu_machine *m);
 
@@ -244,14 +245,14 @@ unsigned long dmaemu__mapping_release_device(struct device *dev);
 /* ---------------------------------------------------------------------- */
 
 /*
- * Machine state of both backends is made on first use (under m->lock) and
- * freed by the fini functions at machine destroy, before the page
- * allocator.  Their locks are taken with no other lock of the machine held
- * (the swiotlb pool lock takes the page allocator's when it makes the
- * pool); the IOMMU's locks are leaves.
+ * The bounce pool is made on first use (under m->lock) and freed by
+ * dmaemu__swiotlb_fini() at machine destroy, before the page allocator.
+ * Its lock is taken with no other lock of the machine held (it takes the
+ * page allocator's when it makes the pool).  The IOMMU backend's state of
+ * a device (its IOVA space) is the cookie of the device's IOMMU domain
+ * (bus/iommu.c); its lock is a leaf.
  */
 void dmaemu__swiotlb_fini(struct dmaemu_machine *m);
-void dmaemu__iommu_fini(struct dmaemu_machine *m);
 
 /**
  * struct dmaemu__swiotlb_stats - the bounce pool (dmaemu__swiotlb_info()).
@@ -277,15 +278,14 @@ uint64_t dmaemu__swiotlb_orig(struct dmaemu_machine *m, uint64_t tlb);
 
 /*
  * IOMMU mappings of coherent allocations (alloc.c).  @prot is
- * DMAEMU__IOMMU_READ | DMAEMU__IOMMU_WRITE (a coherent buffer is both, as
- * dma_info_to_prot(DMA_BIDIRECTIONAL) gives), plus DMAEMU__IOMMU_NOWARN to
- * make a full IOVA space a silent failure (DMA_ATTR_NO_WARN).  The pages
- * need not be physically contiguous; they get consecutive IOVAs.  Return:
- * the IOVA of the first page, or DMA_MAPPING_ERROR after a report.
- * dmaemu__iommu_unmap() takes that IOVA and the allocation's size.
+ * DMAEMU__IOMMU_READ | DMAEMU__IOMMU_WRITE (bus.h; a coherent buffer is
+ * both, as dma_info_to_prot(DMA_BIDIRECTIONAL) gives), plus
+ * DMAEMU__IOMMU_NOWARN to make a full IOVA space a silent failure
+ * (DMA_ATTR_NO_WARN).  The pages need not be physically contiguous; they
+ * get consecutive IOVAs.  Return: the IOVA of the first page, or
+ * DMA_MAPPING_ERROR after a report.  dmaemu__iommu_unmap() takes that
+ * IOVA and the allocation's size.
  */
-#define DMAEMU__IOMMU_READ 0x1
-#define DMAEMU__IOMMU_WRITE 0x2
 #define DMAEMU__IOMMU_NOWARN 0x100
 dma_addr_t dmaemu__iommu_map_pages(struct device *dev,
 				   const uint64_t *phys_pages, size_t npages,
@@ -293,24 +293,25 @@ dma_addr_t dmaemu__iommu_map_pages(struct device *dev,
 void dmaemu__iommu_unmap(struct device *dev, dma_addr_t addr, size_t size);
 
 /*
- * Device destroy (device.c), after the device's mappings and allocations
- * were released: forget its IOMMU domain (IOVA space, page table,
- * privilege flag).
+ * dmaemu__iommu_dma_init(): machine create (dmaemu__dma_init()): with
+ * iommu=1, install the hook that names, in the bus's fault reports, what a
+ * page belongs to.  dmaemu__iommu_dma_release(): device destroy, from the
+ * DMA layer's bus client after the device's mappings and allocations were
+ * released: free its IOVA space (the bus frees the domain after).
  */
-void dmaemu__iommu_device_release(struct device *dev);
-/* The bus translator of a machine with an IOMMU (see bus.h). */
-int dmaemu__iommu_translate(struct device *dev, dma_addr_t addr, size_t len,
-			    bool write, uint64_t *phys, size_t *contig);
+void dmaemu__iommu_dma_init(struct dmaemu_machine *m);
+void dmaemu__iommu_dma_release(struct device *dev);
 
 /**
- * struct dmaemu__iommu_stats - one device's domain (dmaemu__iommu_info()).
+ * struct dmaemu__iommu_stats - one device's domain (dmaemu__iommu_info()):
+ * its IOVA space (this layer's) and its page table (the bus's).
  * @allocs:      IOVA ranges in use.
  * @pages:       IOVA pages mapped.
  * @free_ranges: free ranges of the IOVA space.
  * @faults:      device accesses refused.
  * @tables:      page-table pages.
- * @steps:       comparisons made by the domain's trees so far: the cost of
- *               maps and unmaps, independent of the machine's load.
+ * @steps:       comparisons made by the IOVA space's trees so far: the
+ *               cost of maps and unmaps, independent of the machine's load.
  * @privileged:  the device's accesses are privileged.
  */
 struct dmaemu__iommu_stats {
@@ -318,8 +319,6 @@ struct dmaemu__iommu_stats {
 	bool privileged;
 };
 void dmaemu__iommu_info(struct device *dev, struct dmaemu__iommu_stats *st);
-/* What @iova of @dev maps to (iommu_iova_to_phys()), or UINT64_MAX. */
-uint64_t dmaemu__iommu_iova_to_phys(struct device *dev, dma_addr_t iova);
 
 /* ---------------------------------------------------------------------- */
 /* alloc.c, pool.c, scatterlist.c, mask.c                                  */

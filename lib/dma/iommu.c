@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * iommu.c - the IOMMU backend: an IOVA space and a page table per device,
- * permissions by direction, faults, scatterlists; as Linux 4.14's
+ * iommu.c - the IOMMU backend: an IOVA space per device, the DMA ops that
+ * map into the IOMMU's page tables, scatterlists; as Linux 4.14's
  * drivers/iommu/dma-iommu.c and iova.c with the arm/arm64 IOMMU DMA ops
- * and io-pgtable-arm.c (profiles arm, arm64), and as intel-iommu.c
- * (profile x86, Intel VT-d).
+ * (profiles arm, arm64), and as the DMA ops of intel-iommu.c (profile x86,
+ * Intel VT-d).  The IOMMU itself - domains, page tables, permissions,
+ * privilege, the page-table walk and faults - is the bus's (bus/iommu.c),
+ * called downwards as dma-iommu.c calls iommu_map() and iommu_unmap().
  *
- * How it works.  Each device that uses the IOMMU has a domain:
+ * How it works.  Each device that uses the IOMMU has a domain
+ * (bus/iommu.c), and the domain's cookie is this file's state of it, its
+ * IOVA space:
  *
  *   IOVA space   bus addresses [0x1000, 2^48) in 4 KiB pages; page 0 is
  *                never handed out, so no mapping has bus address 0.
@@ -16,12 +20,6 @@
  *                range that fits in O(log n).
  *   allocations  the IOVA ranges in use, by address (unmap finds its
  *                range from any address inside, as find_iova() does).
- *   page table   four levels of 512 entries over the 36-bit IOVA page
- *                number, like an ARM LPAE or VT-d table; a leaf entry
- *                holds the physical page and the permission bits:
- *
- *     63                              12  7  6 5  4  3    2     1     0
- *     [ physical page                  ][kind][dir][PRIV][WRITE][READ][V]
  *
  * Allocation follows alloc_iova(): a range of n pages is aligned to n
  * rounded up to a power of two, and taken from the top of the free range
@@ -30,29 +28,16 @@
  * order; then ranges big enough for any alignment), so a map or unmap
  * costs O(log n) in the number of live mappings.
  *
- * Permissions are what the 4.14 driver writes into its table (table_bits()):
- *
- *   requested (dma_info_to_prot(), arm's __dma_info_to_prot()):
- *     DMA_TO_DEVICE IOMMU_READ, DMA_FROM_DEVICE IOMMU_WRITE,
- *     DMA_BIDIRECTIONAL both, DMA_ATTR_PRIVILEGED adds IOMMU_PRIV;
- *   arm, arm64  arm_lpae_prot_to_pte(), stage 1: the only permission bit
- *               is AP_RDONLY, set for READ without WRITE; so every valid
- *               entry is readable: a FROM_DEVICE page is read/write, a
- *               TO_DEVICE page read-only; IOMMU_PRIV is kept (no AP_UNPRIV);
- *   x86         __intel_map_single(), intel_map_sg(): DMA_PTE_READ for
- *               TO_DEVICE and BIDIRECTIONAL (and for FROM_DEVICE only on a
- *               unit without zero-length-read support, cap_zlr(); ours has
- *               it), DMA_PTE_WRITE for FROM_DEVICE and BIDIRECTIONAL: a
- *               FROM_DEVICE page is write-only; the attributes are not
- *               looked at, so DMA_ATTR_PRIVILEGED changes nothing;
- *   iommu_strict=1  the requested bits as they are, on every profile:
- *               write-only FROM_DEVICE pages and privileged-only pages
- *               everywhere (stricter than 4.14 on arm, arm64 and x86).
- *
- * Devices are unprivileged unless dmaemu_device_set_privileged() says
- * otherwise.  A device access (the bus translator, called by
- * dmaemu_dma_read/write) to an unmapped page or without the permission is
- * an iommu-fault report and -EFAULT / -EPERM.
+ * A map takes an IOVA range, then maps its pages in the domain
+ * (dmaemu__iommu_domain_map()) with the permissions dma_info_to_prot()
+ * asks for by direction (prot_bits(): DMA_TO_DEVICE IOMMU_READ,
+ * DMA_FROM_DEVICE IOMMU_WRITE, DMA_BIDIRECTIONAL both, DMA_ATTR_PRIVILEGED
+ * adds IOMMU_PRIV; what each page-table format keeps of them is the
+ * bus's), then records the range; an unmap takes the range off the
+ * record, unmaps its pages and only then gives the range back, so no other
+ * mapping gets it while its pages are still mapped.  Each page carries a
+ * tag (what made it: direction and kind), and owner_name() tells the bus's
+ * fault reports what a tag means.
  *
  * dma_map_sg() lays the entries out in one IOVA allocation.  On arm and
  * arm64 (and on x86 with iommu_strict=1) as iommu_dma_map_sg() does: each
@@ -69,18 +54,19 @@
  * profile on the physical pages.  dma_offset does not apply: the IOVA is
  * the bus address.
  *
- * For tests, the domain counts the comparisons its trees make (@steps):
- * the cost of a map or unmap, in a measure that does not depend on the
- * machine's load.
+ * For tests, the IOVA space counts the comparisons its trees make
+ * (@steps): the cost of a map or unmap, in a measure that does not depend
+ * on the machine's load.
  *
- * Locking.  iommu->lock protects the list of domains; d->lock everything
- * in a domain.  Both are leaves: nothing else is taken while one is held,
- * so the bus translator may be called with any lock of the machine held.
- * Cache maintenance runs after d->lock is dropped.
+ * Locking.  iv->lock protects an IOVA space; it is a leaf, and the IOMMU's
+ * locks (bus/iommu.c) are never taken under it: a map or unmap takes it,
+ * drops it, calls the bus, and takes it again.  Cache maintenance runs
+ * with no lock held.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,23 +79,11 @@
 
 #define IOVA_SHIFT DMAEMU__PAGE_SHIFT
 #define IOVA_PAGE (1ULL << IOVA_SHIFT)
-#define IOVA_BITS 48
+#define IOVA_MASK (~(IOVA_PAGE - 1))
 #define PFN_FIRST 1ULL
-#define PFN_END (1ULL << (IOVA_BITS - IOVA_SHIFT))
+#define PFN_END (1ULL << (DMAEMU__IOMMU_IOVA_BITS - IOVA_SHIFT))
 
-#define PT_BITS 9
-#define PT_SIZE (1U << PT_BITS)
-#define PT_LEVELS 4
-
-#define PTE_VALID 0x1ULL
-#define PTE_READ 0x2ULL
-#define PTE_WRITE 0x4ULL
-#define PTE_PRIV 0x8ULL
-#define PTE_DIR_SHIFT 4
-#define PTE_KIND_SHIFT 6
-#define PTE_PHYS (~(IOVA_PAGE - 1))
-
-/* What made an IOVA range. */
+/* What made an IOVA range; with the direction, the tag of its pages. */
 enum iova_kind {
 	KIND_SINGLE,   /* dma_map_single/page */
 	KIND_SG,       /* dma_map_sg */
@@ -138,8 +112,8 @@ struct iova_node {
 };
 
 /*
- * Comparisons made by this thread's tree operations; the domain adds what
- * was made while its lock was held (domain_lock(), domain_unlock()).
+ * Comparisons made by this thread's tree operations; an IOVA space adds
+ * what was made while its lock was held (iova_lock(), iova_unlock()).
  */
 static _Thread_local uint64_t tree_steps;
 
@@ -173,36 +147,22 @@ RB_GENERATE_INTERNAL(free_size, iova_node, size, cmp_size, TREE_FN)
 RB_GENERATE_INTERNAL(alloc_tree, iova_node, addr, cmp_addr, TREE_FN)
 
 /**
- * struct iommu_domain - the IOMMU context of one device.
- * @dev:        the device.
- * @lock:       protects everything below.
- * @privileged: the device's accesses are privileged.
- * @free_addr:  free ranges by address.
- * @free_size:  the same nodes by size.
- * @allocs:     ranges in use.
- * @root:       the page table's top level (NULL until the first mapping).
- * @pages:      pages mapped.  @allocs_n: ranges in use.  @faults: faults.
- * @tables:     page-table pages (statistics).
- * @steps:      tree comparisons made under @lock (statistics).
- * @steps_at:   tree_steps of the lock holder when it took @lock.
- * @next:       the machine's list of domains.
+ * struct iova_domain - the IOVA space of one device: the cookie of its
+ * IOMMU domain (bus/iommu.c).
+ * @lock:      protects everything below.
+ * @free_addr: free ranges by address.
+ * @free_size: the same nodes by size.
+ * @allocs:    ranges in use.
+ * @allocs_n:  ranges in use (statistics).
+ * @steps:     tree comparisons made under @lock (statistics).
+ * @steps_at:  tree_steps of the lock holder when it took @lock.
  */
-struct iommu_domain {
-	struct device *dev;
+struct iova_domain {
 	pthread_mutex_t lock;
-	bool privileged;
 	struct free_addr free_addr;
 	struct free_size free_size;
 	struct alloc_tree allocs;
-	void **root;
-	uint64_t pages, allocs_n, faults, tables, steps, steps_at;
-	struct iommu_domain *next;
-};
-
-/* The IOMMU of a machine: its domains, under @lock. */
-struct dmaemu__iommu {
-	pthread_mutex_t lock;
-	struct iommu_domain *domains;
+	uint64_t allocs_n, steps, steps_at;
 };
 
 static const char *dev_label(const struct device *dev)
@@ -210,16 +170,16 @@ static const char *dev_label(const struct device *dev)
 	return dev->init_name ? dev->init_name : "?";
 }
 
-static void domain_lock(struct iommu_domain *d)
+static void iova_lock(struct iova_domain *iv)
 {
-	dmaemu__lock(&d->lock);
-	d->steps_at = tree_steps;
+	dmaemu__lock(&iv->lock);
+	iv->steps_at = tree_steps;
 }
 
-static void domain_unlock(struct iommu_domain *d)
+static void iova_unlock(struct iova_domain *iv)
 {
-	d->steps += tree_steps - d->steps_at;
-	dmaemu__unlock(&d->lock);
+	iv->steps += tree_steps - iv->steps_at;
+	dmaemu__unlock(&iv->lock);
 }
 
 static uint64_t pow2_ceil(uint64_t n)
@@ -228,114 +188,19 @@ static uint64_t pow2_ceil(uint64_t n)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Page table                                                             */
-/* ---------------------------------------------------------------------- */
-
-static unsigned int pt_index(uint64_t pfn, unsigned int level)
-{
-	return (unsigned int)(pfn >> (PT_BITS * (PT_LEVELS - 1 - level))) &
-	       (PT_SIZE - 1);
-}
-
-/*
- * The leaf entry of @pfn; with @make, missing tables are made.  Return:
- * NULL when absent (or out of host memory with @make).  d->lock held.
- */
-static uint64_t *pte_of(struct iommu_domain *d, uint64_t pfn, bool make)
-{
-	void **t;
-	unsigned int level;
-
-	if (!d->root) {
-		if (!make)
-			return NULL;
-		d->root = dmaemu__calloc(PT_SIZE, sizeof(void *));
-		if (!d->root)
-			return NULL;
-		d->tables++;
-	}
-	t = d->root;
-	for (level = 0; level < PT_LEVELS - 1; level++) {
-		void **next = t[pt_index(pfn, level)];
-
-		if (!next) {
-			if (!make)
-				return NULL;
-			/* Leaves are uint64_t entries, tables pointers:
-			 * both 8 bytes. */
-			next = dmaemu__calloc(PT_SIZE, sizeof(void *));
-			if (!next)
-				return NULL;
-			t[pt_index(pfn, level)] = next;
-			d->tables++;
-		}
-		t = next;
-	}
-	return (uint64_t *)t + pt_index(pfn, PT_LEVELS - 1);
-}
-
-static uint64_t pte_get(struct iommu_domain *d, uint64_t pfn)
-{
-	uint64_t *p = pfn < PFN_END ? pte_of(d, pfn, false) : NULL;
-
-	return p ? *p : 0;
-}
-
-static void pt_free(void **t, unsigned int level)
-{
-	unsigned int i;
-
-	if (!t)
-		return;
-	if (level < PT_LEVELS - 1)
-		for (i = 0; i < PT_SIZE; i++)
-			pt_free(t[i], level + 1);
-	dmaemu__free(t);
-}
-
-/* Clear the entries of [@lo, @lo + @n).  d->lock held. */
-static void pt_clear(struct iommu_domain *d, uint64_t lo, uint64_t n)
-{
-	uint64_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t *p = pte_of(d, lo + i, false);
-
-		if (p && (*p & PTE_VALID)) {
-			*p = 0;
-			d->pages--;
-		}
-	}
-}
-
-/* Set the entry of @pfn to @val (a valid entry).  d->lock held.  Return:
- * false when out of host memory for a table. */
-static bool pte_set(struct iommu_domain *d, uint64_t pfn, uint64_t val)
-{
-	uint64_t *p = pte_of(d, pfn, true);
-
-	if (!p)
-		return false;
-	if (!(*p & PTE_VALID))
-		d->pages++;
-	*p = val;
-	return true;
-}
-
-/* ---------------------------------------------------------------------- */
 /* IOVA allocator                                                         */
 /* ---------------------------------------------------------------------- */
 
-static void free_insert(struct iommu_domain *d, struct iova_node *f)
+static void free_insert(struct iova_domain *iv, struct iova_node *f)
 {
-	RB_INSERT(free_addr, &d->free_addr, f);
-	RB_INSERT(free_size, &d->free_size, f);
+	RB_INSERT(free_addr, &iv->free_addr, f);
+	RB_INSERT(free_size, &iv->free_size, f);
 }
 
-static void free_remove(struct iommu_domain *d, struct iova_node *f)
+static void free_remove(struct iova_domain *iv, struct iova_node *f)
 {
-	RB_REMOVE(free_addr, &d->free_addr, f);
-	RB_REMOVE(free_size, &d->free_size, f);
+	RB_REMOVE(free_addr, &iv->free_addr, f);
+	RB_REMOVE(free_size, &iv->free_size, f);
 }
 
 /* Where an aligned block of @n pages fits in @f below @end, or 0. */
@@ -352,10 +217,10 @@ static uint64_t fit(const struct iova_node *f, uint64_t n, uint64_t align,
 
 /*
  * Take @n pages, aligned to @n rounded up to a power of two, ending at or
- * below page @end.  d->lock held.  Return: the allocation node (not yet in
+ * below page @end.  iv->lock held.  Return: the allocation node (not yet in
  * the allocation tree), or NULL (*@err: -ENOSPC, -ENOMEM).
  */
-static struct iova_node *iova_take(struct iommu_domain *d, uint64_t n,
+static struct iova_node *iova_take(struct iova_domain *iv, uint64_t n,
 				   uint64_t end, int *err)
 {
 	uint64_t align = pow2_ceil(n), start = 0;
@@ -374,20 +239,20 @@ static struct iova_node *iova_take(struct iommu_domain *d, uint64_t n,
 	/* 1. The smallest ranges that can hold @n pages. */
 	key.lo = PFN_END;
 	key.hi = PFN_END + n;
-	f = RB_NFIND(free_size, &d->free_size, &key);
+	f = RB_NFIND(free_size, &iv->free_size, &key);
 	for (tries = 0; f && tries < 8; tries++) {
 		start = fit(f, n, align, end);
 		if (start)
 			goto take;
-		f = RB_NEXT(free_size, &d->free_size, f);
+		f = RB_NEXT(free_size, &iv->free_size, f);
 	}
 	/* 2. Ranges that hold it at any alignment; only the limit can
 	 * refuse them. */
 	if (align > 1) {
 		key.hi = PFN_END + n + align - 1;
-		f = RB_NFIND(free_size, &d->free_size, &key);
+		f = RB_NFIND(free_size, &iv->free_size, &key);
 	}
-	for (; f; f = RB_NEXT(free_size, &d->free_size, f)) {
+	for (; f; f = RB_NEXT(free_size, &iv->free_size, f)) {
 		start = fit(f, n, align, end);
 		if (start)
 			goto take;
@@ -398,16 +263,16 @@ static struct iova_node *iova_take(struct iommu_domain *d, uint64_t n,
 	return NULL;
 
 take:
-	free_remove(d, f);
+	free_remove(iv, f);
 	if (start + n < f->hi) {
 		spare->lo = start + n;
 		spare->hi = f->hi;
-		free_insert(d, spare);
+		free_insert(iv, spare);
 		spare = NULL;
 	}
 	if (start > f->lo) {
 		f->hi = start;
-		free_insert(d, f);
+		free_insert(iv, f);
 	} else {
 		dmaemu__free(f);
 	}
@@ -417,137 +282,114 @@ take:
 	return a;
 }
 
-/* Give back the range of node @a (which becomes a free node).  d->lock. */
-static void iova_put(struct iommu_domain *d, struct iova_node *a)
+/* Give back the range of node @a (which becomes a free node).  iv->lock. */
+static void iova_put(struct iova_domain *iv, struct iova_node *a)
 {
 	struct iova_node *right, *left;
 
-	right = RB_NFIND(free_addr, &d->free_addr, a);
-	left = right ? RB_PREV(free_addr, &d->free_addr, right)
-		     : RB_MAX(free_addr, &d->free_addr);
+	right = RB_NFIND(free_addr, &iv->free_addr, a);
+	left = right ? RB_PREV(free_addr, &iv->free_addr, right)
+		     : RB_MAX(free_addr, &iv->free_addr);
 	if (right && right->lo == a->hi) {
-		free_remove(d, right);
+		free_remove(iv, right);
 		a->hi = right->hi;
 		dmaemu__free(right);
 	}
 	if (left && left->hi == a->lo) {
-		RB_REMOVE(free_size, &d->free_size, left);
+		RB_REMOVE(free_size, &iv->free_size, left);
 		left->hi = a->hi;
-		RB_INSERT(free_size, &d->free_size, left);
+		RB_INSERT(free_size, &iv->free_size, left);
 		dmaemu__free(a);
 		return;
 	}
-	free_insert(d, a);
+	free_insert(iv, a);
 }
 
-/* The allocation holding page @pfn, or NULL.  d->lock held. */
-static struct iova_node *alloc_find(struct iommu_domain *d, uint64_t pfn)
+/* The allocation holding page @pfn, or NULL.  iv->lock held. */
+static struct iova_node *alloc_find(struct iova_domain *iv, uint64_t pfn)
 {
 	struct iova_node key, *a;
 
 	key.lo = pfn;
-	a = RB_NFIND(alloc_tree, &d->allocs, &key);
+	a = RB_NFIND(alloc_tree, &iv->allocs, &key);
 	if (a && a->lo == pfn)
 		return a;
-	a = a ? RB_PREV(alloc_tree, &d->allocs, a)
-	      : RB_MAX(alloc_tree, &d->allocs);
+	a = a ? RB_PREV(alloc_tree, &iv->allocs, a)
+	      : RB_MAX(alloc_tree, &iv->allocs);
 	return a && pfn < a->hi ? a : NULL;
 }
 
 /* ---------------------------------------------------------------------- */
-/* Domains                                                                */
+/* IOVA spaces                                                            */
 /* ---------------------------------------------------------------------- */
 
-static struct dmaemu__iommu *iommu_state(struct dmaemu_machine *m)
+/* A new IOVA space, all free.  Return: NULL when out of host memory. */
+static struct iova_domain *iova_domain_new(void)
 {
-	struct dmaemu__iommu *io = __atomic_load_n(&m->iommu, __ATOMIC_ACQUIRE);
+	struct iova_domain *iv = dmaemu__calloc(1, sizeof(*iv));
+	struct iova_node *all = dmaemu__malloc(sizeof(*all));
 
-	if (io)
-		return io;
-	dmaemu__lock(&m->lock);
-	io = m->iommu;
-	if (!io) {
-		io = dmaemu__calloc(1, sizeof(*io));
-		if (io && dmaemu__mutex_init(&io->lock)) {
-			dmaemu__free(io);
-			io = NULL;
-		}
-		if (io) {
-			/* Readers that found @io without m->lock take
-			 * io->lock first: this pair orders them after the
-			 * set-up. */
-			dmaemu__lock(&io->lock);
-			dmaemu__unlock(&io->lock);
-			dmaemu__vg_atomic(&m->iommu, sizeof(m->iommu));
-			__atomic_store_n(&m->iommu, io, __ATOMIC_RELEASE);
-		}
+	if (!iv || !all || dmaemu__mutex_init(&iv->lock)) {
+		dmaemu__free(iv);
+		dmaemu__free(all);
+		return NULL;
 	}
-	dmaemu__unlock(&m->lock);
-	return io;
+	RB_INIT(&iv->free_addr);
+	RB_INIT(&iv->free_size);
+	RB_INIT(&iv->allocs);
+	all->lo = PFN_FIRST;
+	all->hi = PFN_END;
+	free_insert(iv, all);
+	return iv;
 }
 
-static void domain_free(struct iommu_domain *d)
+static void iova_domain_free(struct iova_domain *iv)
 {
 	struct iova_node *n, *next;
 
-	for (n = RB_MIN(free_addr, &d->free_addr); n; n = next) {
-		next = RB_NEXT(free_addr, &d->free_addr, n);
+	for (n = RB_MIN(free_addr, &iv->free_addr); n; n = next) {
+		next = RB_NEXT(free_addr, &iv->free_addr, n);
 		dmaemu__free(n);
 	}
-	for (n = RB_MIN(alloc_tree, &d->allocs); n; n = next) {
-		next = RB_NEXT(alloc_tree, &d->allocs, n);
+	for (n = RB_MIN(alloc_tree, &iv->allocs); n; n = next) {
+		next = RB_NEXT(alloc_tree, &iv->allocs, n);
 		dmaemu__free(n);
 	}
-	pt_free(d->root, 0);
-	pthread_mutex_destroy(&d->lock);
-	dmaemu__free(d);
+	pthread_mutex_destroy(&iv->lock);
+	dmaemu__free(iv);
 }
 
 /*
- * The domain of @dev; with @make, made when missing.  Return: NULL when
- * there is none (or out of host memory).
+ * The IOMMU domain of @dev and, in *@iv, its IOVA space; with @make, both
+ * are made when missing (iommu_get_dma_cookie()).  Return: the domain, or
+ * NULL when there is none; *@iv is NULL when the domain has no IOVA space
+ * (yet, or out of host memory).
  */
-static struct iommu_domain *domain_of(struct dmaemu_machine *m,
-				      struct device *dev, bool make)
+static struct dmaemu__iommu_domain *domain_of(struct dmaemu_machine *m,
+					      struct device *dev, bool make,
+					      struct iova_domain **iv)
 {
-	struct dmaemu__iommu *io =
-		make ? iommu_state(m)
-		     : __atomic_load_n(&m->iommu, __ATOMIC_ACQUIRE);
-	struct iommu_domain *d;
-	struct iova_node *all;
+	struct dmaemu__iommu_domain *hw =
+		dmaemu__iommu_get_domain(m, dev, make);
+	struct iova_domain *v, *set;
 
-	if (!io)
+	*iv = NULL;
+	if (!hw)
 		return NULL;
-	dmaemu__lock(&io->lock);
-	for (d = io->domains; d; d = d->next)
-		if (d->dev == dev)
-			break;
-	if (d || !make)
-		goto out;
-	d = dmaemu__calloc(1, sizeof(*d));
-	all = dmaemu__malloc(sizeof(*all));
-	if (!d || !all || dmaemu__mutex_init(&d->lock)) {
-		dmaemu__free(d);
-		dmaemu__free(all);
-		d = NULL;
-		goto out;
+	v = dmaemu__iommu_cookie(hw);
+	if (!v && make) {
+		v = iova_domain_new();
+		if (v) {
+			/* The domain's lock orders users that find @v
+			 * through it after the set-up above. */
+			set = dmaemu__iommu_set_cookie(hw, v);
+			if (set != v)
+				iova_domain_free(v);
+			v = set;
+		}
 	}
-	d->dev = dev;
-	RB_INIT(&d->free_addr);
-	RB_INIT(&d->free_size);
-	RB_INIT(&d->allocs);
-	all->lo = PFN_FIRST;
-	all->hi = PFN_END;
-	free_insert(d, all);
-	/* Order users that find @d under io->lock and then take d->lock
-	 * after the set-up above. */
-	domain_lock(d);
-	domain_unlock(d);
-	d->next = io->domains;
-	io->domains = d;
-out:
-	dmaemu__unlock(&io->lock);
-	return d;
+	*iv = v;
+	return hw;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -578,46 +420,41 @@ static void report_bad(struct dmaemu_machine *m, struct device *dev,
 /* Mapping                                                                */
 /* ---------------------------------------------------------------------- */
 
-/* dma_info_to_prot() (arm: __dma_info_to_prot()) as PTE bits: what the
- * DMA layer asks of the IOMMU driver. */
-static uint64_t prot_bits(int dir, unsigned long attrs)
+/* dma_info_to_prot() (arm: __dma_info_to_prot()): what the DMA layer asks
+ * of the IOMMU for a direction and attributes. */
+static int prot_bits(int dir, unsigned long attrs)
 {
-	uint64_t b = (attrs & DMA_ATTR_PRIVILEGED) ? PTE_PRIV : 0;
+	int b = (attrs & DMA_ATTR_PRIVILEGED) ? DMAEMU__IOMMU_PRIV : 0;
 
 	switch (dir) {
 	case DMAEMU__DIR_BIDI:
-		return b | PTE_READ | PTE_WRITE;
+		return b | DMAEMU__IOMMU_READ | DMAEMU__IOMMU_WRITE;
 	case DMAEMU__DIR_TO_DEVICE:
-		return b | PTE_READ;
+		return b | DMAEMU__IOMMU_READ;
 	case DMAEMU__DIR_FROM_DEVICE:
-		return b | PTE_WRITE;
+		return b | DMAEMU__IOMMU_WRITE;
 	default:
 		return 0;
 	}
 }
 
-/* The IOMMU behaves as Intel VT-d (intel-iommu.c), not as an SMMU. */
-static bool is_vtd(const struct dmaemu_machine *m)
+/* The tag of the pages of a range: its direction and kind. */
+static unsigned int tag_of(enum iova_kind kind, int dir)
 {
-	return m->opt.profile == DMAEMU__PROFILE_X86 && !m->opt.iommu_strict;
+	return (unsigned int)(dir & 3) | (unsigned int)kind << 2;
 }
 
-/*
- * What the 4.14 driver writes into its page table for the requested
- * @prot (PTE_READ, PTE_WRITE, PTE_PRIV); see the top of the file.
- */
-static uint64_t table_bits(const struct dmaemu_machine *m, uint64_t prot)
+/* The bus's owner hook: what the page with @tag belongs to, for a fault
+ * report. */
+static void owner_name(unsigned int tag, char *buf, size_t len)
 {
-	if (m->opt.iommu_strict || !(prot & (PTE_READ | PTE_WRITE)))
-		return prot;
-	if (m->opt.profile == DMAEMU__PROFILE_X86)
-		/* __intel_map_single(), intel_map_sg(): DMA_PTE_READ and
-		 * DMA_PTE_WRITE by direction (a ZLR-capable unit); attrs,
-		 * and so IOMMU_PRIV, are not looked at. */
-		return prot & (PTE_READ | PTE_WRITE);
-	/* arm_lpae_prot_to_pte(), stage 1: AP_RDONLY for READ without
-	 * WRITE; nothing can take the read away from a valid entry. */
-	return prot | PTE_READ;
+	unsigned int dir = tag & 3, kind = (tag >> 2) & 3;
+
+	if (kind == KIND_PAGES)
+		snprintf(buf, len, "a coherent allocation");
+	else
+		snprintf(buf, len, "a %s %s", dmaemu__dir_name((int)dir, "?"),
+			 kind_names[kind]);
 }
 
 /*
@@ -645,71 +482,69 @@ struct page_src {
 	uint64_t first;	       /* the first page when contiguous */
 };
 
-static uint64_t src_page(const struct page_src *src, uint64_t i)
-{
-	return src->pages ? src->pages[i] & PTE_PHYS
-			  : src->first + (i << IOVA_SHIFT);
-}
-
-static uint64_t pte_val(uint64_t page, uint64_t bits, enum iova_kind kind,
-			int dir)
-{
-	return page | bits | PTE_VALID |
-	       ((uint64_t)(dir & 3) << PTE_DIR_SHIFT) |
-	       ((uint64_t)kind << PTE_KIND_SHIFT);
-}
-
-/* Record @a as a live allocation.  d->lock held. */
-static void alloc_add(struct iommu_domain *d, struct iova_node *a, size_t bytes,
+/* Record @a as a live allocation.  iv->lock held. */
+static void alloc_add(struct iova_domain *iv, struct iova_node *a, size_t bytes,
 		      enum iova_kind kind, int dir)
 {
 	a->bytes = bytes;
 	a->kind = (uint8_t)kind;
 	a->dir = (uint8_t)dir;
-	RB_INSERT(alloc_tree, &d->allocs, a);
-	d->allocs_n++;
+	RB_INSERT(alloc_tree, &iv->allocs, a);
+	iv->allocs_n++;
 }
 
-/* Undo a partly made allocation @a.  d->lock held. */
-static void alloc_undo(struct iommu_domain *d, struct iova_node *a)
+/* Undo a partly made allocation @a, which is not recorded: unmap its
+ * pages, then give its range back. */
+static void alloc_undo(struct dmaemu__iommu_domain *hw, struct iova_domain *iv,
+		       struct iova_node *a)
 {
-	pt_clear(d, a->lo, a->hi - a->lo);
-	iova_put(d, a);
+	dmaemu__iommu_domain_unmap(hw, a->lo << IOVA_SHIFT,
+				   (a->hi - a->lo) << IOVA_SHIFT);
+	iova_lock(iv);
+	iova_put(iv, a);
+	iova_unlock(iv);
 }
 
 /*
- * Map @n pages, the i-th at src_page(@src, i), into a new IOVA range of
+ * Map @n pages, the i-th at page i of @src, into a new IOVA range of
  * @dev.  Return: the range's first page number, or 0 after a report
  * (none with @nowarn when the space is merely full).
  */
 static uint64_t map_range(struct dmaemu_machine *m, struct device *dev,
-			  struct iommu_domain *d, const struct page_src *src,
-			  uint64_t n, uint64_t bits, enum iova_kind kind,
-			  int dir, size_t bytes, bool nowarn)
+			  struct dmaemu__iommu_domain *hw,
+			  struct iova_domain *iv, const struct page_src *src,
+			  uint64_t n, int prot, enum iova_kind kind, int dir,
+			  size_t bytes, bool nowarn)
 {
 	uint64_t mask, end = mask_end(dev, kind == KIND_PAGES, &mask), i, lo;
+	unsigned int tag = tag_of(kind, dir);
 	struct iova_node *a;
 	int err = 0;
 
-	domain_lock(d);
-	a = iova_take(d, n, end, &err);
+	iova_lock(iv);
+	a = iova_take(iv, n, end, &err);
+	iova_unlock(iv);
 	if (!a)
 		goto fail;
-	for (i = 0; i < n; i++) {
-		if (!pte_set(d, a->lo + i,
-			     pte_val(src_page(src, i), bits, kind, dir))) {
-			alloc_undo(d, a);
-			err = -ENOMEM;
-			goto fail;
-		}
+	if (!src->pages)
+		err = dmaemu__iommu_domain_map(hw, a->lo << IOVA_SHIFT,
+					       src->first, n << IOVA_SHIFT,
+					       prot, tag);
+	for (i = 0; src->pages && i < n && !err; i++)
+		err = dmaemu__iommu_domain_map(hw, (a->lo + i) << IOVA_SHIFT,
+					       src->pages[i] & IOVA_MASK,
+					       IOVA_PAGE, prot, tag);
+	if (err) {
+		alloc_undo(hw, iv, a);
+		goto fail;
 	}
-	alloc_add(d, a, bytes, kind, dir);
 	lo = a->lo;
-	domain_unlock(d);
+	iova_lock(iv);
+	alloc_add(iv, a, bytes, kind, dir);
+	iova_unlock(iv);
 	return lo;
 
 fail:
-	domain_unlock(d);
 	if (err != -ENOSPC || !nowarn)
 		report_nospace(m, dev, bytes, mask, err);
 	return 0;
@@ -720,21 +555,24 @@ fail:
  * @addr's and be of @kind.  Return: 0, or -ENOENT after a report.
  */
 static int unmap_range(struct dmaemu_machine *m, struct device *dev,
-		       struct iommu_domain *d, dma_addr_t addr, size_t size,
-		       enum iova_kind kind)
+		       struct dmaemu__iommu_domain *hw, struct iova_domain *iv,
+		       dma_addr_t addr, size_t size, enum iova_kind kind)
 {
 	const char *bad = NULL;
-	struct iova_node *a;
+	struct iova_node *a = NULL;
 	uint64_t pfn = addr >> IOVA_SHIFT;
 
-	if (!d) {
+	if (!hw) {
 		report_bad(m, dev, addr, size, "unmap of an IOVA never mapped");
 		return -ENOENT;
 	}
-	domain_lock(d);
-	a = alloc_find(d, pfn);
+	if (iv) {
+		iova_lock(iv);
+		a = alloc_find(iv, pfn);
+		if (!a)
+			iova_unlock(iv);
+	}
 	if (!a) {
-		domain_unlock(d);
 		report_bad(m, dev, addr, size,
 			   "unmap of an IOVA that is not mapped");
 		return -ENOENT;
@@ -747,10 +585,11 @@ static int unmap_range(struct dmaemu_machine *m, struct device *dev,
 	else if (kind != KIND_SG && size != a->bytes)
 		bad = "unmap with a size that is not the mapping's; the whole "
 		      "range is unmapped";
-	RB_REMOVE(alloc_tree, &d->allocs, a);
-	d->allocs_n--;
-	alloc_undo(d, a);
-	domain_unlock(d);
+	RB_REMOVE(alloc_tree, &iv->allocs, a);
+	iv->allocs_n--;
+	iova_unlock(iv);
+	/* __iommu_dma_unmap(): the pages go before the range is free. */
+	alloc_undo(hw, iv, a);
 	if (bad)
 		report_bad(m, dev, addr, size, bad);
 	return 0;
@@ -761,35 +600,19 @@ static int unmap_range(struct dmaemu_machine *m, struct device *dev,
  * +@size).  Unmapped pages end the walk with a report.
  */
 static void for_each_run(struct dmaemu_machine *m, struct device *dev,
-			 struct iommu_domain *d, dma_addr_t addr, size_t size,
-			 int dir,
+			 struct dmaemu__iommu_domain *hw, dma_addr_t addr,
+			 size_t size, int dir,
 			 void (*fn)(struct dmaemu_machine *, uint64_t, size_t,
 				    int))
 {
 	while (size) {
-		uint64_t pte, phys, off = addr & (IOVA_PAGE - 1);
-		size_t run = IOVA_PAGE - off;
+		uint64_t phys;
+		size_t run =
+			hw ? dmaemu__iommu_domain_run(hw, addr, size, &phys)
+			   : 0;
 
-		if (!d)
+		if (!run)
 			goto bad;
-		domain_lock(d);
-		pte = pte_get(d, addr >> IOVA_SHIFT);
-		if (!(pte & PTE_VALID)) {
-			domain_unlock(d);
-			goto bad;
-		}
-		phys = (pte & PTE_PHYS) + off;
-		if (run > size)
-			run = size;
-		while (run < size) {
-			uint64_t next = pte_get(d, (addr + run) >> IOVA_SHIFT);
-
-			if (!(next & PTE_VALID) ||
-			    (next & PTE_PHYS) != phys + run)
-				break;
-			run += size - run < IOVA_PAGE ? size - run : IOVA_PAGE;
-		}
-		domain_unlock(d);
 		if (dmaemu__bank_of_phys(m, phys, run))
 			fn(m, phys, run, dir);
 		addr += run;
@@ -810,22 +633,23 @@ static dma_addr_t map_contig(struct dmaemu_machine *m, struct device *dev,
 			     uint64_t phys, size_t size, int dir,
 			     unsigned long attrs, enum iova_kind kind)
 {
-	struct page_src src = {.first = phys & PTE_PHYS};
+	struct page_src src = {.first = phys & IOVA_MASK};
 	uint64_t off = phys & (IOVA_PAGE - 1), pfn;
-	struct iommu_domain *d;
+	struct dmaemu__iommu_domain *hw;
+	struct iova_domain *iv;
 
 	if (!size) {
 		report_bad(m, dev, 0, size, "map of 0 bytes");
 		return DMA_MAPPING_ERROR;
 	}
-	d = domain_of(m, dev, true);
-	if (!d) {
+	hw = domain_of(m, dev, true, &iv);
+	if (!iv) {
 		report_nospace(m, dev, size, 0, -ENOMEM);
 		return DMA_MAPPING_ERROR;
 	}
-	pfn = map_range(m, dev, d, &src,
+	pfn = map_range(m, dev, hw, iv, &src,
 			(off + size + IOVA_PAGE - 1) >> IOVA_SHIFT,
-			table_bits(m, prot_bits(dir, attrs)), kind, dir, size,
+			prot_bits(dir, attrs), kind, dir, size,
 			attrs & DMA_ATTR_NO_WARN);
 	return pfn ? (pfn << IOVA_SHIFT) + off : DMA_MAPPING_ERROR;
 }
@@ -846,21 +670,24 @@ static void iommu_unmap(struct dmaemu_machine *m, struct device *dev,
 			dma_addr_t addr, uint64_t phys, size_t size, int dir,
 			unsigned long attrs)
 {
-	struct iommu_domain *d = domain_of(m, dev, false);
+	struct iova_domain *iv;
+	struct dmaemu__iommu_domain *hw = domain_of(m, dev, false, &iv);
 
 	/* As __iommu_unmap_page(): maintenance while the pages are still
 	 * mapped, then the unmap. */
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		for_each_run(m, dev, d, addr, size, dir,
+		for_each_run(m, dev, hw, addr, size, dir,
 			     dmaemu__arch_sync_for_cpu);
-	unmap_range(m, dev, d, addr, size, KIND_SINGLE);
+	unmap_range(m, dev, hw, iv, addr, size, KIND_SINGLE);
 }
 
 static void iommu_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
 			       dma_addr_t map_addr, uint64_t map_phys,
 			       dma_addr_t addr, size_t size, int dir)
 {
-	for_each_run(m, dev, domain_of(m, dev, false), addr, size, dir,
+	struct iova_domain *iv;
+
+	for_each_run(m, dev, domain_of(m, dev, false, &iv), addr, size, dir,
 		     dmaemu__arch_sync_for_cpu);
 }
 
@@ -868,7 +695,9 @@ static void iommu_sync_for_device(struct dmaemu_machine *m, struct device *dev,
 				  dma_addr_t map_addr, uint64_t map_phys,
 				  dma_addr_t addr, size_t size, int dir)
 {
-	for_each_run(m, dev, domain_of(m, dev, false), addr, size, dir,
+	struct iova_domain *iv;
+
+	for_each_run(m, dev, domain_of(m, dev, false, &iv), addr, size, dir,
 		     dmaemu__arch_sync_for_device);
 }
 
@@ -900,13 +729,15 @@ static uint64_t entry_iova_len(struct scatterlist *s)
 {
 	uint64_t off = sg_phys(s) & (IOVA_PAGE - 1);
 
-	return (off + s->length + IOVA_PAGE - 1) & PTE_PHYS;
+	return (off + s->length + IOVA_PAGE - 1) & IOVA_MASK;
 }
 
 static void iommu_unmap_sg(struct dmaemu_machine *m, struct device *dev,
 			   struct scatterlist *sgl, int nents, int dir,
 			   unsigned long attrs)
 {
+	struct dmaemu__iommu_domain *hw;
+	struct iova_domain *iv;
 	struct scatterlist *s;
 	int i;
 
@@ -920,8 +751,8 @@ static void iommu_unmap_sg(struct dmaemu_machine *m, struct device *dev,
 			    dmaemu__bank_of_phys(m, sg_phys(s), s->length))
 				dmaemu__arch_sync_for_cpu(m, sg_phys(s),
 							  s->length, dir);
-	unmap_range(m, dev, domain_of(m, dev, false), sg_dma_address(sgl), 0,
-		    KIND_SG);
+	hw = domain_of(m, dev, false, &iv);
+	unmap_range(m, dev, hw, iv, sg_dma_address(sgl), 0, KIND_SG);
 }
 
 static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
@@ -930,11 +761,13 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 {
 	struct sg_layout l = {.len = 0};
 	struct scatterlist *s, *cur = sgl;
-	unsigned int max_len;
-	uint64_t base, bits = table_bits(m, prot_bits(dir, attrs)), mask, end;
-	bool vtd = is_vtd(m);
+	unsigned int max_len, tag = tag_of(KIND_SG, dir);
+	uint64_t base, mask, end;
+	int prot = prot_bits(dir, attrs);
+	bool vtd = dmaemu__iommu_is_vtd(m);
 	uint64_t cur_len = 0, iova_len;
-	struct iommu_domain *d;
+	struct dmaemu__iommu_domain *hw;
+	struct iova_domain *iv;
 	struct iova_node *a;
 	int i, count = 0, err = 0;
 
@@ -952,8 +785,8 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 		report_bad(m, dev, 0, 0, "map of a scatterlist of 0 bytes");
 		return 0;
 	}
-	d = domain_of(m, dev, true);
-	if (!d) {
+	hw = domain_of(m, dev, true, &iv);
+	if (!iv) {
 		report_nospace(m, dev, iova_len, 0, -ENOMEM);
 		return 0;
 	}
@@ -968,29 +801,27 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 
 	/* One IOVA range for the whole list, each entry's pages at its
 	 * place in it; padding pages stay unmapped. */
-	domain_lock(d);
-	a = iova_take(d, iova_len >> IOVA_SHIFT, end, &err);
+	iova_lock(iv);
+	a = iova_take(iv, iova_len >> IOVA_SHIFT, end, &err);
+	iova_unlock(iv);
 	if (!a)
 		goto fail;
 	base = a->lo << IOVA_SHIFT;
 	l.len = 0;
 	for_each_sg (sgl, s, nents, i) {
-		uint64_t pages = entry_iova_len(s) >> IOVA_SHIFT, k;
 		uint64_t at = layout_place(&l, entry_iova_len(s));
-		uint64_t first = sg_phys(s) & PTE_PHYS;
 
-		for (k = 0; k < pages; k++) {
-			if (!pte_set(d, ((base + at) >> IOVA_SHIFT) + k,
-				     pte_val(first + (k << IOVA_SHIFT), bits,
-					     KIND_SG, dir))) {
-				alloc_undo(d, a);
-				err = -ENOMEM;
-				goto fail;
-			}
+		err = dmaemu__iommu_domain_map(hw, base + at,
+					       sg_phys(s) & IOVA_MASK,
+					       entry_iova_len(s), prot, tag);
+		if (err) {
+			alloc_undo(hw, iv, a);
+			goto fail;
 		}
 	}
-	alloc_add(d, a, iova_len, KIND_SG, dir);
-	domain_unlock(d);
+	iova_lock(iv);
+	alloc_add(iv, a, iova_len, KIND_SG, dir);
+	iova_unlock(iv);
 
 	l.len = 0;
 	if (vtd) {
@@ -1031,7 +862,6 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 	return count;
 
 fail:
-	domain_unlock(d);
 	if (err != -ENOSPC || !(attrs & DMA_ATTR_NO_WARN))
 		report_nospace(m, dev, iova_len, mask, err);
 	return 0;
@@ -1048,143 +878,23 @@ static void iommu_unmap_resource(struct dmaemu_machine *m, struct device *dev,
 				 dma_addr_t addr, size_t size, int dir,
 				 unsigned long attrs)
 {
-	unmap_range(m, dev, domain_of(m, dev, false), addr, size,
-		    KIND_RESOURCE);
-}
+	struct iova_domain *iv;
+	struct dmaemu__iommu_domain *hw = domain_of(m, dev, false, &iv);
 
-/* ---------------------------------------------------------------------- */
-/* Device side                                                            */
-/* ---------------------------------------------------------------------- */
-
-static int fault(struct dmaemu_machine *m, struct device *dev,
-		 struct iommu_domain *d, dma_addr_t addr, size_t len,
-		 bool write, uint64_t pte, int err)
-{
-	struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_IOMMU_FAULT};
-	const char *acc = write ? "write" : "read";
-	uint64_t phys = (pte & PTE_PHYS) + (addr & (IOVA_PAGE - 1));
-	unsigned int dir = (pte >> PTE_DIR_SHIFT) & 3;
-	unsigned int kind = (pte >> PTE_KIND_SHIFT) & 3;
-	char what[160];
-
-	if (d) {
-		domain_lock(d);
-		d->faults++;
-		domain_unlock(d);
-	}
-	if (!(pte & PTE_VALID)) {
-		dmaemu__report(m, &r,
-			       "device %s %s of %zu bytes at IOVA 0x%llx: the "
-			       "page is not mapped (never mapped, or unmapped "
-			       "already); the access is blocked",
-			       dev_label(dev), acc, len,
-			       (unsigned long long)addr);
-		return err;
-	}
-	if (kind == KIND_PAGES)
-		snprintf(what, sizeof(what), "a coherent allocation");
-	else
-		snprintf(what, sizeof(what), "a %s %s",
-			 dmaemu__dir_name((int)dir, "?"), kind_names[kind]);
-	r.phys = phys;
-	r.size = len;
-	if (!(pte & (write ? PTE_WRITE : PTE_READ)))
-		dmaemu__report(
-			m, &r,
-			"device %s %s of %zu bytes at IOVA 0x%llx "
-			"(phys 0x%llx): the page belongs to %s, mapped "
-			"%s only%s; the access is blocked",
-			dev_label(dev), acc, len, (unsigned long long)addr,
-			(unsigned long long)phys, what,
-			(pte & PTE_READ)
-				? "IOMMU_READ: the device may read it"
-				: "IOMMU_WRITE: the device may write it",
-			(pte & PTE_READ) ? ""
-			: m->opt.iommu_strict
-				? " (iommu_strict=1; 4.14 on an arm SMMU "
-				  "would allow the read)"
-				: " (as VT-d maps DMA_FROM_DEVICE)");
-	else
-		dmaemu__report(m, &r,
-			       "device %s %s of %zu bytes at IOVA 0x%llx "
-			       "(phys 0x%llx): the page belongs to %s made "
-			       "with DMA_ATTR_PRIVILEGED and the device's "
-			       "accesses are unprivileged; the access is "
-			       "blocked",
-			       dev_label(dev), acc, len,
-			       (unsigned long long)addr,
-			       (unsigned long long)phys, what);
-	return err;
-}
-
-/* Is @pte usable for the access?  0, or the error of the fault. */
-static int pte_check(uint64_t pte, bool write, bool privileged)
-{
-	if (!(pte & PTE_VALID))
-		return -EFAULT;
-	if (!(pte & (write ? PTE_WRITE : PTE_READ)))
-		return -EPERM;
-	if ((pte & PTE_PRIV) && !privileged)
-		return -EPERM;
-	return 0;
-}
-
-int dmaemu__iommu_translate(struct device *dev, dma_addr_t addr, size_t len,
-			    bool write, uint64_t *phys, size_t *contig)
-{
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
-	struct iommu_domain *d;
-	uint64_t pte = 0, p;
-	size_t run;
-	int err;
-
-	if (!m)
-		return -EFAULT;
-	d = domain_of(m, dev, false);
-	if (!d || !len || addr + len - 1 < addr)
-		return fault(m, dev, d, addr, len, write, 0, -EFAULT);
-	domain_lock(d);
-	pte = pte_get(d, addr >> IOVA_SHIFT);
-	err = pte_check(pte, write, d->privileged);
-	if (err) {
-		domain_unlock(d);
-		return fault(m, dev, d, addr, len, write, pte, err);
-	}
-	p = (pte & PTE_PHYS) + (addr & (IOVA_PAGE - 1));
-	run = IOVA_PAGE - (addr & (IOVA_PAGE - 1));
-	if (run > len)
-		run = len;
-	/* Further pages join while usable and physically contiguous; a
-	 * page that is not usable is the next call's fault. */
-	while (run < len) {
-		uint64_t next = pte_get(d, (addr + run) >> IOVA_SHIFT);
-
-		if (pte_check(next, write, d->privileged) ||
-		    (next & PTE_PHYS) != p + run)
-			break;
-		run += len - run < IOVA_PAGE ? len - run : IOVA_PAGE;
-	}
-	domain_unlock(d);
-	*phys = p;
-	*contig = run;
-	return 0;
+	unmap_range(m, dev, hw, iv, addr, size, KIND_RESOURCE);
 }
 
 /* What @iova of @dev maps to, or UINT64_MAX (iommu_iova_to_phys()). */
 static uint64_t iova_to_phys(struct dmaemu_machine *m, struct device *dev,
 			     dma_addr_t iova)
 {
-	struct iommu_domain *d = domain_of(m, dev, false);
-	uint64_t pte;
+	struct iova_domain *iv;
+	struct dmaemu__iommu_domain *hw = domain_of(m, dev, false, &iv);
+	uint64_t phys;
 
-	if (!d)
+	if (!hw || !dmaemu__iommu_domain_run(hw, iova, 1, &phys))
 		return UINT64_MAX;
-	domain_lock(d);
-	pte = pte_get(d, iova >> IOVA_SHIFT);
-	domain_unlock(d);
-	if (!(pte & PTE_VALID))
-		return UINT64_MAX;
-	return (pte & PTE_PHYS) + (iova & (IOVA_PAGE - 1));
+	return phys;
 }
 
 const struct dmaemu__dma_ops dmaemu__iommu_ops = {
@@ -1201,7 +911,7 @@ const struct dmaemu__dma_ops dmaemu__iommu_ops = {
 };
 
 /* ---------------------------------------------------------------------- */
-/* Coherent allocations (dma_alloc.c)                                     */
+/* Coherent allocations (alloc.c)                                         */
 /* ---------------------------------------------------------------------- */
 
 /**
@@ -1224,8 +934,9 @@ dma_addr_t dmaemu__iommu_map_pages(struct device *dev,
 {
 	struct dmaemu_machine *m = dev ? dmaemu__dev_machine(dev) : NULL;
 	struct page_src src = {.pages = phys_pages};
-	struct iommu_domain *d;
-	uint64_t bits = 0, pfn;
+	struct dmaemu__iommu_domain *hw;
+	struct iova_domain *iv;
+	uint64_t pfn;
 
 	if (!m)
 		return DMA_MAPPING_ERROR;
@@ -1233,20 +944,15 @@ dma_addr_t dmaemu__iommu_map_pages(struct device *dev,
 		report_bad(m, dev, 0, 0, "map of no pages");
 		return DMA_MAPPING_ERROR;
 	}
-	if (prot & DMAEMU__IOMMU_READ)
-		bits |= PTE_READ;
-	if (prot & DMAEMU__IOMMU_WRITE)
-		bits |= PTE_WRITE;
-	if (privileged)
-		bits |= PTE_PRIV;
-	bits = table_bits(m, bits);
-	d = domain_of(m, dev, true);
-	if (!d) {
+	hw = domain_of(m, dev, true, &iv);
+	if (!iv) {
 		report_nospace(m, dev, npages << IOVA_SHIFT, 0, -ENOMEM);
 		return DMA_MAPPING_ERROR;
 	}
-	pfn = map_range(m, dev, d, &src, npages, bits, KIND_PAGES,
-			DMAEMU__DIR_BIDI, npages << IOVA_SHIFT,
+	pfn = map_range(m, dev, hw, iv, &src, npages,
+			(prot & (DMAEMU__IOMMU_READ | DMAEMU__IOMMU_WRITE)) |
+				(privileged ? DMAEMU__IOMMU_PRIV : 0),
+			KIND_PAGES, DMAEMU__DIR_BIDI, npages << IOVA_SHIFT,
 			prot & DMAEMU__IOMMU_NOWARN);
 	return pfn ? pfn << IOVA_SHIFT : DMA_MAPPING_ERROR;
 }
@@ -1262,119 +968,82 @@ dma_addr_t dmaemu__iommu_map_pages(struct device *dev,
 void dmaemu__iommu_unmap(struct device *dev, dma_addr_t addr, size_t size)
 {
 	struct dmaemu_machine *m = dev ? dmaemu__dev_machine(dev) : NULL;
+	struct dmaemu__iommu_domain *hw;
+	struct iova_domain *iv;
 
-	if (m)
-		unmap_range(m, dev, domain_of(m, dev, false), addr,
-			    (size + IOVA_PAGE - 1) & PTE_PHYS, KIND_PAGES);
+	if (!m)
+		return;
+	hw = domain_of(m, dev, false, &iv);
+	unmap_range(m, dev, hw, iv, addr, (size + IOVA_PAGE - 1) & IOVA_MASK,
+		    KIND_PAGES);
 }
 
 /* ---------------------------------------------------------------------- */
-/* Devices, introspection, teardown                                       */
+/* Machines, devices, introspection                                       */
 /* ---------------------------------------------------------------------- */
 
 /**
- * dmaemu_device_set_privileged() - make @dev's DMA accesses privileged (or
- * not): with the IOMMU on, only privileged accesses reach mappings made
- * with DMA_ATTR_PRIVILEGED.
- *
- * Return: 0; -EINVAL for a NULL device; -ENOMEM.
+ * dmaemu__iommu_dma_init() - machine create: with iommu=1, tell the bus's
+ * fault reports what the tags of this file's pages mean.
  */
-int dmaemu_device_set_privileged(struct dmaemu_device *ddev, bool privileged)
+void dmaemu__iommu_dma_init(struct dmaemu_machine *m)
 {
-	struct iommu_domain *d;
-
-	if (!ddev)
-		return -EINVAL;
-	d = domain_of(dmaemu_device_machine(ddev), dmaemu_device_to_dev(ddev),
-		      true);
-	if (!d)
-		return -ENOMEM;
-	domain_lock(d);
-	d->privileged = privileged;
-	domain_unlock(d);
-	return 0;
-}
-
-/**
- * dmaemu__iommu_iova_to_phys() - what the IOMMU maps @iova of @dev to, as
- * iommu_iova_to_phys().  Return: the physical address, or UINT64_MAX.
- */
-uint64_t dmaemu__iommu_iova_to_phys(struct device *dev, dma_addr_t iova)
-{
-	struct dmaemu_machine *m = dev ? dmaemu__dev_machine(dev) : NULL;
-
-	return m ? iova_to_phys(m, dev, iova) : UINT64_MAX;
+	if (m->opt.iommu)
+		dmaemu__iommu_set_owner_fn(m, owner_name);
 }
 
 /**
  * dmaemu__iommu_info() - statistics of @dev's IOMMU domain (all zero when
- * it has none).
+ * it has none).  A domain without an IOVA space yet (made by
+ * dmaemu_device_set_privileged()) has its whole space free: one range.
  */
 void dmaemu__iommu_info(struct device *dev, struct dmaemu__iommu_stats *st)
 {
 	struct dmaemu_machine *m = dev ? dmaemu__dev_machine(dev) : NULL;
-	struct iommu_domain *d = m ? domain_of(m, dev, false) : NULL;
+	struct dmaemu__iommu_domain *hw;
+	struct dmaemu__iommu_pt_stats pt;
+	struct iova_domain *iv;
 	struct iova_node *n;
 
 	memset(st, 0, sizeof(*st));
-	if (!d)
+	hw = m ? domain_of(m, dev, false, &iv) : NULL;
+	if (!hw)
 		return;
-	domain_lock(d);
-	st->allocs = d->allocs_n;
-	st->pages = d->pages;
-	st->faults = d->faults;
-	st->tables = d->tables;
-	st->steps = d->steps;
-	st->privileged = d->privileged;
-	for (n = RB_MIN(free_addr, &d->free_addr); n;
-	     n = RB_NEXT(free_addr, &d->free_addr, n))
+	dmaemu__iommu_domain_info(hw, &pt);
+	st->pages = pt.pages;
+	st->faults = pt.faults;
+	st->tables = pt.tables;
+	st->privileged = pt.privileged;
+	if (!iv) {
+		st->free_ranges = 1;
+		return;
+	}
+	iova_lock(iv);
+	st->allocs = iv->allocs_n;
+	st->steps = iv->steps;
+	for (n = RB_MIN(free_addr, &iv->free_addr); n;
+	     n = RB_NEXT(free_addr, &iv->free_addr, n))
 		st->free_ranges++;
-	domain_unlock(d);
+	iova_unlock(iv);
 }
 
 /**
- * dmaemu__iommu_device_release() - forget @dev's domain (device destroy,
- * after its mappings were released).
+ * dmaemu__iommu_dma_release() - device release (the DMA layer's bus
+ * client), after the device's mappings and allocations were released:
+ * take @dev's IOVA space off its IOMMU domain and free it.  The domain
+ * itself is the bus's to free.
  */
-void dmaemu__iommu_device_release(struct device *dev)
+void dmaemu__iommu_dma_release(struct device *dev)
 {
 	struct dmaemu_machine *m = dev ? dmaemu__dev_machine(dev) : NULL;
-	struct dmaemu__iommu *io =
-		m ? __atomic_load_n(&m->iommu, __ATOMIC_ACQUIRE) : NULL;
-	struct iommu_domain **pp, *d = NULL;
+	struct dmaemu__iommu_domain *hw =
+		m ? dmaemu__iommu_get_domain(m, dev, false) : NULL;
+	struct iova_domain *iv = hw ? dmaemu__iommu_take_cookie(hw) : NULL;
 
-	if (!io)
+	if (!iv)
 		return;
-	dmaemu__lock(&io->lock);
-	for (pp = &io->domains; *pp; pp = &(*pp)->next) {
-		if ((*pp)->dev == dev) {
-			d = *pp;
-			*pp = d->next;
-			break;
-		}
-	}
-	dmaemu__unlock(&io->lock);
-	if (d) {
-		/* Taken once so the free follows every user's unlock. */
-		domain_lock(d);
-		domain_unlock(d);
-		domain_free(d);
-	}
-}
-
-/** dmaemu__iommu_fini() - free @m's IOMMU state (machine destroy). */
-void dmaemu__iommu_fini(struct dmaemu_machine *m)
-{
-	struct dmaemu__iommu *io = m->iommu;
-	struct iommu_domain *d, *next;
-
-	if (!io)
-		return;
-	for (d = io->domains; d; d = next) {
-		next = d->next;
-		domain_free(d);
-	}
-	pthread_mutex_destroy(&io->lock);
-	dmaemu__free(io);
-	m->iommu = NULL;
+	/* Taken once so the free follows every user's unlock. */
+	iova_lock(iv);
+	iova_unlock(iv);
+	iova_domain_free(iv);
 }

@@ -640,7 +640,7 @@ static void registry_release(struct device *dev, void *data)
 	(void)data;
 	dmaemu__mapping_release_device(dev);
 	dmaemu__alloc_release_device(dev);
-	dmaemu__iommu_device_release(dev);
+	dmaemu__iommu_dma_release(dev);
 }
 
 static const struct dmaemu__bus_client registry_client = {
@@ -653,6 +653,5 @@ static const struct dmaemu__bus_client registry_client = {
 void dmaemu__dma_init(struct dmaemu_machine *m)
 {
 	dmaemu__bus_attach(m, DMAEMU__BUS_DMA, &registry_client);
-	if (m->opt.iommu)
-		dmaemu__bus_set_translator(m, dmaemu__iommu_translate);
+	dmaemu__iommu_dma_init(m);
 }
