@@ -413,6 +413,48 @@ START_TEST(test_store_dirties)
 }
 END_TEST
 
+/*
+ * Item 2, on eviction: a line the model holds dirty because of a store of
+ * an unchanged value is written back whole when the cache evicts it, over
+ * the device's bytes (lost-device-write).  A direct-mapped cache of four
+ * sets: the line 256 bytes on shares the set and evicts it.
+ */
+START_TEST(test_store_dirties_evicted)
+{
+	struct dmaemu_machine *x = dmaemu_machine_create(
+		"profile=arm64:cache_size=256:cache_ways=1:log_path=/dev/null");
+	struct dmaemu_device *d;
+	struct device *xd;
+	uint8_t *buf, got[64];
+	dma_addr_t dma;
+	volatile uint8_t sink;
+
+	ck_assert_ptr_nonnull(x);
+	d = dmaemu_device_create(x, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(d);
+	xd = dmaemu_device_to_dev(d);
+	buf = kmalloc(1024, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, 'A', 1024);
+	dma = dma_map_single(xd, buf, 1024, DMA_TO_DEVICE);
+	dma_unmap_single(xd, dma, 1024, DMA_TO_DEVICE);
+	dma = dma_map_single(xd, buf, 64, DMA_BIDIRECTIONAL);
+	ck_assert(!dma_mapping_error(xd, dma));
+	ck_assert(all(buf, 64, 'A')); /* the line is held, clean */
+	ck_assert_int_eq(dmaemu_dma_write(d, dma, memset(got, 'D', 64), 64), 0);
+	buf[0] = 'A'; /* the value the CPU's copy holds: dirty all the same */
+	sink = buf[256]; /* same set: evicts the line, which is written back */
+	(void)sink;
+	ck_assert_int_eq(dmaemu_dma_read(d, dma, got, 64), 0);
+	ck_assert(all(got, 64, 'A'));
+	ck_assert_uint_eq(dmaemu_report_count(x, "lost-device-write"), 1);
+	dma_unmap_single(xd, dma, 64, DMA_BIDIRECTIONAL);
+	kfree(buf);
+	dmaemu_device_destroy(d);
+	dmaemu_machine_destroy(x);
+}
+END_TEST
+
 /* map_policy: its default, its spelling, arm64 only. */
 START_TEST(test_map_policy_option)
 {
@@ -455,6 +497,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_unmap_smaller_size, ARM, X86 + 1);
 	tcase_add_loop_test(tc, test_sync_past_end, ARM, X86 + 1);
 	tcase_add_loop_test(tc, test_store_dirties, 0, 2 * (X86 + 1));
+	tcase_add_test(tc, test_store_dirties_evicted);
 	tcase_add_test(tc, test_map_resource_offset);
 	tcase_add_test(tc, test_map_policy_option);
 	suite_add_tcase(s, tc);
