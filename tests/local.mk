@@ -14,7 +14,7 @@
 check_LTLIBRARIES += tests/runner/libcheckrun.la
 tests_runner_libcheckrun_la_SOURCES = tests/runner/check-run.c \
 	tests/runner/check-run.h tests/runner/fixture.c \
-	tests/runner/fixture.h
+	tests/runner/fixture.h tests/runner/threads.h
 tests_runner_libcheckrun_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_runner_libcheckrun_la_LIBADD = $(CHECK_LIBS)
 EXTRA_DIST += tests/runner/tap.sh

@@ -31,48 +31,9 @@
 
 #include "ce-driver.h"
 #include "check-run.h"
+#include "threads.h"
 
-#define WAIT_FOR(cond)                                         \
-	do {                                                   \
-		int _n;                                        \
-		for (_n = 0; !(cond) && _n < 20000; _n++)      \
-			msleep(1);                             \
-		ck_assert_msg((cond), "timed out: %s", #cond); \
-	} while (0)
-
-/*
- * Counters shared with device, interrupt and handler threads, under a
- * spinlock_t: Helgrind and DRD do not model atomics, so polling an
- * atomic_t from a test would be a (false) race for them.
- */
-typedef struct {
-	int v;
-} counter_t;
-static DEFINE_SPINLOCK(counter_lock);
-
-static int cget(counter_t *c)
-{
-	int v;
-
-	spin_lock(&counter_lock);
-	v = c->v;
-	spin_unlock(&counter_lock);
-	return v;
-}
-
-static void cset(counter_t *c, int v)
-{
-	spin_lock(&counter_lock);
-	c->v = v;
-	spin_unlock(&counter_lock);
-}
-
-static void cinc(counter_t *c)
-{
-	spin_lock(&counter_lock);
-	c->v++;
-	spin_unlock(&counter_lock);
-}
+#define WAIT_FOR(cond) WAIT_UNTIL(cond, 20000)
 
 static const char *const profiles[] = {"arm", "arm64", "x86"};
 

@@ -35,52 +35,13 @@
 #include <linux/spinlock.h>
 
 #include "check-run.h"
-
-/*
- * Counters shared with device, interrupt and handler threads, under a
- * spinlock_t: Helgrind and DRD do not model atomics, so polling an
- * atomic_t from a test would be a (false) race for them.
- */
-typedef struct {
-	int v;
-} counter_t;
-static DEFINE_SPINLOCK(counter_lock);
-
-static int cget(counter_t *c)
-{
-	int v;
-
-	spin_lock(&counter_lock);
-	v = c->v;
-	spin_unlock(&counter_lock);
-	return v;
-}
-
-static void cset(counter_t *c, int v)
-{
-	spin_lock(&counter_lock);
-	c->v = v;
-	spin_unlock(&counter_lock);
-}
-
-static void cinc(counter_t *c)
-{
-	spin_lock(&counter_lock);
-	c->v++;
-	spin_unlock(&counter_lock);
-}
+#include "threads.h"
 
 #define REG_DOORBELL 0x0
 #define REG_RUNS 0x4
 
 /* Wait up to 10 s (Valgrind is slow) for @cond, polling every ms. */
-#define WAIT_FOR(cond)                                         \
-	do {                                                   \
-		int _n;                                        \
-		for (_n = 0; !(cond) && _n < 10000; _n++)      \
-			msleep(1);                             \
-		ck_assert_msg((cond), "timed out: %s", #cond); \
-	} while (0)
+#define WAIT_FOR(cond) WAIT_UNTIL(cond, 10000)
 
 struct tdev {
 	counter_t runs, doorbells, timers, resets, stopped_early;

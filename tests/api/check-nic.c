@@ -34,15 +34,10 @@
 #include <linux/spinlock.h>
 
 #include "check-run.h"
+#include "threads.h"
 #include "nic-driver.h"
 
-#define WAIT_FOR(cond)                                         \
-	do {                                                   \
-		int _n;                                        \
-		for (_n = 0; !(cond) && _n < 20000; _n++)      \
-			msleep(1);                             \
-		ck_assert_msg((cond), "timed out: %s", #cond); \
-	} while (0)
+#define WAIT_FOR(cond) WAIT_UNTIL(cond, 20000)
 
 /*
  * Counters shared with the interrupt thread, under a spinlock_t: Helgrind
@@ -50,7 +45,7 @@
  */
 static DEFINE_SPINLOCK(counter_lock);
 
-static int cget(int *c)
+static int locked_get(int *c)
 {
 	int v;
 
@@ -380,8 +375,8 @@ START_TEST(test_rx_drops)
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_RX_FRAMES), 5);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_RX_DROPS), 15);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_RX_HEAD), 5);
-	WAIT_FOR(cget(&r.seen) & DMAEMU_NIC_INT_RX_NOBUF);
-	ck_assert(cget(&r.seen) & DMAEMU_NIC_INT_RX_DONE);
+	WAIT_FOR(locked_get(&r.seen) & DMAEMU_NIC_INT_RX_NOBUF);
+	ck_assert(locked_get(&r.seen) & DMAEMU_NIC_INT_RX_DONE);
 	ck_assert_uint_eq(status_of(r.rx, 5), DMAEMU_NIC_DESC_OWN);
 
 	/* Ten more buffers: ten of the next twelve frames get in. */
@@ -426,7 +421,7 @@ START_TEST(test_tx_faults)
 	ck_assert(!memcmp(r.rxb, r.txb + 4 * BUF, 100));
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_ERRORS), 4);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_TX_FRAMES), 1);
-	WAIT_FOR(cget(&r.seen) & DMAEMU_NIC_INT_TX_ERR);
+	WAIT_FOR(locked_get(&r.seen) & DMAEMU_NIC_INT_TX_ERR);
 	ck_assert_uint_eq(dmaemu_report_count(r.m, "dma-fault"), 1);
 
 	/* A TX ring outside DRAM: TX halts, with the address. */
@@ -440,7 +435,7 @@ START_TEST(test_tx_faults)
 	spin_unlock(&counter_lock);
 	wreg(&r, DMAEMU_NIC_REG_CTRL, DMAEMU_NIC_CTRL_TX_EN);
 	wreg(&r, DMAEMU_NIC_REG_TX_TAIL, 1);
-	WAIT_FOR(cget(&r.seen) & DMAEMU_NIC_INT_TX_ERR);
+	WAIT_FOR(locked_get(&r.seen) & DMAEMU_NIC_INT_TX_ERR);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_STATUS),
 			  DMAEMU_NIC_STATUS_TX_HALTED);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_ERR_CODE),
@@ -497,7 +492,7 @@ START_TEST(test_rx_faults)
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_RX_FRAMES), 1);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_TX_FRAMES), 4);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_ERRORS), 3);
-	WAIT_FOR(cget(&r.seen) & DMAEMU_NIC_INT_RX_ERR);
+	WAIT_FOR(locked_get(&r.seen) & DMAEMU_NIC_INT_RX_ERR);
 	ck_assert_uint_eq(dmaemu_report_count(r.m, "dma-fault"), 1);
 
 	wreg(&r, DMAEMU_NIC_REG_RX_RING_LO, 0x2000);
@@ -566,11 +561,11 @@ START_TEST(test_reset_mid_traffic)
 	/* A handler the card raised before the reset may still be running:
 	 * let it finish, then nothing more may come. */
 	synchronize_irq(r.irq);
-	irqs = cget(&r.irqs);
+	irqs = locked_get(&r.irqs);
 	msleep(20);
 	ck_assert(!memcmp(snap, r.rxb, sizeof(snap)));
 	ck_assert(!memcmp(ring, r.rx, sizeof(ring)));
-	ck_assert_int_eq(cget(&r.irqs), irqs);
+	ck_assert_int_eq(locked_get(&r.irqs), irqs);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_RX_DROPS), 0);
 
 	/* Set up again: one frame through the loopback. */
@@ -649,12 +644,12 @@ START_TEST(test_coalescing)
 	     DMAEMU_NIC_CTRL_TX_EN | DMAEMU_NIC_CTRL_RX_EN |
 		     DMAEMU_NIC_CTRL_LOOPBACK);
 	wreg(&r, DMAEMU_NIC_REG_TX_TAIL, RING - 1);
-	WAIT_FOR(cget(&r.irqs) == 1);
-	ck_assert_int_eq(cget(&r.seen),
+	WAIT_FOR(locked_get(&r.irqs) == 1);
+	ck_assert_int_eq(locked_get(&r.seen),
 			 DMAEMU_NIC_INT_TX_DONE | DMAEMU_NIC_INT_RX_DONE);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_RX_FRAMES), RING - 1);
 	msleep(10);
-	ck_assert_int_eq(cget(&r.irqs), 1);
+	ck_assert_int_eq(locked_get(&r.irqs), 1);
 	raw_close(&r);
 	ck_assert_uint_eq(dmaemu_report_count(r.m, NULL), 0);
 	dmaemu_machine_destroy(r.m);
