@@ -62,12 +62,13 @@ static irqreturn_t ce_irq(int irq, void *data)
 {
 	struct cedrv *ce = data;
 	u32 pending = readl(ce->regs + CE_INT_STATUS);
+	u32 seen = READ_ONCE(ce->irq_status);
 
 	(void)irq;
 	if (!pending)
 		return IRQ_NONE;
 	writel(pending, ce->regs + CE_INT_STATUS); /* acknowledge */
-	WRITE_ONCE(ce->irq_status, READ_ONCE(ce->irq_status) | pending);
+	WRITE_ONCE(ce->irq_status, seen | pending);
 	complete(&ce->done);
 	return IRQ_HANDLED;
 }
@@ -91,8 +92,8 @@ static int ce_copy(struct cedrv *ce, dma_addr_t src, dma_addr_t dst, u32 len)
 	struct ce_desc *d = &ce->ring[ce->tail];
 	u32 status;
 
-	*d = (struct ce_desc){.ctrl = CE_OP_COPY, .len = len, .src = src,
-			      .dst = dst};
+	*d = (struct ce_desc){
+		.ctrl = CE_OP_COPY, .len = len, .src = src, .dst = dst};
 	ce->tail = (ce->tail + 1) % RING_N;
 	WRITE_ONCE(ce->irq_status, 0);
 	reinit_completion(&ce->done);
@@ -112,7 +113,8 @@ static int ce_copy(struct cedrv *ce, dma_addr_t src, dma_addr_t dst, u32 len)
 	 * known state (ring empty, interrupts on) for the next job. */
 	lab_say("interrupt: INT_STATUS 0x%x, descriptor status 0x%x, "
 		"ERR_CODE %u (7: destination), ERR_ADDR 0x%x",
-		READ_ONCE(ce->irq_status), status, readl(ce->regs + CE_ERR_CODE),
+		READ_ONCE(ce->irq_status), status,
+		readl(ce->regs + CE_ERR_CODE),
 		readl(ce->regs + CE_ERR_ADDR_LO));
 	ce_setup(ce);
 	lab_say("engine reset and reprogrammed: STATUS 0x%x, ready",

@@ -18,8 +18,8 @@
 
 #include "lab.h"
 
-#define NSAMPLES 2048		/* 4 KiB of 16-bit samples */
-#define BLOCK (NSAMPLES * 2)	/* the status follows, in a line of its own */
+#define NSAMPLES 2048	     /* 4 KiB of 16-bit samples */
+#define BLOCK (NSAMPLES * 2) /* the status follows, in a line of its own */
 #define SIZE (BLOCK + 64)
 #define PASSES 4
 

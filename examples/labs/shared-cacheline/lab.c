@@ -44,8 +44,8 @@ int main(int argc, char **argv)
 {
 	/* kmalloc() aligns to 8 bytes only: the buffer has no line of its
 	 * own unless the driver makes one. */
-	struct lab *lab = lab_start("shared-cacheline", argc, argv,
-				    "dma_minalign=8");
+	struct lab *lab =
+		lab_start("shared-cacheline", argc, argv, "dma_minalign=8");
 	static const u8 packet[RX_LEN] = "packet from the wire!!!";
 	struct dmaemu_device *nic;
 	struct device *dev;

@@ -57,8 +57,8 @@ int main(int argc, char **argv)
 {
 	/* One 16-byte write-combining buffer: the first half of a 32-byte
 	 * descriptor drains when the CPU starts on the second half. */
-	struct lab *lab = lab_start("wc-doorbell", argc, argv,
-				    "wc_buffers=1:wc_size=16");
+	struct lab *lab =
+		lab_start("wc-doorbell", argc, argv, "wc_buffers=1:wc_size=16");
 	struct dmaemu_device *ce;
 	struct device *dev;
 	void __iomem *regs;
