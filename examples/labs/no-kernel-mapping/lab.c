@@ -36,8 +36,8 @@ static void on_fault(int sig)
 	siglongjmp(oops, 1);
 }
 
-/* The bug: a plain load through the cookie.  The kernel would oops here;
- * the lab catches the fault so that it can finish its story. */
+/* The bug: a plain load through the cookie.  It faults (the window has no
+ * memory); the lab catches the fault so that it can finish its story. */
 static bool read_header(const void *frame, struct frame_hdr *h)
 {
 	struct sigaction sa = {.sa_handler = on_fault}, old;
@@ -48,7 +48,8 @@ static bool read_header(const void *frame, struct frame_hdr *h)
 		*h = *(const struct frame_hdr *)frame;
 		ok = true;
 	} else {
-		lab_say("Unable to handle kernel paging request at %p", frame);
+		lab_say("fault at %p: nothing is mapped behind the cookie",
+			frame);
 	}
 	sigaction(SIGSEGV, &old, NULL);
 	return ok;
