@@ -61,12 +61,13 @@ int main(int argc, char **argv)
 	if (!nic || !q)
 		return 2;
 #ifdef LAB_FIXED
+	/* FIX: allocate the buffer on its own, in whole lines. */
 	q->buf = kzalloc(RX_ALLOC, GFP_KERNEL);
 	if (!q->buf)
 		return 2;
 #endif
-	lab_say("struct rxq at %p: counter 'posted' at +0, buffer at %+d",
-		(void *)q, (int)((u8 *)q->buf - (u8 *)q));
+	lab_say("counter 'posted' at %p, receive buffer at %p",
+		(void *)&q->posted, (void *)q->buf);
 
 	/* 1. Post the buffer: the device owns it from now on. */
 	h = dma_map_single(dev, q->buf, RX_LEN, DMA_FROM_DEVICE);
@@ -90,8 +91,8 @@ int main(int argc, char **argv)
 	show(lab, q, "after dma_unmap_single()");
 
 	ok = !memcmp(q->buf, packet, RX_LEN) && q->posted == 1;
-	lab_say("received \"%.*s\", posted = %u", RX_LEN - 1,
-		ok ? (const char *)q->buf : "(zeros)", q->posted);
+	lab_say("buffer: \"%.*s\"%s, posted = %u", RX_LEN - 1,
+		(const char *)q->buf, ok ? "" : " (not the packet)", q->posted);
 #ifdef LAB_FIXED
 	kfree(q->buf);
 #endif
