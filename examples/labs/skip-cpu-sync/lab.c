@@ -202,14 +202,13 @@ int main(int argc, char **argv)
 	dma_unmap_single(ce.dev, out_dma, PKT, DMA_FROM_DEVICE);
 	dma_unmap_single_attrs(ce.dev, ce_dma, PKT, DMA_TO_DEVICE,
 			       DMA_ATTR_SKIP_CPU_SYNC);
-	dma_unmap_single_attrs(cs.dev, cs_dma, PKT, DMA_TO_DEVICE,
-			       first_attrs);
+	dma_unmap_single_attrs(cs.dev, cs_dma, PKT, DMA_TO_DEVICE, first_attrs);
 	lab_show(lab, out, PKT, "what the copy engine wrote");
 	lab_say("CRC-32 from csum0: 0x%08x, of the packet: 0x%08x", crc,
 		crc32_of(want, PKT));
 	ok = crc == crc32_of(want, PKT) && !memcmp(out, want, PKT);
-	lab_say("the copy %s the packet", memcmp(out, want, PKT) ?
-						  "differs from" : "matches");
+	lab_say("the copy %s the packet",
+		memcmp(out, want, PKT) ? "differs from" : "matches");
 out:
 	if (ce.regs)
 		writel(DMAEMU_CE_CTRL_RESET, ce.regs + DMAEMU_CE_REG_CTRL);

@@ -43,8 +43,8 @@ struct dmaemu_device;
 #define DMAEMU_CSUM_MMIO_SIZE 0x40
 
 /* CMD bits. */
-#define DMAEMU_CSUM_CMD_START 0x1u	 /* checksum SRC, LEN bytes */
-#define DMAEMU_CSUM_CMD_WRITE 0x2u	 /* with START: also DMA-write it */
+#define DMAEMU_CSUM_CMD_START 0x1u	  /* checksum SRC, LEN bytes */
+#define DMAEMU_CSUM_CMD_WRITE 0x2u	  /* with START: also DMA-write it */
 #define DMAEMU_CSUM_CMD_RESET 0x80000000u /* reset the engine */
 
 #define DMAEMU_CSUM_STATUS_BUSY 0x1u

@@ -59,7 +59,7 @@ struct dmaemu_device;
 #define DMAEMU_LEGACY_ERR_DMA 4	   /* the memory cannot be read/written */
 #define DMAEMU_LEGACY_ERR_BUSY 5   /* a command while one runs: ignored */
 
-#define DMAEMU_LEGACY_MAX_LEN (64u << 10)	/* bytes per command */
+#define DMAEMU_LEGACY_MAX_LEN (64u << 10)   /* bytes per command */
 #define DMAEMU_LEGACY_STORE_SIZE (1u << 20) /* bytes of the store */
 
 /**
