@@ -85,7 +85,8 @@ api_tests = \
 	tests/api/check-dma-device \
 	tests/api/check-slab \
 	tests/api/check-dma-alloc \
-	tests/api/check-uninstrumented
+	tests/api/check-uninstrumented \
+	tests/api/check-report-query
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
