@@ -90,9 +90,11 @@ void dmaemu_report_reset(struct dmaemu_machine *m);
  *             by dmaemu_report_clear().
  * @kind:      what was found.
  * @kind_name: dmaemu_report_kind_name(@kind) ("stale-cpu-read").
- * @device:    name of the device the report is about, when the checker
- *             names one in the report's fields; "" otherwise (the
- *             headline in @text may still name it).
+ * @device:    name of the device the report is about, for the reports a
+ *             device's own access or release makes: dma-fault (a bus
+ *             address that is not DRAM), iommu-fault, and leaked-mapping
+ *             when a device is released; "" for the others (their
+ *             headline may still name a device).
  * @phys:      first physical byte concerned (0 when none).
  * @size:      bytes concerned (0 when the report names no range).
  * @mask_bits: bits of @mask: the line size when the report has a byte mask

@@ -25,7 +25,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -133,7 +132,7 @@ static void fill(struct dmaemu_report *out, const struct dmaemu__report_info *r,
 {
 	unsigned int bits = r->mask ? r->mask_bits : 0, i;
 
-	memset(out, 0, offsetof(struct dmaemu_report, text));
+	memset(out, 0, sizeof(*out)); /* all defined: callers may compare */
 	out->kind = r->kind;
 	out->kind_name = dmaemu_report_kind_name(r->kind);
 	copy_str(out->device, sizeof(out->device), r->device,

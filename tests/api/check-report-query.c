@@ -182,6 +182,58 @@ START_TEST(test_where)
 }
 END_TEST
 
+/* Leaks found when a device is released name the device, with the
+ * buffer's physical range. */
+START_TEST(test_device_field)
+{
+	struct dmaemu_machine *m = fixture_machine("mem=16M");
+	struct dmaemu_device *d = dmaemu_device_create(m, "leaky0", NULL, NULL);
+	void *buf = kmalloc(64, GFP_KERNEL), *coh;
+	struct dmaemu_report r;
+	dma_addr_t h, ch;
+	uint64_t phys, cphys;
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(fixture_region(buf, &phys), DMAEMU_REGION_LINEAR);
+	h = dma_map_single(dmaemu_device_to_dev(d), buf, 64, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dmaemu_device_to_dev(d), h));
+	coh = dma_alloc_coherent(dmaemu_device_to_dev(d), 4096, &ch,
+				 GFP_KERNEL);
+	ck_assert_ptr_nonnull(coh);
+	fixture_region(coh, &cphys);
+	dmaemu_device_destroy(d);
+	ck_assert_uint_eq(dmaemu_report_kept(m), 2);
+	for (unsigned int i = 0; i < 2; i++) {
+		ck_assert_int_eq(dmaemu_report_get(m, i, &r), 0);
+		ck_assert_int_eq(r.kind, DMAEMU_REPORT_LEAKED_MAPPING);
+		ck_assert_str_eq(r.device, "leaky0");
+		if (r.size == 64)
+			ck_assert_uint_eq(r.phys, phys);
+		else
+			ck_assert_uint_eq(r.phys + r.size, cphys + 4096);
+	}
+	kfree(buf);
+	fixture_finish(&m, NULL, 2);
+}
+END_TEST
+
+/* So do the IOMMU's faults. */
+START_TEST(test_device_iommu)
+{
+	struct dmaemu_machine *m = fixture_machine("mem=16M:iommu=1");
+	struct dmaemu_device *d = dmaemu_device_create(m, "dev7", NULL, NULL);
+	struct dmaemu_report r;
+	uint8_t b[4];
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(dmaemu_dma_read(d, 0x10000, b, sizeof(b)), -EFAULT);
+	ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
+	ck_assert_int_eq(r.kind, DMAEMU_REPORT_IOMMU_FAULT);
+	ck_assert_str_eq(r.device, "dev7");
+	fixture_finish(&m, &d, 1);
+}
+END_TEST
+
 /* Index 0 is the oldest; dmaemu_report_next() walks in order; past the end
  * is -ENOENT. */
 START_TEST(test_order)
@@ -367,6 +419,7 @@ START_TEST(test_device_thread)
 	ck_assert_int_eq(seen[0].kind, DMAEMU_REPORT_DMA_FAULT);
 	ck_assert_int_eq(pthread_equal(seen_thread[0], pthread_self()), 0);
 	ck_assert_ptr_nonnull(strstr(seen[0].text, "faulty0"));
+	ck_assert_str_eq(seen[0].device, "faulty0");
 	ck_assert_int_eq(dmaemu_report_next(m, 0, &r), 0);
 	ck_assert_uint_eq(r.seq, seen[0].seq);
 	ck_assert_int_eq(r.kind, DMAEMU_REPORT_DMA_FAULT);
@@ -453,6 +506,8 @@ static Suite *report_query_suite(void)
 	tcase_add_checked_fixture(tc, NULL, fixture_teardown);
 	tcase_add_test(tc, test_callback_fields);
 	tcase_add_test(tc, test_where);
+	tcase_add_test(tc, test_device_field);
+	tcase_add_test(tc, test_device_iommu);
 	tcase_add_test(tc, test_order);
 	tcase_add_test(tc, test_clear);
 	tcase_add_test(tc, test_keep_bounded);
