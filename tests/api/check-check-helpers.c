@@ -249,13 +249,13 @@ START_TEST(t_overflow)
 }
 END_TEST
 
-#define INNER(X)                                                          \
-	X(t_clean)                                                        \
-	X(t_unexpected)                                                   \
-	X(t_no_reports_fails) X(t_count_ok) X(t_count_wrong) X(t_at_ok)   \
-		X(t_at_wrong) X(t_in_ok) X(t_in_wrong) X(t_thread_strict) \
-			X(t_thread_asserted) X(t_strict_clean) X(t_leak)  \
-				X(t_overflow)
+/* clang-format off */
+#define INNER(X)                                                             \
+	X(t_clean) X(t_unexpected) X(t_no_reports_fails) X(t_count_ok)       \
+	X(t_count_wrong) X(t_at_ok) X(t_at_wrong) X(t_in_ok) X(t_in_wrong)   \
+	X(t_thread_strict) X(t_thread_asserted) X(t_strict_clean) X(t_leak)  \
+	X(t_overflow)
+/* clang-format on */
 #define NAME(t) {#t},
 #define TEST(t) t,
 static const struct inner {
