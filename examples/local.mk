@@ -30,3 +30,5 @@ examples/nic/nic: $(nic_srcs) $(srcdir)/examples/nic/nic-driver.h \
 	@$(MKDIR_P) examples/nic
 	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
 		-o $@ $(nic_srcs) -ldmaemu-devices
+
+include $(srcdir)/examples/labs/local.mk

@@ -141,7 +141,8 @@ script_tests = \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
-	tests/scripts/examples.sh
+	tests/scripts/examples.sh \
+	tests/scripts/labs.sh
 TESTS += $(script_tests)
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
