@@ -141,8 +141,20 @@ sed 's/"tx-stale"/"wrong-data"/' "$labs/tx-stale/lab.c" \
 	>"$tmp/labs/wrong-data/lab.c"
 sed 's/^data_arm64=.*/data_arm64="right"/' "$labs/tx-stale/lab.conf" \
 	>"$tmp/labs/wrong-data/lab.conf"
+mkdir -p "$tmp/labs/bad-conf" "$tmp/labs/sneaky"
+cp "$labs/tx-stale/lab.c" "$tmp/labs/bad-conf/"
+sed 's/^profiles=.*/profiles="arm64 sparc"/' "$labs/tx-stale/lab.conf" \
+	>"$tmp/labs/bad-conf/lab.conf"
+sed 's/"tx-stale"/"sneaky"/' "$labs/tx-stale/lab.c" >"$tmp/labs/sneaky/lab.c"
+{
+	cat "$labs/tx-stale/lab.conf"
+	echo 'cc=/bin/false labs=/nonexistent tmp=/nonexistent name=x'
+} >"$tmp/labs/sneaky/lab.conf"
 DMAEMU_LAB_DIR="$tmp/labs"
 export DMAEMU_LAB_DIR
+run_fails "a lab.conf with an unknown profile" 2 \
+	"bad-conf/lab.conf: unknown profile 'sparc'" run bad-conf
+run_ok "a lab.conf cannot change the runner's own variables" run sneaky
 run_fails "a lab that does not compile" 1 \
 	"the buggy variant of broken does not compile" run broken
 run_fails "a report lab.conf does not list" 1 \
@@ -152,7 +164,11 @@ run_fails "a report lab.conf lists that does not come" 1 \
 run_fails "data other than lab.conf says" 1 \
 	"NOT as expected: data wrong, expected right" run wrong-data
 run_fails "the tour fails when one lab does" 1 \
-	"4 of 4 labs did not behave as expected" tour --no-color
+	"5 of 6 labs did not behave as expected" tour --no-color
 check "the tour's table says which" \
 	grep -Eq "^  broken +arm64 +does not compile .* NO\$" "$tmp/out"
+check "the tour goes on past a bad lab.conf" \
+	grep -Eq "^  bad-conf +- +bad lab.conf .* NO\$" "$tmp/out"
+check "the tour runs the good one" grep -Eq "^  sneaky +arm64 .* yes\$" \
+	"$tmp/out"
 done_testing
