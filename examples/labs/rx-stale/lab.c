@@ -34,13 +34,9 @@
 #define NIC_ID 0x00
 #define NIC_CTRL 0x04
 #define NIC_TX_RING_LO 0x28
-#define NIC_TX_RING_HI 0x2c
-#define NIC_TX_SIZE 0x30
 #define NIC_TX_HEAD 0x34
 #define NIC_TX_TAIL 0x38
 #define NIC_RX_RING_LO 0x40
-#define NIC_RX_RING_HI 0x44
-#define NIC_RX_SIZE 0x48
 #define NIC_RX_HEAD 0x4c
 #define NIC_RX_TAIL 0x50
 #define NIC_ID_VALUE 0x4e1c0001
@@ -81,28 +77,18 @@ struct nicdrv {
 
 static struct nicdrv *card_drv; /* the card probed */
 
-/* Poll register @reg until @done says yes; about five seconds at most. */
-static int poll_reg(struct nicdrv *nd, unsigned int reg,
-		    bool (*done)(u32 v, unsigned int want), unsigned int want)
+/* Poll register @reg until it reads @want (@equal) or anything else
+ * (!@equal); about five seconds at most. */
+static int poll_reg(struct nicdrv *nd, unsigned int reg, u32 want, bool equal)
 {
 	int tries;
 
 	for (tries = 0; tries < 5000; tries++) {
-		if (done(readl(nd->regs + reg), want))
+		if ((readl(nd->regs + reg) == want) == equal)
 			return 0;
 		msleep(1);
 	}
 	return -ETIMEDOUT;
-}
-
-static bool reached(u32 v, unsigned int want)
-{
-	return v == want;
-}
-
-static bool moved_from(u32 v, unsigned int from)
-{
-	return v != from;
 }
 
 /* Send @len bytes of @frame and wait until the card has sent them. */
@@ -117,7 +103,7 @@ static int nic_send(struct nicdrv *nd, const void *frame, size_t len)
 	WRITE_ONCE(d->status, NIC_OWN);
 	nd->tx_tail = (nd->tx_tail + 1) % TX_RING;
 	writel(nd->tx_tail, nd->regs + NIC_TX_TAIL); /* the doorbell */
-	return poll_reg(nd, NIC_TX_HEAD, reached, nd->tx_tail);
+	return poll_reg(nd, NIC_TX_HEAD, nd->tx_tail, true);
 }
 
 /* Give RX descriptor @i and its buffer to the card. */
@@ -135,7 +121,7 @@ static void rx_post(struct nicdrv *nd, unsigned int i)
  * past it).  Return: its index, or -ETIMEDOUT. */
 static int nic_rx_wait(struct nicdrv *nd)
 {
-	int ret = poll_reg(nd, NIC_RX_HEAD, moved_from, nd->rx_next);
+	int ret = poll_reg(nd, NIC_RX_HEAD, nd->rx_next, false);
 
 	return ret ? ret : (int)nd->rx_next;
 }
