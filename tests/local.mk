@@ -144,6 +144,8 @@ script_tests = \
 	tests/scripts/examples.sh \
 	tests/scripts/labs.sh
 TESTS += $(script_tests)
+# labs.sh builds the labs with the project's warnings, as errors.
+AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \

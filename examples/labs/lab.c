@@ -37,7 +37,7 @@ struct lab *lab_start(const char *name, int argc, char **argv,
 	 * one pipe (dmaemu-lab).
 	 */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc; i += 2) { /* each option takes a value */
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end;
 
@@ -55,7 +55,6 @@ struct lab *lab_start(const char *name, int argc, char **argv,
 			usage(name);
 			return NULL;
 		}
-		i++;
 	}
 	if (strcmp(profile, "arm") && strcmp(profile, "arm64") &&
 	    strcmp(profile, "x86")) {

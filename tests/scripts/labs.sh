@@ -19,7 +19,8 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # The labs' expectations hold for the default options only.
 DMAEMU_OPTIONS=
-DMAEMU_LAB_CFLAGS=-Werror
+# The project's warnings (configure's WARN_CFLAGS), as errors.
+DMAEMU_LAB_CFLAGS="${WARN_CFLAGS:-} -Werror"
 export DMAEMU_OPTIONS DMAEMU_LAB_CFLAGS
 unset DMAEMU_LAB_DIR NO_COLOR
 
