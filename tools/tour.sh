@@ -48,6 +48,7 @@ else
 	echo "    (not run: this build has no instrumented examples)"
 fi
 
+printf '\nThe rest is a second, smaller tour: what the labs stand on.\n'
 say "2. A receive path that forgets dma_sync_single_for_cpu() (README.md)"
 awk '/^```c$/ { f = 1; next } f && /^```$/ { exit } f' \
 	"$top/README.md" >"$tmp/rx.c"
