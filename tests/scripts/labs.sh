@@ -151,8 +151,43 @@ sed 's/"tx-stale"/"sneaky"/' "$labs/tx-stale/lab.c" >"$tmp/labs/sneaky/lab.c"
 	cat "$labs/tx-stale/lab.conf"
 	echo 'cc=/bin/false labs=/nonexistent tmp=/nonexistent name=x'
 } >"$tmp/labs/sneaky/lab.conf"
+# A lab whose buggy variant must not compile (build_buggy=fails): the
+# fixed one is tx-stale, the buggy one uses GFP_TEMPORARY.
+for n in no-build no-build-msg; do
+	mkdir -p "$tmp/labs/$n"
+	{
+		printf '#ifndef LAB_FIXED\n#include <linux/gfp.h>\n'
+		printf 'static int flags = GFP_TEMPORARY;\n#endif\n'
+		sed 's/"tx-stale"/"'$n'"/' "$labs/tx-stale/lab.c"
+	} >"$tmp/labs/$n/lab.c"
+done
+{
+	grep -v '^expect_\|^data_' "$labs/tx-stale/lab.conf"
+	echo 'build_buggy="fails"'
+	echo 'build_message="use GFP_KERNEL"'
+} >"$tmp/labs/no-build/lab.conf"
+{
+	cat "$labs/tx-stale/lab.conf"
+	echo 'build_buggy="fails"'
+	echo 'build_message="use GFP_ATOMIC"'
+} >"$tmp/labs/no-build-msg/lab.conf"
+mkdir -p "$tmp/labs/builds"
+sed 's/"tx-stale"/"builds"/' "$labs/tx-stale/lab.c" >"$tmp/labs/builds/lab.c"
+cp "$tmp/labs/no-build/lab.conf" "$tmp/labs/builds/"
 DMAEMU_LAB_DIR="$tmp/labs"
 export DMAEMU_LAB_DIR
+run_ok "build_buggy=fails: the buggy variant does not compile, as expected" \
+	run no-build
+check "build_buggy=fails: the compiler's message is shown" \
+	grep -q 'GFP_TEMPORARY was removed in Linux 4.14' "$tmp/out"
+run_ok "build_buggy=fails: the fixed variant builds and runs" run no-build \
+	--fixed
+run_fails "build_buggy=fails: the compiler must say build_message" 1 \
+	"NOT as expected: the compiler did not say \"use GFP_ATOMIC\"" run \
+	no-build-msg
+run_fails "build_buggy=fails: a buggy variant that compiles" 1 \
+	"NOT as expected: it compiles, and lab.conf says it does not" run \
+	builds
 run_fails "a lab.conf with an unknown profile" 2 \
 	"bad-conf/lab.conf: unknown profile 'sparc'" run bad-conf
 run_ok "a lab.conf cannot change the runner's own variables" run sneaky
@@ -165,7 +200,7 @@ run_fails "a report lab.conf lists that does not come" 1 \
 run_fails "data other than lab.conf says" 1 \
 	"NOT as expected: data wrong, expected right" run wrong-data
 run_fails "the tour fails when one lab does" 1 \
-	"5 of 6 labs did not behave as expected" tour --no-color
+	"7 of 9 labs did not behave as expected" tour --no-color
 check "the tour's table says which" \
 	grep -Eq "^  broken +arm64 +does not compile .* NO\$" "$tmp/out"
 check "the tour goes on past a bad lab.conf" \
