@@ -37,3 +37,5 @@ EXTRA_DIST += examples/check-driver-tests/Makefile \
 	examples/check-driver-tests/README.md \
 	examples/check-driver-tests/rx.c examples/check-driver-tests/rx.h \
 	examples/check-driver-tests/test-rx.c
+
+include $(srcdir)/examples/labs/local.mk
