@@ -54,3 +54,8 @@ dist-labs:
 	done
 
 .PHONY: install-labs uninstall-labs dist-labs
+
+# The semantic patches the removed-apis lab applies (its check.sh finds
+# them in $(pkgdatadir)/cocci once installed); distributed by tests/.
+coccidir = $(pkgdatadir)/cocci
+cocci_DATA = cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci

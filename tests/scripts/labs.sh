@@ -68,8 +68,13 @@ for d in "$labs"/*/; do
 		run_ok "$n fixed on $p: no report, data right" run "$n" \
 			--fixed --profile "$p"
 	done
-	check "$n: lab.c, its fixes marked /* FIX: */" \
-		sh -c "test -f '$d/lab.c' && cat '$d'/*.c | grep -q '/\* FIX: '"
+	if grep -q '^kind="script"' "$d/lab.conf"; then
+		check "$n: a script lab with its steps" \
+			sh -c "grep -q '^script=' '$d/lab.conf'"
+	else
+		check "$n: lab.c, its fixes marked /* FIX: */" \
+			sh -c "test -f '$d/lab.c' && cat '$d'/*.c | grep -q '/\* FIX: '"
+	fi
 	check "$n: README.md" test -s "$d/README.md"
 done
 [ -n "$names" ] || not_ok "no labs found in $labs"
