@@ -131,6 +131,14 @@ tests_api_check_checksum_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 tests_api_check_legacy_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+# The display controller, driven at the register level; its PNG files are
+# read back with libpng.
+check_PROGRAMS += tests/api/check-display
+TESTS += tests/api/check-display
+tests_api_check_display_CPPFLAGS = $(AM_CPPFLAGS) $(LIBPNG_CFLAGS)
+tests_api_check_display_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(LIBPNG_LIBS) \
+	$(CHECK_LIBS)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \

@@ -25,7 +25,7 @@ mode=${1:-tour}
 packages=(
 	build-essential autoconf automake libtool pkgconf autoconf-archive
 	check libsubunit-dev libbsd-dev valgrind clang libclang-rt-14-dev
-	clang-format coccinelle
+	clang-format coccinelle libpng-dev
 	python3
 )
 
