@@ -583,9 +583,11 @@ END_TEST
 #define BIG_LEN ((size_t)BIG_STRIDE * BIG_H) /* 4 MiB of RGB565 */
 
 /* FLIP while a large frame is scanned is refused with ERR_BUSY and does
- * not disturb it; reset during a scan drops it and clears everything. */
+ * not disturb it; clearing ENABLE does not stop it; reset during a scan
+ * drops it and clears everything. */
 START_TEST(test_busy_and_reset)
 {
+	uint32_t frames;
 	struct disp e;
 	dma_addr_t dma;
 	uint8_t *fb;
@@ -612,6 +614,15 @@ START_TEST(test_busy_and_reset)
 	}
 	ck_assert_int_eq(dmaemu_display_last_frame(e.d, NULL, NULL, 0),
 			 (long)(BIG_W * BIG_H * 2));
+
+	/* Clearing CTRL.ENABLE does not stop a frame already started. */
+	frames = reg(&e, DMAEMU_DISP_REG_FRAMES);
+	writel(1, e.regs + DMAEMU_DISP_REG_FLIP);
+	writel(0, e.regs + DMAEMU_DISP_REG_CTRL);
+	WAIT_FOR(reg(&e, DMAEMU_DISP_REG_FRAMES) == frames + 1 &&
+		 !(reg(&e, DMAEMU_DISP_REG_STATUS) & DMAEMU_DISP_STATUS_BUSY));
+	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_CTRL), 0);
+	writel(DMAEMU_DISP_CTRL_ENABLE, e.regs + DMAEMU_DISP_REG_CTRL);
 
 	/* Reset: whatever it caught, the controller ends idle, with no
 	 * frame and every register at its reset value. */
