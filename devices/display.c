@@ -481,6 +481,10 @@ long dmaemu_display_last_frame(struct dmaemu_device *dev,
 
 	if (!d)
 		return -EINVAL;
+	if (size && !buf) {
+		put_display(d);
+		return -EINVAL;
+	}
 	if (!d->have_last) {
 		put_display(d);
 		return -ENODATA;

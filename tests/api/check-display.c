@@ -487,6 +487,7 @@ START_TEST(test_bad_arguments)
 		-ENOSPC);
 	ck_assert_uint_eq(f.width, 4); /* info filled, buffer untouched */
 	ck_assert_uint_eq(small[0], 0x77);
+	ck_assert_int_eq(dmaemu_display_last_frame(e.d, &f, NULL, 64), -EINVAL);
 	dma_free_coherent(e.dev, 4096, fb, dma);
 	disp_close(&e, 0);
 }

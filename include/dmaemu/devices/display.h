@@ -120,7 +120,8 @@ struct dmaemu_device *dmaemu_display_create(struct dmaemu_machine *m,
  * Return: the frame's size in bytes (@buf filled when @size is at least
  * that); -ENOSPC when @size is not 0 but too small (@info filled, @buf
  * untouched); -ENODATA when no frame was scanned since creation or reset;
- * -EINVAL when @dev is NULL or not a live display.
+ * -EINVAL when @dev is NULL or not a live display, or @buf is NULL with
+ * @size not 0.
  */
 long dmaemu_display_last_frame(struct dmaemu_device *dev,
 			       struct dmaemu_display_frame *info, void *buf,
