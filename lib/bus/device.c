@@ -809,8 +809,8 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 	last.lines = st->lines;
 	last.dma = mapped ? o.dma : 0;
 	site = dmaemu__access_site();
-	last.repeat = !dmaemu__report_first(m, last.kind, site, d->name,
-					    last.dma);
+	last.repeat =
+		!dmaemu__report_first(m, last.kind, site, d->name, last.dma);
 	dmaemu__own_set_last(m, &last);
 	if (last.repeat)
 		return;
@@ -826,10 +826,11 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 			 call);
 	} else {
 		snprintf(owner, sizeof(owner), "no live streaming mapping");
-		snprintf(fix, sizeof(fix),
-			 "clean after the CPU's last write: dma_cache_sync(dev, "
-			 "vaddr, size, DMA_TO_DEVICE) for a "
-			 "DMA_ATTR_NON_CONSISTENT buffer");
+		snprintf(
+			fix, sizeof(fix),
+			"clean after the CPU's last write: dma_cache_sync(dev, "
+			"vaddr, size, DMA_TO_DEVICE) for a "
+			"DMA_ATTR_NON_CONSISTENT buffer");
 	}
 	memset(&r, 0, sizeof(r));
 	r.kind = last.kind;
@@ -859,8 +860,7 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
  * bytes read (NULL: not looked for).
  */
 static void move_data(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
-		      size_t len, bool write, bool snoop,
-		      struct stale_read *st)
+		      size_t len, bool write, bool snoop, struct stale_read *st)
 {
 	uint8_t *mem = dmaemu__phys_mem(m, phys);
 	uint8_t *cpu = snoop ? dmaemu__phys_cpu(m, phys) : NULL;

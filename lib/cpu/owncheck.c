@@ -236,8 +236,9 @@ void dmaemu__own_sync_call(const struct dmaemu__owner_info *o, bool for_cpu,
 		snprintf(buf, len, "dma_sync_sg_for_%s(dev, sgl, %d, %s)", to,
 			 o->nents, o->dir_name);
 	else
-		snprintf(buf, len, "dma_sync_single_for_%s(dev, 0x%llx, %zu, %s)",
-			 to, (unsigned long long)o->dma, o->size, o->dir_name);
+		snprintf(buf, len,
+			 "dma_sync_single_for_%s(dev, 0x%llx, %zu, %s)", to,
+			 (unsigned long long)o->dma, o->size, o->dir_name);
 }
 
 void dmaemu__own_range_text(const struct dmaemu__own_last *l, char *buf,

@@ -164,9 +164,8 @@ void dmaemu__owncheck_device(struct device *dev,
 		       "    %s of the CPU's buffer; %s backend; mapping made "
 		       "by %s",
 		       d->name, write ? "write" : "read", len,
-		       len == 1 ? "" : "s", (unsigned long long)dma,
-		       last.bytes, o.dir_name,
-		       o.sg ? "scatterlist" : "streaming",
+		       len == 1 ? "" : "s", (unsigned long long)dma, last.bytes,
+		       o.dir_name, o.sg ? "scatterlist" : "streaming",
 		       (unsigned long long)map->dma, map->size, fix, range,
 		       o.backend, o.made_at);
 }

@@ -531,7 +531,7 @@ static bool piece_in(const struct dmaemu__mapping *map, uint64_t phys,
 	if (map->type != DMAEMU__MAP_SG) {
 		*lo = map->phys;
 		*hi = map->phys + map->size;
-		return *lo < limit && *hi > phys;
+		return *lo<limit && * hi> phys;
 	}
 	if (map->seg || !map->ents)
 		return false; /* segment 0 stands for the whole list */
@@ -540,7 +540,8 @@ static bool piece_in(const struct dmaemu__mapping *map, uint64_t phys,
 
 		if (a >= limit || b <= phys)
 			continue;
-		if (!found || (a > phys ? a : phys) < (*lo > phys ? *lo : phys)) {
+		if (!found ||
+		    (a > phys ? a : phys) < (*lo > phys ? *lo : phys)) {
 			*lo = a;
 			*hi = b;
 			found = true;

@@ -204,7 +204,7 @@ typedef bool (*dmaemu__owner_find_fn)(struct dmaemu_machine *m, uint64_t phys,
 				      uint64_t limit,
 				      struct dmaemu__owner_info *out);
 void dmaemu__owner_set_finder(dmaemu__owner_find_fn fn);
-bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys,
-			uint64_t limit, struct dmaemu__owner_info *out);
+bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys, uint64_t limit,
+			struct dmaemu__owner_info *out);
 
 #endif /* DMAEMU_LIB_MEM_H */

@@ -255,9 +255,9 @@ int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
 			continue;
 		}
 		for (k = 0; k < 8; k++)
-			store_byte(map, l + k,
-				   unmap_byte(load_byte(map, l + k),
-					      keep_shared));
+			store_byte(
+				map, l + k,
+				unmap_byte(load_byte(map, l + k), keep_shared));
 	}
 	for (; l <= last; l++)
 		store_byte(map, l, unmap_byte(load_byte(map, l), keep_shared));
@@ -356,8 +356,8 @@ void dmaemu__owner_set_finder(dmaemu__owner_find_fn fn)
  * is either reported or, in a line a mapping covers in part, touched
  * bytes outside it).
  */
-bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys,
-			uint64_t limit, struct dmaemu__owner_info *out)
+bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys, uint64_t limit,
+			struct dmaemu__owner_info *out)
 {
 	dmaemu__owner_find_fn fn =
 		__atomic_load_n(&owner_finder, __ATOMIC_ACQUIRE);
