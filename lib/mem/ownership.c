@@ -178,7 +178,10 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		      bool to_device)
 {
 	uint64_t first, last, l, line = m->line;
-	bool edge_lo = phys & (line - 1), edge_hi = (phys + size) & (line - 1);
+	bool edge_hi = (phys + size) & (line - 1);
+	bool edge_lo =
+		(phys & (line - 1)) ||
+		(!((phys ^ (phys + size - 1)) >> m->line_shift) && edge_hi);
 	uint8_t fresh = map_byte(0, to_device, false);
 	uint8_t *map;
 	int err = 0;
@@ -188,19 +191,18 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 	map = range_map(m, phys, size, &first, &last, &err);
 	if (!map)
 		return err;
-	store_byte(map, first,
-		   map_byte(load_byte(map, first), to_device,
-			    edge_lo || (first == last && edge_hi)));
-	if (last != first)
-		store_byte(map, last,
-			   map_byte(load_byte(map, last), to_device, edge_hi));
-	for (l = first + 1; l < last && (l & 7); l++)
-		store_byte(map, l, map_byte(load_byte(map, l), to_device, 0));
-	for (; l + 8 <= last; l += 8) {
+		/* Lines first and last are edges when the buffer covers them in
+	 * part; a word of eight lines holding neither, with no holder yet,
+	 * takes one store. */
+#define EDGE(l) (((l) == first && edge_lo) || ((l) == last && edge_hi))
+	for (l = first; l <= last && (l & 7); l++)
+		store_byte(map, l,
+			   map_byte(load_byte(map, l), to_device, EDGE(l)));
+	for (; l + 8 <= last + 1; l += 8) {
 		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
 		unsigned int k;
 
-		if (!w) {
+		if (!w && !EDGE(l) && !EDGE(l + 7)) {
 			__atomic_store_n(word_at(map, l), fresh * ONES,
 					 __ATOMIC_RELAXED);
 			continue;
@@ -208,10 +210,12 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		for (k = 0; k < 8; k++)
 			store_byte(map, l + k,
 				   map_byte(load_byte(map, l + k), to_device,
-					    false));
+					    EDGE(l + k)));
 	}
-	for (; l < last; l++)
-		store_byte(map, l, map_byte(load_byte(map, l), to_device, 0));
+	for (; l <= last; l++)
+		store_byte(map, l,
+			   map_byte(load_byte(map, l), to_device, EDGE(l)));
+#undef EDGE
 	/* No CPU fast-path entry may survive a move to the device. */
 	dmaemu__mem_residency_changed();
 	return 0;
