@@ -348,7 +348,10 @@ static dmaemu__owner_find_fn owner_finder;
 /** dmaemu__owner_set_finder() - install the DMA layer's finder. */
 void dmaemu__owner_set_finder(dmaemu__owner_find_fn fn)
 {
-	__atomic_store_n(&owner_finder, fn, __ATOMIC_RELEASE);
+	/* Every machine installs the same function: written once, before
+	 * any thread of a machine can read it. */
+	if (__atomic_load_n(&owner_finder, __ATOMIC_ACQUIRE) != fn)
+		__atomic_store_n(&owner_finder, fn, __ATOMIC_RELEASE);
 }
 
 /**
