@@ -118,8 +118,9 @@ struct dmaemu__options {
 	unsigned int prefetch_rate; /* 1 in N CPU accesses may prefetch */
 	uint64_t seed;
 	bool halt_on_error;
-	int exitcode;	    /* 0 = leave the exit status alone */
-	char log_path[256]; /* "" = stderr */
+	int exitcode;		     /* 0 = leave the exit status alone */
+	unsigned int report_repeats; /* reports printed per key (0: all) */
+	char log_path[256];	     /* "" = stderr */
 	/* The DMA layer (dma.h). */
 	bool iommu;	    /* streaming and coherent DMA through the IOMMU */
 	bool swiotlb_force; /* swiotlb=force: bounce every streaming map */

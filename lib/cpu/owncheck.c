@@ -99,7 +99,7 @@ void dmaemu__owncheck_fini(struct dmaemu_machine *m)
 	for (i = 0; i < NKEYS; i++) {
 		const struct repeat_key *k = &o->key[i];
 
-		if (k->count < 2)
+		if (k->count <= m->opt.report_repeats || !m->opt.report_repeats)
 			continue;
 		if (k->site)
 			dmaemu__code_where(k->site, where, sizeof(where));
@@ -111,8 +111,8 @@ void dmaemu__owncheck_fini(struct dmaemu_machine *m)
 			"printed\n",
 			(int)getpid(), dmaemu_report_kind_name(k->kind), where,
 			(unsigned long long)k->dma, k->dev,
-			(unsigned long long)(k->count - 1),
-			k->count == 2 ? "" : "s");
+			(unsigned long long)(k->count - m->opt.report_repeats),
+			k->count - m->opt.report_repeats == 1 ? "" : "s");
 	}
 	fflush(out);
 	dmaemu__unlock(&m->report_lock);
@@ -179,8 +179,10 @@ bool dmaemu__report_first(struct dmaemu_machine *m,
 		if (k->kind == kind && k->site == site && k->dma == dma &&
 		    !strncmp(k->dev, dev, sizeof(k->dev) - 1)) {
 			k->count++;
-			o->repeats[kind]++;
-			first = false;
+			first = !m->opt.report_repeats ||
+				k->count <= m->opt.report_repeats;
+			if (!first)
+				o->repeats[kind]++;
 			break;
 		}
 	}

@@ -370,6 +370,34 @@ START_TEST(test_repeats_summed_up)
 }
 END_TEST
 
+/* The option report_repeats=N prints N reports per key; 0 prints all. */
+START_TEST(test_report_repeats_option)
+{
+	static const unsigned int printed[] = {3, 0};
+	uint8_t *buf;
+	dma_addr_t dma;
+	int i;
+
+	m = fixture_machine("profile=arm64:mem=16M:report_repeats=%u",
+			    printed[_i]);
+	dd = dmaemu_device_create(m, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(dd);
+	dev = dmaemu_device_to_dev(dd);
+	buf = kmalloc(128, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	dma = map(buf, 128, DMA_FROM_DEVICE);
+	for (i = 0; i < 100; i++)
+		(void)peek(buf + i);
+	expected = printed[_i] ? printed[_i] : 100;
+	ck_assert_uint_eq(count("cpu-access-device-owned"), expected);
+	ck_assert_uint_eq(
+		dmaemu__own_repeats(m, DMAEMU_REPORT_CPU_ACCESS_DEVICE_OWNED),
+		100 - expected);
+	dma_unmap_single(dev, dma, 128, DMA_FROM_DEVICE);
+	kfree(buf);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------- */
 /* device-access-cpu-owned                                                */
 /* ---------------------------------------------------------------------- */
@@ -672,6 +700,7 @@ static Suite *ownership_suite(void)
 	tcase_add_loop_test(tc, test_sg_entry, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_partial_lines_per_byte, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_repeats_summed_up, 0, VARIANTS);
+	tcase_add_loop_test(tc, test_report_repeats_option, 0, 2);
 	tcase_add_loop_test(tc, test_device_access_cpu_owned, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_sub_range_sync, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_stale_device_read, 0, VARIANTS);
