@@ -274,12 +274,13 @@ static void report_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
 
 /*
  * A cacheable access of @len bytes at @phys (one line), linear-map address
- * @host, whose line has ownership byte @own (mem.h).  Cache lock held,
- * thread bound to @m.
+ * @host.  Cache lock held, thread bound to @m.  Return: the line's
+ * ownership byte (mem.h), read after the generation so that a fast-path
+ * entry made here cannot outlive a map that moved the line.
  */
-static void linear_access(struct dmaemu_machine *m, uint64_t phys,
-			  uintptr_t host, size_t len, bool store, uint8_t own,
-			  struct dmaemu__own_acc *acc)
+static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
+			     uintptr_t host, size_t len, bool store,
+			     struct dmaemu__own_acc *acc)
 {
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 	struct dmaemu__cpu *c = m->cpu;
@@ -291,6 +292,7 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 	bool was, any_changed = false;
 	uint64_t gen, dgen;
 	pthread_mutex_t *stripe;
+	uint8_t own;
 
 	/* 1. The cache model: lookup, replacement, statistics. */
 	lvl = cachesim_access(m->cache, phys, (unsigned int)len,
@@ -301,6 +303,7 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 	/* 2. Before looking at the data (see "The fast path" above). */
 	gen = __atomic_load_n(&dmaemu__mem_gen, __ATOMIC_ACQUIRE);
 	dgen = __atomic_load_n(&dmaemu__mem_dgen, __ATOMIC_ACQUIRE);
+	own = dmaemu__owner_byte(m, phys);
 
 	/* 3. The data model, unless this resident line was found clean
 	 *    and no data changed anywhere since. */
@@ -344,6 +347,7 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 	} else {
 		t->line_len = 0;
 	}
+	return own;
 }
 
 /* Bytes from @phys to the end of its line, at most @len. */
@@ -387,11 +391,10 @@ static void report_bad(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 static size_t slow_part(uintptr_t addr, size_t len, bool store,
 			struct dmaemu__own_acc *acc)
 {
-	uint8_t own;
-
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 	struct dmaemu__where w;
 	struct dmaemu_machine *m;
+	uint8_t own;
 	size_t n;
 
 	if (!dmaemu__classify((const void *)addr, &w)) {
@@ -403,11 +406,10 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 	switch (w.region) {
 	case DMAEMU__REGION_LINEAR:
 		n = line_part(m, w.phys, len);
-		own = dmaemu__owner_byte(m, w.phys);
 		dmaemu__lock(&m->cache_lock);
 		tls_bind(m);
 		tick(m);
-		linear_access(m, w.phys, addr, n, store, own, acc);
+		own = linear_access(m, w.phys, addr, n, store, acc);
 		dmaemu__unlock(&m->cache_lock);
 		dmaemu__own_check(acc, m, w.phys, addr, n, store, own);
 		return n;

@@ -174,7 +174,7 @@ void dmaemu__owner_fini(struct dmaemu_machine *m);
  * @lo, @hi:   the CPU buffer's physical bytes [lo, hi) of the mapping, one
  *             contiguous piece (a scatterlist: one entry).
  * @dma:       bus address of the mapping (a scatterlist: of segment 0).
- * @size:      its size (a scatterlist: the number of entries in @nents).
+ * @size:      its size (a scatterlist: the length of the entry @lo..@hi).
  * @dir:       its direction (DMA_*); @dir_name: "DMA_FROM_DEVICE".
  * @sg:        made by dma_map_sg_attrs(); @nents entries.
  * @device:    the device's name.
