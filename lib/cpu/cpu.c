@@ -411,7 +411,7 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		tick(m);
 		own = linear_access(m, w.phys, addr, n, store, acc);
 		dmaemu__unlock(&m->cache_lock);
-		dmaemu__own_check(acc, m, w.phys, addr, n, store, own);
+		dmaemu__own_check(acc, m, w.phys, n, store, own);
 		return n;
 	case DMAEMU__REGION_UNCACHED:
 		n = w.bank->size - (w.phys - w.bank->phys);
@@ -464,6 +464,8 @@ void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store)
 
 	acc.n = 0;
 	acc.stale = false;
+	acc.host = addr;
+	acc.len = size;
 	while (size) {
 		size_t n = slow_part(addr, size, store, &acc);
 
@@ -503,6 +505,8 @@ void dmaemu__cpu_range(const void *addr, size_t len, bool store)
 		end = hi;
 	acc.n = 0;
 	acc.stale = false;
+	acc.host = (uintptr_t)addr;
+	acc.len = len;
 	while (a < end) {
 		struct dmaemu__cpu_tls *t = &dmaemu__tls;
 		size_t n = end - a, k;

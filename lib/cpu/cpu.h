@@ -176,30 +176,29 @@ struct dmaemu__own_acc {
 	struct dmaemu_machine *m;
 	unsigned int n;	   /* runs in use; 0 = nothing to report */
 	bool store, stale; /* a store; a stale read was reported */
-	uintptr_t host;	   /* host address of the first byte noted */
-	size_t len;	   /* bytes of the access so far */
+	uintptr_t host;	   /* the access: its first byte, set by the caller */
+	size_t len;	   /* and its length */
 	struct {
 		uint64_t lo, hi;
 	} run[DMAEMU__OWN_RUNS];
 };
 
 void dmaemu__own_note(struct dmaemu__own_acc *acc, struct dmaemu_machine *m,
-		      uint64_t phys, uintptr_t host, size_t len, bool store);
+		      uint64_t phys, size_t len, bool store);
 /*
- * The slow path's check of @len bytes at @phys (one line, linear map at
- * @host) whose ownership byte is @own: notes the bytes in @acc when the
- * device owns the line and the access is not a harmless load.
+ * The slow path's check of @len bytes at @phys (one line) whose ownership
+ * byte is @own: notes the bytes in @acc when the device owns the line and
+ * the access is not a harmless load.
  */
 static inline void dmaemu__own_check(struct dmaemu__own_acc *acc,
 				     struct dmaemu_machine *m, uint64_t phys,
-				     uintptr_t host, size_t len, bool store,
-				     uint8_t own)
+				     size_t len, bool store, uint8_t own)
 {
 	if (__builtin_expect(!(own & DMAEMU__OWN_DEVICE), 1))
 		return;
 	if (!store && (own & DMAEMU__OWN_READ_OK))
 		return;
-	dmaemu__own_note(acc, m, phys, host, len, store);
+	dmaemu__own_note(acc, m, phys, len, store);
 }
 /* The end of an access: report what @acc holds (no lock held). */
 void dmaemu__own_flush(struct dmaemu__own_acc *acc);

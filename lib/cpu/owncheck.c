@@ -261,26 +261,22 @@ void dmaemu__own_range_text(const struct dmaemu__own_last *l, char *buf,
 /* ---------------------------------------------------------------------- */
 
 void dmaemu__own_note(struct dmaemu__own_acc *acc, struct dmaemu_machine *m,
-		      uint64_t phys, uintptr_t host, size_t len, bool store)
+		      uint64_t phys, size_t len, bool store)
 {
 	if (acc->n && acc->m != m)
 		dmaemu__own_flush(acc);
 	if (acc->n && acc->run[acc->n - 1].hi == phys) {
 		acc->run[acc->n - 1].hi += len;
-		acc->len += len;
 		return;
 	}
 	if (acc->n == DMAEMU__OWN_RUNS)
 		dmaemu__own_flush(acc);
 	if (!acc->n) {
 		acc->m = m;
-		acc->host = host;
 		acc->store = store;
-		acc->len = 0;
 	}
 	acc->run[acc->n].lo = phys;
 	acc->run[acc->n].hi = phys + len;
-	acc->len += len;
 	acc->n++;
 }
 
@@ -312,7 +308,7 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 	struct dmaemu__own_last last;
 	uint64_t last_line = UINT64_MAX;
 	unsigned int i, n = acc->n, others = 0;
-	char fix[400], where[256], more[64] = "", range[128];
+	char fix[400], where[256], more[64] = "", range[128], owned[32];
 	const void *site;
 	bool have = false;
 
@@ -363,6 +359,11 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 		return;
 
 	cpu_fix(&first, acc->store, fix, sizeof(fix));
+	if (last.bytes == acc->len)
+		snprintf(owned, sizeof(owned), "%s",
+			 acc->len == 1 ? "it" : "them");
+	else
+		snprintf(owned, sizeof(owned), "%zu of them", last.bytes);
 	if (others)
 		snprintf(more, sizeof(more), " and %u other mapping%s", others,
 			 others == 1 ? "" : "s");
@@ -381,8 +382,8 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 		       "    %s%s; %s backend; mapping made by %s",
 		       acc->store ? "write" : "read", acc->len,
 		       acc->len == 1 ? "" : "s", (void *)acc->host,
-		       first.device, last.bytes == 1 ? "it" : "them",
-		       first.dir_name, first.sg ? "scatterlist" : "streaming",
+		       first.device, owned, first.dir_name,
+		       first.sg ? "scatterlist" : "streaming",
 		       (unsigned long long)first.dma, first.size,
 		       first.sg ? " in this entry" : "", fix, range, more,
 		       first.backend, first.made_at);
