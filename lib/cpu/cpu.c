@@ -309,6 +309,7 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 			__atomic_fetch_add(&c->stale_reads, 1,
 					   __ATOMIC_RELAXED);
 			report_stale(m, lp, phys, len, host, changed);
+			dmaemu__mem_vg_seen(m, lp, changed);
 		}
 		dmaemu__racy_line_end((const void *)(host - off), m->line);
 		dmaemu__unlock(stripe);
