@@ -142,7 +142,8 @@ script_tests = \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
-	tests/scripts/valgrind-stale.sh
+	tests/scripts/valgrind-stale.sh \
+	tests/scripts/valgrind-examples.sh
 TESTS += $(script_tests)
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/valgrind-rx.c \

@@ -100,8 +100,33 @@ void dmaemu__vg_cpu_open(struct dmaemu__vg_cpu *v, uint8_t *cpu,
 #endif
 }
 
+#ifdef HAVE_VALGRIND_MEMCHECK_H
+/*
+ * The bytes a device write made stale (bit i of @made) are marked once
+ * more with VALGRIND_MAKE_MEM_UNDEFINED, which (unlike setting V bits)
+ * records this stack as their origin: with --track-origins=yes, Memcheck's
+ * error names the device write that made the byte stale.
+ */
+static void mark_origin(uint8_t *cpu, const uint64_t *made, size_t len)
+{
+	size_t i = 0, start;
+
+	while (i < len) {
+		if (!((made[i / 64] >> (i % 64)) & 1)) {
+			i++;
+			continue;
+		}
+		start = i;
+		while (i < len && ((made[i / 64] >> (i % 64)) & 1))
+			i++;
+		VALGRIND_MAKE_MEM_UNDEFINED(cpu + start, i - start);
+	}
+}
+#endif
+
 void dmaemu__vg_cpu_close(struct dmaemu__vg_cpu *v, bool fresh)
 {
+	uint64_t made[DMAEMU__VG_SPAN / 64] = {0};
 	bool any = false;
 	size_t i;
 
@@ -110,17 +135,23 @@ void dmaemu__vg_cpu_close(struct dmaemu__vg_cpu *v, bool fresh)
 	for (i = 0; i < v->len; i++) {
 		uint8_t c = v->cpu[i], t = v->twin[i], m = v->mem[i];
 
-		if (fresh && c == t)
+		if (fresh && c == t) {
 			v->vbits[i] = m != t ? 0xff : 0;
-		else if (m == t && c == t)
+			if (m != t)
+				made[i / 64] |= 1ULL << (i % 64);
+		} else if (m == t && c == t) {
 			v->vbits[i] = 0;
+		}
 		any |= v->vbits[i] != 0;
 	}
 #ifdef HAVE_VALGRIND_MEMCHECK_H
 	if (any || v->undef)
 		(void)VALGRIND_SET_VBITS(v->cpu, v->vbits, v->len);
+	if (fresh && any)
+		mark_origin(v->cpu, made, v->len);
 #else
 	(void)any;
+	(void)made;
 #endif
 }
 

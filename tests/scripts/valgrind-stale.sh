@@ -74,6 +74,9 @@ for p in arm64 arm; do
 		"$tmp/buggy-$p.vg"
 	check "uninstrumented, $p: the stale data was read" \
 		grep -qx 'received nothing' "$tmp/buggy-$p.out"
+	# Instrumented code would get the model's report here.
+	check "uninstrumented, $p: the model saw no access" \
+		test "$(grep -c '^SUMMARY: dmaemu: ' "$tmp/buggy-$p.err")" = 0
 
 	if memcheck fixed $p; then
 		ok "uninstrumented, $p: no Memcheck error with the sync"
