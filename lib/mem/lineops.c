@@ -36,6 +36,12 @@
  * host has them, checked at run time); only mixed lines build masks.
  * Tests force each of the three ways with dmaemu__clean_path (mem.h).
  *
+ * Memcheck.  Under it, the CPU copy's stale bytes are undefined (base.h,
+ * docs/valgrind.md): the span operations below open their span (defined
+ * for the compares and copies) and close it (undefined again where still
+ * stale) in the _vg variants, which only run under Memcheck; device writes
+ * mark what they made stale (dmaemu__mem_vg_written()).
+ *
  * Locking.  The data of a line is protected by its stripe lock.  Stripes
  * are chosen by page, (phys >> PAGE_SHIFT) % DMAEMU__NSTRIPES, so every line
  * of a page shares one stripe: range operations lock once per page, and a
@@ -1001,8 +1007,9 @@ static int mem_copy(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
 		if (to_mem) {
 			memcpy(mem, buf, chunk);
 			dmaemu__mem_vg_written(m, phys, chunk);
-		} else
+		} else {
 			memcpy(buf, mem, chunk);
+		}
 		dmaemu__unlock(stripe);
 		phys += chunk;
 		buf += chunk;
