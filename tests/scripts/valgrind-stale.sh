@@ -24,7 +24,8 @@ check "the marker line is found" test -n "$line"
 build() { # build NAME [dmaemu-cc arguments...]
 	name=$1
 	shift
-	if "$top_builddir/tools/dmaemu-cc" "$@" -g -O0 -o "$tmp/$name" \
+	# DWARF 4: Valgrind 3.19 cannot read all of Clang 14's DWARF 5.
+	if "$top_builddir/tools/dmaemu-cc" "$@" -gdwarf-4 -O0 -o "$tmp/$name" \
 		"$src" >"$tmp/$name.build" 2>&1; then
 		ok "$name builds"
 	else
@@ -63,7 +64,7 @@ for p in arm64 arm; do
 		ok "uninstrumented, $p: Memcheck reports the stale read"
 	fi
 	case $(first_frame "$tmp/buggy-$p.vg") in
-	*"main (valgrind-rx.c:$line)")
+	*"main ("*"valgrind-rx.c:$line)")
 		ok "uninstrumented, $p: the error is at valgrind-rx.c:$line" ;;
 	*)
 		not_ok "uninstrumented, $p: the error is at valgrind-rx.c:$line"
