@@ -7,7 +7,8 @@
 # at the line marked STALE-USE; with the sync (-DFIXED) there is none; on
 # x86 (snooping devices) the CPU's copy is the device's data and there is
 # none either; built instrumented, the cache model reports the stale read
-# and Memcheck stays quiet.
+# and Memcheck stays quiet.  With --track-origins=yes the error's origin is
+# the device's write.
 . "$top_srcdir/tests/runner/tap.sh"
 
 [ -n "$VALGRIND" ] && "$VALGRIND" --version >/dev/null 2>&1 ||
@@ -88,6 +89,19 @@ for p in arm64 arm; do
 	check "uninstrumented, $p: the sync gives the packet" \
 		grep -qx 'received: hello' "$tmp/fixed-$p.out"
 done
+
+# With --track-origins=yes, the origin is the device's write.
+wline=$(grep -n 'dmaemu_dma_write(nic' "$src" | cut -d: -f1)
+"$VALGRIND" --tool=memcheck --track-origins=yes --num-callers=30 \
+	--log-file="$tmp/origin.vg" "$tmp/buggy" arm64 >/dev/null 2>&1
+if grep -q 'created by a client request' "$tmp/origin.vg" &&
+	sed -n '/created by a client request/,/^==[0-9]*== *$/p' \
+		"$tmp/origin.vg" | grep -q "main (.*valgrind-rx.c:$wline)"; then
+	ok "uninstrumented: the origin is the device write at line $wline"
+else
+	not_ok "uninstrumented: the origin is the device write at line $wline"
+	show "$tmp/origin.vg"
+fi
 
 # Snooping devices update the CPU's copy: nothing is stale on x86.
 if memcheck buggy x86; then
