@@ -124,10 +124,13 @@ static uint32_t flip(struct disp *e)
 	return (uint32_t)cget(&e->seen);
 }
 
-/* A pixel value that differs at every position and frame. */
+/* A pixel value that differs at every position and frame; the X byte of
+ * XRGB8888 (bits 24-31), which the PNG must ignore, is not 0. */
 static uint32_t pixel(uint32_t x, uint32_t y, uint32_t frame)
 {
-	return (x * 0x010307u + y * 0x0b0d11u + frame * 0x5a3c1fu) & 0xffffffu;
+	return ((x * 0x010307u + y * 0x0b0d11u + frame * 0x5a3c1fu) &
+		0xffffffu) |
+	       0xa5000000u;
 }
 
 /* Fill a framebuffer: pixels from pixel(), padding bytes 0xee. */
