@@ -790,9 +790,9 @@ static void note_dirty_plain(struct dmaemu_machine *m, uint64_t phys,
 
 /* Under Memcheck the CPU copy's stale bytes are undefined (base.h): the
  * compare runs with the span opened, as the line operations do. */
-static __attribute__((noinline)) void
-note_dirty_memcheck(struct dmaemu_machine *m, uint64_t phys, size_t len,
-		    struct stale_read *st)
+static __attribute__((noinline)) void note_dirty_memcheck(
+	struct dmaemu_machine *m, uint64_t phys, size_t len,
+	struct stale_read *st)
 {
 	struct dmaemu__vg_cpu vg;
 
@@ -981,14 +981,15 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	if (st.bytes)
 		report_stale_read(d, addr, len, &st);
 	if (wc_old)
-		dmaemu__reportf(m, DMAEMU_REPORT_WC_PENDING_READ, p[0].phys, len,
-				"device %s read of %zu bytes at dma 0x%llx: %zu "
-				"of them are still in the CPU's write-combining "
-				"buffers, so the device read what memory held "
-				"before; fix: wmb() (or a writel(), which has "
-				"one) between the CPU's last store and the "
-				"doorbell",
-				d->name, len, (unsigned long long)addr, wc_old);
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_WC_PENDING_READ, p[0].phys, len,
+			"device %s read of %zu bytes at dma 0x%llx: %zu "
+			"of them are still in the CPU's write-combining "
+			"buffers, so the device read what memory held "
+			"before; fix: wmb() (or a writel(), which has "
+			"one) between the CPU's last store and the "
+			"doorbell",
+			d->name, len, (unsigned long long)addr, wc_old);
 	for (i = 0; i < n; i++)
 		clients_access(d, p[i].dma, p[i].phys, p[i].len, write,
 			       st.bytes != 0);
