@@ -87,24 +87,37 @@ static inline bool dmaemu__cpu_fast(uintptr_t addr, size_t size, bool store)
 	return false;
 }
 
-/* Everything else: classify @addr, drive the model, report. */
-void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store);
+/*
+ * Everything else: classify @addr, drive the model, report.  @site: the
+ * return address of the entry point driver code called (the access site,
+ * core.h: reports made meanwhile name that line), or NULL for an access
+ * the library makes itself.
+ */
+void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store,
+		      const void *site);
 
 /*
- * The hook every instrumented access and every routed mem* call runs
- * before it touches memory.
+ * The hook every instrumented access runs before it touches memory; @site
+ * as for dmaemu__cpu_slow() (__builtin_return_address(0) of the hook).
  */
-static inline void dmaemu__cpu_hook(uintptr_t addr, size_t size, bool store)
+static inline void dmaemu__cpu_hook(uintptr_t addr, size_t size, bool store,
+				    const void *site)
 {
 	if (__builtin_expect(!dmaemu__in_span((const void *)addr), 1))
 		return;
 	if (dmaemu__cpu_fast(addr, size, store))
 		return;
-	dmaemu__cpu_slow(addr, size, store);
+	dmaemu__cpu_slow(addr, size, store, site);
 }
 
-/* A range of any length (mem* functions, explicit accessors). */
-void dmaemu__cpu_range(const void *addr, size_t len, bool store);
+/* A range of any length (mem* functions, explicit accessors), made by
+ * driver code at @site, or by the library (dmaemu__cpu_range()). */
+void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
+			  const void *site);
+static inline void dmaemu__cpu_range(const void *addr, size_t len, bool store)
+{
+	dmaemu__cpu_range_at(addr, len, store, NULL);
+}
 
 /* Is the line holding @phys resident in some level of the model?  Takes
  * the cache lock. */

@@ -65,22 +65,24 @@ void __asan_allocas_unpoison(void *stack_top, void *stack_bottom);
  * with unrelated changes elsewhere in the library by up to half its cost.
  */
 #define HOOK __attribute__((aligned(64)))
+/* The access site: the driver's line, for reports made by the access. */
+#define SITE __builtin_return_address(0)
 #define DEFINE_SIZED(n)                                         \
 	HOOK void __asan_load##n##_noabort(unsigned long addr)  \
 	{                                                       \
-		dmaemu__cpu_hook(addr, n, false);               \
+		dmaemu__cpu_hook(addr, n, false, SITE);         \
 	}                                                       \
 	HOOK void __asan_store##n##_noabort(unsigned long addr) \
 	{                                                       \
-		dmaemu__cpu_hook(addr, n, true);                \
+		dmaemu__cpu_hook(addr, n, true, SITE);          \
 	}                                                       \
 	HOOK void __asan_load##n(unsigned long addr)            \
 	{                                                       \
-		dmaemu__cpu_hook(addr, n, false);               \
+		dmaemu__cpu_hook(addr, n, false, SITE);         \
 	}                                                       \
 	HOOK void __asan_store##n(unsigned long addr)           \
 	{                                                       \
-		dmaemu__cpu_hook(addr, n, true);                \
+		dmaemu__cpu_hook(addr, n, true, SITE);          \
 	}
 
 DEFINE_SIZED(1)
@@ -95,22 +97,22 @@ DEFINE_SIZED(16)
  */
 void __asan_loadN_noabort(unsigned long addr, size_t size)
 {
-	dmaemu__cpu_range((const void *)addr, size, false);
+	dmaemu__cpu_range_at((const void *)addr, size, false, SITE);
 }
 
 void __asan_storeN_noabort(unsigned long addr, size_t size)
 {
-	dmaemu__cpu_range((const void *)addr, size, true);
+	dmaemu__cpu_range_at((const void *)addr, size, true, SITE);
 }
 
 void __asan_loadN(unsigned long addr, size_t size)
 {
-	dmaemu__cpu_range((const void *)addr, size, false);
+	dmaemu__cpu_range_at((const void *)addr, size, false, SITE);
 }
 
 void __asan_storeN(unsigned long addr, size_t size)
 {
-	dmaemu__cpu_range((const void *)addr, size, true);
+	dmaemu__cpu_range_at((const void *)addr, size, true, SITE);
 }
 
 /* KASAN unpoisons the stack here; there is no shadow to unpoison. */
