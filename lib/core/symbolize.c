@@ -7,8 +7,8 @@
  * How it works.  One libdwfl session per process (elfutils) knows the
  * modules mapped in the process, from /proc/self/maps, and reads each
  * module's DWARF the first time an address in it is looked up (the
- * program's own, or a separate debug file through the standard search
- * path).  A lookup, of the call instruction just before a return address:
+ * program's own, or a separate debug file found by build ID).  A lookup,
+ * of the call instruction just before a return address, goes:
  *
  *   1. the module holding the address (the module list is read again once
  *      when none does: a library dlopen()ed since);
@@ -20,9 +20,9 @@
  *      the inlined instance's call site (DW_AT_call_file, _call_line), up
  *      to the enclosing subprogram.
  *
- *   pc ─▶ module ─▶ CU ─▶ scopes:  inlined helper()   file:line of pc
- *                                  inlined poll()     helper's call site
- *                                  subprogram main()  poll's call site
+ *   pc -> module -> CU -> scopes:  inlined peek()      file:line of pc
+ *                                  inlined rx_poll()   peek's call site
+ *                                  subprogram napi()   rx_poll's call site
  *
  * An address with no line information gives no frame: the caller falls
  * back to what dladdr() knows (report.c).  File names are printed as the
@@ -36,6 +36,10 @@
  * is taken under it.  The session is made on first use and ended by a
  * destructor at exit (nothing stays allocated for Memcheck); a report
  * made after that, by a thread still running, falls back to dladdr().
+ *
+ * The stack above a driver's line is unwound with glibc's backtrace()
+ * (the unwind tables every module has on x86-64 and arm64), from inside
+ * the report, and searched for the line's return address.
  */
 #include "config.h"
 
@@ -54,12 +58,15 @@ static Dwfl *session;	    /* under sym_lock */
 static bool session_failed; /* under sym_lock: no session can be made */
 static bool session_ended;  /* under sym_lock: the process is exiting */
 
-static char *debuginfo_path; /* the standard search path (libdwfl's) */
-
+/*
+ * Modules are the files mapped in the process; a module without DWARF of
+ * its own is looked up by build ID under /usr/lib/debug/.build-id (where
+ * Debian's -dbgsym packages install), never through debuginfod: a report
+ * does not wait on the network.
+ */
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.debuginfo_path = &debuginfo_path,
+	.find_debuginfo = dwfl_build_id_find_debuginfo,
 };
 
 /* (Re)read the module list of the process.  Return: 0, or -1. */
