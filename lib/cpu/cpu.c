@@ -561,13 +561,11 @@ int dmaemu_cpu_stats(struct dmaemu_machine *m, unsigned int level,
 
 void dmaemu_cpu_access(const volatile void *addr, size_t size, int write)
 {
-	const void *site = __builtin_return_address(0);
-
 	if (size <= 16)
-		dmaemu__cpu_hook((uintptr_t)addr, size, write != 0, site);
+		dmaemu__cpu_hook((uintptr_t)addr, size, write != 0);
 	else
 		dmaemu__cpu_range_at((const void *)addr, size, write != 0,
-				     site);
+				     __builtin_return_address(0));
 }
 
 /*
@@ -774,8 +772,7 @@ uint64_t dmaemu_mmio_read(const volatile void *addr, unsigned int size,
 			v = mm.ops->read(mm.priv, w.phys - mm.off, size);
 	} else {
 		/* readl() of memory is a volatile load, through the model. */
-		dmaemu__cpu_hook((uintptr_t)addr, size, false,
-				 __builtin_return_address(0));
+		dmaemu__cpu_hook((uintptr_t)addr, size, false);
 		switch (size) {
 		case 1:
 			v = *(const volatile uint8_t *)addr;
@@ -827,8 +824,7 @@ void dmaemu_mmio_write(volatile void *addr, uint64_t val, unsigned int size,
 			mm.ops->write(mm.priv, w.phys - mm.off, val, size);
 		return;
 	}
-	dmaemu__cpu_hook((uintptr_t)addr, size, true,
-			 __builtin_return_address(0));
+	dmaemu__cpu_hook((uintptr_t)addr, size, true);
 	switch (size) {
 	case 1:
 		*(volatile uint8_t *)addr = (uint8_t)val;

@@ -97,17 +97,21 @@ void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store,
 		      const void *site);
 
 /*
- * The hook every instrumented access runs before it touches memory; @site
- * as for dmaemu__cpu_slow() (__builtin_return_address(0) of the hook).
+ * The hook every instrumented access runs before it touches memory.  It
+ * is always inlined, into the entry point driver code called (kasan.c's
+ * hooks, the explicit accessors), whose return address is the access
+ * site.  That address is taken on the slow path only: as an argument,
+ * GCC would load it at the entry of every hook, on the host-memory path
+ * too.
  */
-static inline void dmaemu__cpu_hook(uintptr_t addr, size_t size, bool store,
-				    const void *site)
+static inline __attribute__((always_inline)) void dmaemu__cpu_hook(
+	uintptr_t addr, size_t size, bool store)
 {
 	if (__builtin_expect(!dmaemu__in_span((const void *)addr), 1))
 		return;
 	if (dmaemu__cpu_fast(addr, size, store))
 		return;
-	dmaemu__cpu_slow(addr, size, store, site);
+	dmaemu__cpu_slow(addr, size, store, __builtin_return_address(0));
 }
 
 /* A range of any length (mem* functions, explicit accessors), made by

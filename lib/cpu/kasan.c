@@ -65,24 +65,24 @@ void __asan_allocas_unpoison(void *stack_top, void *stack_bottom);
  * with unrelated changes elsewhere in the library by up to half its cost.
  */
 #define HOOK __attribute__((aligned(64)))
-/* The access site: the driver's line, for reports made by the access. */
+/* The access site of a range: the driver's line (cpu.h). */
 #define SITE __builtin_return_address(0)
 #define DEFINE_SIZED(n)                                         \
 	HOOK void __asan_load##n##_noabort(unsigned long addr)  \
 	{                                                       \
-		dmaemu__cpu_hook(addr, n, false, SITE);         \
+		dmaemu__cpu_hook(addr, n, false);               \
 	}                                                       \
 	HOOK void __asan_store##n##_noabort(unsigned long addr) \
 	{                                                       \
-		dmaemu__cpu_hook(addr, n, true, SITE);          \
+		dmaemu__cpu_hook(addr, n, true);                \
 	}                                                       \
 	HOOK void __asan_load##n(unsigned long addr)            \
 	{                                                       \
-		dmaemu__cpu_hook(addr, n, false, SITE);         \
+		dmaemu__cpu_hook(addr, n, false);               \
 	}                                                       \
 	HOOK void __asan_store##n(unsigned long addr)           \
 	{                                                       \
-		dmaemu__cpu_hook(addr, n, true, SITE);          \
+		dmaemu__cpu_hook(addr, n, true);                \
 	}
 
 DEFINE_SIZED(1)
