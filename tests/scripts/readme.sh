@@ -1,7 +1,7 @@
 #!/bin/sh
 # readme.sh - the example in README.md builds with dmaemu-cc and behaves as
 # the README says: on arm64 and arm the read without a sync is stale and
-# reported, on x86 (snooping devices) it is not.
+# reported, at its line, on x86 (snooping devices) it is not.
 . "$top_srcdir/tests/runner/tap.sh"
 
 [ -z "$SANITIZER" ] ||
@@ -34,9 +34,16 @@ check "arm64: fresh data after the sync" grep -qx 'synced: hello' "$tmp/out-arm6
 check "arm64: exactly one report, a stale-cpu-read" \
 	test "$(grep -c '^SUMMARY: dmaemu: stale-cpu-read ' "$tmp/err-arm64")" = 1 -a \
 	"$(grep -c '^SUMMARY: ' "$tmp/err-arm64")" = 1
-# The console block of the README shows the same lines.
-for line in 'before: 0' 'no sync: 0' 'synced: hello'; do
-	check "README shows '$line'" grep -qx "$line" "$top_srcdir/README.md"
+# The report names the line of the stale read (the example is built with
+# -g); the console block of the README shows the same lines, for the
+# example saved as rx.c.
+l=$(grep -n 'bug: stale, and reported' "$tmp/rx.c" | cut -d: -f1)
+check "arm64: the report names the line of the read" grep -qxF \
+	"SUMMARY: dmaemu: stale-cpu-read $tmp/rx-arm64.c:$l in main" \
+	"$tmp/err-arm64"
+for line in 'before: 0' 'no sync: 0' 'synced: hello' "    at main rx.c:$l" \
+	"SUMMARY: dmaemu: stale-cpu-read rx.c:$l in main"; do
+	check "README shows '$line'" grep -qxF "$line" "$top_srcdir/README.md"
 done
 
 if run arm; then

@@ -18,8 +18,8 @@ else
 	sed 's/^/# /' "$out" | tail -20
 fi
 check "arm64: stale read without the sync" grep -q '^    no sync: 0$' "$out"
-check "arm64: the stale read is reported" \
-	grep -q '^    SUMMARY: dmaemu: stale-cpu-read ' "$out"
+check "arm64: the stale read is reported, at its line of rx.c" \
+	grep -qE '^    SUMMARY: dmaemu: stale-cpu-read rx\.c:[0-9]+ in main$' "$out"
 check "x86: the device's data" grep -q '^    no sync: 104$' "$out"
 check "the copy engine's driver is right on every profile" \
 	test "$(grep -c 'data right, no report' "$out")" = 3
