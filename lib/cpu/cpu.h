@@ -89,9 +89,12 @@ static inline bool dmaemu__cpu_fast(uintptr_t addr, size_t size, bool store)
 
 /*
  * Everything else: classify @addr, drive the model, report.  @site: the
- * return address of the entry point driver code called (the access site,
- * core.h: reports made meanwhile name that line), or NULL for an access
- * the library makes itself.
+ * return address of the entry point driver code called, or NULL for an
+ * access the library makes itself.  A non-NULL @site is the access site
+ * (core.h) while the access is handled: every report made meanwhile, by
+ * any check on this path, names that line with no more work, so checks of
+ * CPU accesses that report belong here (and in dmaemu__cpu_range_at()),
+ * never in the fast path.
  */
 void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store,
 		      const void *site);
