@@ -128,8 +128,9 @@ void dmaemu__report_fini(struct dmaemu_machine *m)
 /* Call-site context                                                      */
 /* ---------------------------------------------------------------------- */
 
-/* The innermost API call in progress on this thread (initial-exec: the
- * library is linked, never dlopen()ed, and the access stays a load). */
+/* The innermost API call or access site in progress on this thread
+ * (initial-exec: the library is linked, never dlopen()ed, and the access
+ * stays a load). */
 static __thread const struct dmaemu__call *cur_call
 	__attribute__((tls_model("initial-exec")));
 
@@ -137,7 +138,8 @@ static __thread const struct dmaemu__call *cur_call
  * dmaemu__call_start() - make @c the current call; DMAEMU__API_CALL()'s
  * initialiser.
  * @c:      the context variable being initialised (becomes current).
- * @fn:     the API function's name.
+ * @fn:     the API function's name; NULL for an access site (core.h) or a
+ *          report on behalf of an earlier call, whose @caller is kept.
  * @caller: the driver's return address.
  *
  * Return: the value @c is initialised with.
