@@ -99,7 +99,14 @@ else
 	env -u DMAEMU_OPTIONS "$VALGRIND" -q --error-exitcode=9 \
 		--leak-check=full --errors-for-leak-kinds=definite \
 		"$tmp/debug" >"$tmp/vg.out" 2>"$tmp/vg.err"
-	check "valgrind: runs clean (Memcheck)" test $? -eq 0
+	status=$?
+fi
+if [ -n "$VALGRIND" ] && grep -q 'debuginfo reader' "$tmp/vg.err"; then
+	# Valgrind 3.19 cannot read Clang 14's DWARF 5 (DW_FORM_addrx...).
+	skip "valgrind: this Valgrind cannot read the debug information" \
+		"of this build ($(grep -m1 'debuginfo reader' "$tmp/vg.err"))"
+elif [ -n "$VALGRIND" ]; then
+	check "valgrind: runs clean (Memcheck)" test "$status" -eq 0
 	check "valgrind: same SUMMARY lines" test "$(grep '^SUMMARY: ' \
 		"$tmp/vg.err")" = "$(grep '^SUMMARY: ' "$tmp/debug.err")"
 	check "valgrind: Valgrind prints each report's stack" test "$(grep -cE \
