@@ -32,7 +32,8 @@ unit_tests = \
 	tests/unit/check-dma-iommu \
 	tests/unit/check-dma-sync \
 	tests/unit/check-seed \
-	tests/unit/check-alloc-fail
+	tests/unit/check-alloc-fail \
+	tests/unit/check-symbolize
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_libs = tests/runner/libcheckrun.la lib/libdmaemu-internal.la $(CHECK_LIBS)
@@ -48,6 +49,9 @@ tests_unit_check_clean_paths_LDADD = $(unit_libs)
 tests_unit_check_dma_sync_LDADD = $(unit_libs)
 tests_unit_check_seed_LDADD = $(unit_libs)
 tests_unit_check_alloc_fail_LDADD = $(unit_libs)
+# Built with debug information whatever CFLAGS say: it is what it reads.
+tests_unit_check_symbolize_CFLAGS = $(AM_CFLAGS) -g
+tests_unit_check_symbolize_LDADD = $(unit_libs)
 
 # Suites compiled like driver code (instrumented): the CPU's view of the
 # data is what they test.  They link the shared twin (lib/local.mk).
@@ -153,6 +157,7 @@ script_tests = \
 	tests/scripts/gfp-temporary.sh \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \
+	tests/scripts/report-site.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
@@ -165,6 +170,7 @@ TESTS += $(script_tests)
 AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/valgrind-rx.c \
+	tests/scripts/report-site-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
 	cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci \
