@@ -421,6 +421,31 @@ static void add_site(struct text *t, const char *kind, const void *site,
 	add(t, "SUMMARY: dmaemu: %s %s\n", kind, sum);
 }
 
+/*
+ * The "at" text of a formatted report, for the recorded report: the
+ * report's own ->where, else what follows "    at " in @t, else NULL.
+ */
+static const char *at_text(const struct dmaemu__report_info *r,
+			   const struct text *t, char *buf, size_t len)
+{
+	const char *at, *eol;
+	size_t n;
+
+	if (r->where)
+		return r->where;
+	at = t ? strstr(t->buf, "\n    at ") : NULL;
+	if (!at)
+		return NULL;
+	at += strlen("\n    at ");
+	eol = strchr(at, '\n');
+	n = eol ? (size_t)(eol - at) : strlen(at);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, at, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 /**
  * dmaemu__vreport() - report an error found by a checker.
  * @m:   machine; NULL means the current one (no report when there is none,
@@ -441,7 +466,7 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	const struct dmaemu__call *call = cur_call;
 	const char *in_fn = NULL;
 	const void *site = NULL;
-	char head[512];
+	char head[512], where[256];
 	struct text *t;
 
 	if (!m)
@@ -497,7 +522,8 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 		fflush(out);
 	}
 	dmaemu__unlock(&m->report_lock);
-	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0, where);
+	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0,
+			      at_text(r, t, where, sizeof(where)));
 	dmaemu__free(t);
 
 	if (m->opt.exitcode)

@@ -143,10 +143,14 @@ void dmaemu__owncheck_fini(struct dmaemu_machine *m)
 
 const void *dmaemu__access_site(void)
 {
+	const struct dmaemu__call *c = dmaemu__call_current();
 	void *pc[32];
 	Dl_info self, info;
 	int n, i;
 
+	/* The driver's line, as the hook or the API call recorded it. */
+	if (c && c->caller)
+		return c->caller;
 	if (!dladdr((void *)(uintptr_t)dmaemu__access_site, &self))
 		return NULL;
 	n = backtrace(pc, 32);
@@ -387,7 +391,9 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 	r.kind = last.kind;
 	r.phys = last.lo;
 	r.size = last.bytes;
-	if (site) {
+	/* Inside a hook or an API call the report path names the driver's
+	 * line (and the stack above it) by itself. */
+	if (site && !dmaemu__call_current()) {
 		dmaemu__code_where(site, where, sizeof(where));
 		r.where = where;
 	}
