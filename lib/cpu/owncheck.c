@@ -143,14 +143,10 @@ void dmaemu__owncheck_fini(struct dmaemu_machine *m)
 
 const void *dmaemu__access_site(void)
 {
-	const struct dmaemu__call *c = dmaemu__call_current();
 	void *pc[32];
 	Dl_info self, info;
 	int n, i;
 
-	/* The driver's line, as the hook or the API call recorded it. */
-	if (c && c->caller)
-		return c->caller;
 	if (!dladdr((void *)(uintptr_t)dmaemu__access_site, &self))
 		return NULL;
 	n = backtrace(pc, 32);

@@ -63,7 +63,10 @@ has() {
 
 build debug -g
 err="$tmp/debug.err"
-check "four reports" test "$(grep -c '^SUMMARY: ' "$err")" = 4
+# Four reports of the program's bugs (the peeks at device-owned buffers
+# are cpu-access-device-owned reports besides).
+check "four reports" test "$(grep -cE \
+	'^SUMMARY: dmaemu: (stale-cpu-read|bad-unmap) ' "$err")" = 4
 check "stale read in main: SUMMARY names its line" has "$err" \
 	"SUMMARY: dmaemu: stale-cpu-read $src:$l_main in main"
 check "stale read in main: at line" has "$err" "    at main $src:$l_main"
@@ -84,13 +87,17 @@ check "double unmap: at line" has "$err" "    at main $src:$l_unmap"
 # Without debug information: "fn+0x2c (/path)" or "/path/prog+0x1234".
 build nodebug
 err="$tmp/nodebug.err"
-check "no -g: four reports" test "$(grep -c '^SUMMARY: ' "$err")" = 4
+check "no -g: four reports" test "$(grep -cE \
+	'^SUMMARY: dmaemu: (stale-cpu-read|bad-unmap) ' "$err")" = 4
 check "no -g: every SUMMARY in the dladdr() form" test "$(grep -cE \
-	'^SUMMARY: dmaemu: [a-z-]+ [^ ]+\+0x[0-9a-f]+( \(.*\))?$' "$err")" = 4
+	'^SUMMARY: dmaemu: [a-z-]+ [^ ]+\+0x[0-9a-f]+( \(.*\))?$' "$err")" = \
+	"$(grep -c '^SUMMARY: ' "$err")"
 check "no -g: no file:line" test "$(grep -c 'report-site-prog\.c:' "$err")" = 0
-check "no -g: the at line is the SUMMARY's place" test "$(sed -n \
-	's/^SUMMARY: dmaemu: stale-cpu-read //p' "$err" | head -1)" = \
-	"$(sed -n 's/^    at //p' "$err" | head -1)"
+check "no -g: the at line is the SUMMARY's place" test "$(awk '
+	/^    at / { at = substr($0, 8) }
+	/^SUMMARY: dmaemu: stale-cpu-read / {
+		print (substr($0, 33) == at) ? "same" : "differs"; exit }' \
+	"$err")" = same
 
 # Under Valgrind (Memcheck), the stack is Valgrind's; the rest is the same.
 if [ -z "$VALGRIND" ]; then
@@ -111,7 +118,7 @@ elif [ -n "$VALGRIND" ]; then
 		"$tmp/vg.err")" = "$(grep '^SUMMARY: ' "$tmp/debug.err")"
 	check "valgrind: Valgrind prints each report's stack" test "$(grep -cE \
 		'^\*\*[0-9]+\*\* dmaemu: [a-z-]+: the report was made here:$' \
-		"$tmp/vg.err")" = 4
+		"$tmp/vg.err")" = "$(grep -c '^SUMMARY: ' "$tmp/vg.err")"
 	base=${src##*/}
 	check "valgrind: its stack reaches the stale read in main" grep -qE \
 		"^==[0-9]+==    by 0x[0-9A-F]+: main \\($base:$l_main\\)$" \
