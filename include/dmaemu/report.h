@@ -41,7 +41,8 @@ struct dmaemu_machine;
 	X(BAD_UNMAP, "bad-unmap")                               \
 	X(BAD_SYNC, "bad-sync")                                 \
 	X(LEAKED_IRQ, "leaked-irq")                             \
-	X(UNHANDLED_IRQ, "unhandled-irq")
+	X(UNHANDLED_IRQ, "unhandled-irq")                       \
+	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
