@@ -170,7 +170,8 @@ int dmaemu__sched_sleep(uint64_t ns, const char *what);
 /*
  * Threads the library starts: _spawn() (by the starter, before
  * pthread_create(); NULL without lockstep) makes the context, the thread
- * calls _start() first and _exit() last; the starter calls _join() (a
+ * calls _start() first (also with NULL: it then never joins a lockstep
+ * machine by itself) and _exit() last; the starter calls _join() (a
  * wait until _exit()) before pthread_join() and _forget() after it (or
  * when pthread_create() failed).  _detach(): the calling thread leaves
  * lockstep and runs free.

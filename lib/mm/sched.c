@@ -119,6 +119,9 @@ static _Thread_local struct {
 	uint64_t sid;
 	struct dmaemu__sctx *c;
 } tls[TLS_SLOTS];
+/* A thread the library started for a machine in sched=threads: it never
+ * joins another machine's lockstep by itself. */
+static _Thread_local bool no_join;
 
 /* ---------------------------------------------------------------------- */
 /* Contexts of this thread                                                */
@@ -361,10 +364,31 @@ bool dmaemu__sched_on(void)
 	return __atomic_load_n(&reg_live, __ATOMIC_ACQUIRE) != 0;
 }
 
+/*
+ * The calling thread's context for a call that names no machine (a lock,
+ * a wait, a sleep, the time): of the current machine if it has one there,
+ * else of the machine it is a context of (an interrupt thread running a
+ * handler while another machine is current).
+ */
+static struct dmaemu__sctx *ctx_any(struct dmaemu__sched *cur)
+{
+	struct dmaemu__sctx *c = cur ? ctx_of(cur) : NULL;
+	unsigned int i;
+
+	for (i = 0; !c && i < TLS_SLOTS; i++)
+		if (tls[i].c && sched_live(tls[i].sid))
+			c = tls[i].c;
+	return c;
+}
+
 struct dmaemu__sctx *dmaemu__sched_self(struct dmaemu_machine *m)
 {
 	struct dmaemu__sched *s = sched_of(m);
 
+	if (!__atomic_load_n(&reg_live, __ATOMIC_ACQUIRE))
+		return NULL;
+	if (!m)
+		return ctx_any(s);
 	return s ? ctx_of(s) : NULL;
 }
 
@@ -396,10 +420,10 @@ struct dmaemu__sctx *dmaemu__sched_enter(struct dmaemu_machine *m)
 	struct dmaemu__sched *s = sched_of(m);
 	struct dmaemu__sctx *c;
 
-	if (!s)
+	if (!__atomic_load_n(&reg_live, __ATOMIC_ACQUIRE))
 		return NULL;
-	c = ctx_of(s);
-	if (c)
+	c = m ? (s ? ctx_of(s) : NULL) : ctx_any(s);
+	if (c || no_join || !s)
 		return c;
 	c = ctx_new(s, NULL);
 	if (!c)
@@ -438,6 +462,7 @@ struct dmaemu__sctx *dmaemu__sched_spawn(struct dmaemu_machine *m,
 
 void dmaemu__sched_start(struct dmaemu__sctx *c)
 {
+	no_join = true;
 	if (!c)
 		return;
 	if (!tls_add(c))
