@@ -26,6 +26,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait_bit.h>
@@ -296,12 +297,97 @@ START_TEST(test_thread_joins)
 }
 END_TEST
 
+static DEFINE_MUTEX(big);
+static int order[4], norder;
+
+static void *holder_main(void *arg)
+{
+	(void)arg;
+	mutex_lock(&big);
+	order[norder++] = 1;
+	msleep(20); /* the other thread runs, and waits for the mutex */
+	order[norder++] = 2;
+	mutex_unlock(&big);
+	return NULL;
+}
+
+static void *taker_main(void *arg)
+{
+	uint64_t *when = arg;
+
+	msleep(1); /* the holder has the mutex by now */
+	mutex_lock(&big);
+	*when = dmaemu_time_ns();
+	order[norder++] = 3;
+	mutex_unlock(&big);
+	return NULL;
+}
+
+/* Contention on a kernel lock is a wait: the taker sleeps until the
+ * holder's unlock, at the holder's emulated time. */
+START_TEST(test_lock_contention)
+{
+	struct dmaemu_machine *m = machine("arm", 11);
+	struct dmaemu_thread *h, *t;
+	uint64_t t0 = dmaemu_time_ns(), when = 0;
+
+	norder = 0;
+	h = dmaemu_thread_create(m, "holder", holder_main, NULL);
+	t = dmaemu_thread_create(m, "taker", taker_main, &when);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_ptr_nonnull(t);
+	dmaemu_thread_join(t);
+	dmaemu_thread_join(h);
+	ck_assert_int_eq(norder, 3);
+	ck_assert_int_eq(order[0], 1);
+	ck_assert_int_eq(order[1], 2);
+	ck_assert_int_eq(order[2], 3);
+	ck_assert_uint_eq(when - t0, 20000000ULL);
+	ck_assert_ptr_null(dmaemu_thread_create(m, "x", NULL, NULL));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_uint_eq(dmaemu_report_count(m, "bad-argument"), 1);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 1);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------- */
 /* Deadlock                                                               */
 /* ---------------------------------------------------------------------- */
 
 static DECLARE_WAIT_QUEUE_HEAD(wq);
 static int flag;
+
+static void *stuck_main(void *arg)
+{
+	struct completion *never = arg;
+
+	mutex_lock(&big);
+	wait_for_completion(never); /* ended by the deadlock */
+	mutex_unlock(&big);
+	return NULL;
+}
+
+/* A deadlock through a lock: the completion's wait returns, the lock's
+ * waiter leaves lockstep and gets the lock when it is unlocked. */
+START_TEST(test_lock_deadlock)
+{
+	struct dmaemu_machine *m = machine("arm64", 2);
+	DECLARE_COMPLETION_ONSTACK(never);
+	struct dmaemu_thread *t;
+
+	t = dmaemu_thread_create(m, "stuck", stuck_main, &never);
+	ck_assert_ptr_nonnull(t);
+	msleep(1); /* "stuck" holds the mutex by now */
+	mutex_lock(&big);
+	ck_assert(mutex_is_locked(&big));
+	mutex_unlock(&big);
+	ck_assert_uint_eq(dmaemu_report_count(m, "lockstep-deadlock"), 1);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 1);
+	dmaemu_thread_join(t);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
 
 /* Nobody will complete it and no timer is armed: reported, and the wait
  * returns (its timeout path) instead of hanging. */
@@ -310,12 +396,16 @@ START_TEST(test_deadlock_reported)
 	struct dmaemu_machine *m = machine(profiles[_i], 1);
 	struct dmaemu_device *d = dmaemu_copy_engine_create(m, "ce0");
 	DECLARE_COMPLETION_ONSTACK(never);
+	static struct dmaemu_report r;
 	long ret;
 
 	ck_assert_ptr_nonnull(d);
 	/* The engine's thread waits for a doorbell: an idle wait. */
 	wait_for_completion(&never);
 	ck_assert_uint_eq(dmaemu_report_count(m, "lockstep-deadlock"), 1);
+	ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
+	ck_assert_ptr_nonnull(
+		strstr(r.text, "(cpu0 in wait_for_completion())"));
 	ck_assert(!completion_done(&never));
 	ret = wait_event_timeout(wq, READ_ONCE(flag), MAX_SCHEDULE_TIMEOUT);
 	ck_assert_int_eq(ret, 0);
@@ -370,6 +460,8 @@ int main(void)
 	tcase_add_test(tc, test_time_jumps);
 	tcase_add_test(tc, test_driver_threads);
 	tcase_add_test(tc, test_thread_joins);
+	tcase_add_test(tc, test_lock_contention);
+	tcase_add_test(tc, test_lock_deadlock);
 	tcase_add_loop_test(tc, test_deadlock_reported, 0, 3);
 	suite_add_tcase(s, tc);
 	return check_run(s);
