@@ -42,6 +42,9 @@ struct dmaemu_machine;
 	X(BAD_SYNC, "bad-sync")                                 \
 	X(LEAKED_IRQ, "leaked-irq")                             \
 	X(UNHANDLED_IRQ, "unhandled-irq")                       \
+	X(CPU_ACCESS_DEVICE_OWNED, "cpu-access-device-owned")   \
+	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")   \
+	X(STALE_DEVICE_READ, "stale-device-read")               \
 	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")
 
 enum dmaemu_report_kind {
