@@ -23,6 +23,7 @@
 #include <dmaemu/report.h>
 #include <dmaemu/sched.h>
 #include <dmaemu/sync.h>
+#include <linux/compiler.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
@@ -351,6 +352,87 @@ START_TEST(test_lock_contention)
 }
 END_TEST
 
+/* A model whose run arms its timer on a doorbell and, when busy, works
+ * until it is told to stop. */
+struct tmodel {
+	uint64_t timer_ns;
+	uint64_t fired_at; /* emulated time of the timer's run */
+	int busy, in_run, stopped;
+	struct completion done; /* the timer fired; run started */
+};
+
+static void tmodel_run(struct dmaemu_device *dev, unsigned int events)
+{
+	struct tmodel *t = dmaemu_device_priv(dev);
+
+	if (events & DMAEMU_DEVICE_TIMER) {
+		t->fired_at = dmaemu_time_ns();
+		complete(&t->done);
+	}
+	if ((events & DMAEMU_DEVICE_DOORBELL) && t->timer_ns)
+		dmaemu_device_timer_arm(dev, t->timer_ns);
+	if (!t->busy)
+		return;
+	WRITE_ONCE(t->in_run, 1);
+	complete(&t->done);
+	while (!dmaemu_device_stopping(dev))
+		udelay(50);
+	t->stopped = 1;
+	WRITE_ONCE(t->in_run, 0);
+}
+
+static const struct dmaemu_device_ops tmodel_ops = {.run = tmodel_run};
+
+/* A device timer fires at its deadline of emulated time; a cancelled
+ * one does not fire. */
+START_TEST(test_device_timer)
+{
+	struct dmaemu_machine *m = machine("arm64", 4);
+	struct tmodel t = {.timer_ns = 20000000};
+	struct dmaemu_device *d;
+	uint64_t t0;
+
+	init_completion(&t.done);
+	d = dmaemu_device_create(m, "t0", &tmodel_ops, &t);
+	ck_assert_ptr_nonnull(d);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(dmaemu_device_doorbell(d), 0);
+	wait_for_completion(&t.done);
+	ck_assert_uint_eq(t.fired_at - t0, 20000000ULL);
+	ck_assert_uint_eq(dmaemu_time_ns() - t0, 20000000ULL);
+	ck_assert_int_eq(dmaemu_device_timer_arm(d, 30000000), 0);
+	ck_assert_int_eq(dmaemu_device_timer_cancel(d), 1);
+	ck_assert_uint_eq(wait_for_completion_timeout(&t.done, 60), 0);
+	ck_assert_uint_eq(dmaemu_time_ns() - t0, 80000000ULL);
+	dmaemu_device_destroy(d);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* Reset waits (a scheduling wait) for a run in progress, which sees
+ * stopping and returns. */
+START_TEST(test_reset_mid_run)
+{
+	struct dmaemu_machine *m = machine("x86", 6);
+	struct tmodel t = {.busy = 1};
+	struct dmaemu_device *d;
+
+	init_completion(&t.done);
+	d = dmaemu_device_create(m, "t0", &tmodel_ops, &t);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(dmaemu_device_doorbell(d), 0);
+	wait_for_completion(&t.done);
+	ck_assert_int_eq(READ_ONCE(t.in_run), 1);
+	ck_assert_int_eq(dmaemu_device_reset(d), 0);
+	ck_assert_int_eq(READ_ONCE(t.in_run), 0);
+	ck_assert_int_eq(t.stopped, 1);
+	dmaemu_device_destroy(d);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------- */
 /* Deadlock                                                               */
 /* ---------------------------------------------------------------------- */
@@ -462,6 +544,8 @@ int main(void)
 	tcase_add_test(tc, test_thread_joins);
 	tcase_add_test(tc, test_lock_contention);
 	tcase_add_test(tc, test_lock_deadlock);
+	tcase_add_test(tc, test_device_timer);
+	tcase_add_test(tc, test_reset_mid_run);
 	tcase_add_loop_test(tc, test_deadlock_reported, 0, 3);
 	suite_add_tcase(s, tc);
 	return check_run(s);
