@@ -123,6 +123,15 @@ tests_api_check_copy_engine_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/examples/copy-engine
 tests_api_check_copy_engine_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+# sched=lockstep, with the copy engine's reference driver.
+check_PROGRAMS += tests/api/check-lockstep
+TESTS += tests/api/check-lockstep
+tests_api_check_lockstep_SOURCES = tests/api/check-lockstep.c \
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h
+tests_api_check_lockstep_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/copy-engine
+tests_api_check_lockstep_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS) -lpthread
 # The network card with its reference driver (examples/nic), the same way.
 check_PROGRAMS += tests/api/check-nic
 TESTS += tests/api/check-nic

@@ -142,6 +142,7 @@ struct dmaemu__options {
 	bool map_clean;	       /* map_policy=5.19: arm64 map always cleans */
 	bool iommu_strict;     /* IOMMU checks stricter than 4.14 (iommu.c) */
 	unsigned int report_keep; /* reports recorded (report-query.c) */
+	bool lockstep;		  /* sched=lockstep (mm/sched.c) */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -264,6 +265,8 @@ struct dmaemu_machine {
 	 * (mm/context.c), which holds off the start of handlers (atomics). */
 	struct dmaemu__irqc *irqc;
 	unsigned int irqs_off;
+	/* sched=lockstep: the scheduler (mm/sched.c), made at create. */
+	struct dmaemu__sched *sched;
 
 	/* Reports (report.c), protected by report_lock (order 6). */
 	pthread_mutex_t report_lock;
