@@ -141,7 +141,9 @@ script_tests = \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
-	tests/scripts/examples.sh
+	tests/scripts/examples.sh \
+	tests/scripts/man-drift.sh \
+	tests/scripts/install.sh
 TESTS += $(script_tests)
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
@@ -151,4 +153,17 @@ EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/data/lackey.out tests/data/policy.din \
 	tests/oracle/transpose.c tests/oracle/listwalk.c \
 	tests/oracle/stride.c tests/oracle/fxsave.c
+
+# man-drift.sh compares dmaemu(7) with the options' values on each
+# profile, which this program prints.
+check_PROGRAMS += tests/scripts/option-values
+tests_scripts_option_values_LDADD = lib/libdmaemu.la
+
+# install.sh stages an installation and needs to know where each part goes.
+print-install-dirs:
+	@echo "prefix='$(prefix)'; bindir='$(bindir)'; libdir='$(libdir)';" \
+		"includedir='$(includedir)'; mandir='$(mandir)';" \
+		"pkgdatadir='$(pkgdatadir)'; pkgconfigdir='$(pkgconfigdir)'"
+.PHONY: print-install-dirs
+
 include $(srcdir)/tests/fuzz/local.mk

@@ -23,6 +23,7 @@ packages=(
 	check libsubunit-dev libbsd-dev valgrind clang libclang-rt-14-dev
 	clang-format coccinelle
 	python3
+	groff-base man-db
 )
 
 install_packages() {
