@@ -257,10 +257,12 @@ if [ -n "$SANITIZER" ]; then
 elif ! "$dcc" --dmaemu-show -c x.c | grep -q kernel-address; then
 	skip "the installed dmaemu-cc: the compiler has no kernel-address-sanitizer"
 else
-	"$dcc" --dmaemu-show -o rx rx.c >"$tmp/show"
-	if grep -q -e "-I$dest$includedir " "$tmp/show" &&
-		grep -q -e "-L$dest$libdir " "$tmp/show" &&
-		! grep -q -e "$top_srcdir\|$top_builddir" "$tmp/show"; then
+	# Every -I and -L of the command is a directory of the install.
+	"$dcc" --dmaemu-show -o rx rx.c | tr ' ' '\n' | grep -e '^-[IL]' |
+		sort -u >"$tmp/show"
+	printf '%s\n' "-I$dest$includedir" "-I$dest$includedir/dmaemu/kernel" \
+		"-L$dest$libdir" | sort >"$tmp/want"
+	if cmp -s "$tmp/show" "$tmp/want"; then
 		ok "the installed dmaemu-cc uses the installed headers and libraries"
 	else
 		not_ok "the installed dmaemu-cc uses the installed headers and libraries"
