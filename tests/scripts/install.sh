@@ -7,9 +7,10 @@
 #     using <dmaemu/testing.h>, the kernel personality, a device model and
 #     libcachesim builds with `pkg-config --cflags --libs` against the
 #     staged install and runs on its libraries;
-#   - the installed dmaemu-cc builds an instrumented program that runs on
-#     the installed library and shows its stale read (not in a sanitizer
-#     build, whose dmaemu-cc refuses);
+#   - the installed dmaemu-cc (compiling, then linking) and the flags of
+#     pkg-config dmaemu-instrument build an instrumented program that runs
+#     on the installed library and shows its stale read (not in a
+#     sanitizer build, whose dmaemu-cc refuses);
 #   - cachesim, and dmaemu-lab with the labs when the tree has them;
 # then `make uninstall` leaves nothing but empty directories.
 . "$top_srcdir/tests/runner/tap.sh"
@@ -251,6 +252,20 @@ int main(void)
 	return 0;
 }
 EOF
+# rx_behaves HOW PROG: the program runs on the installed libraries and
+# shows its stale read.
+rx_behaves() {
+	LD_LIBRARY_PATH=$dest$libdir "$2" >"$tmp/out" 2>"$tmp/err"
+	check "$1: it runs" [ $? -eq 0 ]
+	check "$1: it reads stale data without the sync" \
+		grep -qx 'no sync: 0' "$tmp/out"
+	check "$1: it reads the device's data after the sync" \
+		grep -qx 'synced: hi' "$tmp/out"
+	check "$1: its one report is a stale-cpu-read" \
+		test "$(grep -c '^SUMMARY: dmaemu: stale-cpu-read ' "$tmp/err")" = 1 -a \
+		"$(grep -c '^SUMMARY: ' "$tmp/err")" = 1
+}
+
 dcc=$dest$bindir/dmaemu-cc
 if [ -n "$SANITIZER" ]; then
 	skip "the installed dmaemu-cc: a --enable-sanitizer=$SANITIZER build cannot run instrumented code"
@@ -268,25 +283,38 @@ else
 		not_ok "the installed dmaemu-cc uses the installed headers and libraries"
 		sed 's/^/# /' "$tmp/show"
 	fi
-	if "$dcc" -g -o "$tmp/rx" "$tmp/rx.c" -ldmaemu-devices >"$tmp/cc.log" 2>&1; then
-		ok "the installed dmaemu-cc builds an instrumented program"
-		LD_LIBRARY_PATH=$dest$libdir "$tmp/rx" >"$tmp/out" 2>"$tmp/err"
-		check "it runs" [ $? -eq 0 ]
-		check "it reads stale data without the sync" grep -qx 'no sync: 0' "$tmp/out"
-		check "it reads the device's data after the sync" \
-			grep -qx 'synced: hi' "$tmp/out"
-		check "its one report is a stale-cpu-read" \
-			test "$(grep -c '^SUMMARY: dmaemu: stale-cpu-read ' "$tmp/err")" = 1 -a \
-			"$(grep -c '^SUMMARY: ' "$tmp/err")" = 1
+	# Compiled, then linked, as a makefile would.
+	if "$dcc" -g -O1 -c -o "$tmp/rx.o" "$tmp/rx.c" >"$tmp/cc.log" 2>&1 &&
+		"$dcc" -g -o "$tmp/rx" "$tmp/rx.o" -ldmaemu-devices \
+			>>"$tmp/cc.log" 2>&1; then
+		ok "the installed dmaemu-cc compiles and links an instrumented program"
+		rx_behaves "dmaemu-cc" "$tmp/rx"
 		if command -v readelf >/dev/null 2>&1; then
 			rp=$(readelf -d "$tmp/rx" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p')
-			check "its rpath is the installed library's directory ($rp)" \
+			check "dmaemu-cc: the rpath is the installed library's directory ($rp)" \
 				[ "$rp" = "$dest$libdir" ]
 		else
-			skip "its rpath (no readelf)"
+			skip "dmaemu-cc: the rpath (no readelf)"
 		fi
 	else
-		not_ok "the installed dmaemu-cc builds an instrumented program"
+		not_ok "the installed dmaemu-cc compiles and links an instrumented program"
+		sed 's/^/# /' "$tmp/cc.log"
+	fi
+	# The same with the flags of pkg-config dmaemu-instrument.
+	case $(${CC:-cc} --version 2>/dev/null | sed -n 1p) in
+	*clang*) iflags=$(pkgconf --variable=clang_cflags dmaemu-instrument) ;;
+	*) iflags=$(pkgconf --cflags dmaemu-instrument) ;;
+	esac
+	# -rpath-link: libdmaemu's own RUNPATH, where the linker looks for
+	# libcachesim, is the final $libdir, not the staged one.
+	# shellcheck disable=SC2086
+	if ${CC:-cc} -g $iflags $(pkgconf --cflags dmaemu) -o "$tmp/rx-pc" \
+		"$tmp/rx.c" $(pkgconf --libs dmaemu-instrument) \
+		-Wl,-rpath-link,"$dest$libdir" >"$tmp/cc.log" 2>&1; then
+		ok "pkg-config dmaemu-instrument builds an instrumented program"
+		rx_behaves "pkg-config dmaemu-instrument" "$tmp/rx-pc"
+	else
+		not_ok "pkg-config dmaemu-instrument builds an instrumented program"
 		sed 's/^/# /' "$tmp/cc.log"
 	fi
 fi

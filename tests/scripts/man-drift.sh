@@ -3,8 +3,10 @@
 #   dmaemu(7)     lists every key of the option table of lib/core/options.c
 #                 (and no other) with its default on the default profile,
 #                 a table of the defaults that differ between the profiles
-#                 (all of them, right on every profile), and every report
-#                 kind of include/dmaemu/report.h (and no other);
+#                 (all of them, right on every profile), option strings
+#                 of its examples that make a machine, the library's own
+#                 error lines, and every report kind of
+#                 include/dmaemu/report.h (and no other);
 #   cachesim(1)   lists exactly the options `cachesim --help` prints,
 #                 spelled the same way, and the --version line;
 #   dmaemu-cc(1)  the --dmaemu-* options and the environment variables
@@ -139,6 +141,43 @@ else
 			"$tmp/tbl.$p" "$tmp/match.$p"
 		col=$((col + 1))
 	done
+fi
+
+# The option strings of EXAMPLES make a machine; the error lines quoted
+# under OPTIONS are the library's, word for word.
+if [ -x "$vals" ]; then
+	section "$page7" EXAMPLES | sed -n 's/^DMAEMU_OPTIONS=\([^ ]*\) .*/\1/p' |
+		sed 's/\\-/-/g' >"$tmp/examples"
+	check "dmaemu(7) EXAMPLES set DMAEMU_OPTIONS" [ -s "$tmp/examples" ]
+	while read -r o; do
+		# A log file of an example goes to the test's directory.
+		o=$(echo "$o" | sed "s|log_path=/tmp/|log_path=$tmp/|")
+		if DMAEMU_OPTIONS=$o "$vals" arm64 seed >"$tmp/out" 2>&1; then
+			ok "dmaemu(7) example DMAEMU_OPTIONS=$o makes a machine"
+		else
+			not_ok "dmaemu(7) example DMAEMU_OPTIONS=$o makes a machine"
+			sed 's/^/# /' "$tmp/out"
+		fi
+	done <"$tmp/examples"
+	section "$page7" OPTIONS | sed -n 's/^dmaemu: .*/&/p' |
+		sed -e 's/\\(aq/'"'"'/g' -e 's/\\-/-/g' >"$tmp/errors"
+	check "dmaemu(7) OPTIONS quotes error lines" [ -s "$tmp/errors" ]
+	while read -r line; do
+		kv=$(echo "$line" | sed -n \
+			-e "s/.*unknown option '\([^']*\)'.*/\1=1/p" \
+			-e "s/.*bad value '\([^']*\)' for '\([^']*\)'.*/\2=\1/p")
+		case $line in
+		"dmaemu: DMAEMU_OPTIONS: "*)
+			DMAEMU_OPTIONS=$kv "$vals" arm64 seed >"$tmp/out" 2>&1 ;;
+		*) "$vals" "arm64:$kv" seed >"$tmp/out" 2>&1 ;;
+		esac
+		if [ -n "$kv" ] && grep -qxF "$line" "$tmp/out"; then
+			ok "dmaemu(7): '$line' is the library's message"
+		else
+			not_ok "dmaemu(7): '$line' is the library's message"
+			sed 's/^/# got: /' "$tmp/out"
+		fi
+	done <"$tmp/errors"
 fi
 
 # The report kinds: X(ID, "name") of DMAEMU_REPORT_KINDS.
