@@ -143,7 +143,8 @@ script_tests = \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
 	tests/scripts/man-drift.sh \
-	tests/scripts/install.sh
+	tests/scripts/install.sh \
+	tests/scripts/dmaemu-cc.sh
 TESTS += $(script_tests)
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
