@@ -1,6 +1,7 @@
 # man/: the manual pages.  Each page is written in man(7) roff as
 # man/NAME.SECTION.in; make fills in the version and the installation
-# directories (final only at make time, as in `make prefix=... install`).
+# directories (make, not configure: configure's @includedir@ is the
+# unexpanded "${prefix}/include", and make expands it).
 # tests/scripts/man-drift.sh keeps the pages true to the code, and
 # tests/scripts/install.sh checks that they install and render cleanly.
 
