@@ -196,6 +196,22 @@ elif flags=$(pkgconf --cflags --libs dmaemu-devices dmaemu cachesim 2>"$tmp/err"
 	*" -I$dest$includedir "*) ok "pkg-config points into the install ($flags)" ;;
 	*) not_ok "pkg-config points into the install ($flags)" ;;
 	esac
+	# Each installed header compiles alone from the install (one that
+	# includes a header left out of the install fails).
+	bad=
+	for h in $(cd "$dest$includedir" && find dmaemu cachesim -name '*.h' | sort); do
+		printf '#include <%s>\n' "$h" >"$tmp/h.c"
+		# shellcheck disable=SC2086
+		${CC:-cc} -std=gnu11 -Wall -Werror \
+			$(pkgconf --cflags dmaemu cachesim) -c "$tmp/h.c" \
+			-o "$tmp/h.o" >"$tmp/h.log" 2>&1 || bad="$bad $h"
+	done
+	if [ -z "$bad" ]; then
+		ok "every installed header compiles alone from the install"
+	else
+		not_ok "every installed header compiles alone from the install"
+		diag "failed:$bad"
+	fi
 	# Word splitting of $flags and $sflags is intended.
 	# shellcheck disable=SC2086
 	if ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $sflags -o "$tmp/use" \
