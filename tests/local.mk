@@ -141,10 +141,7 @@ script_tests = \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
-	tests/scripts/examples.sh \
-	tests/scripts/man-drift.sh \
-	tests/scripts/install.sh \
-	tests/scripts/dmaemu-cc.sh
+	tests/scripts/examples.sh
 TESTS += $(script_tests)
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
@@ -155,10 +152,26 @@ EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/oracle/transpose.c tests/oracle/listwalk.c \
 	tests/oracle/stride.c tests/oracle/fxsave.c
 
+# The manual pages and the installation: man-drift.sh holds the pages to
+# the code, dmaemu-cc.sh the compiler wrapper to its page, install.sh
+# stages an installation and uses it.
+install_tests = \
+	tests/scripts/man-drift.sh \
+	tests/scripts/dmaemu-cc.sh \
+	tests/scripts/install.sh
+TESTS += $(install_tests)
+EXTRA_DIST += $(install_tests) tests/scripts/option-values.c
+
 # man-drift.sh compares dmaemu(7) with the options' values on each
 # profile, which this program prints.
 check_PROGRAMS += tests/scripts/option-values
 tests_scripts_option_values_LDADD = lib/libdmaemu.la
+
+# install.sh runs make install, and libtool relinks libdmaemu in place in
+# lib/.libs for a moment while it installs it: install.sh runs after
+# every other test of the run, so none of them loads a half-written
+# library.
+tests/scripts/install.log: $(filter-out tests/scripts/install.log,$(TEST_LOGS))
 
 # install.sh stages an installation and needs to know where each part goes.
 print-install-dirs:

@@ -3,8 +3,8 @@
 # it, with `echo` standing in for the compiler so that the command it
 # would run can be read: what it adds when compiling and when linking,
 # --dmaemu-show, $CC with arguments, DMAEMU_CC_KIND,
-# DMAEMU_CC_UNINSTALLED, the compiler's exit status, and the refusal of a
-# sanitizer build.  (tests/scripts/install.sh runs the installed one.)
+# DMAEMU_CC_UNINSTALLED, a moved installation, the compiler's exit status,
+# and the refusal of a sanitizer build.  (tests/scripts/install.sh runs the installed one.)
 . "$top_srcdir/tests/runner/tap.sh"
 
 top_builddir=$(cd "$top_builddir" && pwd)
@@ -103,4 +103,21 @@ check "a copy elsewhere uses the installed headers" \
 run env CC=echo DMAEMU_CC_UNINSTALLED=1 "$tmp/dmaemu-cc" -c x.c
 check "DMAEMU_CC_UNINSTALLED=1: the source tree's headers" \
 	has "-I$src/include "
+
+# An installation moved elsewhere (PREFIX/bin/dmaemu-cc next to
+# PREFIX/include/dmaemu) is found from the script's place; checked with
+# configure's default layout of the prefix.
+if grep -qx 'exec_prefix="${prefix}"' "$dcc" &&
+	grep -qx 'includedir="${prefix}/include"' "$dcc" &&
+	grep -qx 'libdir="${exec_prefix}/lib"' "$dcc"; then
+	moved=$(cd "$tmp" && pwd -P)/moved
+	mkdir -p "$moved/bin" "$moved/include/dmaemu"
+	cp "$dcc" "$moved/bin/dmaemu-cc"
+	run env CC=echo "$moved/bin/dmaemu-cc" -o prog x.o
+	check "a moved installation: its headers" has "-I$moved/include "
+	check "a moved installation: its libraries, with an rpath" \
+		has "-L$moved/lib .*-Wl,-rpath,$moved/lib "
+else
+	skip "a moved installation: the build has another layout than PREFIX/include, PREFIX/lib"
+fi
 done_testing

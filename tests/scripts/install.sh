@@ -11,7 +11,8 @@
 #     pkg-config dmaemu-instrument build an instrumented program that runs
 #     on the installed library and shows its stale read (not in a
 #     sanitizer build, whose dmaemu-cc refuses);
-#   - cachesim, and dmaemu-lab with the labs when the tree has them;
+#   - cachesim, and dmaemu-lab with the labs it runs once the tree has
+#     the runner;
 # then `make uninstall` leaves nothing but empty directories.
 . "$top_srcdir/tests/runner/tap.sh"
 
@@ -19,7 +20,8 @@ top_srcdir=$(cd "$top_srcdir" && pwd)
 top_builddir=$(cd "$top_builddir" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-dest=$tmp/dest
+# Physical, as dmaemu-cc finds a staged installation by its own path.
+dest=$(cd "$tmp" && pwd -P)/dest
 unset DMAEMU_OPTIONS
 
 # The sub-make runs on its own, not as part of the make check that runs
@@ -336,16 +338,17 @@ else
 fi
 
 # ---------------------------------------------------------------------
-# dmaemu-lab and the labs, once the tree has them.
+# dmaemu-lab and the labs it runs, once the tree has the runner.
 
-if [ -f "$top_srcdir/tools/dmaemu-lab.in" ]; then
-	check "dmaemu-lab installed in $bindir" [ -x "$dest$bindir/dmaemu-lab" ]
-else
-	skip "dmaemu-lab: not in this tree"
-fi
 labs=$(cd "$top_srcdir/examples/labs" 2>/dev/null &&
 	for d in */; do [ -f "$d/lab.conf" ] && echo "${d%/}"; done)
-if [ -n "$labs" ]; then
+if [ ! -f "$top_srcdir/tools/dmaemu-lab.in" ]; then
+	skip "dmaemu-lab and the labs: no lab runner in this tree"
+elif [ -z "$labs" ]; then
+	check "dmaemu-lab installed in $bindir" [ -x "$dest$bindir/dmaemu-lab" ]
+	skip "the labs: none in this tree"
+else
+	check "dmaemu-lab installed in $bindir" [ -x "$dest$bindir/dmaemu-lab" ]
 	missing=
 	for f in lab.h lab.c; do
 		[ -f "$dest$pkgdatadir/labs/$f" ] || missing="$missing $f"
@@ -361,8 +364,6 @@ if [ -n "$labs" ]; then
 		not_ok "every lab's files installed in $pkgdatadir/labs"
 		diag "missing:$missing"
 	fi
-else
-	skip "the labs: none in this tree"
 fi
 
 # ---------------------------------------------------------------------

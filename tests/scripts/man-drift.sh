@@ -245,7 +245,8 @@ if [ -f "$readme" ]; then
 	sed -n 's/^ \{4,\}\([a-z_0-9]*\)=.*/\1/p' "$readme" |
 		sed 's/_\(arm\|arm64\|x86\)$/_/' | sort -u >"$tmp/conf"
 	section "$pagelab" FILES | awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' |
-		sed -n 's/^\.BI \([a-z_0-9]*\)=\{0,1\} .*/\1/p' | sort -u >"$tmp/manconf"
+		sed -n -e 's/^\.BI \([a-z_0-9]*\)=\{0,1\} .*/\1/p' \
+			-e 's/^\.B \([a-z_0-9]*\)=.*/\1/p' | sort -u >"$tmp/manconf"
 	check "examples/labs/README.md describes lab.conf fields" [ -s "$tmp/conf" ]
 	comm -23 "$tmp/conf" "$tmp/manconf" >"$tmp/confmissing"
 	if [ -s "$tmp/conf" ] && [ ! -s "$tmp/confmissing" ]; then
