@@ -167,11 +167,15 @@ EXTRA_DIST += $(install_tests) tests/scripts/option-values.c
 check_PROGRAMS += tests/scripts/option-values
 tests_scripts_option_values_LDADD = lib/libdmaemu.la
 
-# install.sh runs make install, and libtool relinks libdmaemu in place in
-# lib/.libs for a moment while it installs it: install.sh runs after
-# every other test of the run, so none of them loads a half-written
-# library.
-tests/scripts/install.log: $(filter-out tests/scripts/install.log,$(TEST_LOGS))
+# The tests that run make install (install.sh, check-driver-tests.sh):
+# libtool relinks libdmaemu in place in lib/.libs for a moment while it
+# installs it, so they run after every other test of the run, so that
+# none loads a half-written library, and one after the other.
+staging_logs = tests/scripts/check-driver-tests.log tests/scripts/install.log
+tests/scripts/check-driver-tests.log: \
+	$(filter-out $(staging_logs),$(TEST_LOGS))
+tests/scripts/install.log: $(filter-out $(staging_logs),$(TEST_LOGS)) \
+	$(filter tests/scripts/check-driver-tests.log,$(TEST_LOGS))
 
 # install.sh stages an installation and needs to know where each part goes.
 print-install-dirs:
