@@ -50,4 +50,5 @@ kernel_asm_HEADERS = include/dmaemu/kernel/asm/barrier.h
 
 devicesdir = $(pkgincludedir)/devices
 devices_HEADERS = include/dmaemu/devices/copy-engine.h \
-	include/dmaemu/devices/nic.h
+	include/dmaemu/devices/nic.h include/dmaemu/devices/checksum.h \
+	include/dmaemu/devices/legacy.h

@@ -121,6 +121,14 @@ tests_api_check_nic_SOURCES = tests/api/check-nic.c \
 tests_api_check_nic_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/nic
 tests_api_check_nic_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+# The checksum engine and the legacy block device, driven at the register
+# level.
+check_PROGRAMS += tests/api/check-checksum tests/api/check-legacy
+TESTS += tests/api/check-checksum tests/api/check-legacy
+tests_api_check_checksum_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+tests_api_check_legacy_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 check_PROGRAMS += tests/api/check-cachesim
 TESTS += tests/api/check-cachesim
 tests_api_check_cachesim_LDADD = tests/runner/libcheckrun.la \

@@ -31,7 +31,7 @@ struct lab *lab_start(const char *name, int argc, char **argv,
 	struct lab *lab;
 	int i;
 
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc; i += 2) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end;
 
@@ -49,7 +49,6 @@ struct lab *lab_start(const char *name, int argc, char **argv,
 			usage(name);
 			return NULL;
 		}
-		i++;
 	}
 	if (strcmp(profile, "arm") && strcmp(profile, "arm64") &&
 	    strcmp(profile, "x86")) {
@@ -68,8 +67,8 @@ struct lab *lab_start(const char *name, int argc, char **argv,
 	lab->seed = seed;
 	lab->m = dmaemu_machine_create(opts);
 	if (!lab->m) {
-		fprintf(stderr, "%s: cannot create a machine with '%s'\n",
-			name, opts);
+		fprintf(stderr, "%s: cannot create a machine with '%s'\n", name,
+			opts);
 		free(lab);
 		return NULL;
 	}
@@ -110,9 +109,10 @@ static bool use_colour(void)
 static void show_line(const struct dmaemu_line_state *st, uint64_t lo,
 		      uint64_t hi, bool colour)
 {
-	static const char *const paint[] = {
-		['.'] = "", ['c'] = "\033[30;43m", ['d'] = "\033[30;46m",
-		['!'] = "\033[97;41m"};
+	static const char *const paint[] = {['.'] = "",
+					    ['c'] = "\033[30;43m",
+					    ['d'] = "\033[30;46m",
+					    ['!'] = "\033[97;41m"};
 	unsigned int i;
 
 	printf("    0x%09llx %-6s %-3s ", (unsigned long long)st->phys,
@@ -134,8 +134,7 @@ static void show_line(const struct dmaemu_line_state *st, uint64_t lo,
 	putchar('\n');
 }
 
-void lab_show(struct lab *lab, const void *addr, size_t len,
-	      const char *title)
+void lab_show(struct lab *lab, const void *addr, size_t len, const char *title)
 {
 	struct dmaemu_addr_info ai;
 	struct dmaemu_line_state st;
@@ -169,9 +168,9 @@ int lab_finish(struct lab *lab, bool data_ok)
 
 	fflush(stdout);
 	fflush(stderr);
-	printf("lab: %s %s on %s: %s, %llu report%s\n", lab->name,
-	       LAB_VARIANT, lab->profile, data_ok ? "data right" : "data WRONG",
-	       n, n == 1 ? "" : "s");
+	printf("lab: %s %s on %s: %s, %llu report%s\n", lab->name, LAB_VARIANT,
+	       lab->profile, data_ok ? "data right" : "data WRONG", n,
+	       n == 1 ? "" : "s");
 	dmaemu_machine_destroy(lab->m);
 	free(lab);
 	return 0;

@@ -50,8 +50,7 @@ struct lab *lab_start(const char *name, int argc, char **argv,
  * was taken.  Colour when stdout is a terminal (or DMAEMU_LAB_COLOR=always)
  * unless NO_COLOR is set or DMAEMU_LAB_COLOR=never.
  */
-void lab_show(struct lab *lab, const void *addr, size_t len,
-	      const char *title);
+void lab_show(struct lab *lab, const void *addr, size_t len, const char *title);
 
 /* lab_say() - print one line of the lab's story ("    ..."), printf-style. */
 void lab_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

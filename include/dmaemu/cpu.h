@@ -45,9 +45,18 @@ struct dmaemu_machine;
  * @bad_accesses: accesses of NO_KERNEL_MAPPING cookies and plain accesses
  *                of MMIO cookies (each one reported).
  * @prefetches:   lines filled by the speculative prefetcher.
+ * @maint_ops:    cache maintenance calls over an address range that
+ *                reached this level: the cleans and invalidates of the
+ *                DMA API's maps, unmaps and syncs (one per call and
+ *                range), dmaemu_cache_clean() and friends.  Accesses do
+ *                not count here, and maintenance is not an access.
+ * @maint_lines:  lines of this level those calls found resident, and so
+ *                cleaned or dropped: the work a DMA_ATTR_SKIP_CPU_SYNC
+ *                mapping saves.
+ * @maint_writebacks: dirty lines those calls wrote back.
  *
- * Fields from @accesses to @cycles are those of the chosen cache level;
- * the others are machine-wide.
+ * Fields from @accesses to @cycles and the maint_* fields are those of
+ * the chosen cache level; the others are machine-wide.
  */
 struct dmaemu_cpu_stats {
 	uint64_t accesses;
@@ -70,6 +79,9 @@ struct dmaemu_cpu_stats {
 	uint64_t wc_evictions;
 	uint64_t bad_accesses;
 	uint64_t prefetches;
+	uint64_t maint_ops;
+	uint64_t maint_lines;
+	uint64_t maint_writebacks;
 };
 
 /**

@@ -530,6 +530,9 @@ int dmaemu_cpu_stats(struct dmaemu_machine *m, unsigned int level,
 	st->evictions = cs.evictions;
 	st->writebacks = cs.writebacks;
 	st->cycles = cs.cycles;
+	st->maint_ops = cs.maint_ops;
+	st->maint_lines = cs.maint_lines;
+	st->maint_writebacks = cs.maint_writebacks;
 	st->fast_hits = lh + sh;
 	st->fills = __atomic_load_n(&c->fills, __ATOMIC_RELAXED);
 	st->stale_reads = __atomic_load_n(&c->stale_reads, __ATOMIC_RELAXED);
