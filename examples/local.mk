@@ -30,3 +30,12 @@ examples/nic/nic: $(nic_srcs) $(srcdir)/examples/nic/nic-driver.h \
 	@$(MKDIR_P) examples/nic
 	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
 		-o $@ $(nic_srcs) -ldmaemu-devices
+
+# A user's Check suite of a driver, built against an installed dmaemu by
+# its own Makefile (tests/scripts/check-driver-tests.sh).
+EXTRA_DIST += examples/check-driver-tests/Makefile \
+	examples/check-driver-tests/README.md \
+	examples/check-driver-tests/rx.c examples/check-driver-tests/rx.h \
+	examples/check-driver-tests/test-rx.c
+
+include $(srcdir)/examples/labs/local.mk

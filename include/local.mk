@@ -4,6 +4,7 @@
 #                         pkg-config dmaemu-instrument add)
 
 pkginclude_HEADERS += \
+	include/dmaemu/check.h \
 	include/dmaemu/context.h \
 	include/dmaemu/cpu.h \
 	include/dmaemu/device.h \

@@ -85,7 +85,9 @@ api_tests = \
 	tests/api/check-dma-device \
 	tests/api/check-slab \
 	tests/api/check-dma-alloc \
-	tests/api/check-uninstrumented
+	tests/api/check-uninstrumented \
+	tests/api/check-report-query \
+	tests/api/check-check-helpers
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
@@ -149,8 +151,12 @@ script_tests = \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
-	tests/scripts/examples.sh
+	tests/scripts/examples.sh \
+	tests/scripts/check-driver-tests.sh \
+	tests/scripts/labs.sh
 TESTS += $(script_tests)
+# labs.sh builds the labs with the project's warnings, as errors.
+AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \

@@ -2,7 +2,11 @@
 # quickstart.sh - set up a Debian machine for dmaemu, build it, and run
 # either the lab tour or the full test suite.
 #
-#   tools/quickstart.sh tour    install, build, run the tour (tools/tour.sh)
+#   tools/quickstart.sh tour    install, build, run the tour (tools/tour.sh):
+#                               the lab tour (dmaemu-lab tour from the
+#                               build tree), then a smaller tour of the
+#                               README's example, a reference driver and
+#                               the cache simulator
 #   tools/quickstart.sh test    install, build, run make check, the
 #                               Valgrind runs (Memcheck, Helgrind, DRD),
 #                               and make check again in an ASan+UBSan, a

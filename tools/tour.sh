@@ -3,14 +3,21 @@
 #
 #   tools/tour.sh BUILDDIR
 #
-# 1. the README's receive path, which forgets dma_sync_single_for_cpu(),
+# 1. the lab tour (dmaemu-lab tour, examples/labs/): every lab's driver
+#    with its bug and then with its fix, on arm64, with the reports and
+#    the pictures of the buffers' cache lines, and a table at the end;
+# then a second, smaller tour:
+# 2. the README's receive path, which forgets dma_sync_single_for_cpu(),
 #    built with dmaemu-cc and run on an arm64 machine (stale data and the
 #    report that explains it) and on an x86 one (snooping devices hide the
 #    bug);
-# 2. a correct driver: the copy engine's reference driver (examples/), a
+# 3. a correct driver: the copy engine's reference driver (examples/), a
 #    device on its own thread with a descriptor ring and interrupts, on
 #    every profile, with no report;
-# 3. the cache simulator underneath, replaying a built-in trace.
+# 4. the cache simulator underneath, replaying a built-in trace.
+#
+# Exits non-zero when a lab did not behave as its lab.conf says or a step
+# failed.
 set -eu
 
 build=${1:?usage: tour.sh BUILDDIR}
@@ -22,7 +29,27 @@ trap 'rm -rf "$tmp"' EXIT
 
 say() { printf '\n== %s\n\n' "$*"; }
 
-say "1. A receive path that forgets dma_sync_single_for_cpu() (README.md)"
+# Driver code needs the instrumentation: a build whose compiler has none
+# builds no examples (examples/local.mk).
+instrumented=no
+[ -x "$build/examples/copy-engine/copy-engine" ] && instrumented=yes
+
+labs_status=0
+say "1. The labs (dmaemu-lab tour)"
+if [ $instrumented = yes ]; then
+	"$build/tools/dmaemu-lab" tour || labs_status=$?
+	cat <<'EOF'
+
+Each lab on its own: dmaemu-lab list, dmaemu-lab explain LAB,
+dmaemu-lab run LAB [--fixed] [--profile arm|arm64|x86] (tools/dmaemu-lab
+in the build tree).
+EOF
+else
+	echo "    (not run: this build has no instrumented examples)"
+fi
+
+printf '\nThe rest is a second, smaller tour: what the labs stand on.\n'
+say "2. A receive path that forgets dma_sync_single_for_cpu() (README.md)"
 awk '/^```c$/ { f = 1; next } f && /^```$/ { exit } f' \
 	"$top/README.md" >"$tmp/rx.c"
 sed 's/^/    /' "$tmp/rx.c" | sed -n '/int main/,/^    }/p'
@@ -49,7 +76,7 @@ On x86 the read sees the device's data (104 is 'h') even without the sync:
 the bug is still there, and an ARM board would show it.
 EOF
 
-say "2. A correct driver: the copy engine (examples/copy-engine)"
+say "3. A correct driver: the copy engine (examples/copy-engine)"
 ce="$build/examples/copy-engine/copy-engine"
 if [ -x "$ce" ]; then
 	for p in arm arm64 x86; do
@@ -67,7 +94,7 @@ else
 	echo "    (not built: this build has no instrumented examples)"
 fi
 
-say "3. The cache simulator underneath (cachesim --demo)"
+say "4. The cache simulator underneath (cachesim --demo)"
 "$build/cachesim/cachesim" --demo | sed 's/^/    /'
 
 cat <<'EOF'
@@ -75,3 +102,4 @@ cat <<'EOF'
 Next: README.md (how to build driver code with dmaemu-cc), docs/ (the
 manuals), tests/api/check-fidelity.c (what Linux 4.14 does to the bytes).
 EOF
+exit $labs_status

@@ -31,7 +31,13 @@ struct lab *lab_start(const char *name, int argc, char **argv,
 	struct lab *lab;
 	int i;
 
-	for (i = 1; i < argc; i += 2) {
+	/*
+	 * Reports go to stderr as they happen; with stdout line-buffered,
+	 * they land between the lines that led to them even when both go to
+	 * one pipe (dmaemu-lab).
+	 */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 1; i < argc; i += 2) { /* each option takes a value */
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end;
 

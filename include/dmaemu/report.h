@@ -60,8 +60,161 @@ const char *dmaemu_report_kind_name(enum dmaemu_report_kind kind);
  */
 uint64_t dmaemu_report_count(struct dmaemu_machine *m, const char *kind);
 
-/** dmaemu_report_reset() - zero the counters of @m. */
+/**
+ * dmaemu_report_reset() - zero the counters of @m (dmaemu_report_count()).
+ * The recorded reports stay; dmaemu_report_clear() forgets both.
+ */
 void dmaemu_report_reset(struct dmaemu_machine *m);
+
+/* ---------------------------------------------------------------------- */
+/* Querying reports                                                       */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Besides printing and counting, a machine records its last reports
+ * (option report_keep=N, 256 by default; older ones are dropped and
+ * counted) and hands each one, as it is made, to a callback.  Tests use
+ * them to assert what was reported (<dmaemu/check.h> builds Check
+ * fixtures and assertions on them).
+ */
+
+#define DMAEMU_REPORT_TEXT_MAX 4096 /* bytes of text, with its NUL */
+#define DMAEMU_REPORT_WHERE_MAX 256 /* bytes of where, with its NUL */
+#define DMAEMU_REPORT_DEVICE_MAX 64 /* bytes of device, with its NUL */
+#define DMAEMU_REPORT_MASK_WORDS 4  /* 256 bits: the largest cache line */
+
+/**
+ * struct dmaemu_report - one report, as recorded by its machine.
+ * @seq:       1 for the machine's first report, then 2, 3, ...: the order
+ *             in which the machine recorded them; never reused, not reset
+ *             by dmaemu_report_clear().
+ * @kind:      what was found.
+ * @kind_name: dmaemu_report_kind_name(@kind) ("stale-cpu-read").
+ * @device:    name of the device the report is about, for the reports a
+ *             device's own access or release makes: dma-fault (a bus
+ *             address that is not DRAM), iommu-fault, and leaked-mapping
+ *             when a device is released; "" for the others (their
+ *             headline may still name a device).
+ * @phys:      first physical byte concerned (0 when none).
+ * @size:      bytes concerned (0 when the report names no range).
+ * @mask_bits: bits of @mask: the line size when the report has a byte mask
+ *             of one cache line (the line holding @phys), else 0.
+ * @mask:      bit i (bit i % 64 of word i / 64) set: byte i of the line is
+ *             concerned (stale bytes, lost bytes).
+ * @where:     the driver's code the report names: "rx_poll+0x2c
+ *             (/path/prog)" for a report made inside a DMA API call, or
+ *             the cause a checker gave; "" when none.
+ * @text:      the whole report as printed, from "==PID==ERROR:" to the
+ *             SUMMARY line and its newline (cut at DMAEMU_REPORT_TEXT_MAX
+ *             - 1 bytes, as the printed report is).
+ */
+struct dmaemu_report {
+	uint64_t seq;
+	enum dmaemu_report_kind kind;
+	const char *kind_name;
+	char device[DMAEMU_REPORT_DEVICE_MAX];
+	uint64_t phys;
+	uint64_t size;
+	unsigned int mask_bits;
+	uint64_t mask[DMAEMU_REPORT_MASK_WORDS];
+	char where[DMAEMU_REPORT_WHERE_MAX];
+	char text[DMAEMU_REPORT_TEXT_MAX];
+};
+
+/**
+ * typedef dmaemu_report_fn - a callback of dmaemu_report_set_callback().
+ * @m:   the machine that made the report.
+ * @r:   the report; valid only until the callback returns (copy what is
+ *       needed).
+ * @arg: the argument given with the callback.
+ */
+typedef void (*dmaemu_report_fn)(struct dmaemu_machine *m,
+				 const struct dmaemu_report *r, void *arg);
+
+/**
+ * dmaemu_report_set_callback() - call @fn for every report @m makes.
+ * @m:   the machine.
+ * @fn:  the callback, or NULL for none.
+ * @arg: passed to @fn.
+ *
+ * @fn runs on the thread that made the report (a driver thread, a
+ * device's thread, the interrupt thread), after the report is printed,
+ * counted and recorded, and before halt_on_error aborts.  It runs outside
+ * the report lock, but a report found inside the memory model (a stale
+ * read found by a load, a lost write found by a cache maintenance) is made
+ * while the model's own locks are held, so the callback must keep to:
+ * reading @r; its own data, under its own locks (which it must not hold
+ * while calling the library elsewhere); and the calls of this header
+ * (dmaemu_report_count(), _get(), _next(), _kept(), _dropped()).  It
+ * must not call any other function of the library (DMA API, CPU
+ * accessors, devices, machines), nor leave by longjmp() (a failing
+ * ck_assert() in a CK_FORK=no test does), nor sleep for long.  A report
+ * made by the callback itself is recorded but not handed to it again.
+ *
+ * Once this returns, every report that starts later uses the new
+ * callback, and no call of the old one is running on another thread (this
+ * waits for them; from inside a callback it does not wait).  So a test may
+ * free what the old @arg points to once this returns.
+ *
+ * Return: 0; -EINVAL (a bad-argument report) for a NULL machine; -ENOMEM
+ * when the machine's record of reports could not be made.
+ */
+int dmaemu_report_set_callback(struct dmaemu_machine *m, dmaemu_report_fn fn,
+			       void *arg);
+
+/**
+ * dmaemu_report_kept() - how many reports @m holds now (at most the
+ * report_keep option), the oldest at index 0.
+ * Return: the number; 0 for a NULL machine.
+ */
+unsigned int dmaemu_report_kept(struct dmaemu_machine *m);
+
+/**
+ * dmaemu_report_dropped() - reports @m made but no longer holds (the older
+ * ones, once more than report_keep were made, or any it could not store)
+ * since it was created or last cleared.
+ * Return: the number; 0 for a NULL machine.
+ */
+uint64_t dmaemu_report_dropped(struct dmaemu_machine *m);
+
+/**
+ * dmaemu_report_get() - copy out a recorded report.
+ * @m:   the machine.
+ * @i:   0 for the oldest report held, dmaemu_report_kept() - 1 for the
+ *       newest.
+ * @out: filled in.
+ *
+ * Indexes move when an old report is dropped; while other threads may
+ * still report, iterate with dmaemu_report_next() instead.
+ *
+ * Return: 0; -ENOENT when @i is not below dmaemu_report_kept(); -EINVAL
+ * (a bad-argument report) for a NULL argument.
+ */
+int dmaemu_report_get(struct dmaemu_machine *m, unsigned int i,
+		      struct dmaemu_report *out);
+
+/**
+ * dmaemu_report_next() - the oldest recorded report made after another.
+ * @m:     the machine.
+ * @after: a sequence number (0: from the oldest held).
+ * @out:   filled with the oldest report held whose ->seq is greater than
+ *         @after.
+ *
+ * Iterates in order even while new reports are made:
+ *   for (seq = 0; !dmaemu_report_next(m, seq, &r); seq = r.seq) ...
+ *
+ * Return: 0; -ENOENT when there is no such report; -EINVAL (a
+ * bad-argument report) for a NULL argument.
+ */
+int dmaemu_report_next(struct dmaemu_machine *m, uint64_t after,
+		       struct dmaemu_report *out);
+
+/**
+ * dmaemu_report_clear() - forget every recorded report of @m, the count of
+ * dropped ones and the counters of dmaemu_report_count().  Sequence
+ * numbers go on from where they were.
+ */
+void dmaemu_report_clear(struct dmaemu_machine *m);
 
 #ifdef __cplusplus
 }

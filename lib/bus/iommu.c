@@ -570,7 +570,8 @@ static int fault(struct dmaemu_machine *m, struct device *dev,
 		 struct dmaemu__iommu_domain *d, dma_addr_t addr, size_t len,
 		 bool write, uint64_t pte, int err)
 {
-	struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_IOMMU_FAULT};
+	struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_IOMMU_FAULT,
+					.device = dev_label(dev)};
 	const char *acc = write ? "write" : "read";
 	uint64_t phys = (pte & PTE_PHYS) + (addr & (IOVA_PAGE - 1));
 	unsigned int tag = (unsigned int)(pte >> PTE_TAG_SHIFT) & PTE_TAG_MASK;

@@ -34,15 +34,20 @@ static int offset_translate(struct dmaemu_machine *m, struct device *dev,
 	p = addr - m->opt.dma_offset;
 	b = addr >= m->opt.dma_offset ? dmaemu__bank_of_phys(m, p, 1) : NULL;
 	if (!b) {
-		dmaemu__reportf(m, DMAEMU_REPORT_DMA_FAULT, p, len,
-				"device %s: %s of %zu byte%s at bus address "
-				"0x%llx: physical address 0x%llx is not DRAM%s",
-				dev_name(dev), write ? "write" : "read", len,
-				len == 1 ? "" : "s", (unsigned long long)addr,
-				(unsigned long long)p,
-				addr < m->opt.dma_offset
-					? " (below the bus offset dma_offset)"
-					: "");
+		struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_DMA_FAULT,
+						.phys = p,
+						.size = len,
+						.device = dev_name(dev)};
+
+		dmaemu__report(m, &r,
+			       "device %s: %s of %zu byte%s at bus address "
+			       "0x%llx: physical address 0x%llx is not DRAM%s",
+			       dev_name(dev), write ? "write" : "read", len,
+			       len == 1 ? "" : "s", (unsigned long long)addr,
+			       (unsigned long long)p,
+			       addr < m->opt.dma_offset
+				       ? " (below the bus offset dma_offset)"
+				       : "");
 		return -EFAULT;
 	}
 	left = b->size - (p - b->phys);

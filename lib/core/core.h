@@ -9,6 +9,8 @@
  *   machines.c  live machines, the current machine, the address span
  *   report.c    the report path (counting, printing, SUMMARY lines, policy)
  *               and the call-site context of the driver call in progress
+ *   report-query.c  the last reports of a machine, kept for queries, and
+ *               the report callback
  *
  * The machine struct holds every layer's state; the fields of a higher
  * layer are pointers to types only that layer defines.
@@ -21,7 +23,10 @@
  *   4. m->stripe[i]       physical memory data of the lines hashing to i;
  *                         several are taken in ascending index order
  *   5. m->wc_lock         write-combining buffers
- *   6. m->report_lock     report counters and the output stream
+ *   6. m->report_lock     report counters, the output stream, the
+ *                         recorded reports and the report callback (which
+ *                         is called with none of report_lock held, but
+ *                         maybe with 1-5 held: see <dmaemu/report.h>)
  * Device DMA takes only stripe locks (4) and below, so devices never
  * serialise on the cache lock.  The DMA backends (dma/): the swiotlb pool
  * lock is taken with none of the above held and takes the allocator locks
@@ -127,6 +132,7 @@ struct dmaemu__options {
 	uint64_t dma_offset;   /* bus address = physical + dma_offset */
 	bool map_clean;	       /* map_policy=5.19: arm64 map always cleans */
 	bool iommu_strict;     /* IOMMU checks stricter than 4.14 (iommu.c) */
+	unsigned int report_keep; /* reports recorded (report-query.c) */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -195,6 +201,7 @@ struct dmaemu__swiotlb;
 struct dmaemu__iommu;
 struct dmaemu__irqc;
 struct dmaemu__bus_client;
+struct dmaemu__report_rec;	/* recorded reports (report-query.c) */
 #define DMAEMU__BUS_MAX_SLOTS 4 /* >= DMAEMU__BUS_NSLOTS (bus.h) */
 
 struct dmaemu_machine {
@@ -254,6 +261,11 @@ struct dmaemu_machine {
 	FILE *log; /* NULL = stderr */
 	uint64_t report_counts[DMAEMU_REPORT_NKINDS];
 	uint64_t report_total;
+	/* Recorded reports and the callback (report-query.c), under
+	 * report_lock too: the ring is made on first use. */
+	struct dmaemu__report_rec *report_rec;
+	uint64_t report_seq;	 /* sequence number of the last report */
+	uint64_t report_dropped; /* made but no longer (or never) held */
 
 	/* Registry (machine.c): immutable while the machine is live. */
 	uint64_t seq;		/* creation order, for "current" */
@@ -302,7 +314,8 @@ struct dmaemu__report_info {
 	uint64_t size;	      /* bytes concerned */
 	const uint64_t *mask; /* optional byte mask of one line */
 	unsigned int mask_bits;
-	const char *where; /* optional "function file:line" of the cause */
+	const char *where;  /* optional "function file:line" of the cause */
+	const char *device; /* optional name of the device concerned */
 };
 int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen);
 void dmaemu__report_fini(struct dmaemu_machine *m);
@@ -316,6 +329,14 @@ void dmaemu__report(struct dmaemu_machine *m,
 void dmaemu__reportf(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 		     uint64_t phys, uint64_t size, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* report-query.c: record a finished report (@text as printed, @len bytes;
+ * @where as printed or NULL) and hand it to the callback; called by
+ * dmaemu__vreport() with no lock of its own held.  _fini frees what
+ * report_fini() leaves. */
+void dmaemu__report_record(struct dmaemu_machine *m,
+			   const struct dmaemu__report_info *r,
+			   const char *text, size_t len, const char *where);
+void dmaemu__report_rec_fini(struct dmaemu_machine *m);
 
 /*
  * Call-site context (report.c): the driver's API call in progress on this

@@ -3,4 +3,5 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/core/core.h \
 	lib/core/options.c \
 	lib/core/machines.c \
-	lib/core/report.c
+	lib/core/report.c \
+	lib/core/report-query.c

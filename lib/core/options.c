@@ -89,6 +89,7 @@ enum {
 	K_DMA_OFFSET,
 	K_MAP_POLICY,
 	K_IOMMU_STRICT,
+	K_REPORT_KEEP,
 	K_NKEYS
 };
 
@@ -206,6 +207,13 @@ static const struct opt_key keys[K_NKEYS] = {
 			  {"4.14", "5.19", "expected 4.14 or 5.19"}},
 	[K_IOMMU_STRICT] =
 		{"iommu_strict", OPT_BOOL, OFF(iommu_strict), 0, 1, 0, {NULL}},
+	[K_REPORT_KEEP] = {"report_keep",
+			   OPT_UINT,
+			   OFF(report_keep),
+			   0,
+			   65536,
+			   0,
+			   {NULL}},
 };
 
 static const char *const profile_names[] = {
@@ -471,6 +479,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->iommu_strict = false;
 	o->swiotlb_size = 4ULL << 20;
 	o->dma_offset = 0;
+	o->report_keep = 256;
 }
 
 /**

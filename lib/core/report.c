@@ -97,6 +97,7 @@ int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen)
 
 void dmaemu__report_fini(struct dmaemu_machine *m)
 {
+	dmaemu__report_rec_fini(m);
 	if (m->log)
 		fclose(m->log);
 	m->log = NULL;
@@ -327,6 +328,7 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 		fflush(out);
 	}
 	dmaemu__unlock(&m->report_lock);
+	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0, where);
 	dmaemu__free(t);
 
 	if (m->opt.exitcode)

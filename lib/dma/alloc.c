@@ -1019,6 +1019,8 @@ int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 unsigned long dmaemu__alloc_release_device(struct device *dev)
 {
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+	struct dmaemu__report_info leak = {.kind = DMAEMU_REPORT_LEAKED_MAPPING,
+					   .device = dev_name(dev)};
 	unsigned long n = 0;
 	unsigned int b;
 
@@ -1037,9 +1039,10 @@ unsigned long dmaemu__alloc_release_device(struct device *dev)
 			dmaemu__unlock(&registry.lock);
 			if (!c)
 				break;
-			dmaemu__reportf(
-				m, DMAEMU_REPORT_LEAKED_MAPPING,
-				c->chunk[0].phys, c->size,
+			leak.phys = c->chunk[0].phys;
+			leak.size = c->size;
+			dmaemu__report(
+				m, &leak,
 				"device %s released with a live allocation: "
 				"dma_alloc_attrs(%zu bytes, attrs %s) at %p, "
 				"dma 0x%" PRIx64 " (%s); missing "

@@ -1192,6 +1192,8 @@ unsigned long dmaemu__mapping_release_device(struct device *dev)
 	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__mapping *map;
 	struct dmaemu__call call;
+	struct dmaemu__report_info leak = {.kind = DMAEMU_REPORT_LEAKED_MAPPING,
+					   .device = dev_name(dev)};
 	unsigned long n = 0;
 	char where[400];
 	int i;
@@ -1204,8 +1206,10 @@ unsigned long dmaemu__mapping_release_device(struct device *dev)
 		 * headline names that call already). */
 		dmaemu__call_enter(&call, NULL, map->caller);
 		made_at(map, where, sizeof(where));
-		dmaemu__reportf(
-			m, DMAEMU_REPORT_LEAKED_MAPPING, map->phys, map->size,
+		leak.phys = map->phys;
+		leak.size = map->size;
+		dmaemu__report(
+			m, &leak,
 			"device %s released with a live %s mapping: %zu bytes "
 			"%s at dma 0x%" PRIx64 " (phys 0x%" PRIx64 ", %s "
 			"backend), made by %s; unmapped now, without cache "

@@ -32,8 +32,11 @@ else
 	not_ok "exported but declared in no public header:$undeclared"
 fi
 
-# Every dmaemu_ function a public header declares is implemented.
-grep -ohE '\bdmaemu_[a-z0-9_]+\(' "$top_srcdir"/include/dmaemu/*.h |
+# Every dmaemu_ function a public header declares is implemented (but
+# <dmaemu/check.h>, whose functions are static inline code of the test
+# program that includes it).
+ls "$top_srcdir"/include/dmaemu/*.h | grep -v '/check\.h$' |
+	xargs grep -ohE '\bdmaemu_[a-z0-9_]+\(' |
 	tr -d '(' | sort -u >"$tmp/declared"
 missing=$(comm -23 "$tmp/declared" "$tmp/exported" | tr '\n' ' ')
 if [ -z "$missing" ]; then

@@ -1,0 +1,215 @@
+#!/bin/sh
+# labs.sh - every lab of examples/labs/ through dmaemu-lab, from the build
+# tree: on each profile its lab.conf lists, the buggy variant makes the
+# reports and gets the data that lab.conf says, the fixed one makes no
+# report and gets the data right.  Then the runner itself: list, explain,
+# the tour and its table, colour, and clear errors for bad input, a lab
+# that does not compile and a lab that does not behave as its lab.conf
+# says.
+. "$top_srcdir/tests/runner/tap.sh"
+
+[ -n "$SANITIZER" ] &&
+	skip_all "a --enable-sanitizer=$SANITIZER build cannot run instrumented labs"
+[ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
+	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+
+lab="$top_builddir/tools/dmaemu-lab"
+labs="$top_srcdir/examples/labs"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+# The labs' expectations hold for the default options only.
+DMAEMU_OPTIONS=
+# The project's warnings (configure's WARN_CFLAGS), as errors.
+DMAEMU_LAB_CFLAGS="${WARN_CFLAGS:-} -Werror"
+export DMAEMU_OPTIONS DMAEMU_LAB_CFLAGS
+unset DMAEMU_LAB_DIR NO_COLOR
+
+# run_ok DESC ARGS...: dmaemu-lab ARGS exits 0.
+run_ok() {
+	desc=$1
+	shift
+	if "$lab" "$@" >"$tmp/out" 2>&1; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		sed 's/^/# /' "$tmp/out" | tail -40
+	fi
+}
+
+# run_fails DESC STATUS PATTERN ARGS...: dmaemu-lab ARGS exits STATUS and
+# says PATTERN (a grep -E pattern).
+run_fails() {
+	desc=$1 want=$2 pat=$3
+	shift 3
+	"$lab" "$@" >"$tmp/out" 2>&1
+	st=$?
+	if [ "$st" = "$want" ] && grep -Eq -- "$pat" "$tmp/out"; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $st, want $want and /$pat/)"
+		sed 's/^/# /' "$tmp/out" | tail -20
+	fi
+}
+
+# 1. Every lab, both variants, every profile of its lab.conf.
+names=
+for d in "$labs"/*/; do
+	[ -f "$d/lab.conf" ] || continue
+	n=$(basename "$d")
+	names="$names $n"
+	profiles=$(
+		. "$d/lab.conf"
+		echo "$profiles"
+	)
+	[ -n "$profiles" ] || not_ok "$n: lab.conf lists no profiles"
+	for p in $profiles; do
+		run_ok "$n buggy on $p: as lab.conf expects" run "$n" \
+			--profile "$p"
+		run_ok "$n fixed on $p: no report, data right" run "$n" \
+			--fixed --profile "$p"
+	done
+	if grep -q '^kind="script"' "$d/lab.conf"; then
+		check "$n: a script lab with its steps" \
+			sh -c "grep -q '^script=' '$d/lab.conf'"
+	else
+		check "$n: lab.c, its fixes marked /* FIX: */" \
+			sh -c "test -f '$d/lab.c' && cat '$d'/*.c | grep -q '/\* FIX: '"
+	fi
+	check "$n: README.md" test -s "$d/README.md"
+done
+[ -n "$names" ] || not_ok "no labs found in $labs"
+
+# 2. list, explain.
+"$lab" list >"$tmp/list" 2>&1
+check "list: one line a lab" \
+	test "$(wc -l <"$tmp/list")" -eq "$(echo $names | wc -w)"
+for n in $names; do
+	check "list: $n with its title" grep -q "^$n  *[^ ]" "$tmp/list"
+done
+run_ok "explain rx-stale" explain rx-stale
+check "explain prints the README" cmp -s "$tmp/out" "$labs/rx-stale/README.md"
+
+# 3. The tour: every lab, a table, exit 0; plain with --no-color.
+run_ok "tour: every lab as expected" tour --no-color
+cp "$tmp/out" "$tmp/tour"
+for n in $names; do
+	check "tour: $n in the table" \
+		grep -Eq "^  $n +[a-z0-9]+ +.* yes\$" "$tmp/tour"
+done
+check "tour: the picture of cache lines" \
+	grep -q 'bytes of the line: . same' "$tmp/tour"
+check "tour: rx-stale's report" \
+	grep -q '^    SUMMARY: dmaemu: stale-cpu-read ' "$tmp/tour"
+esc=$(printf '\033')
+check "tour --no-color: no escape sequences" \
+	sh -c "! grep -q '$esc' '$tmp/tour'"
+
+# 4. Colour on a terminal (script(1) gives one), none with NO_COLOR.
+if command -v script >/dev/null 2>&1; then
+	TERM=xterm script -qec "'$lab' run rx-stale" /dev/null \
+		>"$tmp/tty" 2>&1 </dev/null
+	check "colour on a terminal: the runner and the pictures" \
+		grep -q "$esc\[" "$tmp/tty"
+	NO_COLOR=1 TERM=xterm script -qec "'$lab' run rx-stale" /dev/null \
+		>"$tmp/tty" 2>&1 </dev/null
+	check "NO_COLOR: no colour on a terminal" \
+		sh -c "! grep -q '$esc\[' '$tmp/tty'"
+else
+	skip "colour: no script(1)"
+	skip "NO_COLOR: no script(1)"
+fi
+
+# 5. Bad input: a message and a non-zero exit.
+run_fails "unknown lab" 2 "no lab 'no-such-lab'" run no-such-lab
+run_fails "unknown profile" 2 "unknown profile 'sparc'" run rx-stale \
+	--profile sparc
+run_fails "bad seed" 2 "bad seed 'x'" run rx-stale --seed x
+run_fails "unknown option" 2 "unknown option '--frobnicate'" run \
+	rx-stale --frobnicate
+run_fails "unknown command" 2 "unknown command 'jump'" jump
+run_fails "explain an unknown lab" 2 "no lab 'nope'" explain nope
+
+# 6. Labs that do not build or do not behave as lab.conf says (in a
+# folder of their own: DMAEMU_LAB_DIR).
+mkdir -p "$tmp/labs/broken" "$tmp/labs/wrong-kind" "$tmp/labs/missing-kind" \
+	"$tmp/labs/wrong-data"
+cp "$labs/lab.h" "$labs/lab.c" "$tmp/labs/"
+cp "$labs/rx-stale/lab.conf" "$tmp/labs/broken/"
+printf 'int main(void) { return undeclared; }\n' >"$tmp/labs/broken/lab.c"
+for n in wrong-kind missing-kind; do
+	sed 's/"rx-stale"/"'$n'"/' "$labs/rx-stale/lab.c" >"$tmp/labs/$n/lab.c"
+done
+sed 's/^expect_arm64=.*/expect_arm64=""/' "$labs/rx-stale/lab.conf" \
+	>"$tmp/labs/wrong-kind/lab.conf"
+sed 's/^expect_arm64=.*/expect_arm64="stale-cpu-read lost-cpu-write"/' \
+	"$labs/rx-stale/lab.conf" >"$tmp/labs/missing-kind/lab.conf"
+sed 's/"tx-stale"/"wrong-data"/' "$labs/tx-stale/lab.c" \
+	>"$tmp/labs/wrong-data/lab.c"
+sed 's/^data_arm64=.*/data_arm64="right"/' "$labs/tx-stale/lab.conf" \
+	>"$tmp/labs/wrong-data/lab.conf"
+mkdir -p "$tmp/labs/bad-conf" "$tmp/labs/sneaky"
+cp "$labs/tx-stale/lab.c" "$tmp/labs/bad-conf/"
+sed 's/^profiles=.*/profiles="arm64 sparc"/' "$labs/tx-stale/lab.conf" \
+	>"$tmp/labs/bad-conf/lab.conf"
+sed 's/"tx-stale"/"sneaky"/' "$labs/tx-stale/lab.c" >"$tmp/labs/sneaky/lab.c"
+{
+	cat "$labs/tx-stale/lab.conf"
+	echo 'cc=/bin/false labs=/nonexistent tmp=/nonexistent name=x'
+} >"$tmp/labs/sneaky/lab.conf"
+# A lab whose buggy variant must not compile (build_buggy=fails): the
+# fixed one is tx-stale, the buggy one uses GFP_TEMPORARY.
+for n in no-build no-build-msg; do
+	mkdir -p "$tmp/labs/$n"
+	{
+		printf '#ifndef LAB_FIXED\n#include <linux/gfp.h>\n'
+		printf 'static int flags = GFP_TEMPORARY;\n#endif\n'
+		sed 's/"tx-stale"/"'$n'"/' "$labs/tx-stale/lab.c"
+	} >"$tmp/labs/$n/lab.c"
+done
+{
+	grep -v '^expect_\|^data_' "$labs/tx-stale/lab.conf"
+	echo 'build_buggy="fails"'
+	echo 'build_message="use GFP_KERNEL"'
+} >"$tmp/labs/no-build/lab.conf"
+{
+	cat "$labs/tx-stale/lab.conf"
+	echo 'build_buggy="fails"'
+	echo 'build_message="use GFP_ATOMIC"'
+} >"$tmp/labs/no-build-msg/lab.conf"
+mkdir -p "$tmp/labs/builds"
+sed 's/"tx-stale"/"builds"/' "$labs/tx-stale/lab.c" >"$tmp/labs/builds/lab.c"
+cp "$tmp/labs/no-build/lab.conf" "$tmp/labs/builds/"
+DMAEMU_LAB_DIR="$tmp/labs"
+export DMAEMU_LAB_DIR
+run_ok "build_buggy=fails: the buggy variant does not compile, as expected" \
+	run no-build
+check "build_buggy=fails: the compiler's message is shown" \
+	grep -q 'GFP_TEMPORARY was removed in Linux 4.14' "$tmp/out"
+run_ok "build_buggy=fails: the fixed variant builds and runs" run no-build \
+	--fixed
+run_fails "build_buggy=fails: the compiler must say build_message" 1 \
+	"NOT as expected: the compiler did not say \"use GFP_ATOMIC\"" run \
+	no-build-msg
+run_fails "build_buggy=fails: a buggy variant that compiles" 1 \
+	"NOT as expected: it compiles, and lab.conf says it does not" run \
+	builds
+run_fails "a lab.conf with an unknown profile" 2 \
+	"bad-conf/lab.conf: unknown profile 'sparc'" run bad-conf
+run_ok "a lab.conf cannot change the runner's own variables" run sneaky
+run_fails "a lab that does not compile" 1 \
+	"the buggy variant of broken does not compile" run broken
+run_fails "a report lab.conf does not list" 1 \
+	"NOT as expected: an unexpected stale-cpu-read report" run wrong-kind
+run_fails "a report lab.conf lists that does not come" 1 \
+	"NOT as expected: no lost-cpu-write report" run missing-kind
+run_fails "data other than lab.conf says" 1 \
+	"NOT as expected: data wrong, expected right" run wrong-data
+run_fails "the tour fails when one lab does" 1 \
+	"7 of 9 labs did not behave as expected" tour --no-color
+check "the tour's table says which" \
+	grep -Eq "^  broken +arm64 +does not compile .* NO\$" "$tmp/out"
+check "the tour goes on past a bad lab.conf" \
+	grep -Eq "^  bad-conf +- +bad lab.conf .* NO\$" "$tmp/out"
+check "the tour runs the good one" grep -Eq "^  sneaky +arm64 .* yes\$" \
+	"$tmp/out"
+done_testing
