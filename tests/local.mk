@@ -57,7 +57,8 @@ instr_libs = tests/runner/libcheckrun.la lib/libdmaemu-shared.la \
 if HAVE_INSTRUMENT
 instr_tests = \
 	tests/unit/check-cpu \
-	tests/unit/check-wc
+	tests/unit/check-wc \
+	tests/unit/check-ownership
 check_PROGRAMS += $(instr_tests)
 TESTS += $(instr_tests)
 endif
@@ -67,6 +68,9 @@ tests_unit_check_cpu_LDADD = $(instr_libs)
 tests_unit_check_wc_CFLAGS = $(instr_cflags)
 tests_unit_check_wc_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_unit_check_wc_LDADD = $(instr_libs)
+tests_unit_check_ownership_CFLAGS = $(instr_cflags)
+tests_unit_check_ownership_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_unit_check_ownership_LDADD = $(instr_libs)
 
 # Suites of public APIs: the installed headers only (<dmaemu/*.h>, the
 # kernel personality, <dmaemu/testing.h> to look inside the model),

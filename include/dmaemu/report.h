@@ -41,7 +41,10 @@ struct dmaemu_machine;
 	X(BAD_UNMAP, "bad-unmap")                               \
 	X(BAD_SYNC, "bad-sync")                                 \
 	X(LEAKED_IRQ, "leaked-irq")                             \
-	X(UNHANDLED_IRQ, "unhandled-irq")
+	X(UNHANDLED_IRQ, "unhandled-irq")                       \
+	X(CPU_ACCESS_DEVICE_OWNED, "cpu-access-device-owned")   \
+	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")   \
+	X(STALE_DEVICE_READ, "stale-device-read")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,

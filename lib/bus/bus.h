@@ -101,14 +101,16 @@ struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
  *           @dev still holds (a leak is the client's to report).
  * @free:    device destroy, last (or a failed create): free @data.
  * @access:  after a device DMA access, once per physically contiguous
- *           piece [@phys, +@len) at bus address @dma.
+ *           piece [@phys, +@len) at bus address @dma; @stale: the bus
+ *           reported the access as a stale-device-read (it read bytes the
+ *           CPU had dirty), so a checker has nothing to add.
  */
 struct dmaemu__bus_client {
 	int (*add)(struct device *dev, void **data);
 	void (*release)(struct device *dev, void *data);
 	void (*free)(void *data);
 	void (*access)(struct device *dev, void *data, dma_addr_t dma,
-		       uint64_t phys, size_t len, bool write);
+		       uint64_t phys, size_t len, bool write, bool stale);
 };
 void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
 			const struct dmaemu__bus_client *c);

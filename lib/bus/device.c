@@ -278,7 +278,7 @@ static void clients_release(struct dmaemu_device *d)
 }
 
 static void clients_access(struct dmaemu_device *d, dma_addr_t dma,
-			   uint64_t phys, size_t len, bool write)
+			   uint64_t phys, size_t len, bool write, bool stale)
 {
 	unsigned int i;
 
@@ -286,7 +286,8 @@ static void clients_access(struct dmaemu_device *d, dma_addr_t dma,
 		const struct dmaemu__bus_client *c = d->m->bus_client[i];
 
 		if (c && c->access)
-			c->access(&d->dev, d->data[i], dma, phys, len, write);
+			c->access(&d->dev, d->data[i], dma, phys, len, write,
+				  stale);
 	}
 }
 
@@ -748,12 +749,118 @@ static long translate(struct dmaemu_device *d, dma_addr_t addr, size_t len,
 }
 
 /*
+ * The bytes of a device read that the CPU had dirty (CPU != TWIN: written
+ * and never cleaned), on a profile whose devices do not snoop: the device
+ * read what memory held before the CPU's write (stale-device-read).
+ */
+struct stale_read {
+	uint64_t lo, hi; /* first and last + 1 dirty byte (physical) */
+	size_t bytes;
+	unsigned int lines;
+	uint64_t last_line;
+};
+
+/* Note the CPU-dirty bytes of [@phys, +@len), one page at most, whose
+ * stripe lock is held.  A memcmp() first: clean data costs one pass. */
+static void note_dirty(struct dmaemu_machine *m, uint64_t phys, size_t len,
+		       struct stale_read *st)
+{
+	const uint8_t *cpu = dmaemu__phys_cpu(m, phys);
+	const uint8_t *twin = dmaemu__phys_twin(m, phys);
+	size_t i;
+
+	dmaemu__racy_line_begin(cpu, len);
+	if (memcmp(cpu, twin, len)) {
+		for (i = 0; i < len; i++) {
+			uint64_t p = phys + i, l = p >> m->line_shift;
+
+			if (cpu[i] == twin[i])
+				continue;
+			if (!st->bytes)
+				st->lo = p;
+			st->hi = p + 1;
+			st->bytes++;
+			if (st->lines == 0 || l != st->last_line)
+				st->lines++;
+			st->last_line = l;
+		}
+	}
+	dmaemu__racy_line_end(cpu, len);
+}
+
+/* The stale-device-read report of device @d's read at bus address @addr.
+ */
+static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
+			      size_t len, const struct stale_read *st)
+{
+	struct dmaemu_machine *m = d->m;
+	struct dmaemu__owner_info o;
+	struct dmaemu__own_last last;
+	struct dmaemu__report_info r;
+	char fix[400], call[160], where[256], owner[200], range[128];
+	const void *site;
+	bool mapped = dmaemu__owner_find(m, st->lo, st->hi, &o);
+
+	memset(&last, 0, sizeof(last));
+	last.kind = DMAEMU_REPORT_STALE_DEVICE_READ;
+	last.lo = st->lo;
+	last.hi = st->hi;
+	last.bytes = st->bytes;
+	last.lines = st->lines;
+	last.dma = mapped ? o.dma : 0;
+	site = dmaemu__access_site();
+	last.repeat =
+		!dmaemu__report_first(m, last.kind, site, d->name, last.dma);
+	dmaemu__own_set_last(m, &last);
+	if (last.repeat)
+		return;
+	if (mapped) {
+		dmaemu__own_sync_call(&o, false, call, sizeof(call));
+		snprintf(owner, sizeof(owner),
+			 "%s %s mapping of device %s: dma 0x%llx, %zu bytes",
+			 o.dir_name, o.sg ? "scatterlist" : "streaming",
+			 o.device, (unsigned long long)o.dma, o.size);
+		snprintf(fix, sizeof(fix),
+			 "write the buffer before it is mapped, or call %s "
+			 "after the CPU's last write",
+			 call);
+	} else {
+		snprintf(owner, sizeof(owner), "no live streaming mapping");
+		snprintf(
+			fix, sizeof(fix),
+			"clean after the CPU's last write: dma_cache_sync(dev, "
+			"vaddr, size, DMA_TO_DEVICE) for a "
+			"DMA_ATTR_NON_CONSISTENT buffer");
+	}
+	memset(&r, 0, sizeof(r));
+	r.kind = last.kind;
+	r.phys = st->lo;
+	r.size = st->bytes;
+	if (site) {
+		dmaemu__code_where(site, where, sizeof(where));
+		r.where = where;
+	}
+	dmaemu__own_range_text(&last, range, sizeof(range));
+	dmaemu__report(m, &r,
+		       "device %s read of %zu byte%s at dma 0x%llx: %zu of "
+		       "them the CPU wrote and never cleaned, so the device "
+		       "read what memory held before (%s); fix: %s\n"
+		       "    %s%s%s",
+		       d->name, len, len == 1 ? "" : "s",
+		       (unsigned long long)addr, st->bytes, owner, fix, range,
+		       mapped ? "; mapping made by " : "",
+		       mapped ? o.made_at : "");
+}
+
+/*
  * Move @len bytes between @buf and DRAM at @phys, a page at a time under
  * the page's stripe lock.  @write: into DRAM (and, with @snoop, into the
- * CPU's copy too, the lines having been invalidated just before).
+ * CPU's copy too, the lines having been invalidated just before).  @st:
+ * for a read on a profile that does not snoop, gathers the CPU-dirty
+ * bytes read (NULL: not looked for).
  */
 static void move_data(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
-		      size_t len, bool write, bool snoop)
+		      size_t len, bool write, bool snoop, struct stale_read *st)
 {
 	uint8_t *mem = dmaemu__phys_mem(m, phys);
 	uint8_t *cpu = snoop ? dmaemu__phys_cpu(m, phys) : NULL;
@@ -777,6 +884,8 @@ static void move_data(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
 		} else {
 			memcpy(buf, mem, chunk);
 			dmaemu__wc_device_view(m, phys, buf, chunk);
+			if (st)
+				note_dirty(m, phys, chunk, st);
 		}
 		dmaemu__unlock(stripe);
 		phys += chunk;
@@ -794,6 +903,7 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 			 size_t len, bool write, const char *fn)
 {
 	struct piece stack[PIECES_ON_STACK], *p = NULL;
+	struct stale_read st;
 	struct dmaemu_machine *m;
 	bool x86;
 	long n, i;
@@ -827,18 +937,25 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		return n == -ENOMEM ? -ENOMEM : -EFAULT;
 
 	x86 = m->opt.profile == DMAEMU__PROFILE_X86;
+	memset(&st, 0, sizeof(st));
 	for (i = 0; i < n; i++) {
 		if (x86 && write)
 			dmaemu__range_clean_invalidate(m, p[i].phys, p[i].len);
 		else if (x86)
 			dmaemu__range_clean(m, p[i].phys, p[i].len);
-		move_data(m, p[i].phys, b, p[i].len, write, x86 && write);
+		move_data(m, p[i].phys, b, p[i].len, write, x86 && write,
+			  x86 || write ? NULL : &st);
 		b += p[i].len;
 	}
 	if (write) /* MEM changed under every CPU fast-path entry (cpu.c) */
 		dmaemu__mem_changed();
+	/* One report for the whole read, then the clients (the ownership
+	 * check has nothing to add to it). */
+	if (st.bytes)
+		report_stale_read(d, addr, len, &st);
 	for (i = 0; i < n; i++)
-		clients_access(d, p[i].dma, p[i].phys, p[i].len, write);
+		clients_access(d, p[i].dma, p[i].phys, p[i].len, write,
+			       st.bytes != 0);
 	if (p != stack)
 		dmaemu__free(p);
 	return 0;

@@ -32,7 +32,10 @@
  * lock is taken with none of the above held and takes the allocator locks
  * (2) when it makes the pool.  The device layer's locks are leaves too:
  * the set of live devices (bus/device.c), each device's devres list and
- * each device's registry of live mappings (dma/registry.c).
+ * each device's registry of live mappings (dma/registry.c).  The ownership
+ * checks' repeat table (cpu/owncheck.c) is a leaf too; the checks make
+ * their reports with no lock held, after asking the DMA layer which
+ * mapping holds a byte (m->lock, then each registry's lock).
  *
  * The IOMMU, split as Linux splits drivers/iommu/ (bus/iommu.c: domains,
  * page tables, the walk, faults) from dma-iommu.c (dma/iommu.c: IOVA
@@ -123,8 +126,9 @@ struct dmaemu__options {
 	unsigned int prefetch_rate; /* 1 in N CPU accesses may prefetch */
 	uint64_t seed;
 	bool halt_on_error;
-	int exitcode;	    /* 0 = leave the exit status alone */
-	char log_path[256]; /* "" = stderr */
+	int exitcode;		     /* 0 = leave the exit status alone */
+	unsigned int report_repeats; /* reports printed per key (0: all) */
+	char log_path[256];	     /* "" = stderr */
 	/* The DMA layer (dma.h). */
 	bool iommu;	    /* streaming and coherent DMA through the IOMMU */
 	bool swiotlb_force; /* swiotlb=force: bounce every streaming map */

@@ -82,6 +82,7 @@ enum {
 	K_SEED,
 	K_HALT_ON_ERROR,
 	K_EXITCODE,
+	K_REPORT_REPEATS,
 	K_LOG_PATH,
 	K_IOMMU,
 	K_SWIOTLB,
@@ -175,6 +176,13 @@ static const struct opt_key keys[K_NKEYS] = {
 			     0,
 			     {NULL}},
 	[K_EXITCODE] = {"exitcode", OPT_INT, OFF(exitcode), 0, 255, 0, {NULL}},
+	[K_REPORT_REPEATS] = {"report_repeats",
+			      OPT_UINT,
+			      OFF(report_repeats),
+			      0,
+			      1U << 30,
+			      0,
+			      {NULL}},
 	[K_LOG_PATH] = {"log_path", OPT_PATH, OFF(log_path), 0, 0, 0, {NULL}},
 	[K_IOMMU] = {"iommu", OPT_BOOL, OFF(iommu), 0, 1, 0, {NULL}},
 	[K_SWIOTLB] = {"swiotlb",
@@ -472,6 +480,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->seed = 1;
 	o->halt_on_error = false;
 	o->exitcode = 0;
+	o->report_repeats = 1;
 	o->log_path[0] = '\0';
 	o->iommu = false;
 	o->swiotlb_force = false;

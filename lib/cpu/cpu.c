@@ -101,6 +101,11 @@ int dmaemu__cpu_init(struct dmaemu_machine *m)
 			  offsetof(struct dmaemu__cpu, tstats) -
 				  offsetof(struct dmaemu__cpu, fills));
 	m->cpu = c;
+	if (dmaemu__owncheck_init(m)) {
+		dmaemu__free(c);
+		m->cpu = NULL;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -114,6 +119,7 @@ void dmaemu__cpu_fini(struct dmaemu_machine *m)
 		return;
 	/* Entries of any thread may point into this machine: drop them. */
 	dmaemu__mem_changed();
+	dmaemu__owncheck_fini(m);
 	for (ts = c->tstats; ts; ts = tn) {
 		tn = ts->next;
 		dmaemu__free(ts);
@@ -233,7 +239,8 @@ static bool mask_clip(uint64_t *mask, unsigned int lo, unsigned int hi)
 }
 
 static void report_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
-			 size_t len, uintptr_t host, const uint64_t *stale)
+			 size_t len, uintptr_t host, const uint64_t *stale,
+			 struct dmaemu__own_acc *acc)
 {
 	struct dmaemu__report_info r;
 	unsigned int i, first = m->line, n = 0;
@@ -245,6 +252,9 @@ static void report_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
 			n++;
 		}
 	}
+	/* The access reads stale data: that report says the buffer was not
+	 * given back, the ownership one would say it again. */
+	acc->stale = true;
 	memset(&r, 0, sizeof(r));
 	r.kind = DMAEMU_REPORT_STALE_CPU_READ;
 	r.phys = lp + first;
@@ -264,10 +274,13 @@ static void report_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
 
 /*
  * A cacheable access of @len bytes at @phys (one line), linear-map address
- * @host.  Cache lock held, thread bound to @m.
+ * @host.  Cache lock held, thread bound to @m.  Return: the line's
+ * ownership byte (mem.h), read after the generation so that a fast-path
+ * entry made here cannot outlive a map that moved the line.
  */
-static void linear_access(struct dmaemu_machine *m, uint64_t phys,
-			  uintptr_t host, size_t len, bool store)
+static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
+			     uintptr_t host, size_t len, bool store,
+			     struct dmaemu__own_acc *acc)
 {
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 	struct dmaemu__cpu *c = m->cpu;
@@ -279,6 +292,7 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 	bool was, any_changed = false;
 	uint64_t gen, dgen;
 	pthread_mutex_t *stripe;
+	uint8_t own;
 
 	/* 1. The cache model: lookup, replacement, statistics. */
 	lvl = cachesim_access(m->cache, phys, (unsigned int)len,
@@ -289,6 +303,7 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 	/* 2. Before looking at the data (see "The fast path" above). */
 	gen = __atomic_load_n(&dmaemu__mem_gen, __ATOMIC_ACQUIRE);
 	dgen = __atomic_load_n(&dmaemu__mem_dgen, __ATOMIC_ACQUIRE);
+	own = dmaemu__owner_byte(m, phys);
 
 	/* 3. The data model, unless this resident line was found clean
 	 *    and no data changed anywhere since. */
@@ -308,7 +323,7 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 			   mask_clip(changed, off, off + (unsigned int)len)) {
 			__atomic_fetch_add(&c->stale_reads, 1,
 					   __ATOMIC_RELAXED);
-			report_stale(m, lp, phys, len, host, changed);
+			report_stale(m, lp, phys, len, host, changed, acc);
 		}
 		dmaemu__racy_line_end((const void *)(host - off), m->line);
 		dmaemu__unlock(stripe);
@@ -318,15 +333,21 @@ static void linear_access(struct dmaemu_machine *m, uint64_t phys,
 		}
 	}
 
-	/* 4. The fast-path entry, for a line whose loads read memory. */
-	if (!any_changed && t->ts) {
+	/* 4. The fast-path entry, for a line whose loads read memory and
+	 *    that the CPU owns; a line only DMA_TO_DEVICE mappings hold gets
+	 *    one for loads (stores come back here to be checked).  A map
+	 *    bumps the generation: no entry outlives the CPU's ownership. */
+	if (!any_changed && t->ts &&
+	    (!(own & DMAEMU__OWN_DEVICE) || (own & DMAEMU__OWN_READ_OK))) {
 		t->line = host - off;
 		t->line_len = m->line;
 		t->line_gen = gen;
-		t->line_dirty = store || cachesim_dirty(m->cache, 0, lp);
+		t->line_dirty = !(own & DMAEMU__OWN_DEVICE) &&
+				(store || cachesim_dirty(m->cache, 0, lp));
 	} else {
 		t->line_len = 0;
 	}
+	return own;
 }
 
 /* Bytes from @phys to the end of its line, at most @len. */
@@ -364,13 +385,16 @@ static void report_bad(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 
 /*
  * Handle the part of the access at @addr that lies in one line or one
- * region.  Return: the bytes handled (at least 1).
+ * region; device-owned bytes it touches are noted in @acc.  Return: the
+ * bytes handled (at least 1).
  */
-static size_t slow_part(uintptr_t addr, size_t len, bool store)
+static size_t slow_part(uintptr_t addr, size_t len, bool store,
+			struct dmaemu__own_acc *acc)
 {
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 	struct dmaemu__where w;
 	struct dmaemu_machine *m;
+	uint8_t own;
 	size_t n;
 
 	if (!dmaemu__classify((const void *)addr, &w)) {
@@ -385,8 +409,9 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store)
 		dmaemu__lock(&m->cache_lock);
 		tls_bind(m);
 		tick(m);
-		linear_access(m, w.phys, addr, n, store);
+		own = linear_access(m, w.phys, addr, n, store, acc);
 		dmaemu__unlock(&m->cache_lock);
+		dmaemu__own_check(acc, m, w.phys, n, store, own);
 		return n;
 	case DMAEMU__REGION_UNCACHED:
 		n = w.bank->size - (w.phys - w.bank->phys);
@@ -435,12 +460,20 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store)
 
 void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store)
 {
+	struct dmaemu__own_acc acc;
+
+	acc.n = 0;
+	acc.stale = false;
+	acc.host = addr;
+	acc.len = size;
 	while (size) {
-		size_t n = slow_part(addr, size, store);
+		size_t n = slow_part(addr, size, store, &acc);
 
 		addr += n;
 		size -= n;
 	}
+	if (acc.n)
+		dmaemu__own_flush(&acc);
 }
 
 /* The part of [@a, @a + @n) covered by the thread's entry at @base. */
@@ -458,6 +491,7 @@ void dmaemu__cpu_range(const void *addr, size_t len, bool store)
 	uintptr_t a = (uintptr_t)addr, end = a + len;
 	uintptr_t lo = __atomic_load_n(&dmaemu__span_lo, __ATOMIC_RELAXED);
 	uintptr_t hi = __atomic_load_n(&dmaemu__span_hi, __ATOMIC_RELAXED);
+	struct dmaemu__own_acc acc;
 
 	if (!len)
 		return;
@@ -469,6 +503,10 @@ void dmaemu__cpu_range(const void *addr, size_t len, bool store)
 		a = lo;
 	if (end > hi)
 		end = hi;
+	acc.n = 0;
+	acc.stale = false;
+	acc.host = (uintptr_t)addr;
+	acc.len = len;
 	while (a < end) {
 		struct dmaemu__cpu_tls *t = &dmaemu__tls;
 		size_t n = end - a, k;
@@ -480,8 +518,11 @@ void dmaemu__cpu_range(const void *addr, size_t len, bool store)
 			a += k;
 			continue;
 		}
-		a += slow_part(a, n, store);
+		a += slow_part(a, n, store, &acc);
 	}
+	/* One report for the whole range (an 8 KiB memcpy is one access). */
+	if (acc.n)
+		dmaemu__own_flush(&acc);
 }
 
 /* ---------------------------------------------------------------------- */

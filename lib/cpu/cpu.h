@@ -11,6 +11,9 @@
  *                reads, statistics, explicit accessors, MMIO accessors
  *   wc.c         write-combining buffers
  *   prefetch.c   speculative fills of device-owned lines
+ *   owncheck.c   the ownership check of CPU accesses (the coherence
+ *                sanitizer's CPU side) and the repeat summary its reports
+ *                share with the device side
  */
 #ifndef DMAEMU_LIB_CPU_H
 #define DMAEMU_LIB_CPU_H
@@ -152,7 +155,102 @@ struct dmaemu__cpu {
 
 	/* MMIO cookies (dmaemu__mmio_map()); under m->lock. */
 	struct dmaemu__mmio_map *mmio;
+
+	/* The sanitizer's repeat summary (owncheck.c), its own lock. */
+	struct dmaemu__owncheck *own;
 };
+
+/* ---------------------------------------------------------------------- */
+/* Ownership checks and the repeat summary (owncheck.c)                   */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * What one CPU access (a hook's, or a whole mem* range) touched of lines
+ * the device owns, gathered by the slow path line by line and reported
+ * once at the end of the access (dmaemu__own_flush()), when no lock is
+ * held.  Runs of physical bytes; a run that cannot be merged into the
+ * last one when all are taken flushes early.
+ */
+#define DMAEMU__OWN_RUNS 8
+struct dmaemu__own_acc {
+	struct dmaemu_machine *m;
+	unsigned int n;	   /* runs in use; 0 = nothing to report */
+	bool store, stale; /* a store; a stale read was reported */
+	uintptr_t host;	   /* the access: its first byte, set by the caller */
+	size_t len;	   /* and its length */
+	struct {
+		uint64_t lo, hi;
+	} run[DMAEMU__OWN_RUNS];
+};
+
+void dmaemu__own_note(struct dmaemu__own_acc *acc, struct dmaemu_machine *m,
+		      uint64_t phys, size_t len, bool store);
+/*
+ * The slow path's check of @len bytes at @phys (one line) whose ownership
+ * byte is @own: notes the bytes in @acc when the device owns the line and
+ * the access is not a harmless load.
+ */
+static inline void dmaemu__own_check(struct dmaemu__own_acc *acc,
+				     struct dmaemu_machine *m, uint64_t phys,
+				     size_t len, bool store, uint8_t own)
+{
+	if (__builtin_expect(!(own & DMAEMU__OWN_DEVICE), 1))
+		return;
+	if (!store && (own & DMAEMU__OWN_READ_OK))
+		return;
+	dmaemu__own_note(acc, m, phys, len, store);
+}
+/* The end of an access: report what @acc holds (no lock held). */
+void dmaemu__own_flush(struct dmaemu__own_acc *acc);
+
+/*
+ * The repeat summary.  dmaemu__report_first(): a report of @kind is about
+ * to be made at code address @site (NULL: unknown) about the mapping at
+ * bus address @dma of device @dev: true when it is the first of its key,
+ * which the caller then prints; false when it is a repeat, only counted
+ * (machine destroy prints one line per key with repeats).  Leaf lock.
+ * dmaemu__access_site(): the first return address outside the library on
+ * this thread's stack (the driver's or the device model's line), or NULL.
+ */
+bool dmaemu__report_first(struct dmaemu_machine *m,
+			  enum dmaemu_report_kind kind, const void *site,
+			  const char *dev, uint64_t dma);
+const void *dmaemu__access_site(void);
+
+/**
+ * struct dmaemu__own_last - the last report of the ownership checks (and
+ * of stale-device-read), printed or counted as a repeat; for tests.
+ * @kind:    its kind.
+ * @lo, @hi: the physical bytes [lo, hi) concerned (first to last).
+ * @bytes:   how many of them (runs may leave gaps).
+ * @lines:   cache lines they touch.
+ * @dma:     bus address of the mapping named (0: none).
+ * @repeat:  it was a repeat, not printed.
+ */
+struct dmaemu__own_last {
+	enum dmaemu_report_kind kind;
+	uint64_t lo, hi;
+	size_t bytes;
+	unsigned int lines;
+	uint64_t dma;
+	bool repeat;
+};
+void dmaemu__own_set_last(struct dmaemu_machine *m,
+			  const struct dmaemu__own_last *last);
+/* For tests: the last such report (-ENOENT: none yet), and the repeats of
+ * @kind counted and not printed so far. */
+int dmaemu__own_last(struct dmaemu_machine *m, struct dmaemu__own_last *out);
+uint64_t dmaemu__own_repeats(struct dmaemu_machine *m,
+			     enum dmaemu_report_kind kind);
+/* The fix a report proposes for the mapping @o, written into @buf: the
+ * sync that hands it to @for_cpu ? the CPU : the device. */
+void dmaemu__own_sync_call(const struct dmaemu__owner_info *o, bool for_cpu,
+			   char *buf, size_t len);
+/* "2048 bytes, phys 0x80021000-0x800217ff, 32 lines" for a report. */
+void dmaemu__own_range_text(const struct dmaemu__own_last *l, char *buf,
+			    size_t len);
+int dmaemu__owncheck_init(struct dmaemu_machine *m);
+void dmaemu__owncheck_fini(struct dmaemu_machine *m);
 
 /* ---------------------------------------------------------------------- */
 /* MMIO cookies (cpu.c)                                                   */

@@ -5,5 +5,6 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/cpu/cpu.c \
 	lib/cpu/kasan.c \
 	lib/cpu/memintrin.c \
+	lib/cpu/owncheck.c \
 	lib/cpu/prefetch.c \
 	lib/cpu/wc.c

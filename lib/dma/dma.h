@@ -13,6 +13,8 @@
  *   iommu.c        IOMMU backend: IOVA spaces and the DMA ops, mapping
  *                  into the bus's IOMMU (bus/iommu.c: page tables, faults)
  *   registry.c     the registry of live mappings of each device
+ *   owncheck.c     ownership checks of device accesses; naming the
+ *                  mapping that owns a line for the checkers' reports
  *   alloc.c        dma_alloc_attrs and the attributes, dmam_*, mmap,
  *                  get_sgtable
  *   pool.c         dma_pool_*;  scatterlist.c  sg_* helpers
@@ -231,6 +233,24 @@ size_t dmaemu__mapping_count(struct device *dev);
 size_t dmaemu__mapping_list(struct device *dev, struct dmaemu__mapping *out,
 			    size_t max);
 uint64_t dmaemu__mapping_stray(struct device *dev);
+bool dmaemu__mapping_find_phys(struct device *dev, uint64_t phys,
+			       uint64_t limit, struct dmaemu__mapping *out,
+			       uint64_t *lo, uint64_t *hi);
+
+/*
+ * owncheck.c: the coherence sanitizer's side in the DMA layer.
+ * dmaemu__owncheck_find(): the finder of mem/ (dmaemu__owner_find()),
+ * which names the live mapping that holds a physical byte; installed by
+ * dmaemu__dma_init().  dmaemu__owncheck_device(): a device access of
+ * @len bytes at bus address @dma (landing at @phys) inside the live
+ * mapping @map (a copy): lines of the buffer that the CPU owns are a
+ * device-access-cpu-owned report.  Called with no lock held.
+ */
+bool dmaemu__owncheck_find(struct dmaemu_machine *m, uint64_t phys,
+			   uint64_t limit, struct dmaemu__owner_info *out);
+void dmaemu__owncheck_device(struct device *dev,
+			     const struct dmaemu__mapping *map, dma_addr_t dma,
+			     uint64_t phys, size_t len, bool write);
 
 /*
  * mapping.c.  dmaemu__mapping_release_device(): device destroy, after

@@ -9,6 +9,7 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/dma/iommu.c \
 	lib/dma/mapping.c \
 	lib/dma/mask.c \
+	lib/dma/owncheck.c \
 	lib/dma/pool.c \
 	lib/dma/registry.c \
 	lib/dma/scatterlist.c \

@@ -271,7 +271,7 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	map->cpu_addr = cpu;
 	map->prefetch = m->opt.prefetch;
 	dmaemu__mapping_insert(dev, map);
-	dmaemu__owner_set(m, phys, size, DMAEMU__DOMAIN_DEVICE);
+	dmaemu__owner_map(m, phys, size, dir == DMAEMU__DIR_TO_DEVICE);
 	if (m->opt.prefetch)
 		dmaemu__prefetch_add_range(m, phys, size);
 	return dma;
@@ -513,6 +513,7 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
 	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__mapping *map;
+	bool skip = attrs & DMA_ATTR_SKIP_CPU_SYNC;
 
 	if (!m)
 		return;
@@ -522,6 +523,12 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		return;
 	}
 	ops = dmaemu__dma_ops_of(map->ops);
+	/* Ownership moves before the maintenance: a bouncing backend's copy
+	 * back into the buffer is the CPU's own access.  Without
+	 * SKIP_CPU_SYNC the buffer is the CPU's again; with it, the lines
+	 * other devices still map stay theirs (the sharing the attribute is
+	 * for). */
+	dmaemu__owner_unmap(m, map->phys, map->size, skip);
 	if (dir != map->dir)
 		report_other_dir(m, dev, fn, map, addr, size, dir,
 				 DMAEMU_REPORT_BAD_UNMAP);
@@ -537,7 +544,6 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 	}
 	if (ops->unmap)
 		ops->unmap(m, dev, map->dma, map->phys, map->size, dir, attrs);
-	dmaemu__owner_set(m, map->phys, map->size, DMAEMU__DOMAIN_CPU);
 	if (map->prefetch)
 		dmaemu__prefetch_del_range(m, map->phys, map->size);
 	dmaemu__mapping_free(map);
@@ -684,8 +690,8 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	}
 	dmaemu__mapping_insert(dev, head);
 	for (i = 0; i < nents; i++) {
-		dmaemu__owner_set(m, head->ents[i].phys, head->ents[i].len,
-				  DMAEMU__DOMAIN_DEVICE);
+		dmaemu__owner_map(m, head->ents[i].phys, head->ents[i].len,
+				  dir == DMAEMU__DIR_TO_DEVICE);
 		if (m->opt.prefetch)
 			dmaemu__prefetch_add_range(m, head->ents[i].phys,
 						   head->ents[i].len);
@@ -755,11 +761,13 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	}
 	(void)nents; /* the recorded count is what was mapped */
 	ops = dmaemu__dma_ops_of(head->ops);
+	/* Ownership first: a bouncing backend's copy back is the CPU's. */
+	for (i = 0; i < head->nents; i++)
+		dmaemu__owner_unmap(m, head->ents[i].phys, head->ents[i].len,
+				    attrs & DMA_ATTR_SKIP_CPU_SYNC);
 	if (ops->unmap_sg)
 		ops->unmap_sg(m, dev, sg, head->nents, (int)dir, attrs);
 	for (i = 0; i < head->nents; i++) {
-		dmaemu__owner_set(m, head->ents[i].phys, head->ents[i].len,
-				  DMAEMU__DOMAIN_CPU);
 		if (head->prefetch)
 			dmaemu__prefetch_del_range(m, head->ents[i].phys,
 						   head->ents[i].len);
@@ -791,6 +799,11 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 		return;
 	}
 	ops = dmaemu__dma_ops_of(c->ops);
+	/* For the CPU, ownership moves first: a bouncing backend's copy back
+	 * into the buffer is the CPU's own access to it. */
+	for (i = 0; !for_device && i < c->nents; i++)
+		dmaemu__owner_set(m, c->ents[i].phys, c->ents[i].len,
+				  DMAEMU__DOMAIN_CPU);
 	for (i = 0; i < c->mapped; i++) {
 		/* Without iova_to_phys a segment is its entry. */
 		uint64_t phys = i < c->nents ? c->ents[i].phys : 0;
@@ -802,10 +815,9 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 			ops->sync_for_cpu(m, dev, c->seg_dma[i], phys,
 					  c->seg_dma[i], c->seg_len[i], dir);
 	}
-	for (i = 0; i < c->nents; i++)
+	for (i = 0; for_device && i < c->nents; i++)
 		dmaemu__owner_set(m, c->ents[i].phys, c->ents[i].len,
-				  for_device ? DMAEMU__DOMAIN_DEVICE
-					     : DMAEMU__DOMAIN_CPU);
+				  DMAEMU__DOMAIN_DEVICE);
 	dmaemu__free(c);
 }
 
@@ -1016,10 +1028,15 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 			(size_t)(addr + size - (map.dma + map.size)),
 			(uint64_t)map.dma, map.size, where);
 		ops = dmaemu__dma_ops_of(map.ops);
+		if (!for_device)
+			owner_move(m, dev, &map, addr,
+				   map.dma + map.size - addr,
+				   DMAEMU__DOMAIN_CPU);
 		sync_range(m, dev, ops, &map, addr, size, dir, for_device);
-		owner_move(m, dev, &map, addr, map.dma + map.size - addr,
-			   for_device ? DMAEMU__DOMAIN_DEVICE
-				      : DMAEMU__DOMAIN_CPU);
+		if (for_device)
+			owner_move(m, dev, &map, addr,
+				   map.dma + map.size - addr,
+				   DMAEMU__DOMAIN_DEVICE);
 		return;
 	}
 	if (dmaemu__mapping_find(dev, addr, size, &map,
@@ -1040,9 +1057,13 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 		report_other_dir(m, dev, fn, &map, addr, size, dir,
 				 DMAEMU_REPORT_BAD_SYNC);
 	ops = dmaemu__dma_ops_of(map.ops);
+	/* For the CPU, ownership moves first (a bounce copy back is the
+	 * CPU's access); for the device, after the maintenance. */
+	if (!for_device)
+		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_CPU);
 	sync_range(m, dev, ops, &map, addr, size, dir, for_device);
-	owner_move(m, dev, &map, addr, size,
-		   for_device ? DMAEMU__DOMAIN_DEVICE : DMAEMU__DOMAIN_CPU);
+	if (for_device)
+		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_DEVICE);
 	if (m->opt.prefetch && pf > 0)
 		dmaemu__prefetch_add_range(m, map.phys, map.size);
 	else if (m->opt.prefetch && pf < 0)
@@ -1222,9 +1243,8 @@ unsigned long dmaemu__mapping_release_device(struct device *dev)
 		case DMAEMU__MAP_SG:
 			release_sg(m, dev, map);
 			for (i = 0; i < map->nents; i++) {
-				dmaemu__owner_set(m, map->ents[i].phys,
-						  map->ents[i].len,
-						  DMAEMU__DOMAIN_CPU);
+				dmaemu__owner_unmap(m, map->ents[i].phys,
+						    map->ents[i].len, false);
 				if (map->prefetch)
 					dmaemu__prefetch_del_range(
 						m, map->ents[i].phys,
@@ -1241,8 +1261,7 @@ unsigned long dmaemu__mapping_release_device(struct device *dev)
 				ops->unmap(m, dev, map->dma, map->phys,
 					   map->size, map->dir,
 					   map->attrs | DMA_ATTR_SKIP_CPU_SYNC);
-			dmaemu__owner_set(m, map->phys, map->size,
-					  DMAEMU__DOMAIN_CPU);
+			dmaemu__owner_unmap(m, map->phys, map->size, false);
 			if (map->prefetch)
 				dmaemu__prefetch_del_range(m, map->phys,
 							   map->size);

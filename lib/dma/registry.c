@@ -518,6 +518,78 @@ out:
 	return ret;
 }
 
+/* The piece of @map's CPU buffer that starts lowest in [@phys, @limit),
+ * into [*@lo, *@hi).  Return: whether one does. */
+static bool piece_in(const struct dmaemu__mapping *map, uint64_t phys,
+		     uint64_t limit, uint64_t *lo, uint64_t *hi)
+{
+	bool found = false;
+	int i;
+
+	if (map->type == DMAEMU__MAP_RESOURCE)
+		return false;
+	if (map->type != DMAEMU__MAP_SG) {
+		*lo = map->phys;
+		*hi = map->phys + map->size;
+		return *lo<limit && * hi> phys;
+	}
+	if (map->seg || !map->ents)
+		return false; /* segment 0 stands for the whole list */
+	for (i = 0; i < map->nents; i++) {
+		uint64_t a = map->ents[i].phys, b = a + map->ents[i].len;
+
+		if (a >= limit || b <= phys)
+			continue;
+		if (!found ||
+		    (a > phys ? a : phys) < (*lo > phys ? *lo : phys)) {
+			*lo = a;
+			*hi = b;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/**
+ * dmaemu__mapping_find_phys() - the live mapping of @dev whose CPU buffer
+ * holds the lowest byte of [@phys, @limit) (the most recent of several).
+ * @dev:   a live device.
+ * @out:   receives a copy of the record (a scatterlist: segment 0's, with
+ *         @segs and @ents NULL).
+ * @lo:    receives the piece of the buffer that holds it: the buffer, or
+ *         the scatterlist's entry, [*@lo, *@hi).
+ * Return: true when one does.  Cost: a walk of every live mapping of @dev
+ * (reports only).
+ */
+bool dmaemu__mapping_find_phys(struct device *dev, uint64_t phys,
+			       uint64_t limit, struct dmaemu__mapping *out,
+			       uint64_t *lo, uint64_t *hi)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	uint64_t best = UINT64_MAX, a = 0, b = 0;
+	struct node *n;
+
+	dmaemu__lock(&reg->lock);
+	RB_FOREACH(n, reg_tree, &reg->tree)
+	{
+		uint64_t start;
+
+		if (!piece_in(&n->map, phys, limit, &a, &b))
+			continue;
+		start = a > phys ? a : phys;
+		if (start > best)
+			continue;
+		best = start;
+		*out = n->map;
+		out->segs = NULL;
+		out->ents = NULL;
+		*lo = a;
+		*hi = b;
+	}
+	dmaemu__unlock(&reg->lock);
+	return best != UINT64_MAX;
+}
+
 /** dmaemu__mapping_checked() - dma_mapping_error() looked at @dma. */
 void dmaemu__mapping_checked(struct device *dev, dma_addr_t dma)
 {
@@ -598,19 +670,18 @@ size_t dmaemu__mapping_list(struct device *dev, struct dmaemu__mapping *out,
  *
  * Counts the access in the mapping holding its first byte and keeps it
  * as that mapping's last device access (what a report of a stale CPU read
- * will quote); an access outside every mapping is counted as stray.  The
- * coherence checks on it (CPU-owned lines, CPU-dirty bytes read) belong to
- * the sanitizer.
+ * will quote); an access outside every mapping is counted as stray.  An
+ * access inside a mapping then goes through the ownership check
+ * (owncheck.c), unless the bus found it read stale data (@stale: reported
+ * as stale-device-read already).
  */
 static void registry_access(struct device *dev, void *data, dma_addr_t dma,
-			    uint64_t phys, size_t len, bool write)
+			    uint64_t phys, size_t len, bool write, bool stale)
 {
 	struct dmaemu__registry *reg = data;
-	struct dmaemu__mapping *map;
+	struct dmaemu__mapping *map, copy;
 	struct node *n;
 
-	(void)dev;
-	(void)phys;
 	dmaemu__lock(&reg->lock);
 	n = reg->hint;
 	if (!n || reg->hint_gen != reg->gen || dma - n->map.dma >= n->map.size)
@@ -627,10 +698,17 @@ static void registry_access(struct device *dev, void *data, dma_addr_t dma,
 		map->last.valid = true;
 		reg->hint = n;
 		reg->hint_gen = reg->gen;
+		copy = *map;
+		copy.segs = NULL;
+		copy.ents = NULL;
 	} else {
 		reg->stray++;
 	}
 	dmaemu__unlock(&reg->lock);
+	/* The ownership check, unlocked (it may report); an access that read
+	 * stale data was reported as such already. */
+	if (n && !stale)
+		dmaemu__owncheck_device(dev, &copy, dma, phys, len, write);
 }
 
 /* Device destroy, after the managed resources: what the device still
@@ -653,5 +731,6 @@ static const struct dmaemu__bus_client registry_client = {
 void dmaemu__dma_init(struct dmaemu_machine *m)
 {
 	dmaemu__bus_attach(m, DMAEMU__BUS_DMA, &registry_client);
+	dmaemu__owner_set_finder(dmaemu__owncheck_find);
 	dmaemu__iommu_dma_init(m);
 }

@@ -131,17 +131,80 @@ void dmaemu__range_clean_invalidate(struct dmaemu_machine *m, uint64_t phys,
  * ownership.c: which side owns each cache line of DRAM, moved by map and
  * sync_for_device (device) and by unmap and sync_for_cpu (CPU).  One byte
  * a line, in a map per bank made on first use (MAP_NORESERVE: untouched
- * parts cost nothing).  A line shared by two mappings takes the last
- * transition.  dmaemu__owner_set(): 0, -EINVAL (not DRAM) or -ENOMEM.
+ * parts cost nothing):
+ *
+ *   bit 0      DMAEMU__OWN_DEVICE: the device domain (else the CPU's)
+ *   bit 1      DMAEMU__OWN_READ_OK: every mapping holding the line is
+ *              DMA_TO_DEVICE, so CPU loads are harmless
+ *   bit 2      DMAEMU__OWN_EDGE: a mapping covers only part of the line
+ *              (the checkers decide per byte there)
+ *   bits 3-7   live streaming mappings holding the line (saturates at 31)
+ *
+ * dmaemu__owner_map()/_unmap(): a mapping is made or ends (unmap keeps
+ * the line in the device domain when @keep_shared and another mapping
+ * still holds it: DMA_ATTR_SKIP_CPU_SYNC sharing).  dmaemu__owner_set():
+ * the syncs, which move the domain only.  Each returns 0, -EINVAL (not
+ * DRAM) or -ENOMEM.  A move to the device bumps dmaemu__mem_gen, so no CPU
+ * fast-path entry survives it.  dmaemu__owner_get(): the domain;
+ * dmaemu__owner_byte(): the whole byte (0 for memory never mapped).
  * dmaemu__owner_fini(): machine destroy.
  */
 enum dmaemu__domain {
 	DMAEMU__DOMAIN_CPU = 0,
 	DMAEMU__DOMAIN_DEVICE = 1,
 };
+#define DMAEMU__OWN_DEVICE 0x01
+#define DMAEMU__OWN_READ_OK 0x02
+#define DMAEMU__OWN_EDGE 0x04
+#define DMAEMU__OWN_HOLD_SHIFT 3
+#define DMAEMU__OWN_HOLD_MAX 31
+int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
+		      bool to_device);
+int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
+			bool keep_shared);
 int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		      enum dmaemu__domain domain);
 enum dmaemu__domain dmaemu__owner_get(struct dmaemu_machine *m, uint64_t phys);
+uint8_t dmaemu__owner_byte(struct dmaemu_machine *m, uint64_t phys);
 void dmaemu__owner_fini(struct dmaemu_machine *m);
+
+/**
+ * struct dmaemu__owner_info - the streaming mapping that holds a physical
+ * byte, as the DMA layer describes it for the checkers' reports.
+ * @lo, @hi:   the CPU buffer's physical bytes [lo, hi) of the mapping, one
+ *             contiguous piece (a scatterlist: one entry).
+ * @dma:       bus address of the mapping (a scatterlist: of segment 0).
+ * @size:      its size (a scatterlist: the length of the entry @lo..@hi).
+ * @dir:       its direction (DMA_*); @dir_name: "DMA_FROM_DEVICE".
+ * @sg:        made by dma_map_sg_attrs(); @nents entries.
+ * @device:    the device's name.
+ * @backend:   "direct", "swiotlb", "iommu".
+ * @made_at:   "dma_map_single_attrs() called from rx_refill+0x2c (prog)".
+ */
+struct dmaemu__owner_info {
+	uint64_t lo, hi;
+	uint64_t dma;
+	size_t size;
+	int dir;
+	const char *dir_name;
+	bool sg;
+	int nents;
+	char device[64];
+	const char *backend;
+	char made_at[320];
+};
+/*
+ * The DMA layer's answer to "which live streaming mapping holds the lowest
+ * byte of [@phys, @limit) of @m?" (installed by it at machine create; the
+ * caller holds no lock of the machine).  Return: true with *@out filled
+ * (its piece [lo, hi) meets the range), or false when no live mapping
+ * holds a byte of the range.
+ */
+typedef bool (*dmaemu__owner_find_fn)(struct dmaemu_machine *m, uint64_t phys,
+				      uint64_t limit,
+				      struct dmaemu__owner_info *out);
+void dmaemu__owner_set_finder(dmaemu__owner_find_fn fn);
+bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys, uint64_t limit,
+			struct dmaemu__owner_info *out);
 
 #endif /* DMAEMU_LIB_MEM_H */

@@ -18,11 +18,19 @@
  * pointer with an acquire load and take no lock.  The bytes themselves are
  * written and read with relaxed atomics: each line has one owner at a
  * time, and two mappings that share a line (itself the bug the checker
- * exists to show) just leave the last transition.
+ * exists to show) leave the last transition of a sync; the holder count
+ * keeps a line in the device domain when one of several devices sharing
+ * a buffer (DMA_ATTR_SKIP_CPU_SYNC) unmaps it.
  *
- * The coherence sanitizer (a later layer) reads this state to report CPU
- * accesses to device-owned lines and device accesses to CPU-owned ones;
- * the prefetcher is told about device-owned ranges by dma_mapping.c.
+ * Besides the domain, each byte counts the live mappings that hold the
+ * line and says whether they are all DMA_TO_DEVICE and whether one covers
+ * the line only in part (mem.h).  The checkers read it: the CPU layer on
+ * the slow path of every access to DRAM (cpu/owncheck.c), the DMA layer on
+ * every device access that lands in a mapping (dma/owncheck.c).  For the
+ * bytes of a partly covered line and for the words of a report, they ask
+ * the DMA layer which mapping holds a byte (dmaemu__owner_find(), through
+ * the finder it installs); the prefetcher is told about device-owned
+ * ranges by dma/mapping.c.
  */
 #include "config.h"
 
@@ -65,27 +73,14 @@ static uint8_t *owner_map(struct dmaemu_machine *m, unsigned int i)
 	return map;
 }
 
-/**
- * dmaemu__owner_set() - move the lines covering a range to a domain.
- * @m:      machine.
- * @phys:   first byte.
- * @size:   bytes (0 does nothing).
- * @domain: the new owner.
- *
- * Cost: one byte store per line.
- * Return: 0; -EINVAL when the range is not inside one bank; -ENOMEM when
- * the bank's map could not be made.
- */
-int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
-		      enum dmaemu__domain domain)
+/* The map of the bank holding [@phys, +@size) and the line range. */
+static uint8_t *range_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
+			  uint64_t *first, uint64_t *last, int *err)
 {
 	struct dmaemu__bank *b;
-	uint64_t first, last, l;
 	unsigned int i;
 	uint8_t *map;
 
-	if (!size)
-		return 0;
 	/* dmaemu__bank_of_phys(), keeping the bank's index. */
 	for (i = 0; i < m->nbanks; i++) {
 		b = &m->bank[i];
@@ -93,24 +88,247 @@ int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		    size <= b->size - (phys - b->phys))
 			break;
 	}
-	if (i == m->nbanks)
-		return -EINVAL;
+	if (i == m->nbanks) {
+		*err = -EINVAL;
+		return NULL;
+	}
 	map = owner_map(m, i);
+	if (!map) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*first = (phys - b->phys) >> m->line_shift;
+	*last = (phys + size - 1 - b->phys) >> m->line_shift;
+	return map;
+}
+
+#define ONES 0x0101010101010101ULL
+#define HOLD_MASK ((uint8_t)(DMAEMU__OWN_HOLD_MAX << DMAEMU__OWN_HOLD_SHIFT))
+
+static unsigned int holders(uint8_t o)
+{
+	return o >> DMAEMU__OWN_HOLD_SHIFT;
+}
+
+static uint8_t with_holders(uint8_t o, unsigned int n)
+{
+	return (uint8_t)((o & ~HOLD_MASK) | (n << DMAEMU__OWN_HOLD_SHIFT));
+}
+
+/* One more mapping holds the line. */
+static uint8_t map_byte(uint8_t o, bool to_device, bool edge)
+{
+	unsigned int n = holders(o);
+	uint8_t read_ok = to_device ? DMAEMU__OWN_READ_OK : 0;
+
+	if (!n)
+		o = read_ok;
+	else
+		o = (uint8_t)((o & DMAEMU__OWN_EDGE) |
+			      (o & DMAEMU__OWN_READ_OK & read_ok));
+	o |= DMAEMU__OWN_DEVICE | (edge ? DMAEMU__OWN_EDGE : 0);
+	return with_holders(o, n < DMAEMU__OWN_HOLD_MAX ? n + 1 : n);
+}
+
+/* One mapping of the line ends (a saturated count stays). */
+static uint8_t unmap_byte(uint8_t o, bool keep_shared)
+{
+	unsigned int n = holders(o);
+
+	if (n && n < DMAEMU__OWN_HOLD_MAX)
+		n--;
+	if (!n)
+		return 0;
+	o = with_holders(o, n);
+	return keep_shared ? o : (uint8_t)(o & ~DMAEMU__OWN_DEVICE);
+}
+
+static uint8_t load_byte(const uint8_t *map, uint64_t l)
+{
+	return __atomic_load_n(&map[l], __ATOMIC_RELAXED);
+}
+
+static void store_byte(uint8_t *map, uint64_t l, uint8_t v)
+{
+	__atomic_store_n(&map[l], v, __ATOMIC_RELAXED);
+}
+
+static uint64_t *word_at(uint8_t *map, uint64_t l)
+{
+	return (uint64_t *)(void *)&map[l];
+}
+
+/**
+ * dmaemu__owner_map() - a streaming mapping of [@phys, +@size) is made:
+ * its lines move to the device domain and count one more holder.
+ * @m:         machine.
+ * @phys:      first byte of the CPU's buffer.
+ * @size:      bytes (0 does nothing).
+ * @to_device: the mapping is DMA_TO_DEVICE (CPU loads stay harmless).
+ *
+ * The first and last lines are marked DMAEMU__OWN_EDGE when the buffer
+ * covers them only in part.  Each byte is read and written with relaxed
+ * atomics and no lock: only maps and unmaps of the same line race, and two
+ * live mappings of one line are already the bug the checkers show.
+ *
+ * Cost: a load and a store per eight lines inside the buffer.
+ * Return: 0, -EINVAL (not inside one bank) or -ENOMEM.
+ */
+int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
+		      bool to_device)
+{
+	uint64_t first, last, l, line = m->line;
+	bool edge_hi = (phys + size) & (line - 1);
+	bool edge_lo =
+		(phys & (line - 1)) ||
+		(!((phys ^ (phys + size - 1)) >> m->line_shift) && edge_hi);
+	uint8_t fresh = map_byte(0, to_device, false);
+	uint8_t *map;
+	int err = 0;
+
+	if (!size)
+		return 0;
+	map = range_map(m, phys, size, &first, &last, &err);
 	if (!map)
-		return -ENOMEM;
-	first = (phys - b->phys) >> m->line_shift;
-	last = (phys + size - 1 - b->phys) >> m->line_shift;
-	/* Eight lines a store where the map is word-aligned: a 1 MiB map
-	 * moves 16,384 lines. */
+		return err;
+		/* Lines first and last are edges when the buffer covers them in
+	 * part; a word of eight lines holding neither, with no holder yet,
+	 * takes one store. */
+#define EDGE(l) (((l) == first && edge_lo) || ((l) == last && edge_hi))
 	for (l = first; l <= last && (l & 7); l++)
-		__atomic_store_n(&map[l], (uint8_t)domain, __ATOMIC_RELAXED);
-	for (; l + 8 <= last + 1; l += 8)
-		__atomic_store_n((uint64_t *)(void *)&map[l],
-				 domain ? 0x0101010101010101ULL : 0,
-				 __ATOMIC_RELAXED);
+		store_byte(map, l,
+			   map_byte(load_byte(map, l), to_device, EDGE(l)));
+	for (; l + 8 <= last + 1; l += 8) {
+		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
+		unsigned int k;
+
+		if (!w && !EDGE(l) && !EDGE(l + 7)) {
+			__atomic_store_n(word_at(map, l), fresh * ONES,
+					 __ATOMIC_RELAXED);
+			continue;
+		}
+		for (k = 0; k < 8; k++)
+			store_byte(map, l + k,
+				   map_byte(load_byte(map, l + k), to_device,
+					    EDGE(l + k)));
+	}
 	for (; l <= last; l++)
-		__atomic_store_n(&map[l], (uint8_t)domain, __ATOMIC_RELAXED);
+		store_byte(map, l,
+			   map_byte(load_byte(map, l), to_device, EDGE(l)));
+#undef EDGE
+	/* No CPU fast-path entry may survive a move to the device. */
+	dmaemu__mem_residency_changed();
 	return 0;
+}
+
+/**
+ * dmaemu__owner_unmap() - a streaming mapping of [@phys, +@size) ends.
+ * @m:           machine.
+ * @phys:        first byte of the CPU's buffer.
+ * @size:        bytes (0 does nothing).
+ * @keep_shared: lines that another live mapping still holds stay in the
+ *               device domain (an unmap with DMA_ATTR_SKIP_CPU_SYNC: the
+ *               buffer is shared with other devices); otherwise every line
+ *               goes back to the CPU.
+ *
+ * A line no mapping holds any more is back to 0 (CPU, no flags).
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
+			bool keep_shared)
+{
+	uint64_t first, last, l;
+	uint8_t *map;
+	int err = 0;
+
+	if (!size)
+		return 0;
+	map = range_map(m, phys, size, &first, &last, &err);
+	if (!map)
+		return err;
+	for (l = first; l <= last && (l & 7); l++)
+		store_byte(map, l, unmap_byte(load_byte(map, l), keep_shared));
+	for (; l + 8 <= last + 1; l += 8) {
+		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
+		uint8_t o = (uint8_t)w;
+		unsigned int k;
+
+		/* The common case: eight lines held by this mapping only. */
+		if (w == o * ONES && holders(o) == 1) {
+			__atomic_store_n(word_at(map, l), 0, __ATOMIC_RELAXED);
+			continue;
+		}
+		for (k = 0; k < 8; k++)
+			store_byte(
+				map, l + k,
+				unmap_byte(load_byte(map, l + k), keep_shared));
+	}
+	for (; l <= last; l++)
+		store_byte(map, l, unmap_byte(load_byte(map, l), keep_shared));
+	return 0;
+}
+
+/**
+ * dmaemu__owner_set() - a sync moves the lines covering a range to a
+ * domain (the holders and flags stay).
+ * @m:      machine.
+ * @phys:   first byte.
+ * @size:   bytes (0 does nothing).
+ * @domain: the new owner.
+ *
+ * Cost: one load and store per eight lines where the map is word-aligned:
+ * a 1 MiB buffer moves 16,384 lines.
+ * Return: 0; -EINVAL when the range is not inside one bank; -ENOMEM when
+ * the bank's map could not be made.
+ */
+int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
+		      enum dmaemu__domain domain)
+{
+	uint64_t first, last, l;
+	uint8_t *map;
+	int err = 0;
+
+	if (!size)
+		return 0;
+	map = range_map(m, phys, size, &first, &last, &err);
+	if (!map)
+		return err;
+	for (l = first; l <= last && (l & 7); l++)
+		store_byte(map, l,
+			   domain ? load_byte(map, l) | DMAEMU__OWN_DEVICE
+				  : load_byte(map, l) & ~DMAEMU__OWN_DEVICE);
+	for (; l + 8 <= last + 1; l += 8) {
+		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
+
+		w = domain ? w | ONES * DMAEMU__OWN_DEVICE
+			   : w & ~(ONES * DMAEMU__OWN_DEVICE);
+		__atomic_store_n(word_at(map, l), w, __ATOMIC_RELAXED);
+	}
+	for (; l <= last; l++)
+		store_byte(map, l,
+			   domain ? load_byte(map, l) | DMAEMU__OWN_DEVICE
+				  : load_byte(map, l) & ~DMAEMU__OWN_DEVICE);
+	if (domain == DMAEMU__DOMAIN_DEVICE)
+		dmaemu__mem_residency_changed();
+	return 0;
+}
+
+/**
+ * dmaemu__owner_byte() - the ownership byte of the line holding @phys.
+ * Return: the byte (bits in mem.h); 0 (the CPU's, no mapping) for lines
+ * never mapped and for addresses that are not DRAM.
+ */
+uint8_t dmaemu__owner_byte(struct dmaemu_machine *m, uint64_t phys)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, 1);
+	uint8_t *map;
+
+	if (!b)
+		return 0;
+	map = __atomic_load_n(&m->owner[b - m->bank], __ATOMIC_ACQUIRE);
+	if (!map)
+		return 0;
+	return load_byte(map, (phys - b->phys) >> m->line_shift);
 }
 
 /**
@@ -120,16 +338,38 @@ int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
  */
 enum dmaemu__domain dmaemu__owner_get(struct dmaemu_machine *m, uint64_t phys)
 {
-	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, 1);
-	uint8_t *map;
+	return (enum dmaemu__domain)(dmaemu__owner_byte(m, phys) &
+				     DMAEMU__OWN_DEVICE);
+}
 
-	if (!b)
-		return DMAEMU__DOMAIN_CPU;
-	map = __atomic_load_n(&m->owner[b - m->bank], __ATOMIC_ACQUIRE);
-	if (!map)
-		return DMAEMU__DOMAIN_CPU;
-	return (enum dmaemu__domain)__atomic_load_n(
-		&map[(phys - b->phys) >> m->line_shift], __ATOMIC_RELAXED);
+/* The DMA layer's finder (one function for every machine). */
+static dmaemu__owner_find_fn owner_finder;
+
+/** dmaemu__owner_set_finder() - install the DMA layer's finder. */
+void dmaemu__owner_set_finder(dmaemu__owner_find_fn fn)
+{
+	/* Every machine installs the same function: written once, before
+	 * any thread of a machine can read it. */
+	if (__atomic_load_n(&owner_finder, __ATOMIC_ACQUIRE) != fn)
+		__atomic_store_n(&owner_finder, fn, __ATOMIC_RELEASE);
+}
+
+/**
+ * dmaemu__owner_find() - the live streaming mapping holding the lowest
+ * byte of [@phys, @limit).
+ * Return: true with *@out filled; false when none does (or no DMA layer
+ * answers).  Cost: the DMA layer's look-up, a walk of every live mapping
+ * of the machine: for reports only (a CPU access to a device-owned line
+ * is either reported or, in a line a mapping covers in part, touched
+ * bytes outside it).
+ */
+bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys, uint64_t limit,
+			struct dmaemu__owner_info *out)
+{
+	dmaemu__owner_find_fn fn =
+		__atomic_load_n(&owner_finder, __ATOMIC_ACQUIRE);
+
+	return fn && phys < limit && fn(m, phys, limit, out);
 }
 
 /** dmaemu__owner_fini() - unmap the owner maps (machine destroy). */

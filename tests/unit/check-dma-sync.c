@@ -91,7 +91,11 @@ START_TEST(test_sync_edges)
 	dma = dma_map_single(dev, buf, 256, DMA_BIDIRECTIONAL);
 	ck_assert(!dma_mapping_error(dev, dma));
 	assert_backend(dma);
+	/* A look while the device owns the buffer: reported (and the
+	 * counters start again for what this test is about). */
 	ck_assert(fixture_cpu_sees(buf, 'A', 256));
+	ck_assert_uint_eq(dmaemu_report_count(m, "cpu-access-device-owned"), 1);
+	dmaemu_report_reset(m);
 	fixture_dev_fill(dd, dma, 'B', 256);
 
 	/*

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+/*
+ * owncheck.c - the coherence sanitizer's ownership check of CPU accesses,
+ * and the repeat summary that its reports and the device side's share.
+ *
+ * How it works.  The DMA API hands buffers back and forth (mem/ownership.c
+ * keeps one byte per line).  A CPU load or store of a line that the device
+ * owns is cpu-access-device-owned, except a load of a line that only
+ * DMA_TO_DEVICE mappings hold (the device only reads it: harmless on every
+ * architecture).  The check costs nothing on the fast path: a map moves
+ * lines to the device and bumps the generation, so no fast-path entry of
+ * a device-owned line survives, and the slow path makes none (or, for a
+ * DMA_TO_DEVICE line, one that serves loads only).  On the slow path it
+ * is one load of the line's ownership byte.
+ *
+ *   access (hook, or a whole memcpy)
+ *     slow path, line by line       owner byte: CPU -> nothing
+ *                                   device -> note the bytes in the
+ *                                   access's accumulator (on its stack)
+ *     end of the access, unlocked   dmaemu__own_flush(): ask the DMA layer
+ *                                   which mapping holds the bytes (only
+ *                                   the mapped bytes of a line shared with
+ *                                   CPU data count), then one report
+ *
+ * One access makes one report, however many bytes and lines it touched
+ * (an 8 KiB memcpy names the byte range and the line count).  An access
+ * that read stale data makes the stale-cpu-read report only: that report
+ * already says the buffer was not given back.
+ *
+ * Repeats.  A loop reading a device-owned buffer byte by byte would print
+ * a report per byte.  Reports are keyed by (kind, access site, device,
+ * mapping): the first of a key is printed and counted
+ * (dmaemu_report_count()), later ones are only counted here, and machine
+ * destroy prints one line per key with the number not printed.  The
+ * access site is the first return address outside the library on the
+ * stack (glibc's backtrace(), then dladdr()), looked up only when a
+ * report is due; when the library is linked statically every address is
+ * "inside" and the site is unknown, so the key is then (kind, device,
+ * mapping).  The table holds 256 keys; past that, every report prints.
+ *
+ * Locks: the table's lock is a leaf; the summary is written at machine
+ * destroy under the report lock, as the report path writes.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpu/cpu.h"
+
+#define NKEYS 256
+
+struct repeat_key {
+	enum dmaemu_report_kind kind;
+	const void *site;
+	uint64_t dma;
+	char dev[32];
+	uint64_t count; /* reports of the key, the first included; 0 = free */
+};
+
+struct dmaemu__owncheck {
+	pthread_mutex_t lock; /* everything below; a leaf */
+	struct repeat_key key[NKEYS];
+	uint64_t repeats[DMAEMU_REPORT_NKINDS];
+	struct dmaemu__own_last last;
+	bool have_last;
+};
+
+int dmaemu__owncheck_init(struct dmaemu_machine *m)
+{
+	struct dmaemu__owncheck *o = dmaemu__calloc(1, sizeof(*o));
+
+	if (!o)
+		return -ENOMEM;
+	if (dmaemu__mutex_init(&o->lock)) {
+		dmaemu__free(o);
+		return -ENOMEM;
+	}
+	m->cpu->own = o;
+	return 0;
+}
+
+/* Machine destroy: one line per key that was repeated, then free. */
+void dmaemu__owncheck_fini(struct dmaemu_machine *m)
+{
+	struct dmaemu__owncheck *o = m->cpu ? m->cpu->own : NULL;
+	char where[256];
+	unsigned int i;
+	FILE *out;
+
+	if (!o)
+		return;
+	dmaemu__lock(&m->report_lock);
+	out = m->log ? m->log : stderr;
+	for (i = 0; i < NKEYS; i++) {
+		const struct repeat_key *k = &o->key[i];
+
+		if (k->count <= m->opt.report_repeats || !m->opt.report_repeats)
+			continue;
+		if (k->site)
+			dmaemu__code_where(k->site, where, sizeof(where));
+		else
+			snprintf(where, sizeof(where), "an unknown site");
+		fprintf(out,
+			"==%d==dmaemu: %s at %s (mapping dma 0x%llx of %s): "
+			"%llu more report%s like the first, counted and not "
+			"printed\n",
+			(int)getpid(), dmaemu_report_kind_name(k->kind), where,
+			(unsigned long long)k->dma, k->dev,
+			(unsigned long long)(k->count - m->opt.report_repeats),
+			k->count - m->opt.report_repeats == 1 ? "" : "s");
+	}
+	fflush(out);
+	dmaemu__unlock(&m->report_lock);
+	pthread_mutex_destroy(&o->lock);
+	dmaemu__free(o);
+	m->cpu->own = NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Access sites and repeats                                               */
+/* ---------------------------------------------------------------------- */
+
+const void *dmaemu__access_site(void)
+{
+	void *pc[32];
+	Dl_info self, info;
+	int n, i;
+
+	if (!dladdr((void *)(uintptr_t)dmaemu__access_site, &self))
+		return NULL;
+	n = backtrace(pc, 32);
+	for (i = 1; i < n; i++) {
+		if (!dladdr(pc[i], &info))
+			return pc[i];
+		if (info.dli_fbase != self.dli_fbase)
+			return pc[i];
+	}
+	return NULL;
+}
+
+static size_t key_hash(enum dmaemu_report_kind kind, const void *site,
+		       uint64_t dma)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)site ^ dma * 0x9e3779b97f4a7c15ULL) +
+		     (uint64_t)kind;
+
+	h *= 0xff51afd7ed558ccdULL;
+	return (size_t)(h >> 40) % NKEYS;
+}
+
+bool dmaemu__report_first(struct dmaemu_machine *m,
+			  enum dmaemu_report_kind kind, const void *site,
+			  const char *dev, uint64_t dma)
+{
+	struct dmaemu__owncheck *o = m->cpu->own;
+	size_t i, n;
+	bool first = true;
+
+	if (!dev)
+		dev = "";
+	dmaemu__lock(&o->lock);
+	for (i = key_hash(kind, site, dma), n = 0; n < NKEYS;
+	     i = (i + 1) % NKEYS, n++) {
+		struct repeat_key *k = &o->key[i];
+
+		if (!k->count) {
+			k->kind = kind;
+			k->site = site;
+			k->dma = dma;
+			snprintf(k->dev, sizeof(k->dev), "%s", dev);
+			k->count = 1;
+			break;
+		}
+		if (k->kind == kind && k->site == site && k->dma == dma &&
+		    !strncmp(k->dev, dev, sizeof(k->dev) - 1)) {
+			k->count++;
+			first = !m->opt.report_repeats ||
+				k->count <= m->opt.report_repeats;
+			if (!first)
+				o->repeats[kind]++;
+			break;
+		}
+	}
+	dmaemu__unlock(&o->lock);
+	return first;
+}
+
+void dmaemu__own_set_last(struct dmaemu_machine *m,
+			  const struct dmaemu__own_last *last)
+{
+	struct dmaemu__owncheck *o = m->cpu->own;
+
+	dmaemu__lock(&o->lock);
+	o->last = *last;
+	o->have_last = true;
+	dmaemu__unlock(&o->lock);
+}
+
+int dmaemu__own_last(struct dmaemu_machine *m, struct dmaemu__own_last *out)
+{
+	struct dmaemu__owncheck *o = m->cpu->own;
+	int ret = -ENOENT;
+
+	dmaemu__lock(&o->lock);
+	if (o->have_last) {
+		*out = o->last;
+		ret = 0;
+	}
+	dmaemu__unlock(&o->lock);
+	return ret;
+}
+
+uint64_t dmaemu__own_repeats(struct dmaemu_machine *m,
+			     enum dmaemu_report_kind kind)
+{
+	struct dmaemu__owncheck *o = m->cpu->own;
+	uint64_t n;
+
+	if ((unsigned int)kind >= DMAEMU_REPORT_NKINDS)
+		return 0;
+	dmaemu__lock(&o->lock);
+	n = o->repeats[kind];
+	dmaemu__unlock(&o->lock);
+	return n;
+}
+
+void dmaemu__own_sync_call(const struct dmaemu__owner_info *o, bool for_cpu,
+			   char *buf, size_t len)
+{
+	const char *to = for_cpu ? "cpu" : "device";
+
+	if (o->sg)
+		snprintf(buf, len, "dma_sync_sg_for_%s(dev, sgl, %d, %s)", to,
+			 o->nents, o->dir_name);
+	else
+		snprintf(buf, len,
+			 "dma_sync_single_for_%s(dev, 0x%llx, %zu, %s)", to,
+			 (unsigned long long)o->dma, o->size, o->dir_name);
+}
+
+void dmaemu__own_range_text(const struct dmaemu__own_last *l, char *buf,
+			    size_t len)
+{
+	if (l->hi - l->lo == 1)
+		snprintf(buf, len, "1 byte, phys 0x%llx, 1 line",
+			 (unsigned long long)l->lo);
+	else
+		snprintf(buf, len, "%zu bytes, phys 0x%llx-0x%llx, %u line%s",
+			 l->bytes, (unsigned long long)l->lo,
+			 (unsigned long long)(l->hi - 1), l->lines,
+			 l->lines == 1 ? "" : "s");
+}
+
+/* ---------------------------------------------------------------------- */
+/* CPU accesses                                                           */
+/* ---------------------------------------------------------------------- */
+
+void dmaemu__own_note(struct dmaemu__own_acc *acc, struct dmaemu_machine *m,
+		      uint64_t phys, size_t len, bool store)
+{
+	if (acc->n && acc->m != m)
+		dmaemu__own_flush(acc);
+	if (acc->n && acc->run[acc->n - 1].hi == phys) {
+		acc->run[acc->n - 1].hi += len;
+		return;
+	}
+	if (acc->n == DMAEMU__OWN_RUNS)
+		dmaemu__own_flush(acc);
+	if (!acc->n) {
+		acc->m = m;
+		acc->store = store;
+	}
+	acc->run[acc->n].lo = phys;
+	acc->run[acc->n].hi = phys + len;
+	acc->n++;
+}
+
+/* What the CPU must call, for the report's "fix:". */
+static void cpu_fix(const struct dmaemu__owner_info *o, bool store, char *buf,
+		    size_t len)
+{
+	char to_cpu[128], to_dev[128];
+
+	dmaemu__own_sync_call(o, true, to_cpu, sizeof(to_cpu));
+	dmaemu__own_sync_call(o, false, to_dev, sizeof(to_dev));
+	if (!store)
+		snprintf(buf, len, "%s before this access", to_cpu);
+	else if (o->dir == 1 /* DMA_TO_DEVICE: the CPU only fills it */)
+		snprintf(buf, len,
+			 "write the buffer before it is mapped, or call %s "
+			 "after writing",
+			 to_dev);
+	else
+		snprintf(buf, len, "%s before writing and %s after writing",
+			 to_cpu, to_dev);
+}
+
+void dmaemu__own_flush(struct dmaemu__own_acc *acc)
+{
+	struct dmaemu_machine *m = acc->m;
+	struct dmaemu__owner_info first, o;
+	struct dmaemu__report_info r;
+	struct dmaemu__own_last last;
+	uint64_t last_line = UINT64_MAX;
+	unsigned int i, n = acc->n, others = 0;
+	char fix[400], where[256], more[64] = "", range[128], owned[32];
+	const void *site;
+	bool have = false;
+
+	acc->n = 0;
+	if (!n || acc->stale)
+		return;
+	memset(&last, 0, sizeof(last));
+	/* Keep the mapped bytes only: a line shared with CPU data is
+	 * device-owned, its other bytes are not. */
+	for (i = 0; i < n; i++) {
+		uint64_t p = acc->run[i].lo, end = acc->run[i].hi;
+
+		while (p < end && dmaemu__owner_find(m, p, end, &o)) {
+			uint64_t a = o.lo > p ? o.lo : p;
+			uint64_t b = o.hi < end ? o.hi : end;
+			uint64_t l0 = a >> m->line_shift;
+			uint64_t l1 = (b - 1) >> m->line_shift;
+
+			if (a >= b)
+				break;
+			if (!have) {
+				first = o;
+				have = true;
+				last.lo = a;
+			} else if (o.dma != first.dma ||
+				   strcmp(o.device, first.device)) {
+				others++;
+			}
+			last.hi = b;
+			last.bytes += b - a;
+			if (l0 == last_line)
+				l0++;
+			if (l1 >= l0)
+				last.lines += (unsigned int)(l1 - l0 + 1);
+			last_line = l1;
+			p = b;
+		}
+	}
+	if (!have)
+		return;
+	last.kind = DMAEMU_REPORT_CPU_ACCESS_DEVICE_OWNED;
+	last.dma = first.dma;
+	site = dmaemu__access_site();
+	last.repeat = !dmaemu__report_first(m, last.kind, site, first.device,
+					    first.dma);
+	dmaemu__own_set_last(m, &last);
+	if (last.repeat)
+		return;
+
+	cpu_fix(&first, acc->store, fix, sizeof(fix));
+	if (last.bytes == acc->len)
+		snprintf(owned, sizeof(owned), "%s",
+			 acc->len == 1 ? "it" : "them");
+	else
+		snprintf(owned, sizeof(owned), "%zu of them", last.bytes);
+	if (others)
+		snprintf(more, sizeof(more), " and %u other mapping%s", others,
+			 others == 1 ? "" : "s");
+	memset(&r, 0, sizeof(r));
+	r.kind = last.kind;
+	r.phys = last.lo;
+	r.size = last.bytes;
+	if (site) {
+		dmaemu__code_where(site, where, sizeof(where));
+		r.where = where;
+	}
+	dmaemu__own_range_text(&last, range, sizeof(range));
+	dmaemu__report(m, &r,
+		       "%s of %zu byte%s at %p: device %s owns %s (%s %s "
+		       "mapping: dma 0x%llx, %zu bytes%s); fix: %s\n"
+		       "    %s%s; %s backend; mapping made by %s",
+		       acc->store ? "write" : "read", acc->len,
+		       acc->len == 1 ? "" : "s", (void *)acc->host,
+		       first.device, owned, first.dir_name,
+		       first.sg ? "scatterlist" : "streaming",
+		       (unsigned long long)first.dma, first.size,
+		       first.sg ? " in this entry" : "", fix, range, more,
+		       first.backend, first.made_at);
+}
