@@ -279,9 +279,11 @@ rx_behaves() {
 		grep -qx 'no sync: 0' "$tmp/out"
 	check "$1: it reads the device's data after the sync" \
 		grep -qx 'synced: hi' "$tmp/out"
-	check "$1: its one report is a stale-cpu-read" \
-		test "$(grep -c '^SUMMARY: dmaemu: stale-cpu-read ' "$tmp/err")" = 1 -a \
-		"$(grep -c '^SUMMARY: ' "$tmp/err")" = 1
+	# The model saw the loads: the one after the device's write, without
+	# the sync, is a stale-cpu-read (both are reads of a buffer the
+	# device owns, too: the ownership checks may report them).
+	check "$1: the read without the sync is one stale-cpu-read report" \
+		test "$(grep -c '^SUMMARY: dmaemu: stale-cpu-read ' "$tmp/err")" = 1
 }
 
 dcc=$dest$bindir/dmaemu-cc
