@@ -157,11 +157,14 @@ script_tests = \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
 	tests/scripts/check-driver-tests.sh \
-	tests/scripts/labs.sh
+	tests/scripts/labs.sh \
+	tests/scripts/valgrind-stale.sh \
+	tests/scripts/valgrind-examples.sh
 TESTS += $(script_tests)
 # labs.sh builds the labs with the project's warnings, as errors.
 AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
+	tests/scripts/valgrind-rx.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
 	cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci \

@@ -4,7 +4,8 @@
  * that knows nothing of machines.  See docs/architecture.md for the layers.
  *
  *   lock.c      mutexes of the library (error-checking unless NDEBUG)
- *   annotate.c  Helgrind/DRD annotations; TSan's are inline below
+ *   annotate.c  Helgrind/DRD annotations (TSan's are inline below) and
+ *               Memcheck's view of the CPU copy's stale bytes
  *   alloc.c     the one host allocator of lib/ (can fail on request)
  *   sbuf.c      a bounded text buffer for reports and descriptions
  *
@@ -152,5 +153,49 @@ static inline void dmaemu__racy_line_end(const void *cpu_line, size_t len)
 	AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
 #endif
 }
+
+/* ---------------------------------------------------------------------- */
+/* Memcheck: stale bytes of the CPU copy (annotate.c)                     */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Under Memcheck, a byte of the CPU copy (the linear map) is undefined
+ * while it is stale: a device changed the byte in memory (MEM != TWIN),
+ * the CPU has not written it (CPU == TWIN) and the CPU's copy has not been
+ * refreshed since (fill, invalidate) nor had its stale read reported by
+ * the cache model.  Uninstrumented driver code that uses such a byte then
+ * gets Memcheck's "uninitialised value" error at its own line.
+ *
+ * The library reads the CPU copy itself (masks, write-backs): a line
+ * operation on a span opens it (the V bits are saved and the span made
+ * defined, so the library's compares and copies are clean), works, and
+ * closes it, which sets the V bits from the copies as they are now.
+ * dmaemu__on_memcheck is set by dmaemu__annotate_init(); every function
+ * below is free when it is false, and empty without Valgrind's headers.
+ */
+#define DMAEMU__VG_SPAN 4096 /* the largest span opened at once */
+
+struct dmaemu__vg_cpu {
+	uint8_t *cpu;			/* the span's CPU copy */
+	const uint8_t *mem, *twin;	/* and its MEM and TWIN */
+	size_t len;			/* bytes, at most DMAEMU__VG_SPAN */
+	bool undef;			/* some byte was undefined at open */
+	uint8_t vbits[DMAEMU__VG_SPAN]; /* saved V bits (1 = undefined) */
+};
+
+extern bool dmaemu__on_memcheck __attribute__((visibility("hidden")));
+void dmaemu__vg_cpu_open(struct dmaemu__vg_cpu *v, uint8_t *cpu,
+			 const uint8_t *mem, const uint8_t *twin, size_t len);
+/*
+ * @fresh: the span's MEM was just written by a device: every byte with
+ * CPU == TWIN becomes undefined where MEM != TWIN and defined elsewhere.
+ * Otherwise (after a line operation) a byte keeps the V bits saved at
+ * open while it is still device-changed or CPU-dirty, and is defined
+ * once the copies agree (refreshed or written back).  CPU-dirty bytes
+ * keep their V bits either way: they are the driver's own.
+ */
+void dmaemu__vg_cpu_close(struct dmaemu__vg_cpu *v, bool fresh);
+/* The bytes at @cpu are no longer stale for Memcheck (a reported read). */
+void dmaemu__vg_cpu_define(const void *cpu, size_t len);
 
 #endif /* DMAEMU_LIB_BASE_H */

@@ -881,6 +881,7 @@ static void move_data(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
 				memcpy(cpu, buf, chunk);
 				memcpy(twin, buf, chunk);
 			}
+			dmaemu__mem_vg_written(m, phys, chunk);
 		} else {
 			memcpy(buf, mem, chunk);
 			dmaemu__wc_device_view(m, phys, buf, chunk);

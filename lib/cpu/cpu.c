@@ -324,6 +324,7 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 			__atomic_fetch_add(&c->stale_reads, 1,
 					   __ATOMIC_RELAXED);
 			report_stale(m, lp, phys, len, host, changed, acc);
+			dmaemu__mem_vg_seen(m, lp, changed);
 		}
 		dmaemu__racy_line_end((const void *)(host - off), m->line);
 		dmaemu__unlock(stripe);

@@ -36,6 +36,12 @@
  * host has them, checked at run time); only mixed lines build masks.
  * Tests force each of the three ways with dmaemu__clean_path (mem.h).
  *
+ * Memcheck.  Under it, the CPU copy's stale bytes are undefined (base.h,
+ * docs/valgrind.md): the span operations below open their span (defined
+ * for the compares and copies) and close it (undefined again where still
+ * stale) in the _vg variants, which only run under Memcheck; device writes
+ * mark what they made stale (dmaemu__mem_vg_written()).
+ *
  * Locking.  The data of a line is protected by its stripe lock.  Stripes
  * are chosen by page, (phys >> PAGE_SHIFT) % DMAEMU__NSTRIPES, so every line
  * of a page shares one stripe: range operations lock once per page, and a
@@ -589,8 +595,8 @@ static ALWAYS_INLINE void span_reload_n(struct dmaemu_machine *m,
 
 enum dmaemu__clean_path dmaemu__clean_path = DMAEMU__CLEAN_AUTO;
 
-static void span_clean(struct dmaemu_machine *m, const struct copies *c,
-		       uint64_t len, const char *what)
+static void span_clean_plain(struct dmaemu_machine *m, const struct copies *c,
+			     uint64_t len, const char *what)
 {
 	if (m->line != 64 || dmaemu__clean_path == DMAEMU__CLEAN_GENERIC)
 		span_clean_n(m, c, len, what, m->line);
@@ -607,15 +613,71 @@ static void span_clean(struct dmaemu_machine *m, const struct copies *c,
 		span_clean_64(m, c, len, what);
 }
 
-static void span_reload(struct dmaemu_machine *m, const struct copies *c,
-			uint64_t len, bool check, uint64_t keep_lo,
-			uint64_t keep_hi)
+static void span_reload_plain(struct dmaemu_machine *m, const struct copies *c,
+			      uint64_t len, bool check, uint64_t keep_lo,
+			      uint64_t keep_hi)
 {
 	if (m->line == 64)
 		span_reload_n(m, c, len, check, keep_lo, keep_hi, 64);
 	else
 		span_reload_n(m, c, len, check, keep_lo, keep_hi, m->line);
 }
+
+/*
+ * Under Memcheck the span's stale bytes are undefined (base.h): the
+ * operation works on a defined span, and the stale bytes it left stale
+ * are undefined again afterwards.  Out of line, so that the span's saved
+ * V bits cost the usual path nothing.
+ */
+static __attribute__((noinline)) void span_clean_vg(struct dmaemu_machine *m,
+						    const struct copies *c,
+						    uint64_t len,
+						    const char *what)
+{
+	struct dmaemu__vg_cpu vg;
+
+	dmaemu__vg_cpu_open(&vg, c->cpu, c->mem, c->twin, len);
+	span_clean_plain(m, c, len, what);
+	dmaemu__vg_cpu_close(&vg, false);
+}
+
+static __attribute__((noinline)) void span_reload_vg(struct dmaemu_machine *m,
+						     const struct copies *c,
+						     uint64_t len, bool check,
+						     uint64_t keep_lo,
+						     uint64_t keep_hi)
+{
+	struct dmaemu__vg_cpu vg;
+
+	dmaemu__vg_cpu_open(&vg, c->cpu, c->mem, c->twin, len);
+	span_reload_plain(m, c, len, check, keep_lo, keep_hi);
+	dmaemu__vg_cpu_close(&vg, false);
+}
+
+/* Write back the dirty lines of a span (at most a page). */
+static void span_clean(struct dmaemu_machine *m, const struct copies *c,
+		       uint64_t len, const char *what)
+{
+	if (__builtin_expect(dmaemu__on_memcheck, 0))
+		span_clean_vg(m, c, len, what);
+	else
+		span_clean_plain(m, c, len, what);
+}
+
+/* Refresh the CPU copy of a span (at most a page) from MEM. */
+static void span_reload(struct dmaemu_machine *m, const struct copies *c,
+			uint64_t len, bool check, uint64_t keep_lo,
+			uint64_t keep_hi)
+{
+	if (__builtin_expect(dmaemu__on_memcheck, 0))
+		span_reload_vg(m, c, len, check, keep_lo, keep_hi);
+	else
+		span_reload_plain(m, c, len, check, keep_lo, keep_hi);
+}
+
+_Static_assert(DMAEMU__PAGE_SIZE <= DMAEMU__VG_SPAN &&
+		       DMAEMU__MAX_LINE <= DMAEMU__VG_SPAN,
+	       "a span operation covers at most a page or a line");
 
 /**
  * dmaemu__line_fill() - the CPU takes a fresh copy of a line.
@@ -683,6 +745,22 @@ void dmaemu__line_clean_invalidate(struct dmaemu_machine *m, uint64_t line_phys)
 	span_reload(m, &c, m->line, false, 0, 0);
 }
 
+/* The CPU-dirty mask of a line under Memcheck: compared defined. */
+static __attribute__((noinline)) void cpu_dirty_vg(struct dmaemu_machine *m,
+						   const struct copies *c,
+						   uint64_t *cpu_dirty)
+{
+	struct dmaemu__vg_cpu vg;
+	uint64_t eq[DMAEMU__MASK_WORDS];
+	unsigned int k;
+
+	dmaemu__vg_cpu_open(&vg, c->cpu, c->mem, c->twin, m->line);
+	eq_line(c->cpu, c->twin, m->line, eq);
+	for (k = 0; k < DMAEMU__MASK_WORDS; k++)
+		cpu_dirty[k] = ~eq[k];
+	dmaemu__vg_cpu_close(&vg, false);
+}
+
 /**
  * dmaemu__line_masks() - the CPU-dirty and device-changed masks of a line.
  * @m:           machine.
@@ -700,7 +778,9 @@ void dmaemu__line_masks(struct dmaemu_machine *m, uint64_t line_phys,
 	unsigned int k;
 
 	get_copies(m, line_phys, m->line, &c);
-	if (cpu_dirty) {
+	if (__builtin_expect(dmaemu__on_memcheck, 0) && cpu_dirty) {
+		cpu_dirty_vg(m, &c, cpu_dirty);
+	} else if (cpu_dirty) {
 		eq_line(c.cpu, c.twin, m->line, eq);
 		for (k = 0; k < DMAEMU__MASK_WORDS; k++)
 			cpu_dirty[k] = ~eq[k];
@@ -924,10 +1004,12 @@ static int mem_copy(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
 		if (chunk > len)
 			chunk = len;
 		dmaemu__lock(stripe);
-		if (to_mem)
+		if (to_mem) {
 			memcpy(mem, buf, chunk);
-		else
+			dmaemu__mem_vg_written(m, phys, chunk);
+		} else {
 			memcpy(buf, mem, chunk);
+		}
 		dmaemu__unlock(stripe);
 		phys += chunk;
 		buf += chunk;
@@ -965,4 +1047,30 @@ int dmaemu__mem_read(struct dmaemu_machine *m, uint64_t phys, void *buf,
 		     size_t len)
 {
 	return mem_copy(m, phys, buf, len, false);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Memcheck's view of the CPU copy (base.h)                               */
+/* ---------------------------------------------------------------------- */
+
+void dmaemu__mem_vg_mark_written(struct dmaemu_machine *m, uint64_t phys,
+				 size_t len)
+{
+	struct dmaemu__vg_cpu vg;
+	struct copies c;
+
+	get_copies(m, phys, len, &c);
+	dmaemu__vg_cpu_open(&vg, c.cpu, c.mem, c.twin, len);
+	dmaemu__vg_cpu_close(&vg, true);
+}
+
+void dmaemu__mem_vg_mark_seen(struct dmaemu_machine *m, uint64_t line_phys,
+			      const uint64_t *mask)
+{
+	uint8_t *cpu = dmaemu__phys_cpu(m, line_phys);
+	unsigned int i;
+
+	for (i = 0; i < m->line; i++)
+		if ((mask[i / 64] >> (i % 64)) & 1)
+			dmaemu__vg_cpu_define(cpu + i, 1);
 }

@@ -117,6 +117,35 @@ int dmaemu__mem_write(struct dmaemu_machine *m, uint64_t phys, const void *buf,
 		      size_t len);
 int dmaemu__mem_read(struct dmaemu_machine *m, uint64_t phys, void *buf,
 		     size_t len);
+/*
+ * Memcheck's view of the CPU copy (lineops.c; base.h says which bytes are
+ * undefined).  The line operations keep it by themselves; these tell it
+ * about the rest, with the stripe lock of the bytes held, and cost one
+ * test when not under Memcheck.
+ *   dmaemu__mem_vg_written()  a device wrote MEM at [@phys, @phys + @len)
+ *                             (within one page): its stale bytes become
+ *                             undefined in the CPU copy
+ *   dmaemu__mem_vg_seen()     the cache model reported the stale read of
+ *                             the bytes of @mask in the line at
+ *                             @line_phys: they are defined again, so that
+ *                             instrumented code gets the report only
+ */
+void dmaemu__mem_vg_mark_written(struct dmaemu_machine *m, uint64_t phys,
+				 size_t len);
+void dmaemu__mem_vg_mark_seen(struct dmaemu_machine *m, uint64_t line_phys,
+			      const uint64_t *mask);
+static inline void dmaemu__mem_vg_written(struct dmaemu_machine *m,
+					  uint64_t phys, size_t len)
+{
+	if (__builtin_expect(dmaemu__on_memcheck, 0))
+		dmaemu__mem_vg_mark_written(m, phys, len);
+}
+static inline void dmaemu__mem_vg_seen(struct dmaemu_machine *m,
+				       uint64_t line_phys, const uint64_t *mask)
+{
+	if (__builtin_expect(dmaemu__on_memcheck, 0))
+		dmaemu__mem_vg_mark_seen(m, line_phys, mask);
+}
 /* The eviction hook given to cachesim (dirty victims are written back). */
 void dmaemu__evict_hook(void *ctx, unsigned int level, uint64_t addr,
 			bool dirty, bool last);

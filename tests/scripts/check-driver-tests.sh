@@ -98,9 +98,9 @@ for fork in yes no; do
 		grep -q '^85%: Checks: 7, Failures: 1, Errors: 0' "$tmp/out" &&
 		grep -q ':F:arm64:test_demo_failure:.*dmaemu reported an error' \
 			"$tmp/out" &&
-		grep -q '^==[0-9]*==ERROR: dmaemu: stale-cpu-read: read of 64 bytes' \
+		grep -q '^==[0-9]*==ERROR: dmaemu: cpu-access-device-owned: read of 64 bytes' \
 			"$tmp/out" &&
-		grep -q '^SUMMARY: dmaemu: stale-cpu-read' "$tmp/out"; then
+		grep -q '^SUMMARY: dmaemu: cpu-access-device-owned' "$tmp/out"; then
 		ok "CK_FORK=$fork: test_demo_failure alone fails, quoting the report"
 	else
 		not_ok "CK_FORK=$fork: test_demo_failure alone fails, quoting the report (exit $rc)"

@@ -141,7 +141,7 @@ for n in wrong-kind missing-kind; do
 done
 sed 's/^expect_arm64=.*/expect_arm64=""/' "$labs/rx-stale/lab.conf" \
 	>"$tmp/labs/wrong-kind/lab.conf"
-sed 's/^expect_arm64=.*/expect_arm64="stale-cpu-read lost-cpu-write"/' \
+sed 's/^expect_arm64="\(.*\)"/expect_arm64="\1 lost-cpu-write"/' \
 	"$labs/rx-stale/lab.conf" >"$tmp/labs/missing-kind/lab.conf"
 sed 's/"tx-stale"/"wrong-data"/' "$labs/tx-stale/lab.c" \
 	>"$tmp/labs/wrong-data/lab.c"
@@ -199,7 +199,7 @@ run_ok "a lab.conf cannot change the runner's own variables" run sneaky
 run_fails "a lab that does not compile" 1 \
 	"the buggy variant of broken does not compile" run broken
 run_fails "a report lab.conf does not list" 1 \
-	"NOT as expected: an unexpected stale-cpu-read report" run wrong-kind
+	"an unexpected stale-cpu-read report" run wrong-kind
 run_fails "a report lab.conf lists that does not come" 1 \
 	"NOT as expected: no lost-cpu-write report" run missing-kind
 run_fails "data other than lab.conf says" 1 \

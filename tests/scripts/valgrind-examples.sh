@@ -1,0 +1,183 @@
+#!/bin/sh
+# valgrind-examples.sh - the example programs (examples/*/) and every lab
+# (examples/labs/*/, both variants) under a Valgrind tool, with no error
+# from Valgrind (docs/valgrind.md).  DMAEMU_VALGRIND_TOOL names the tool:
+# `make check-valgrind-<tool>` sets it (and DMAEMU_VALGRIND_CMD, the
+# Valgrind command line of that run: Makefile.am); a plain `make check`
+# skips this test.
+#
+#   memcheck          every example and lab variant on every profile it
+#                     runs on (the examples: arm, arm64, x86)
+#   helgrind, drd     the programs with a device on its own thread: the
+#                     examples on every profile, the labs with a device
+#                     model on their first profile
+#
+# A lab's buggy variant makes dmaemu reports on purpose: they are not
+# Valgrind errors.  A run passes when Valgrind counts no error and the
+# program ran to its end (an example's status is 0; a lab prints its result
+# line).  The first step runs a program with a deliberate error of the
+# tool's kind (an uninitialised value, or a data race) the same way, and
+# passes only when that run fails.
+. "$top_srcdir/tests/runner/tap.sh"
+
+tool=$DMAEMU_VALGRIND_TOOL
+[ -n "$tool" ] ||
+	skip_all "run by make check-valgrind (DMAEMU_VALGRIND_TOOL names the tool)"
+case $tool in
+memcheck | helgrind | drd) ;;
+*) skip_all "no runs under Valgrind's $tool" ;;
+esac
+[ -z "$SANITIZER" ] ||
+	skip_all "Valgrind cannot run a --enable-sanitizer=$SANITIZER build"
+[ -n "$VALGRIND" ] && "$VALGRIND" --version >/dev/null 2>&1 ||
+	skip_all "valgrind not found"
+[ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
+	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+
+vg=${DMAEMU_VALGRIND_CMD:-"$VALGRIND --tool=$tool --error-exitcode=1 \
+--num-callers=30 --suppressions=$top_srcdir/tests/valgrind.supp"}
+cc="$top_builddir/tools/dmaemu-cc"
+diag "Valgrind: $vg"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# vg_run LOG PROGRAM ARGS...: run under the tool, Valgrind's log in LOG,
+# the program's output in LOG.out.  Fails on a Valgrind error or when the
+# program fails.
+vg_run() {
+	log=$1
+	shift
+	# Word splitting of the command line is intended.
+	# shellcheck disable=SC2086
+	$vg --log-file="$log" "$@" >"$log.out" 2>&1 &&
+		grep -q 'ERROR SUMMARY: 0 errors' "$log"
+}
+
+# show LOG: Valgrind's errors and the end of the program's output.
+show() {
+	grep -v '^==[0-9]*== *$' "$1" | head -60 | sed 's/^/# /'
+	tail -15 "$1.out" | sed 's/^/# out: /'
+}
+
+# 1. A deliberate error makes a run fail.
+case $tool in
+memcheck)
+	cat >"$tmp/bad.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	int *p = malloc(sizeof(*p));
+
+	if (!p)
+		return 2;
+	if (*p == 42) /* uninitialised */
+		puts("42");
+	free(p);
+	return 0;
+}
+EOF
+	kind="use of uninitialised memory"
+	;;
+*)
+	cat >"$tmp/bad.c" <<'EOF'
+#include <pthread.h>
+static int counter;
+static void *bump(void *arg)
+{
+	(void)arg;
+	counter++; /* no lock */
+	return NULL;
+}
+int main(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, bump, NULL))
+		return 2;
+	counter++;
+	pthread_join(t, NULL);
+	return counter == 2 ? 0 : 0;
+}
+EOF
+	kind="data race"
+	;;
+esac
+if ! CC=$CC "$cc" -g -O0 -o "$tmp/bad" "$tmp/bad.c" >"$tmp/bad.build" 2>&1; then
+	not_ok "$tool: a program with a deliberate $kind builds"
+	sed 's/^/# /' "$tmp/bad.build"
+elif vg_run "$tmp/bad.vg" "$tmp/bad"; then
+	not_ok "$tool: a deliberate $kind fails the run"
+	show "$tmp/bad.vg"
+else
+	ok "$tool: a deliberate $kind fails the run"
+fi
+
+# 2. The examples: each must get its data right with no report.
+for dir in "$top_srcdir"/examples/*/; do
+	ex=$(basename "$dir")
+	[ "$ex" = labs ] && continue
+	prog="$top_builddir/examples/$ex/$ex"
+	if [ ! -x "$prog" ]; then
+		not_ok "$tool: example $ex is built (examples/local.mk)"
+		continue
+	fi
+	for p in arm arm64 x86; do
+		if DMAEMU_OPTIONS= vg_run "$tmp/$ex-$p.vg" "$prog" "$p"; then
+			ok "$tool: example $ex on $p"
+		else
+			not_ok "$tool: example $ex on $p"
+			show "$tmp/$ex-$p.vg"
+		fi
+	done
+done
+
+# lab_conf DIR VAR DEFAULT: the setting VAR of the lab in DIR (its lab.conf
+# read in a subshell, so that it sets nothing here), DEFAULT when unset.
+lab_conf() {
+	(
+		eval "$2=\$3"
+		# shellcheck disable=SC1090,SC1091
+		. "$1/lab.conf" && eval "printf '%s' \"\$$2\""
+	)
+}
+
+# 3. The labs, found by folder (examples/labs/README.md).
+for dir in "$top_srcdir"/examples/labs/*/; do
+	[ -f "$dir/lab.conf" ] || continue
+	lab=$(basename "$dir")
+	device=$(lab_conf "$dir" device '')
+	libs=$(lab_conf "$dir" libs '')
+	profiles=$(lab_conf "$dir" profiles arm64)
+	if [ "$tool" != memcheck ]; then
+		if [ -z "$device" ]; then
+			skip "$tool: lab $lab has no device thread"
+			continue
+		fi
+		profiles=${profiles%% *}
+	fi
+	for variant in buggy fixed; do
+		flags=
+		[ $variant = fixed ] && flags=-DLAB_FIXED
+		prog="$tmp/$lab-$variant"
+		# shellcheck disable=SC2086
+		if ! CC=$CC "$cc" -g $flags -I"$top_srcdir/examples/labs" \
+			-o "$prog" "$dir"/*.c "$top_srcdir/examples/labs/lab.c" \
+			-ldmaemu-devices $libs >"$prog.build" 2>&1; then
+			not_ok "$tool: lab $lab ($variant) builds"
+			sed 's/^/# /' "$prog.build"
+			continue
+		fi
+		for p in $profiles; do
+			log="$tmp/$lab-$variant-$p.vg"
+			if DMAEMU_OPTIONS= vg_run "$log" "$prog" --profile "$p" &&
+				grep -q "^lab: [^ ]* $variant on $p: " "$log.out"; then
+				ok "$tool: lab $lab ($variant) on $p"
+			else
+				not_ok "$tool: lab $lab ($variant) on $p"
+				show "$log"
+			fi
+		done
+	done
+done
+done_testing
