@@ -2,7 +2,7 @@
 # dmaemu-cc.sh - the command line of dmaemu-cc as dmaemu-cc(1) describes
 # it, with `echo` standing in for the compiler so that the command it
 # would run can be read: what it adds when compiling and when linking,
-# --dmaemu-show, $CC with arguments, DMAEMU_CC_KIND,
+# --dmaemu-show, --dmaemu-uninstrumented, $CC with arguments, DMAEMU_CC_KIND,
 # DMAEMU_CC_UNINSTALLED, a moved installation, the compiler's exit status,
 # and the refusal of a sanitizer build.  (tests/scripts/install.sh runs the installed one.)
 . "$top_srcdir/tests/runner/tap.sh"
@@ -27,6 +27,11 @@ if [ -n "$SANITIZER" ]; then
 	check "... and runs nothing" [ ! -s "$tmp/out" ]
 	run env CC=echo "$dcc" --dmaemu-show -c x.c
 	check "... even with --dmaemu-show" [ "$rc" = 2 ]
+	run env CC=echo "$dcc" --dmaemu-uninstrumented -c x.c
+	check "... but builds with --dmaemu-uninstrumented" [ "$rc" = 0 ]
+	check "... with the headers, without instrumentation" sh -c \
+		"grep -q -e '-I.*/include/dmaemu/kernel' '$tmp/out' &&
+		 ! grep -q kernel-address '$tmp/out'"
 	done_testing
 	exit
 fi
@@ -63,8 +68,19 @@ run env CC=false "$dcc" --dmaemu-show -c x.c
 check "--dmaemu-show: status 0 (the compiler, false, does not run)" [ "$rc" = 0 ]
 check "--dmaemu-show: prints the command" has "^false -I.* -c x\.c"
 run env CC=echo "$dcc" -c x.c --dmaemu-show
-check "--dmaemu-show is only an option in the first place" \
+check "--dmaemu-show is only an option before the compiler's arguments" \
 	has "-c x\.c --dmaemu-show"
+
+# --dmaemu-uninstrumented: headers and library, no instrumentation, no
+# --wrap; with --dmaemu-show in either order.
+run env CC=echo "$dcc" --dmaemu-uninstrumented -o prog x.c
+check "--dmaemu-uninstrumented: the headers and -ldmaemu" \
+	has "-I$src/include .* -ldmaemu -lpthread"
+check "--dmaemu-uninstrumented: no instrumentation, no --wrap" \
+	sh -c "! grep -q -e 'kernel-address\|--wrap' '$tmp/out'"
+run env CC=false "$dcc" --dmaemu-uninstrumented --dmaemu-show -c x.c
+check "--dmaemu-uninstrumented --dmaemu-show: shown, not run" \
+	sh -c "[ $rc = 0 ] && grep -q '^false -I' '$tmp/out' && ! grep -q kernel-address '$tmp/out'"
 
 # The compiler's status is dmaemu-cc's.
 run env CC=false "$dcc" -c x.c
