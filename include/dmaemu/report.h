@@ -44,7 +44,8 @@ struct dmaemu_machine;
 	X(UNHANDLED_IRQ, "unhandled-irq")                       \
 	X(CPU_ACCESS_DEVICE_OWNED, "cpu-access-device-owned")   \
 	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")   \
-	X(STALE_DEVICE_READ, "stale-device-read")
+	X(STALE_DEVICE_READ, "stale-device-read")               \
+	X(WC_PENDING_READ, "wc-pending-read")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,

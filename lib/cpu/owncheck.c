@@ -70,8 +70,24 @@ struct dmaemu__owncheck {
 	bool have_last;
 };
 
+/*
+ * glibc's backtrace() loads the unwinder (libgcc_s) with dlopen() the first
+ * time it is called; two device threads making their first reports at
+ * once would race inside the loader as Helgrind and DRD see it.  Load it
+ * once, before any of the machine's threads runs.
+ */
+static pthread_once_t unwinder_once = PTHREAD_ONCE_INIT;
+
+static void load_unwinder(void)
+{
+	void *pc[2];
+
+	(void)backtrace(pc, 2);
+}
+
 int dmaemu__owncheck_init(struct dmaemu_machine *m)
 {
+	pthread_once(&unwinder_once, load_unwinder);
 	struct dmaemu__owncheck *o = dmaemu__calloc(1, sizeof(*o));
 
 	if (!o)

@@ -280,11 +280,13 @@ START_TEST(test_device_vs_write_combining)
 	ck_assert_int_eq(dmaemu_cpu_write(wc, in, 16), 0);
 	ck_assert_int_eq(dmaemu_dma_read(d, h, out, 16), 0);
 	ck_assert_int_eq(out[0], 0); /* pending, not visible */
+	expect("wc-pending-read", 1, 0);
 	memset(in, 'V', sizeof(in));
 	ck_assert_int_eq(dmaemu_dma_write(d, h + 8, in, 16), 0);
 	ck_assert_int_eq(dmaemu_dma_read(d, h, out, 16), 0);
 	ck_assert_int_eq(out[0], 0);
 	ck_assert_int_eq(out[8], 'V');
+	expect("wc-pending-read", 1, 1); /* bytes 0-7 still pending */
 	dmaemu_cpu_flush_wc();
 	ck_assert_int_eq(dmaemu_dma_read(d, h, out, 16), 0);
 	ck_assert_int_eq(out[0], 'W');
