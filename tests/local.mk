@@ -187,4 +187,37 @@ EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/data/lackey.out tests/data/policy.din \
 	tests/oracle/transpose.c tests/oracle/listwalk.c \
 	tests/oracle/stride.c tests/oracle/fxsave.c
+
+# The manual pages and the installation: man-drift.sh holds the pages to
+# the code, dmaemu-cc.sh the compiler wrapper to its page, install.sh
+# stages an installation and uses it.
+install_tests = \
+	tests/scripts/man-drift.sh \
+	tests/scripts/dmaemu-cc.sh \
+	tests/scripts/install.sh
+TESTS += $(install_tests)
+EXTRA_DIST += $(install_tests) tests/scripts/option-values.c
+
+# man-drift.sh compares dmaemu(7) with the options' values on each
+# profile, which this program prints.
+check_PROGRAMS += tests/scripts/option-values
+tests_scripts_option_values_LDADD = lib/libdmaemu.la
+
+# The tests that run make install (install.sh, check-driver-tests.sh):
+# libtool relinks libdmaemu in place in lib/.libs for a moment while it
+# installs it, so they run after every other test of the run, so that
+# none loads a half-written library, and one after the other.
+staging_logs = tests/scripts/check-driver-tests.log tests/scripts/install.log
+tests/scripts/check-driver-tests.log: \
+	$(filter-out $(staging_logs),$(TEST_LOGS))
+tests/scripts/install.log: $(filter-out $(staging_logs),$(TEST_LOGS)) \
+	$(filter tests/scripts/check-driver-tests.log,$(TEST_LOGS))
+
+# install.sh stages an installation and needs to know where each part goes.
+print-install-dirs:
+	@echo "prefix='$(prefix)'; bindir='$(bindir)'; libdir='$(libdir)';" \
+		"includedir='$(includedir)'; mandir='$(mandir)';" \
+		"pkgdatadir='$(pkgdatadir)'; pkgconfigdir='$(pkgconfigdir)'"
+.PHONY: print-install-dirs
+
 include $(srcdir)/tests/fuzz/local.mk

@@ -27,6 +27,7 @@ packages=(
 	check libsubunit-dev libbsd-dev libdw-dev valgrind clang libclang-rt-14-dev
 	clang-format coccinelle
 	python3
+	groff-base man-db
 )
 
 install_packages() {
