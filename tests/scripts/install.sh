@@ -187,7 +187,10 @@ int main(void)
 }
 EOF
 pkgconf() {
-	PKG_CONFIG_PATH=$dest$pkgconfigdir PKG_CONFIG_LIBDIR=$dest$pkgconfigdir \
+	# The staged install first, then the system's own .pc files (the
+	# libraries dmaemu requires, such as libdw).
+	PKG_CONFIG_PATH=$dest$pkgconfigdir \
+		PKG_CONFIG_LIBDIR=$dest$pkgconfigdir:$(pkg-config --variable pc_path pkg-config) \
 		PKG_CONFIG_SYSROOT_DIR=$dest pkg-config "$@"
 }
 if ! command -v pkg-config >/dev/null 2>&1; then
