@@ -422,6 +422,26 @@ static void add_site(struct text *t, const char *kind, const void *site,
 }
 
 /*
+ * The SUMMARY line of a report whose place was given as text (->where):
+ * "fn file:line", as dmaemu__code_where() writes it, becomes the
+ * sanitizers' "file:line in fn"; any other text is printed as it is.
+ */
+static void add_where_summary(struct text *t, const char *kind,
+			      const char *where)
+{
+	const char *sp = strchr(where, ' ');
+
+	t->summary = t->len;
+	if (sp && sp > where && !strchr(sp + 1, ' ') && strchr(sp + 1, ':') &&
+	    sp[1] != '(') {
+		add(t, "SUMMARY: dmaemu: %s %s in %.*s\n", kind, sp + 1,
+		    (int)(sp - where), where);
+		return;
+	}
+	add(t, "SUMMARY: dmaemu: %s %s\n", kind, where);
+}
+
+/*
  * The "at" text of a formatted report, for the recorded report: the
  * report's own ->where, else what follows "    at " in @t, else NULL.
  */
@@ -493,8 +513,7 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 			add_mask(t, r);
 		if (r->where) {
 			add(t, "    at %s\n", r->where);
-			t->summary = t->len;
-			add(t, "SUMMARY: dmaemu: %s %s\n", kind, r->where);
+			add_where_summary(t, kind, r->where);
 		} else if (site) {
 			add_site(t, kind, site, in_fn);
 		} else {
