@@ -13,6 +13,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/machine.h \
 	include/dmaemu/mm.h \
 	include/dmaemu/report.h \
+	include/dmaemu/sched.h \
 	include/dmaemu/testing.h \
 	include/dmaemu/sync.h \
 	include/dmaemu/vma.h

@@ -7,7 +7,8 @@
 
 noinst_LTLIBRARIES += lib/libdmaemu-internal.la
 lib_libdmaemu_internal_la_SOURCES = lib/machine.c lib/testing.c
-lib_libdmaemu_internal_la_LIBADD = cachesim/libcachesim.la $(PTHREAD_LIBS)
+lib_libdmaemu_internal_la_LIBADD = cachesim/libcachesim.la $(LIBDW_LIBS) \
+	$(PTHREAD_LIBS)
 
 include $(srcdir)/lib/base/local.mk
 include $(srcdir)/lib/core/local.mk

@@ -147,9 +147,12 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	if (ret < 0)
 		goto out_wc;
 	dmaemu__dma_init(m);
-	ret = dmaemu__irq_init(m);
+	ret = dmaemu__sched_init(m);
 	if (ret < 0)
 		goto out_cpu;
+	ret = dmaemu__irq_init(m);
+	if (ret < 0)
+		goto out_sched;
 	ret = dmaemu__machine_register(m);
 	if (ret < 0)
 		goto out_irq;
@@ -157,6 +160,8 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 
 out_irq:
 	dmaemu__irq_fini(m);
+out_sched:
+	dmaemu__sched_fini(m);
 out_cpu:
 	dmaemu__cpu_fini(m);
 out_wc:
@@ -187,6 +192,7 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 		return;
 	dmaemu__devices_fini(m); /* reports their leaks: the machine is whole */
 	dmaemu__irq_fini(m);	 /* the interrupt thread, now idle */
+	dmaemu__sched_fini(m);	 /* every other context has exited */
 	dmaemu__owner_fini(m);
 	dmaemu__machine_unregister(m);
 	dmaemu__iommu_fini(m);

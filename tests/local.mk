@@ -32,7 +32,8 @@ unit_tests = \
 	tests/unit/check-dma-iommu \
 	tests/unit/check-dma-sync \
 	tests/unit/check-seed \
-	tests/unit/check-alloc-fail
+	tests/unit/check-alloc-fail \
+	tests/unit/check-symbolize
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_libs = tests/runner/libcheckrun.la lib/libdmaemu-internal.la $(CHECK_LIBS)
@@ -48,6 +49,9 @@ tests_unit_check_clean_paths_LDADD = $(unit_libs)
 tests_unit_check_dma_sync_LDADD = $(unit_libs)
 tests_unit_check_seed_LDADD = $(unit_libs)
 tests_unit_check_alloc_fail_LDADD = $(unit_libs)
+# Built with debug information whatever CFLAGS say: it is what it reads.
+tests_unit_check_symbolize_CFLAGS = $(AM_CFLAGS) -g
+tests_unit_check_symbolize_LDADD = $(unit_libs)
 
 # Suites compiled like driver code (instrumented): the CPU's view of the
 # data is what they test.  They link the shared twin (lib/local.mk).
@@ -119,6 +123,15 @@ tests_api_check_copy_engine_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/examples/copy-engine
 tests_api_check_copy_engine_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+# sched=lockstep, with the copy engine's reference driver.
+check_PROGRAMS += tests/api/check-lockstep
+TESTS += tests/api/check-lockstep
+tests_api_check_lockstep_SOURCES = tests/api/check-lockstep.c \
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h
+tests_api_check_lockstep_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/copy-engine
+tests_api_check_lockstep_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS) -lpthread
 # The network card with its reference driver (examples/nic), the same way.
 check_PROGRAMS += tests/api/check-nic
 TESTS += tests/api/check-nic
@@ -161,6 +174,7 @@ script_tests = \
 	tests/scripts/gfp-temporary.sh \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \
+	tests/scripts/report-site.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
@@ -173,6 +187,7 @@ TESTS += $(script_tests)
 AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/valgrind-rx.c \
+	tests/scripts/report-site-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
 	cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci \
@@ -180,4 +195,37 @@ EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/data/lackey.out tests/data/policy.din \
 	tests/oracle/transpose.c tests/oracle/listwalk.c \
 	tests/oracle/stride.c tests/oracle/fxsave.c
+
+# The manual pages and the installation: man-drift.sh holds the pages to
+# the code, dmaemu-cc.sh the compiler wrapper to its page, install.sh
+# stages an installation and uses it.
+install_tests = \
+	tests/scripts/man-drift.sh \
+	tests/scripts/dmaemu-cc.sh \
+	tests/scripts/install.sh
+TESTS += $(install_tests)
+EXTRA_DIST += $(install_tests) tests/scripts/option-values.c
+
+# man-drift.sh compares dmaemu(7) with the options' values on each
+# profile, which this program prints.
+check_PROGRAMS += tests/scripts/option-values
+tests_scripts_option_values_LDADD = lib/libdmaemu.la
+
+# The tests that run make install (install.sh, check-driver-tests.sh):
+# libtool relinks libdmaemu in place in lib/.libs for a moment while it
+# installs it, so they run after every other test of the run, so that
+# none loads a half-written library, and one after the other.
+staging_logs = tests/scripts/check-driver-tests.log tests/scripts/install.log
+tests/scripts/check-driver-tests.log: \
+	$(filter-out $(staging_logs),$(TEST_LOGS))
+tests/scripts/install.log: $(filter-out $(staging_logs),$(TEST_LOGS)) \
+	$(filter tests/scripts/check-driver-tests.log,$(TEST_LOGS))
+
+# install.sh stages an installation and needs to know where each part goes.
+print-install-dirs:
+	@echo "prefix='$(prefix)'; bindir='$(bindir)'; libdir='$(libdir)';" \
+		"includedir='$(includedir)'; mandir='$(mandir)';" \
+		"pkgdatadir='$(pkgdatadir)'; pkgconfigdir='$(pkgconfigdir)'"
+.PHONY: print-install-dirs
+
 include $(srcdir)/tests/fuzz/local.mk

@@ -24,9 +24,10 @@ mode=${1:-tour}
 
 packages=(
 	build-essential autoconf automake libtool pkgconf autoconf-archive
-	check libsubunit-dev libbsd-dev valgrind clang libclang-rt-14-dev
+	check libsubunit-dev libbsd-dev libdw-dev valgrind clang libclang-rt-14-dev
 	clang-format coccinelle libpng-dev
 	python3
+	groff-base man-db
 )
 
 install_packages() {

@@ -53,7 +53,7 @@ say "2. A receive path that forgets dma_sync_single_for_cpu() (README.md)"
 awk '/^```c$/ { f = 1; next } f && /^```$/ { exit } f' \
 	"$top/README.md" >"$tmp/rx.c"
 sed 's/^/    /' "$tmp/rx.c" | sed -n '/int main/,/^    }/p'
-"$cc" -g "$tmp/rx.c" -o "$tmp/rx"
+(cd "$tmp" && "$cc" -g rx.c -o rx)
 echo
 echo "On profile=arm64 (Linux 4.14's cache maintenance, devices do not snoop):"
 echo
@@ -62,10 +62,11 @@ cat <<'EOF'
 
 The CPU read the buffer while the device owned it, so its cache kept the
 old byte: without the sync it reads 0, not 'h', and dmaemu says which
-bytes are stale, at the moment of the read, and which call was missing.
+bytes are stale, at the moment of the read, on which line of rx.c, and
+which call was missing.
 EOF
 sed 's/profile=arm64/profile=x86/' "$tmp/rx.c" >"$tmp/rx86.c"
-"$cc" -g "$tmp/rx86.c" -o "$tmp/rx86"
+(cd "$tmp" && "$cc" -g rx86.c -o rx86)
 echo
 echo "The same program on profile=x86 (devices snoop the CPU's cache):"
 echo

@@ -45,7 +45,8 @@ struct dmaemu_machine;
 	X(CPU_ACCESS_DEVICE_OWNED, "cpu-access-device-owned")   \
 	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")   \
 	X(STALE_DEVICE_READ, "stale-device-read")               \
-	X(WC_PENDING_READ, "wc-pending-read")
+	X(WC_PENDING_READ, "wc-pending-read")                   \
+	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,

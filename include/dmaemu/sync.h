@@ -8,8 +8,9 @@
  * 1 ms fires after 1 ms of host time, and jiffies advance HZ (1000) times
  * a second, starting 5 minutes before wrapping, as the kernel's do, so a
  * driver that compares jiffies without time_after() is caught early.
- * (The lockstep scheduler of a later release will replace this clock with
- * a virtual one; code that only uses these calls will not notice.)
+ * With sched=lockstep the threads of the machine see its virtual clock
+ * instead, which jumps to the next deadline when every thread waits
+ * (docs/scheduling.md); code that only uses these calls does not notice.
  *
  * Sleeping.  Wait queues, completions, spinlock_t and struct mutex keep no
  * host object inside them: each waits on one of a fixed set of hashed

@@ -329,8 +329,10 @@ struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
 static uint64_t regs_read(void *priv, uint64_t off, unsigned int size)
 {
 	struct dmaemu_device *d = priv;
+	uint64_t v = d->ops->mmio_read(d, off, size);
 
-	return d->ops->mmio_read(d, off, size);
+	dmaemu__sched_point(d->m, "mmio read");
+	return v;
 }
 
 static void regs_write(void *priv, uint64_t off, uint64_t val,
@@ -339,6 +341,7 @@ static void regs_write(void *priv, uint64_t off, uint64_t val,
 	struct dmaemu_device *d = priv;
 
 	d->ops->mmio_write(d, off, val, size);
+	dmaemu__sched_point(d->m, "mmio write");
 }
 
 /* A model's ops are usable: a window has a handler, handlers a window. */
@@ -998,15 +1001,29 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	return 0;
 }
 
+/* Lockstep: each device DMA call is a scheduling point. */
+static void dma_point(struct dmaemu_device *d, const char *what)
+{
+	struct dmaemu_device *dev;
+
+	if (!dmaemu__sched_on())
+		return;
+	dev = d ? dmaemu__device_of(&d->dev) : NULL;
+	if (dev)
+		dmaemu__sched_point(dev->m, what);
+}
+
 int dmaemu_dma_read(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		    size_t len)
 {
+	dma_point(d, "dma read");
 	return device_access(d, addr, buf, len, false, "dmaemu_dma_read");
 }
 
 int dmaemu_dma_write(struct dmaemu_device *d, dma_addr_t addr, const void *buf,
 		     size_t len)
 {
+	dma_point(d, "dma write");
 	return device_access(d, addr, (void *)(uintptr_t)buf, len, true,
 			     "dmaemu_dma_write");
 }

@@ -33,6 +33,14 @@
  * A level line still asserted after its handler is simply deliverable
  * again at step 1.
  *
+ * With sched=lockstep, the interrupt thread and each threaded handler's
+ * thread are contexts of the machine's scheduler (mm/sched.c): their
+ * sleeps are scheduler waits keyed by ic (or the action), every broadcast
+ * wakes that key, the start of a delivery is a scheduling point, the
+ * interrupts-off gate waits on &m->irqs_off (woken by mm/context.c when
+ * the last thread turns interrupts back on), and the threads are joined
+ * after a scheduler wait for their exit.
+ *
  * Locks: ic->lock and the table lock are leaves (core/core.h): handlers,
  * threaded handlers and reports run with neither held.  A descriptor is
  * freed only by device destroy, after its handlers finished.
@@ -61,7 +69,8 @@ struct irq_action {
 	const char *name;
 	void *dev_id;
 	struct dmaemu__irq_desc *desc;
-	pthread_t thread; /* runs thread_fn (when there is one) */
+	pthread_t thread;	   /* runs thread_fn (when there is one) */
+	struct dmaemu__sctx *sctx; /* its lockstep context, or NULL */
 	pthread_cond_t cond;
 	bool wake, stop, running;
 };
@@ -96,6 +105,7 @@ struct dmaemu__irqc {
 	pthread_cond_t cond;
 	pthread_cond_t sync;
 	pthread_t thread;
+	struct dmaemu__sctx *sctx; /* the thread's lockstep context */
 	bool started, stop;
 	struct dmaemu__irq_desc **desc;
 	size_t n, cap, next;
@@ -135,6 +145,34 @@ static int cond_init_monotonic(pthread_cond_t *c)
 	return ret;
 }
 
+/* Broadcast @cond and wake the lockstep waits on @key; ic->lock held. */
+static void kick(pthread_cond_t *cond, const void *key)
+{
+	pthread_cond_broadcast(cond);
+	dmaemu__sched_wake(key);
+}
+
+/*
+ * Wait on @cond (ic->lock held) until kicked.  A lockstep context (@c)
+ * waits in the scheduler on @key, with ic->lock dropped.
+ * Return: 0, or -EDEADLK (lockstep deadlock).
+ */
+static int ic_sleep(struct dmaemu__irqc *ic, struct dmaemu__sctx *c,
+		    pthread_cond_t *cond, const void *key, unsigned int flags,
+		    const char *what)
+{
+	int ret;
+
+	if (!c) {
+		pthread_cond_wait(cond, &ic->lock);
+		return 0;
+	}
+	dmaemu__unlock(&ic->lock);
+	ret = dmaemu__sched_wait(c, key, DMAEMU__SCHED_NONE, flags, what);
+	dmaemu__lock(&ic->lock);
+	return ret;
+}
+
 /* ---------------------------------------------------------------------- */
 /* The interrupt thread                                                   */
 /* ---------------------------------------------------------------------- */
@@ -165,6 +203,11 @@ static void gate_wait(struct dmaemu__irqc *ic)
 	struct timespec ts;
 	uint64_t ns;
 
+	if (ic->sctx) {
+		(void)ic_sleep(ic, ic->sctx, &ic->cond, &ic->m->irqs_off,
+			       DMAEMU__SCHED_IDLE, "irqs off");
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ns = (uint64_t)ts.tv_nsec + GATE_POLL_NS;
 	ts.tv_sec += (time_t)(ns / 1000000000ULL);
@@ -179,19 +222,30 @@ static void *irq_thread(void *arg)
 	struct irq_action *ac;
 	irqreturn_t ret;
 	unsigned long flags;
-	bool nobody;
+	bool nobody, yielded = false;
 
+	dmaemu__sched_start(ic->sctx);
 	dmaemu__lock(&ic->lock);
 	while (!ic->stop) {
 		desc = pick(ic);
 		if (!desc) {
-			pthread_cond_wait(&ic->cond, &ic->lock);
+			(void)ic_sleep(ic, ic->sctx, &ic->cond, ic,
+				       DMAEMU__SCHED_IDLE, "irq idle");
 			continue;
 		}
 		if (__atomic_load_n(&ic->m->irqs_off, __ATOMIC_SEQ_CST)) {
 			gate_wait(ic);
 			continue;
 		}
+		if (ic->sctx && !yielded) {
+			/* Lockstep: the delivery is a point; look again. */
+			dmaemu__unlock(&ic->lock);
+			dmaemu__sched_point(ic->m, "irq delivery");
+			dmaemu__lock(&ic->lock);
+			yielded = true;
+			continue;
+		}
+		yielded = false;
 		desc->inprogress = true;
 		desc->pending = false;
 		ac = desc->action;
@@ -210,7 +264,7 @@ static void *irq_thread(void *arg)
 			ac->wake = true;
 			if (ac->flags & IRQF_ONESHOT)
 				desc->oneshot = true;
-			pthread_cond_broadcast(&ac->cond);
+			kick(&ac->cond, ac);
 		}
 		if (ret == IRQ_NONE && ++desc->unhandled >= UNHANDLED_LIMIT) {
 			desc->unhandled = 0;
@@ -220,7 +274,7 @@ static void *irq_thread(void *arg)
 			desc->unhandled = 0;
 		}
 		desc->inprogress = false;
-		pthread_cond_broadcast(&ic->sync);
+		kick(&ic->sync, ic);
 		if (nobody) {
 			unsigned int irq = desc->irq;
 			const char *name = ac->name;
@@ -236,6 +290,7 @@ static void *irq_thread(void *arg)
 		}
 	}
 	dmaemu__unlock(&ic->lock);
+	dmaemu__sched_exit(ic->sctx);
 	return NULL;
 }
 
@@ -246,10 +301,12 @@ static void *action_thread(void *arg)
 	struct dmaemu__irq_desc *desc = ac->desc;
 	struct dmaemu__irqc *ic = desc->ic;
 
+	dmaemu__sched_start(ac->sctx);
 	dmaemu__lock(&ic->lock);
 	for (;;) {
 		while (!ac->wake && !ac->stop)
-			pthread_cond_wait(&ac->cond, &ic->lock);
+			(void)ic_sleep(ic, ac->sctx, &ac->cond, ac,
+				       DMAEMU__SCHED_IDLE, "irq thread idle");
 		if (!ac->wake)
 			break;
 		ac->wake = false;
@@ -260,11 +317,12 @@ static void *action_thread(void *arg)
 		ac->running = false;
 		if (desc->oneshot && !ac->wake) {
 			desc->oneshot = false;
-			pthread_cond_broadcast(&ic->cond);
+			kick(&ic->cond, ic);
 		}
-		pthread_cond_broadcast(&ic->sync);
+		kick(&ic->sync, ic);
 	}
 	dmaemu__unlock(&ic->lock);
+	dmaemu__sched_exit(ac->sctx);
 	return NULL;
 }
 
@@ -275,9 +333,17 @@ static int irq_thread_start(struct dmaemu__irqc *ic)
 
 	if (ic->started)
 		return 0;
+	if (ic->m->sched) {
+		ic->sctx = dmaemu__sched_spawn(ic->m, "irq");
+		if (!ic->sctx)
+			return -ENOMEM;
+	}
 	ret = pthread_create(&ic->thread, NULL, irq_thread, ic);
-	if (ret)
+	if (ret) {
+		dmaemu__sched_forget(ic->sctx);
+		ic->sctx = NULL;
 		return -ret;
+	}
 	ic->started = true;
 	return 0;
 }
@@ -358,10 +424,13 @@ void dmaemu__irq_fini(struct dmaemu_machine *m)
 		return;
 	dmaemu__lock(&ic->lock);
 	ic->stop = true;
-	pthread_cond_broadcast(&ic->cond);
+	kick(&ic->cond, ic);
 	dmaemu__unlock(&ic->lock);
-	if (ic->started)
+	if (ic->started) {
+		dmaemu__sched_join(ic->sctx);
 		pthread_join(ic->thread, NULL);
+		dmaemu__sched_forget(ic->sctx);
+	}
 	pthread_cond_destroy(&ic->sync);
 	pthread_cond_destroy(&ic->cond);
 	pthread_mutex_destroy(&ic->lock);
@@ -458,9 +527,11 @@ static void action_free(struct dmaemu__irqc *ic, struct irq_action *ac)
 {
 	if (ac->thread_fn) {
 		ac->stop = true;
-		pthread_cond_broadcast(&ac->cond);
+		kick(&ac->cond, ac);
 		dmaemu__unlock(&ic->lock);
+		dmaemu__sched_join(ac->sctx);
 		pthread_join(ac->thread, NULL);
+		dmaemu__sched_forget(ac->sctx);
 		dmaemu__lock(&ic->lock);
 		pthread_cond_destroy(&ac->cond);
 	}
@@ -480,7 +551,9 @@ static const char *remove_action(struct dmaemu__irq_desc *desc)
 
 	desc->action = NULL;
 	while (desc->inprogress)
-		pthread_cond_wait(&ic->sync, &ic->lock);
+		if (ic_sleep(ic, dmaemu__sched_self(ic->m), &ic->sync, ic, 0,
+			     "free_irq()"))
+			break;
 	desc->oneshot = false;
 	desc->depth = 0;
 	action_free(ic, ac);
@@ -571,7 +644,7 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 		desc->pending = true;
 	desc->level = up;
 	if (deliverable(desc))
-		pthread_cond_broadcast(&ic->cond);
+		kick(&ic->cond, ic);
 	dmaemu__unlock(&ic->lock);
 	return 0;
 }
@@ -652,9 +725,15 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler,
 		goto out_free;
 	}
 	ret = irq_thread_start(ic);
+	if (!ret && thread_fn && ic->m->sched) {
+		ac->sctx =
+			dmaemu__sched_spawn(ic->m, name ? name : "irq thread");
+		ret = ac->sctx ? 0 : -ENOMEM;
+	}
 	if (!ret && thread_fn)
 		ret = -pthread_create(&ac->thread, NULL, action_thread, ac);
 	if (ret) {
+		dmaemu__sched_forget(ac->sctx);
 		dmaemu__unlock(&ic->lock);
 		ret = -ENOMEM;
 		goto out_free;
@@ -665,7 +744,7 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler,
 	desc->depth = (flags & IRQF_NO_AUTOEN) ? 1 : 0;
 	desc->action = ac;
 	if (deliverable(desc))
-		pthread_cond_broadcast(&ic->cond);
+		kick(&ic->cond, ic);
 	dmaemu__unlock(&ic->lock);
 	return 0;
 
@@ -730,7 +809,9 @@ static void wait_handlers(struct dmaemu__irq_desc *desc, const char *fn)
 		if (!desc->inprogress &&
 		    !(ac && ac->thread_fn && (ac->wake || ac->running)))
 			break;
-		pthread_cond_wait(&ic->sync, &ic->lock);
+		if (ic_sleep(ic, dmaemu__sched_self(ic->m), &ic->sync, ic, 0,
+			     fn))
+			break;
 	}
 }
 
@@ -782,7 +863,7 @@ void enable_irq(unsigned int irq)
 	dmaemu__lock(&desc->ic->lock);
 	unbalanced = !desc->depth;
 	if (!unbalanced && !--desc->depth && deliverable(desc))
-		pthread_cond_broadcast(&desc->ic->cond);
+		kick(&desc->ic->cond, desc->ic);
 	dmaemu__unlock(&desc->ic->lock);
 	if (unbalanced)
 		dmaemu__reportf(desc->ic->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,

@@ -25,12 +25,19 @@
  * <dmaemu/sync.h>); the thread sleeps with pthread_cond_timedwait() on
  * that clock.
  *
+ * With sched=lockstep the thread is a context of the machine's scheduler
+ * (mm/sched.c): its sleep is a scheduler wait keyed by t (an idle wait,
+ * with the timer's deadline in emulated time), every wake-up above wakes
+ * that key too, the start of run is a scheduling point, and destroy waits
+ * for the thread's exit as a scheduler wait before joining it.
+ *
  * Locks: t->lock is a leaf (core/core.h): models call doorbell() and the
  * timer calls with their own lock held, and run is called without it.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "bus/bus.h"
@@ -48,6 +55,8 @@
  * @stop:     destroy: the thread ends.
  * @in_run:   run is being called.
  * @stopping: atomic copy of (@hold || @stop) for dmaemu_device_stopping().
+ * @sctx:     the thread's lockstep context (NULL: sched=threads).
+ * @vdeadline: the timer in the machine's emulated time (lockstep).
  */
 struct dmaemu__devthread {
 	pthread_t tid;
@@ -60,15 +69,48 @@ struct dmaemu__devthread {
 	bool stop;
 	bool in_run;
 	int stopping;
+	struct dmaemu__sctx *sctx;
+	uint64_t vdeadline;
 };
 
-static bool ts_passed(const struct timespec *ts)
+static bool ts_passed(const struct dmaemu__devthread *t)
 {
+	const struct timespec *ts = &t->deadline;
 	struct timespec now;
 
+	if (t->sctx)
+		return dmaemu__sched_time(t->sctx) >= t->vdeadline;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return now.tv_sec > ts->tv_sec ||
 	       (now.tv_sec == ts->tv_sec && now.tv_nsec >= ts->tv_nsec);
+}
+
+/* Wake the thread, and whoever waits for it to leave run; t->lock held. */
+static void kick(struct dmaemu__devthread *t)
+{
+	pthread_cond_broadcast(&t->cond);
+	dmaemu__sched_wake(t);
+}
+
+/*
+ * Sleep on t->cond (t->lock held) until kicked, or the timer's deadline
+ * when @timed.  In lockstep, the calling thread's scheduler wait (@c):
+ * the device thread's is an idle wait.
+ */
+static void sleep_on(struct dmaemu__devthread *t, struct dmaemu__sctx *c,
+		     bool timed, unsigned int flags, const char *what)
+{
+	if (c) {
+		dmaemu__unlock(&t->lock);
+		(void)dmaemu__sched_wait(
+			c, t, timed ? t->vdeadline : DMAEMU__SCHED_NONE, flags,
+			what);
+		dmaemu__lock(&t->lock);
+	} else if (timed) {
+		pthread_cond_timedwait(&t->cond, &t->lock, &t->deadline);
+	} else {
+		pthread_cond_wait(&t->cond, &t->lock);
+	}
 }
 
 /* Keep t->stopping in step; t->lock held. */
@@ -83,33 +125,34 @@ static void *device_thread(void *arg)
 	struct dmaemu__devthread *t = d->thr;
 	unsigned int ev;
 
+	dmaemu__sched_start(t->sctx);
 	dmaemu__lock(&t->lock);
 	while (!t->stop) {
 		ev = 0;
 		if (!t->hold) {
 			ev = t->events;
-			if (t->armed && ts_passed(&t->deadline)) {
+			if (t->armed && ts_passed(t)) {
 				t->armed = false;
 				ev |= DMAEMU_DEVICE_TIMER;
 			}
 		}
 		if (!ev) {
-			if (t->armed && !t->hold)
-				pthread_cond_timedwait(&t->cond, &t->lock,
-						       &t->deadline);
-			else
-				pthread_cond_wait(&t->cond, &t->lock);
+			sleep_on(t, t->sctx, t->armed && !t->hold,
+				 DMAEMU__SCHED_IDLE, "device idle");
 			continue;
 		}
 		t->events = 0;
 		t->in_run = true;
 		dmaemu__unlock(&t->lock);
+		if (t->sctx)
+			dmaemu__sched_point(d->m, "device run");
 		d->ops->run(d, ev);
 		dmaemu__lock(&t->lock);
 		t->in_run = false;
-		pthread_cond_broadcast(&t->cond);
+		kick(t);
 	}
 	dmaemu__unlock(&t->lock);
+	dmaemu__sched_exit(t->sctx);
 	return NULL;
 }
 
@@ -138,12 +181,23 @@ int dmaemu__thread_start(struct dmaemu_device *d)
 		goto out_mutex;
 	dmaemu__vg_atomic(&t->stopping, sizeof(t->stopping));
 	d->thr = t;
+	if (d->m->sched) {
+		char name[40];
+
+		snprintf(name, sizeof(name), "dev:%s", d->name);
+		t->sctx = dmaemu__sched_spawn(d->m, name);
+		if (!t->sctx) {
+			ret = ENOMEM;
+			goto out_cond;
+		}
+	}
 	ret = pthread_create(&t->tid, NULL, device_thread, d);
 	if (ret)
 		goto out_cond;
 	return 0;
 
 out_cond:
+	dmaemu__sched_forget(t->sctx);
 	d->thr = NULL;
 	pthread_cond_destroy(&t->cond);
 out_mutex:
@@ -162,9 +216,11 @@ void dmaemu__thread_stop(struct dmaemu_device *d)
 	dmaemu__lock(&t->lock);
 	t->stop = true;
 	update_stopping(t);
-	pthread_cond_broadcast(&t->cond);
+	kick(t);
 	dmaemu__unlock(&t->lock);
+	dmaemu__sched_join(t->sctx);
 	pthread_join(t->tid, NULL);
+	dmaemu__sched_forget(t->sctx);
 	d->thr = NULL;
 	pthread_cond_destroy(&t->cond);
 	pthread_mutex_destroy(&t->lock);
@@ -200,7 +256,7 @@ int dmaemu_device_doorbell(struct dmaemu_device *d)
 		return -EINVAL;
 	dmaemu__lock(&t->lock);
 	t->events |= DMAEMU_DEVICE_DOORBELL;
-	pthread_cond_broadcast(&t->cond);
+	kick(t);
 	dmaemu__unlock(&t->lock);
 	return 0;
 }
@@ -209,11 +265,12 @@ int dmaemu_device_timer_arm(struct dmaemu_device *d, uint64_t delay_ns)
 {
 	struct dmaemu__devthread *t = thread_of(d, "dmaemu_device_timer_arm");
 	struct timespec ts;
-	uint64_t ns;
+	uint64_t ns, vnow = 0;
 
 	if (!t)
 		return -EINVAL;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	(void)dmaemu__sched_machine_now(d->m, &vnow);
 	if (delay_ns > (1ULL << 62))
 		delay_ns = 1ULL << 62;
 	ns = (uint64_t)ts.tv_nsec + delay_ns;
@@ -221,8 +278,9 @@ int dmaemu_device_timer_arm(struct dmaemu_device *d, uint64_t delay_ns)
 	ts.tv_nsec = (long)(ns % 1000000000ULL);
 	dmaemu__lock(&t->lock);
 	t->deadline = ts;
+	t->vdeadline = vnow + delay_ns;
 	t->armed = true;
-	pthread_cond_broadcast(&t->cond);
+	kick(t);
 	dmaemu__unlock(&t->lock);
 	return 0;
 }
@@ -265,12 +323,14 @@ int dmaemu_device_reset(struct dmaemu_device *d)
 	t = d->thr;
 	self = dmaemu__thread_is_self(d);
 	if (t) {
+		struct dmaemu__sctx *c = dmaemu__sched_enter(d->m);
+
 		dmaemu__lock(&t->lock);
 		if (!self) {
 			t->hold++;
 			update_stopping(t);
 			while (t->in_run)
-				pthread_cond_wait(&t->cond, &t->lock);
+				sleep_on(t, c, false, 0, "device reset");
 		}
 		t->events = 0;
 		t->armed = false;
@@ -283,7 +343,7 @@ int dmaemu_device_reset(struct dmaemu_device *d)
 		dmaemu__lock(&t->lock);
 		t->hold--;
 		update_stopping(t);
-		pthread_cond_broadcast(&t->cond);
+		kick(t);
 		dmaemu__unlock(&t->lock);
 	}
 	return 0;

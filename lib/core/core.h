@@ -11,6 +11,8 @@
  *               and the call-site context of the driver call in progress
  *   report-query.c  the last reports of a machine, kept for queries, and
  *               the report callback
+ *   symbolize.c code addresses as function, file and line (libdwfl), and
+ *               the stack above a driver's line
  *
  * The machine struct holds every layer's state; the fields of a higher
  * layer are pointers to types only that layer defines.
@@ -27,6 +29,9 @@
  *                         recorded reports and the report callback (which
  *                         is called with none of report_lock held, but
  *                         maybe with 1-5 held: see <dmaemu/report.h>)
+ *   7. sym_lock           the libdwfl session (symbolize.c): a leaf taken
+ *                         while a report is formatted, with any of the
+ *                         above held or none
  * Device DMA takes only stripe locks (4) and below, so devices never
  * serialise on the cache lock.  The DMA backends (dma/): the swiotlb pool
  * lock is taken with none of the above held and takes the allocator locks
@@ -137,6 +142,7 @@ struct dmaemu__options {
 	bool map_clean;	       /* map_policy=5.19: arm64 map always cleans */
 	bool iommu_strict;     /* IOMMU checks stricter than 4.14 (iommu.c) */
 	unsigned int report_keep; /* reports recorded (report-query.c) */
+	bool lockstep;		  /* sched=lockstep (mm/sched.c) */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -259,6 +265,8 @@ struct dmaemu_machine {
 	 * (mm/context.c), which holds off the start of handlers (atomics). */
 	struct dmaemu__irqc *irqc;
 	unsigned int irqs_off;
+	/* sched=lockstep: the scheduler (mm/sched.c), made at create. */
+	struct dmaemu__sched *sched;
 
 	/* Reports (report.c), protected by report_lock (order 6). */
 	pthread_mutex_t report_lock;
@@ -348,10 +356,13 @@ void dmaemu__report_rec_fini(struct dmaemu_machine *m);
  * backend's, a line operation's deep in mem/ - names the driver's line.
  * A report made inside a call, with no ->where of its own, prints
  *
- *     at rx_refill+0x2c (/path/prog), in dma_map_single_attrs()
- *     SUMMARY: dmaemu: <kind> rx_refill+0x2c (/path/prog)
+ *     at rx_refill examples/nic/nic.c:51, in dma_map_single_attrs()
+ *     by nic_open examples/nic/nic.c:140
+ *     SUMMARY: dmaemu: <kind> examples/nic/nic.c:51 in rx_refill
  *
- * (", in fn()" left out when the headline starts with fn already).  Calls
+ * (", in fn()" left out when the headline starts with fn already; the
+ * dladdr() form "rx_refill+0x2c (/path/prog)" where there is no debug
+ * information; see report.c for the stack lines).  Calls
  * nest: an API call made inside another (by the library, for the driver)
  * names the inner function and keeps the outer one's caller.  Public entry points use DMAEMU__API_CALL(), which
  * leaves on every return path; dmaemu__call_enter()/_leave() are for code
@@ -379,8 +390,36 @@ const struct dmaemu__call *dmaemu__call_current(void);
 #define DMAEMU__API_CALL(var, fn)                                              \
 	struct dmaemu__call var __attribute__((cleanup(dmaemu__call_leave))) = \
 		dmaemu__call_start(&var, fn, __builtin_return_address(0))
-/* "rx_refill+0x2c (/path/prog)" for a code address, as dladdr() knows it
- * (report.c); for "at" lines and "mapping made at". */
+/*
+ * An access site is a call context with no API function (@fn NULL): the
+ * CPU layer enters one, with the return address of its entry point (an
+ * instrumentation hook, a routed mem* function, an explicit accessor),
+ * around the slow path of an access of driver code, so that every report
+ * made while the access is handled names the driver's line; no ", in
+ * fn()" is added to it.
+ */
+/* "rx_refill examples/nic/nic.c:51" for a return address (report.c), or
+ * without line information "rx_refill+0x2c (/path/prog)" as dladdr() knows
+ * it; for "at" lines and "mapping made at". */
 void dmaemu__code_where(const void *addr, char *buf, size_t len);
+
+/*
+ * Symbolization (symbolize.c): source frames of code addresses, with
+ * elfutils' libdwfl.  One source frame: the function, and the file (as
+ * compiled) and line.
+ */
+struct dmaemu__frame {
+	char fn[128];
+	char file[256];
+	unsigned int line;
+};
+/* The frames of return address @ret, innermost (inlined) first; 0 when it
+ * has no line information.  Thread-safe. */
+unsigned int dmaemu__symbolize(const void *ret, struct dmaemu__frame *f,
+			       unsigned int max);
+/* The return addresses of the frames above the function holding @site on
+ * the calling thread's stack; 0 when @site is not on it. */
+unsigned int dmaemu__stack_above(const void *site, const void **pcs,
+				 unsigned int max);
 
 #endif /* DMAEMU_LIB_CORE_H */

@@ -91,6 +91,7 @@ enum {
 	K_MAP_POLICY,
 	K_IOMMU_STRICT,
 	K_REPORT_KEEP,
+	K_SCHED,
 	K_NKEYS
 };
 
@@ -222,6 +223,13 @@ static const struct opt_key keys[K_NKEYS] = {
 			   65536,
 			   0,
 			   {NULL}},
+	[K_SCHED] = {"sched",
+		     OPT_PAIR,
+		     OFF(lockstep),
+		     0,
+		     1,
+		     0,
+		     {"threads", "lockstep", "expected threads or lockstep"}},
 };
 
 static const char *const profile_names[] = {

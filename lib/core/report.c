@@ -12,12 +12,30 @@
  *   SUMMARY: dmaemu: lost-device-write 0x80001000+4
  *
  * A report made while a driver's API call is in progress on the thread
- * (dmaemu__call_enter(), DMAEMU__API_CALL()) names the driver's line: an
- * "at" line with the caller's address and the API function, and the
- * SUMMARY line points there instead of at a physical range.  The context is
- * thread-local, so a report made deep in the memory model during a
- * dma_unmap_*() names the unmap's caller, and device threads (which make
- * no API calls) never inherit a driver's context.
+ * (dmaemu__call_enter(), DMAEMU__API_CALL()), or while the CPU layer
+ * handles an access of driver code (DMAEMU__ACCESS_SITE()), names the
+ * driver's line, the way the sanitizers do:
+ *
+ *   ==4242==ERROR: dmaemu: stale-cpu-read: read of 4 bytes at ...
+ *       bytes 0-3 of line 0x80021040 (mask 0x000000000000000f)
+ *       at rx_poll examples/nic/nic.c:88
+ *       by nic_napi examples/nic/nic.c:120
+ *       by main examples/nic/nic.c:301
+ *   SUMMARY: dmaemu: stale-cpu-read examples/nic/nic.c:88 in rx_poll
+ *
+ * The "at" line is the driver's line (", in dma_unmap_single_attrs()"
+ * added for an API call whose name the headline does not start with);
+ * the "by" lines are the stack above it, functions inlined there first,
+ * up to STACK_LINES lines and no further than main; the SUMMARY line
+ * points there instead of at a physical range.  Function, file and line
+ * come from the debug information (symbolize.c); without it a frame is
+ * "rx_poll+0x2c (/path/prog)" as dladdr() knows it.  Under Valgrind the
+ * "by" lines give way to Valgrind's own stack printing
+ * (VALGRIND_PRINTF_BACKTRACE, on Valgrind's log), between the "at" line
+ * and the SUMMARY.  The context is thread-local, so a report made deep in
+ * the memory model during a dma_unmap_*() names the unmap's caller, and
+ * device threads (which make no API calls) never inherit a driver's
+ * context.
  *
  * Policy: halt_on_error=1 aborts after the first report is printed.
  * exitcode=N makes the process exit status N at normal exit if any report
@@ -32,6 +50,10 @@
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+#endif
 
 #include "core/core.h"
 
@@ -107,8 +129,9 @@ void dmaemu__report_fini(struct dmaemu_machine *m)
 /* Call-site context                                                      */
 /* ---------------------------------------------------------------------- */
 
-/* The innermost API call in progress on this thread (initial-exec: the
- * library is linked, never dlopen()ed, and the access stays a load). */
+/* The innermost API call or access site in progress on this thread
+ * (initial-exec: the library is linked, never dlopen()ed, and the access
+ * stays a load). */
 static __thread const struct dmaemu__call *cur_call
 	__attribute__((tls_model("initial-exec")));
 
@@ -116,7 +139,8 @@ static __thread const struct dmaemu__call *cur_call
  * dmaemu__call_start() - make @c the current call; DMAEMU__API_CALL()'s
  * initialiser.
  * @c:      the context variable being initialised (becomes current).
- * @fn:     the API function's name.
+ * @fn:     the API function's name; NULL for an access site (core.h) or a
+ *          report on behalf of an earlier call, whose @caller is kept.
  * @caller: the driver's return address.
  *
  * Return: the value @c is initialised with.
@@ -164,40 +188,69 @@ const struct dmaemu__call *dmaemu__call_current(void)
 	return cur_call;
 }
 
-/**
- * dmaemu__code_where() - describe a code address for a report.
- * @addr: a return address (NULL gives "(nil)").
- * @buf:  receives "fn+0x2c (/path/prog)", or "/path/prog+0x1234" when the
- *        function has no dynamic symbol (addr2line resolves it).
- * @len:  size of @buf.
+/*
+ * @addr as dladdr() knows it: "fn+0x2c (/path/prog)", or
+ * "/path/prog+0x1234" when the function has no dynamic symbol (addr2line
+ * resolves it).  Return: the symbol's name, or NULL.
  */
-void dmaemu__code_where(const void *addr, char *buf, size_t len)
+static const char *dl_where(const void *addr, char *buf, size_t len)
 {
 	Dl_info info;
 
 	if (!addr || !dladdr(addr, &info) || !info.dli_fname) {
 		snprintf(buf, len, "%p", addr);
-		return;
+		return NULL;
 	}
-	if (info.dli_sname && info.dli_saddr)
+	if (info.dli_sname && info.dli_saddr) {
 		snprintf(buf, len, "%s+%#lx (%s)", info.dli_sname,
 			 (unsigned long)((const char *)addr -
 					 (const char *)info.dli_saddr),
 			 info.dli_fname);
+		return info.dli_sname;
+	}
+	snprintf(buf, len, "%s+%#lx", info.dli_fname,
+		 (unsigned long)((const char *)addr -
+				 (const char *)info.dli_fbase));
+	return NULL;
+}
+
+/**
+ * dmaemu__code_where() - describe a code address for a report.
+ * @addr: a return address (NULL gives "(nil)").
+ * @buf:  receives "fn file:line" from the debug information (the
+ *        innermost function where calls were inlined), or without it the
+ *        dladdr() form "fn+0x2c (/path/prog)" or "/path/prog+0x1234".
+ * @len:  size of @buf.
+ */
+void dmaemu__code_where(const void *addr, char *buf, size_t len)
+{
+	struct dmaemu__frame f;
+
+	if (dmaemu__symbolize(addr, &f, 1))
+		snprintf(buf, len, "%s %s:%u", f.fn, f.file, f.line);
 	else
-		snprintf(buf, len, "%s+%#lx", info.dli_fname,
-			 (unsigned long)((const char *)addr -
-					 (const char *)info.dli_fbase));
+		dl_where(addr, buf, len);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Formatting                                                             */
 /* ---------------------------------------------------------------------- */
 
-/* A bounded text buffer; output past the end is cut, never overflows. */
+/* Most "by" lines of a report's stack, and source frames of one address. */
+#define STACK_LINES 8
+#define INLINE_FRAMES 8
+
+/*
+ * A report being formatted: a bounded text buffer (output past the end is
+ * cut, never overflows), where its SUMMARY line starts, and room for the
+ * frames of the stack.
+ */
 struct text {
 	char buf[4096];
 	size_t len;
+	size_t summary; /* offset of the SUMMARY line */
+	struct dmaemu__frame frames[INLINE_FRAMES];
+	const void *pcs[STACK_LINES];
 };
 
 static void add(struct text *t, const char *fmt, ...)
@@ -258,6 +311,161 @@ static void add_mask(struct text *t, const struct dmaemu__report_info *r)
 	add(t, ")\n");
 }
 
+/* Stacks of reports are Valgrind's to print when the process runs on it. */
+static bool on_valgrind(void)
+{
+#ifdef HAVE_VALGRIND_VALGRIND_H
+	return RUNNING_ON_VALGRIND != 0;
+#else
+	return false;
+#endif
+}
+
+/* Valgrind's stack of the thread making the report, on Valgrind's log. */
+static void vg_backtrace(const char *kind)
+{
+#ifdef HAVE_VALGRIND_VALGRIND_H
+	if (on_valgrind())
+		VALGRIND_PRINTF_BACKTRACE("dmaemu: %s: the report was made "
+					  "here:\n",
+					  kind);
+#else
+	(void)kind;
+#endif
+}
+
+/* Is @fn the C library's start, below main (where stacks stop)? */
+static bool below_main(const char *fn)
+{
+	return fn && !strncmp(fn, "__libc_start", 12);
+}
+
+/* Is @fn where a stack stops: main, or below it? */
+static bool stack_end(const char *fn)
+{
+	return fn && (!strcmp(fn, "main") || below_main(fn));
+}
+
+/*
+ * "    by fn file:line" lines for return address @pc (one per source
+ * frame, the functions inlined there first), while *@lines < STACK_LINES.
+ * Return: true when the stack ends here (main was printed, or the next
+ * frame is below it).
+ */
+static bool add_by(struct text *t, const void *pc, unsigned int *lines)
+{
+	struct dmaemu__frame *f = t->frames;
+	unsigned int n = dmaemu__symbolize(pc, f, INLINE_FRAMES), i;
+	char buf[512];
+	const char *fn;
+
+	if (!n) {
+		fn = dl_where(pc, buf, sizeof(buf));
+		if (below_main(fn))
+			return true;
+		add(t, "    by %s\n", buf);
+		++*lines;
+		return stack_end(fn);
+	}
+	for (i = 0; i < n && *lines < STACK_LINES; i++, ++*lines) {
+		if (below_main(f[i].fn))
+			return true;
+		add(t, "    by %s %s:%u\n", f[i].fn, f[i].file, f[i].line);
+		if (stack_end(f[i].fn))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The lines of a report made at @site, a return address into driver code
+ * (the caller of an API function, or the code that made a CPU access):
+ * the "at" line (", in @in_fn()" when not NULL), the stack above it, and
+ * the SUMMARY line.  Under Valgrind the stack is left to Valgrind.
+ */
+static void add_site(struct text *t, const char *kind, const void *site,
+		     const char *in_fn)
+{
+	struct dmaemu__frame *f = t->frames;
+	unsigned int n = dmaemu__symbolize(site, f, INLINE_FRAMES), i, k;
+	unsigned int lines = 0;
+	char sum[512];
+	bool end = false;
+
+	if (n) {
+		add(t, "    at %s %s:%u", f[0].fn, f[0].file, f[0].line);
+		snprintf(sum, sizeof(sum), "%.255s:%u in %.127s", f[0].file,
+			 f[0].line, f[0].fn);
+		end = stack_end(f[0].fn);
+	} else {
+		end = stack_end(dl_where(site, sum, sizeof(sum)));
+		add(t, "    at %s", sum);
+	}
+	if (in_fn)
+		add(t, ", in %s()\n", in_fn);
+	else
+		add(t, "\n");
+	if (!on_valgrind()) {
+		/* The functions inlined at the site, then the callers. */
+		for (i = 1; i < n && !end && lines < STACK_LINES;
+		     i++, lines++) {
+			add(t, "    by %s %s:%u\n", f[i].fn, f[i].file,
+			    f[i].line);
+			end = stack_end(f[i].fn);
+		}
+		k = end ? 0 : dmaemu__stack_above(site, t->pcs, STACK_LINES);
+		for (i = 0; i < k && !end && lines < STACK_LINES; i++)
+			end = add_by(t, t->pcs[i], &lines);
+	}
+	t->summary = t->len;
+	add(t, "SUMMARY: dmaemu: %s %s\n", kind, sum);
+}
+
+/*
+ * The SUMMARY line of a report whose place was given as text (->where):
+ * "fn file:line", as dmaemu__code_where() writes it, becomes the
+ * sanitizers' "file:line in fn"; any other text is printed as it is.
+ */
+static void add_where_summary(struct text *t, const char *kind,
+			      const char *where)
+{
+	const char *sp = strchr(where, ' ');
+
+	t->summary = t->len;
+	if (sp && sp > where && !strchr(sp + 1, ' ') && strchr(sp + 1, ':') &&
+	    sp[1] != '(') {
+		add(t, "SUMMARY: dmaemu: %s %s in %.*s\n", kind, sp + 1,
+		    (int)(sp - where), where);
+		return;
+	}
+	add(t, "SUMMARY: dmaemu: %s %s\n", kind, where);
+}
+
+/*
+ * The "at" text of a formatted report, for the recorded report: the
+ * report's own ->where, else what follows "    at " in @t, else NULL.
+ */
+static const char *at_text(const struct dmaemu__report_info *r,
+			   const struct text *t, char *buf, size_t len)
+{
+	const char *at, *eol;
+	size_t n;
+
+	if (r->where)
+		return r->where;
+	at = t ? strstr(t->buf, "\n    at ") : NULL;
+	if (!at)
+		return NULL;
+	at += strlen("\n    at ");
+	eol = strchr(at, '\n');
+	n = eol ? (size_t)(eol - at) : strlen(at);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, at, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 /**
  * dmaemu__vreport() - report an error found by a checker.
  * @m:   machine; NULL means the current one (no report when there is none,
@@ -276,8 +484,9 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 {
 	const char *kind = dmaemu_report_kind_name(r->kind);
 	const struct dmaemu__call *call = cur_call;
-	const char *where = r->where, *in_fn = NULL;
-	char head[512], call_where[256];
+	const char *in_fn = NULL;
+	const void *site = NULL;
+	char head[512], where[256];
 	struct text *t;
 
 	if (!m)
@@ -287,10 +496,8 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	if ((unsigned int)r->kind >= DMAEMU_REPORT_NKINDS)
 		abort();
 	vsnprintf(head, sizeof(head), fmt, ap);
-	if (!where && call) {
-		dmaemu__code_where(call->caller, call_where,
-				   sizeof(call_where));
-		where = call_where;
+	if (!r->where && call) {
+		site = call->caller;
 		/* The dispatcher's headlines start with the call already. */
 		if (call->fn && strncmp(head, call->fn, strlen(call->fn)))
 			in_fn = call->fn;
@@ -304,18 +511,20 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 		    head);
 		if (r->mask && r->mask_bits)
 			add_mask(t, r);
-		if (where && in_fn)
-			add(t, "    at %s, in %s()\n", where, in_fn);
-		else if (where)
-			add(t, "    at %s\n", where);
-		if (where)
-			add(t, "SUMMARY: dmaemu: %s %s\n", kind, where);
-		else if (r->size)
-			add(t, "SUMMARY: dmaemu: %s 0x%llx+%llu\n", kind,
-			    (unsigned long long)r->phys,
-			    (unsigned long long)r->size);
-		else
-			add(t, "SUMMARY: dmaemu: %s\n", kind);
+		if (r->where) {
+			add(t, "    at %s\n", r->where);
+			add_where_summary(t, kind, r->where);
+		} else if (site) {
+			add_site(t, kind, site, in_fn);
+		} else {
+			t->summary = t->len;
+			if (r->size)
+				add(t, "SUMMARY: dmaemu: %s 0x%llx+%llu\n",
+				    kind, (unsigned long long)r->phys,
+				    (unsigned long long)r->size);
+			else
+				add(t, "SUMMARY: dmaemu: %s\n", kind);
+		}
 	}
 
 	dmaemu__lock(&m->report_lock);
@@ -324,11 +533,16 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	if (t) {
 		FILE *out = m->log ? m->log : stderr;
 
-		fwrite(t->buf, 1, t->len, out);
+		fwrite(t->buf, 1, t->summary, out);
+		fflush(out);
+		if (site)
+			vg_backtrace(kind);
+		fwrite(t->buf + t->summary, 1, t->len - t->summary, out);
 		fflush(out);
 	}
 	dmaemu__unlock(&m->report_lock);
-	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0, where);
+	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0,
+			      at_text(r, t, where, sizeof(where)));
 	dmaemu__free(t);
 
 	if (m->opt.exitcode)

@@ -459,14 +459,17 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 	}
 }
 
-void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store)
+void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store, const void *site)
 {
 	struct dmaemu__own_acc acc;
+	struct dmaemu__call call;
 
 	acc.n = 0;
 	acc.stale = false;
 	acc.host = addr;
 	acc.len = size;
+	if (site)
+		dmaemu__call_enter(&call, NULL, site);
 	while (size) {
 		size_t n = slow_part(addr, size, store, &acc);
 
@@ -475,6 +478,8 @@ void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store)
 	}
 	if (acc.n)
 		dmaemu__own_flush(&acc);
+	if (site)
+		dmaemu__call_leave(&call);
 }
 
 /* The part of [@a, @a + @n) covered by the thread's entry at @base. */
@@ -487,12 +492,14 @@ static size_t entry_part(uintptr_t a, size_t n, uintptr_t base, uintptr_t len)
 	return len - off < n ? len - off : n;
 }
 
-void dmaemu__cpu_range(const void *addr, size_t len, bool store)
+void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
+			  const void *site)
 {
 	uintptr_t a = (uintptr_t)addr, end = a + len;
 	uintptr_t lo = __atomic_load_n(&dmaemu__span_lo, __ATOMIC_RELAXED);
 	uintptr_t hi = __atomic_load_n(&dmaemu__span_hi, __ATOMIC_RELAXED);
 	struct dmaemu__own_acc acc;
+	struct dmaemu__call call;
 
 	if (!len)
 		return;
@@ -508,6 +515,8 @@ void dmaemu__cpu_range(const void *addr, size_t len, bool store)
 	acc.stale = false;
 	acc.host = (uintptr_t)addr;
 	acc.len = len;
+	if (site)
+		dmaemu__call_enter(&call, NULL, site);
 	while (a < end) {
 		struct dmaemu__cpu_tls *t = &dmaemu__tls;
 		size_t n = end - a, k;
@@ -524,6 +533,8 @@ void dmaemu__cpu_range(const void *addr, size_t len, bool store)
 	/* One report for the whole range (an 8 KiB memcpy is one access). */
 	if (acc.n)
 		dmaemu__own_flush(&acc);
+	if (site)
+		dmaemu__call_leave(&call);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -597,14 +608,16 @@ void dmaemu_cpu_access(const volatile void *addr, size_t size, int write)
 	if (size <= 16)
 		dmaemu__cpu_hook((uintptr_t)addr, size, write != 0);
 	else
-		dmaemu__cpu_range((const void *)addr, size, write != 0);
+		dmaemu__cpu_range_at((const void *)addr, size, write != 0,
+				     __builtin_return_address(0));
 }
 
 /*
  * An explicit accessor can refuse what a plain access would fault on:
  * report it (as the plain access would) and fail.
  */
-static int refuse_bad(const void *addr, size_t len, bool store)
+static int refuse_bad(const void *addr, size_t len, bool store,
+		      const void *site)
 {
 	struct dmaemu__where w;
 	uintptr_t a = (uintptr_t)addr;
@@ -617,7 +630,7 @@ static int refuse_bad(const void *addr, size_t len, bool store)
 			continue;
 		if (w.region == DMAEMU__REGION_NOMAP ||
 		    w.region == DMAEMU__REGION_MMIO) {
-			dmaemu__cpu_slow(p, 1, store);
+			dmaemu__cpu_slow(p, 1, store, site);
 			return -EFAULT;
 		}
 	}
@@ -628,7 +641,8 @@ static int refuse_bad(const void *addr, size_t len, bool store)
  * The copy of both accessors.  When both sides would fault, the one the
  * accessor is named for is reported: @dst for a write, @src for a read.
  */
-static int cpu_copy(void *dst, const void *src, size_t len, bool write)
+static int cpu_copy(void *dst, const void *src, size_t len, bool write,
+		    const void *site)
 {
 	int ret;
 
@@ -636,26 +650,27 @@ static int cpu_copy(void *dst, const void *src, size_t len, bool write)
 		return 0;
 	if (!dst || !src)
 		return -EINVAL;
-	ret = write ? refuse_bad(dst, len, true) : refuse_bad(src, len, false);
+	ret = write ? refuse_bad(dst, len, true, site)
+		    : refuse_bad(src, len, false, site);
 	if (!ret)
-		ret = write ? refuse_bad(src, len, false)
-			    : refuse_bad(dst, len, true);
+		ret = write ? refuse_bad(src, len, false, site)
+			    : refuse_bad(dst, len, true, site);
 	if (ret)
 		return ret;
-	dmaemu__cpu_range(src, len, false);
-	dmaemu__cpu_range(dst, len, true);
+	dmaemu__cpu_range_at(src, len, false, site);
+	dmaemu__cpu_range_at(dst, len, true, site);
 	memcpy(dst, src, len);
 	return 0;
 }
 
 int dmaemu_cpu_read(void *dst, const void *src, size_t len)
 {
-	return cpu_copy(dst, src, len, false);
+	return cpu_copy(dst, src, len, false, __builtin_return_address(0));
 }
 
 int dmaemu_cpu_write(void *dst, const void *src, size_t len)
 {
-	return cpu_copy(dst, src, len, true);
+	return cpu_copy(dst, src, len, true, __builtin_return_address(0));
 }
 
 void dmaemu_cpu_flush_wc(void)
@@ -759,12 +774,14 @@ static bool io_size_ok(unsigned int size)
 
 /*
  * The device registers a @write (else a read) of @size bytes at @w, in the
- * MMIO window, reaches: true with *@mm set, or false after a report.
+ * MMIO window, reaches: true with *@mm set, or false after a report that
+ * names @site, the driver's line.
  */
 static bool mmio_regs(const struct dmaemu__where *w, unsigned int size,
-		      bool write, struct dmaemu__mmio_map *mm)
+		      bool write, struct dmaemu__mmio_map *mm, const void *site)
 {
 	const char *why = NULL;
+	struct dmaemu__call acc;
 
 	if (!mmio_find(w->m, w->phys, size, mm))
 		why = "no device registers there";
@@ -773,11 +790,13 @@ static bool mmio_regs(const struct dmaemu__where *w, unsigned int size,
 			    : "the registers are write-only";
 	if (!why)
 		return true;
+	dmaemu__call_enter(&acc, NULL, site);
 	dmaemu__reportf(w->m, DMAEMU_REPORT_MMIO_ACCESS, 0, size,
 			"%s of %u byte%s at offset 0x%llx of the MMIO "
 			"window: %s",
 			write ? "write" : "read", size, size == 1 ? "" : "s",
 			(unsigned long long)w->phys, why);
+	dmaemu__call_leave(&acc);
 	return false;
 }
 
@@ -792,7 +811,8 @@ uint64_t dmaemu_mmio_read(const volatile void *addr, unsigned int size,
 		return v;
 	if (dmaemu__classify((const void *)addr, &w) &&
 	    w.region == DMAEMU__REGION_MMIO) {
-		if (mmio_regs(&w, size, false, &mm))
+		if (mmio_regs(&w, size, false, &mm,
+			      __builtin_return_address(0)))
 			v = mm.ops->read(mm.priv, w.phys - mm.off, size);
 	} else {
 		/* readl() of memory is a volatile load, through the model. */
@@ -844,7 +864,7 @@ void dmaemu_mmio_write(volatile void *addr, uint64_t val, unsigned int size,
 			dmaemu__wc_flush(m);
 	}
 	if (mmio) {
-		if (mmio_regs(&w, size, true, &mm))
+		if (mmio_regs(&w, size, true, &mm, __builtin_return_address(0)))
 			mm.ops->write(mm.priv, w.phys - mm.off, val, size);
 		return;
 	}

@@ -90,24 +90,44 @@ static inline bool dmaemu__cpu_fast(uintptr_t addr, size_t size, bool store)
 	return false;
 }
 
-/* Everything else: classify @addr, drive the model, report. */
-void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store);
+/*
+ * Everything else: classify @addr, drive the model, report.  @site: the
+ * return address of the entry point driver code called, or NULL for an
+ * access the library makes itself.  A non-NULL @site is the access site
+ * (core.h) while the access is handled: every report made meanwhile, by
+ * any check on this path, names that line with no more work, so checks of
+ * CPU accesses that report belong here (and in dmaemu__cpu_range_at()),
+ * never in the fast path.
+ */
+void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store,
+		      const void *site);
 
 /*
- * The hook every instrumented access and every routed mem* call runs
- * before it touches memory.
+ * The hook every instrumented access runs before it touches memory.  It
+ * is always inlined, into the entry point driver code called (kasan.c's
+ * hooks, the explicit accessors), whose return address is the access
+ * site.  That address is taken on the slow path only: as an argument,
+ * GCC would load it at the entry of every hook, on the host-memory path
+ * too.
  */
-static inline void dmaemu__cpu_hook(uintptr_t addr, size_t size, bool store)
+static inline __attribute__((always_inline)) void dmaemu__cpu_hook(
+	uintptr_t addr, size_t size, bool store)
 {
 	if (__builtin_expect(!dmaemu__in_span((const void *)addr), 1))
 		return;
 	if (dmaemu__cpu_fast(addr, size, store))
 		return;
-	dmaemu__cpu_slow(addr, size, store);
+	dmaemu__cpu_slow(addr, size, store, __builtin_return_address(0));
 }
 
-/* A range of any length (mem* functions, explicit accessors). */
-void dmaemu__cpu_range(const void *addr, size_t len, bool store);
+/* A range of any length (mem* functions, explicit accessors), made by
+ * driver code at @site, or by the library (dmaemu__cpu_range()). */
+void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
+			  const void *site);
+static inline void dmaemu__cpu_range(const void *addr, size_t len, bool store)
+{
+	dmaemu__cpu_range_at(addr, len, store, NULL);
+}
 
 /* Is the line holding @phys resident in some level of the model?  Takes
  * the cache lock. */

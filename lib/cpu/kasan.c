@@ -65,6 +65,8 @@ void __asan_allocas_unpoison(void *stack_top, void *stack_bottom);
  * with unrelated changes elsewhere in the library by up to half its cost.
  */
 #define HOOK __attribute__((aligned(64)))
+/* The access site of a range: the driver's line (cpu.h). */
+#define SITE __builtin_return_address(0)
 #define DEFINE_SIZED(n)                                         \
 	HOOK void __asan_load##n##_noabort(unsigned long addr)  \
 	{                                                       \
@@ -95,22 +97,22 @@ DEFINE_SIZED(16)
  */
 void __asan_loadN_noabort(unsigned long addr, size_t size)
 {
-	dmaemu__cpu_range((const void *)addr, size, false);
+	dmaemu__cpu_range_at((const void *)addr, size, false, SITE);
 }
 
 void __asan_storeN_noabort(unsigned long addr, size_t size)
 {
-	dmaemu__cpu_range((const void *)addr, size, true);
+	dmaemu__cpu_range_at((const void *)addr, size, true, SITE);
 }
 
 void __asan_loadN(unsigned long addr, size_t size)
 {
-	dmaemu__cpu_range((const void *)addr, size, false);
+	dmaemu__cpu_range_at((const void *)addr, size, false, SITE);
 }
 
 void __asan_storeN(unsigned long addr, size_t size)
 {
-	dmaemu__cpu_range((const void *)addr, size, true);
+	dmaemu__cpu_range_at((const void *)addr, size, true, SITE);
 }
 
 /* KASAN unpoisons the stack here; there is no shadow to unpoison. */

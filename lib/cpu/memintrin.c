@@ -51,47 +51,50 @@ void *__asan_memcpy(void *dst, const void *src, size_t len);
 void *__asan_memmove(void *dst, const void *src, size_t len);
 void *__asan_memset(void *dst, int c, size_t len);
 
-static void copy_hook(void *dst, const void *src, size_t len)
+/* The access site: the line of driver code that called the function. */
+#define SITE __builtin_return_address(0)
+
+static void copy_hook(void *dst, const void *src, size_t len, const void *site)
 {
-	dmaemu__cpu_range(src, len, false);
-	dmaemu__cpu_range(dst, len, true);
+	dmaemu__cpu_range_at(src, len, false, site);
+	dmaemu__cpu_range_at(dst, len, true, site);
 }
 
 void *__wrap_memcpy(void *dst, const void *src, size_t len)
 {
-	copy_hook(dst, src, len);
+	copy_hook(dst, src, len, SITE);
 	return memcpy(dst, src, len);
 }
 
 void *__wrap_memmove(void *dst, const void *src, size_t len)
 {
-	copy_hook(dst, src, len);
+	copy_hook(dst, src, len, SITE);
 	return memmove(dst, src, len);
 }
 
 void *__wrap_memset(void *dst, int c, size_t len)
 {
-	dmaemu__cpu_range(dst, len, true);
+	dmaemu__cpu_range_at(dst, len, true, SITE);
 	return memset(dst, c, len);
 }
 
 int __wrap_memcmp(const void *a, const void *b, size_t len)
 {
-	dmaemu__cpu_range(a, len, false);
-	dmaemu__cpu_range(b, len, false);
+	dmaemu__cpu_range_at(a, len, false, SITE);
+	dmaemu__cpu_range_at(b, len, false, SITE);
 	return memcmp(a, b, len);
 }
 
 int __wrap_bcmp(const void *a, const void *b, size_t len)
 {
-	dmaemu__cpu_range(a, len, false);
-	dmaemu__cpu_range(b, len, false);
+	dmaemu__cpu_range_at(a, len, false, SITE);
+	dmaemu__cpu_range_at(b, len, false, SITE);
 	return bcmp(a, b, len);
 }
 
 void *__wrap_mempcpy(void *dst, const void *src, size_t len)
 {
-	copy_hook(dst, src, len);
+	copy_hook(dst, src, len, SITE);
 	return mempcpy(dst, src, len);
 }
 
@@ -99,7 +102,7 @@ void *__wrap___memcpy_chk(void *dst, const void *src, size_t len, size_t dstlen)
 {
 	/* An overflow is the C library's to report, before any access. */
 	if (len <= dstlen)
-		copy_hook(dst, src, len);
+		copy_hook(dst, src, len, SITE);
 	return __memcpy_chk(dst, src, len, dstlen);
 }
 
@@ -107,28 +110,31 @@ void *__wrap___memmove_chk(void *dst, const void *src, size_t len,
 			   size_t dstlen)
 {
 	if (len <= dstlen)
-		copy_hook(dst, src, len);
+		copy_hook(dst, src, len, SITE);
 	return __memmove_chk(dst, src, len, dstlen);
 }
 
 void *__wrap___memset_chk(void *dst, int c, size_t len, size_t dstlen)
 {
 	if (len <= dstlen)
-		dmaemu__cpu_range(dst, len, true);
+		dmaemu__cpu_range_at(dst, len, true, SITE);
 	return __memset_chk(dst, c, len, dstlen);
 }
 
 void *__asan_memcpy(void *dst, const void *src, size_t len)
 {
-	return __wrap_memcpy(dst, src, len);
+	copy_hook(dst, src, len, SITE);
+	return memcpy(dst, src, len);
 }
 
 void *__asan_memmove(void *dst, const void *src, size_t len)
 {
-	return __wrap_memmove(dst, src, len);
+	copy_hook(dst, src, len, SITE);
+	return memmove(dst, src, len);
 }
 
 void *__asan_memset(void *dst, int c, size_t len)
 {
-	return __wrap_memset(dst, c, len);
+	dmaemu__cpu_range_at(dst, len, true, SITE);
+	return memset(dst, c, len);
 }

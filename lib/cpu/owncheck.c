@@ -387,7 +387,9 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 	r.kind = last.kind;
 	r.phys = last.lo;
 	r.size = last.bytes;
-	if (site) {
+	/* Inside a hook or an API call the report path names the driver's
+	 * line (and the stack above it) by itself. */
+	if (site && !dmaemu__call_current()) {
 		dmaemu__code_where(site, where, sizeof(where));
 		r.where = where;
 	}

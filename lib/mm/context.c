@@ -41,7 +41,10 @@ static void set_irqs_off(bool off)
 			__atomic_add_fetch(&irqs_off_m->irqs_off, 1,
 					   __ATOMIC_SEQ_CST);
 	} else if (!off && irqs_off && irqs_off_m) {
-		__atomic_sub_fetch(&irqs_off_m->irqs_off, 1, __ATOMIC_SEQ_CST);
+		/* The last one on: a lockstep interrupt thread may go on. */
+		if (!__atomic_sub_fetch(&irqs_off_m->irqs_off, 1,
+					__ATOMIC_SEQ_CST))
+			dmaemu__sched_wake(&irqs_off_m->irqs_off);
 		irqs_off_m = NULL;
 	}
 	irqs_off = off;

@@ -5,6 +5,7 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/mm/context.c \
 	lib/mm/gfp.c \
 	lib/mm/page_alloc.c \
+	lib/mm/sched.c \
 	lib/mm/slab.c \
 	lib/mm/sync.c \
 	lib/mm/time.c

@@ -127,4 +127,61 @@ void dmaemu__slab_stats(struct dmaemu_machine *m, unsigned long *objects,
 bool dmaemu__check_sleep(struct dmaemu_machine *m, unsigned int gfp,
 			 const char *caller);
 
+/* ---------------------------------------------------------------------- */
+/* The lockstep scheduler (sched.c; docs/scheduling.md)                   */
+/* ---------------------------------------------------------------------- */
+
+struct dmaemu__sctx;
+#define DMAEMU__SCHED_NONE UINT64_MAX /* a wait without a deadline */
+#define DMAEMU__SCHED_IDLE 0x1 /* a wait for work: no part of a deadlock */
+
+/* Machine create (the caller becomes context 0, holding the turn) and
+ * destroy, after every other context exited.  Nothing without lockstep. */
+int dmaemu__sched_init(struct dmaemu_machine *m);
+void dmaemu__sched_fini(struct dmaemu_machine *m);
+/* Is any machine of the process in lockstep?  (A fast check.) */
+bool dmaemu__sched_on(void);
+/* The calling thread's context of @m (NULL: the current machine), or NULL
+ * when @m is not in lockstep or the thread is not one of its contexts. */
+struct dmaemu__sctx *dmaemu__sched_self(struct dmaemu_machine *m);
+/* As _self(), but a thread that is not a context yet joins (and waits for
+ * its turn).  Never call it with a lock of the library held. */
+struct dmaemu__sctx *dmaemu__sched_enter(struct dmaemu_machine *m);
+/* A scheduling point of the calling thread (joining as _enter()). */
+void dmaemu__sched_point(struct dmaemu_machine *m, const char *what);
+/*
+ * Block context @c (the caller's) on @key until dmaemu__sched_wake(@key),
+ * emulated time @deadline (ns, DMAEMU__SCHED_NONE: none), or a deadlock
+ * (not for DMAEMU__SCHED_IDLE waits).  No lock of the library held.
+ * Return: 0 when woken, -ETIMEDOUT, -EDEADLK (after the report).
+ */
+int dmaemu__sched_wait(struct dmaemu__sctx *c, const void *key,
+		       uint64_t deadline, unsigned int flags, const char *what);
+/* Wake every context blocked on @key (any context, any lock held). */
+void dmaemu__sched_wake(const void *key);
+/* Emulated time of @c's machine; of the calling thread's (false when it
+ * is not a context); of @m's (false when @m is not in lockstep). */
+uint64_t dmaemu__sched_time(struct dmaemu__sctx *c);
+bool dmaemu__sched_now(uint64_t *ns);
+bool dmaemu__sched_machine_now(struct dmaemu_machine *m, uint64_t *ns);
+/* Sleep @ns of emulated time.  Return: 0, or -ENOSYS when the calling
+ * thread is not in lockstep (the caller sleeps on the host's clock). */
+int dmaemu__sched_sleep(uint64_t ns, const char *what);
+/*
+ * Threads the library starts: _spawn() (by the starter, before
+ * pthread_create(); NULL without lockstep) makes the context, the thread
+ * calls _start() first (also with NULL: it then never joins a lockstep
+ * machine by itself) and _exit() last; the starter calls _join() (a
+ * wait until _exit()) before pthread_join() and _forget() after it (or
+ * when pthread_create() failed).  _detach(): the calling thread leaves
+ * lockstep and runs free.
+ */
+struct dmaemu__sctx *dmaemu__sched_spawn(struct dmaemu_machine *m,
+					 const char *name);
+void dmaemu__sched_start(struct dmaemu__sctx *c);
+void dmaemu__sched_exit(struct dmaemu__sctx *c);
+void dmaemu__sched_join(struct dmaemu__sctx *c);
+void dmaemu__sched_forget(struct dmaemu__sctx *c);
+void dmaemu__sched_detach(struct dmaemu__sctx *c);
+
 #endif

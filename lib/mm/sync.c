@@ -86,22 +86,92 @@ static unsigned long me(void)
 }
 
 /*
- * Wait on @b until @deadline (CLOCK_MONOTONIC; NULL: no limit).
- * Return: false when the deadline passed.
+ * When a wait ends.  Outside lockstep: a CLOCK_MONOTONIC deadline (@ts,
+ * when @limit); in lockstep (@c is the caller's context): emulated time
+ * @vns, DMAEMU__SCHED_NONE for no limit.
  */
-static bool bucket_wait(struct bucket *b, const struct timespec *deadline)
+struct deadline {
+	struct dmaemu__sctx *c;
+	bool limit;
+	struct timespec ts;
+	uint64_t vns;
+};
+
+/* The deadline @timeout jiffies from now (LONG_MAX or < 0: none). */
+static void deadline_of(long timeout, struct deadline *d)
+{
+	uint64_t ns;
+
+	d->c = dmaemu__sched_enter(NULL);
+	d->limit = timeout != LONG_MAX && timeout >= 0;
+	d->vns = DMAEMU__SCHED_NONE;
+	if (!d->limit)
+		return;
+	ns = (uint64_t)timeout * (1000000000ULL / HZ);
+	if (d->c) {
+		d->vns = dmaemu__sched_time(d->c) + ns;
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &d->ts);
+	ns += (uint64_t)d->ts.tv_nsec;
+	d->ts.tv_sec += (time_t)(ns / 1000000000ULL);
+	d->ts.tv_nsec = (long)(ns % 1000000000ULL);
+}
+
+/* Jiffies left until @d, rounded up (0 when it passed). */
+static long jiffies_left(const struct deadline *d)
+{
+	struct timespec now;
+	int64_t ns;
+	uint64_t v;
+
+	if (!d->limit)
+		return LONG_MAX;
+	if (d->c) {
+		v = dmaemu__sched_time(d->c);
+		ns = v >= d->vns ? 0 : (int64_t)(d->vns - v);
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ns = (int64_t)(d->ts.tv_sec - now.tv_sec) * 1000000000LL +
+		     (d->ts.tv_nsec - now.tv_nsec);
+	}
+	if (ns <= 0)
+		return 0;
+	return (long)((ns + (1000000000LL / HZ) - 1) / (1000000000LL / HZ));
+}
+
+/*
+ * Wait on @b (its lock held) until a wake-up or @d.  In lockstep the wait
+ * is the scheduler's, keyed by the bucket, with the bucket unlocked.
+ * Return: 0 when woken, -ETIMEDOUT, or -EDEADLK (lockstep deadlock).
+ */
+static int bucket_wait(struct bucket *b, const struct deadline *d,
+		       const char *what)
 {
 	int ret;
 
-	if (!deadline) {
+	if (d->c) {
+		dmaemu__unlock(&b->lock);
+		ret = dmaemu__sched_wait(d->c, b, d->vns, 0, what);
+		dmaemu__lock(&b->lock);
+		return ret;
+	}
+	if (!d->limit) {
 		if (pthread_cond_wait(&b->cond, &b->lock))
 			abort();
-		return true;
+		return 0;
 	}
-	ret = pthread_cond_timedwait(&b->cond, &b->lock, deadline);
+	ret = pthread_cond_timedwait(&b->cond, &b->lock, &d->ts);
 	if (ret && ret != ETIMEDOUT)
 		abort();
-	return ret != ETIMEDOUT;
+	return ret ? -ETIMEDOUT : 0;
+}
+
+/* Wake the waiters of @b (its lock held). */
+static void bucket_wake(struct bucket *b)
+{
+	pthread_cond_broadcast(&b->cond);
+	dmaemu__sched_wake(b);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -111,7 +181,10 @@ static bool bucket_wait(struct bucket *b, const struct timespec *deadline)
 static void owner_lock(unsigned long *owner, const char *what)
 {
 	struct bucket *b = bucket_of(owner);
+	struct deadline d;
 
+	dmaemu__sched_point(NULL, what);
+	deadline_of(LONG_MAX, &d);
 	dmaemu__lock(&b->lock);
 	if (*owner == me()) {
 		dmaemu__unlock(&b->lock);
@@ -121,8 +194,14 @@ static void owner_lock(unsigned long *owner, const char *what)
 				what, what, (void *)owner);
 		dmaemu__lock(&b->lock);
 	}
-	while (*owner)
-		bucket_wait(b, NULL);
+	while (*owner) {
+		/* A lock has no error path: after the deadlock report its
+		 * waiter leaves lockstep and waits as the kernel would. */
+		if (bucket_wait(b, &d, what) == -EDEADLK) {
+			dmaemu__sched_detach(d.c);
+			d.c = NULL;
+		}
+	}
 	*owner = me();
 	dmaemu__unlock(&b->lock);
 }
@@ -149,7 +228,7 @@ static bool owner_unlock(unsigned long *owner, const char *what)
 	was = *owner;
 	if (was == me()) {
 		*owner = 0;
-		pthread_cond_broadcast(&b->cond);
+		bucket_wake(b);
 	}
 	dmaemu__unlock(&b->lock);
 	if (was != me())
@@ -291,34 +370,6 @@ bool mutex_is_locked(struct mutex *lock)
 /* Wait queues and completions                                            */
 /* ---------------------------------------------------------------------- */
 
-/* The deadline @timeout jiffies from now into *@ts; false: no limit. */
-static bool deadline_of(long timeout, struct timespec *ts)
-{
-	uint64_t ns;
-
-	if (timeout == LONG_MAX || timeout < 0)
-		return false;
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ns = (uint64_t)ts->tv_nsec + (uint64_t)timeout * (1000000000ULL / HZ);
-	ts->tv_sec += (time_t)(ns / 1000000000ULL);
-	ts->tv_nsec = (long)(ns % 1000000000ULL);
-	return true;
-}
-
-/* Jiffies left until @ts, rounded up (0 when it passed). */
-static long jiffies_left(const struct timespec *ts)
-{
-	struct timespec now;
-	int64_t ns;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ns = (int64_t)(ts->tv_sec - now.tv_sec) * 1000000000LL +
-	     (ts->tv_nsec - now.tv_nsec);
-	if (ns <= 0)
-		return 0;
-	return (long)((ns + (1000000000LL / HZ) - 1) / (1000000000LL / HZ));
-}
-
 void init_waitqueue_head(wait_queue_head_t *wq)
 {
 	struct bucket *b = bucket_of(wq);
@@ -334,7 +385,7 @@ void wake_up(wait_queue_head_t *wq)
 
 	dmaemu__lock(&b->lock);
 	wq->seq++;
-	pthread_cond_broadcast(&b->cond);
+	bucket_wake(b);
 	dmaemu__unlock(&b->lock);
 }
 
@@ -353,17 +404,18 @@ long dmaemu_waitq_sleep(struct wait_queue_head *wq, unsigned long seq,
 			long timeout)
 {
 	struct bucket *b = bucket_of(wq);
-	struct timespec ts;
-	bool limit = deadline_of(timeout, &ts);
+	struct deadline d;
+	int ret = 0;
 
 	if (timeout <= 0)
 		return 0;
+	deadline_of(timeout, &d);
 	dmaemu__lock(&b->lock);
-	while (wq->seq == seq)
-		if (!bucket_wait(b, limit ? &ts : NULL))
-			break;
+	while (wq->seq == seq && !ret)
+		ret = bucket_wait(b, &d, "wait_event()");
 	dmaemu__unlock(&b->lock);
-	return limit ? jiffies_left(&ts) : LONG_MAX;
+	/* A deadlock ends the wait as its timeout would. */
+	return ret == -EDEADLK ? 0 : jiffies_left(&d);
 }
 
 void init_completion(struct completion *x)
@@ -395,7 +447,7 @@ static void do_complete(struct completion *x, bool all)
 	else if (x->done != UINT_MAX)
 		x->done++;
 	x->wait.seq++;
-	pthread_cond_broadcast(&b->cond);
+	bucket_wake(b);
 	dmaemu__unlock(&b->lock);
 }
 
@@ -413,20 +465,19 @@ void complete_all(struct completion *x)
 static long do_wait(struct completion *x, long timeout, const char *what)
 {
 	struct bucket *b = bucket_of(x);
-	struct timespec ts;
-	bool limit;
+	struct deadline d;
 	long left = 0;
 
 	dmaemu_might_sleep(what);
-	limit = deadline_of(timeout, &ts);
+	deadline_of(timeout, &d);
 	dmaemu__lock(&b->lock);
 	while (!x->done)
-		if (!bucket_wait(b, limit ? &ts : NULL))
+		if (bucket_wait(b, &d, what))
 			break;
 	if (x->done) {
 		if (x->done != UINT_MAX)
 			x->done--;
-		left = limit ? jiffies_left(&ts) : LONG_MAX;
+		left = jiffies_left(&d);
 		if (!left)
 			left = 1;
 	}

@@ -8,6 +8,10 @@
  * counter wraps, as in the kernel.  Busy-waits (udelay) are allowed in
  * atomic context; sleeps (msleep) check the context first.  Nothing here
  * takes a lock.
+ *
+ * With sched=lockstep, a context of the machine sees the machine's
+ * emulated clock instead (sched.c), which moves only when every context
+ * waits; its sleeps and busy-waits are scheduling waits on that clock.
  */
 #include "config.h"
 
@@ -40,6 +44,10 @@ static void time_init(void)
 
 uint64_t dmaemu_time_ns(void)
 {
+	uint64_t now;
+
+	if (dmaemu__sched_now(&now))
+		return now;
 	pthread_once(&time_once, time_init);
 	return host_ns() - epoch;
 }
@@ -62,6 +70,8 @@ static void sleep_ns(uint64_t ns)
 void msleep(unsigned int msecs)
 {
 	dmaemu_might_sleep("msleep()");
+	if (!dmaemu__sched_sleep((uint64_t)msecs * 1000000ULL, "msleep()"))
+		return;
 	sleep_ns((uint64_t)msecs * 1000000ULL);
 }
 
@@ -74,13 +84,19 @@ unsigned long msleep_interruptible(unsigned int msecs)
 void usleep_range(unsigned long min, unsigned long max)
 {
 	dmaemu_might_sleep("usleep_range()");
+	if (!dmaemu__sched_sleep((uint64_t)(min + (max - min) / 2) * 1000ULL,
+				 "usleep_range()"))
+		return;
 	sleep_ns((uint64_t)(min + (max - min) / 2) * 1000ULL);
 }
 
 void ndelay(unsigned long nsecs)
 {
-	uint64_t end = dmaemu_time_ns() + nsecs;
+	uint64_t end;
 
+	if (!dmaemu__sched_sleep(nsecs, "udelay()"))
+		return;
+	end = dmaemu_time_ns() + nsecs;
 	while (dmaemu_time_ns() < end)
 		;
 }

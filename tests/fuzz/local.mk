@@ -23,7 +23,7 @@ tests_fuzz_libdmaemu_fuzz_la_SOURCES = $(lib_libdmaemu_internal_la_SOURCES) \
 	cachesim/cachesim.c cachesim/cachesim.h
 tests_fuzz_libdmaemu_fuzz_la_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_libdmaemu_fuzz_la_CFLAGS = $(fuzz_cflags)
-tests_fuzz_libdmaemu_fuzz_la_LIBADD = $(PTHREAD_LIBS)
+tests_fuzz_libdmaemu_fuzz_la_LIBADD = $(LIBDW_LIBS) $(PTHREAD_LIBS)
 
 tests_fuzz_fuzz_options_SOURCES = tests/fuzz/fuzz-options.c
 tests_fuzz_fuzz_options_CPPFLAGS = $(fuzz_cppflags)

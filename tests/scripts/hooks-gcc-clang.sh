@@ -2,7 +2,9 @@
 # hooks-gcc-clang.sh - the same program (tests/scripts/hooks-prog.c) built with
 # dmaemu-cc under GCC and under Clang sees the same stale read and leaves
 # the same cache statistics: both compilers' instrumentation reaches the
-# model the same way.  The Clang half is skipped when clang is missing.
+# model the same way, and both builds' reports name the same line (the
+# program is built with -g: GCC's and Clang's debug information are read
+# alike).  The Clang half is skipped when clang is missing.
 . "$top_srcdir/tests/runner/tap.sh"
 
 cc_wrapper="$top_builddir/tools/dmaemu-cc"
@@ -18,12 +20,15 @@ nm -D "$lib" | grep -q ' T dmaemu_dma_write$' ||
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+src="$top_srcdir/tests/scripts/hooks-prog.c"
+# The line of the stale read, which the reports name (built with -g).
+read_line=$(grep -n '^	stale = words\[0\];$' "$src" | cut -d: -f1)
 
 # Build and run with compiler $1; the output goes to $tmp/$1.out (stdout)
 # and $tmp/$1.err (the reports, without the process id).
 build_run() {
-	if ! CC=$1 "$cc_wrapper" -O2 -Wall -Werror -o "$tmp/prog-$1" \
-		"$top_srcdir/tests/scripts/hooks-prog.c" >"$tmp/$1.build" 2>&1; then
+	if ! CC=$1 "$cc_wrapper" -g -O2 -Wall -Werror -o "$tmp/prog-$1" \
+		"$src" >"$tmp/$1.build" 2>&1; then
 		not_ok "$1: hooks-prog builds with dmaemu-cc"
 		sed 's/^/# /' "$tmp/$1.build"
 		return 1
@@ -42,6 +47,9 @@ build_run() {
 		grep -q '^reports stale-cpu-read 1 ' "$tmp/$1.out"
 	check "$1: the report names the read" \
 		grep -q 'stale-cpu-read: read of 4 bytes' "$tmp/$1.err"
+	check "$1: the report names the line of the read" grep -qxF \
+		"SUMMARY: dmaemu: stale-cpu-read $src:$read_line in main" \
+		"$tmp/$1.err"
 	check "$1: the CPU read its stale copy" \
 		grep -q '^stale word 0x00000000 ' "$tmp/$1.out"
 	sed 's/^/# /' "$tmp/$1.out"

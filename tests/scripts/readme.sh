@@ -4,6 +4,7 @@
 # buffer is a cpu-access-device-owned report and the read without a sync
 # is stale and reported; on x86 (snooping devices) the data is right and
 # both reads are cpu-access-device-owned reports.
+# Each report names the driver's line (the example is built with -g).
 . "$top_srcdir/tests/runner/tap.sh"
 
 [ -z "$SANITIZER" ] ||
@@ -37,9 +38,16 @@ check "arm64: two reports, the peek and the stale read" \
 	test "$(grep -c '^SUMMARY: dmaemu: stale-cpu-read ' "$tmp/err-arm64")" = 1 -a \
 	"$(grep -c '^SUMMARY: dmaemu: cpu-access-device-owned ' "$tmp/err-arm64")" = 1 -a \
 	"$(grep -c '^SUMMARY: ' "$tmp/err-arm64")" = 2
-# The console block of the README shows the same lines.
-for line in 'before: 0' 'no sync: 0' 'synced: hello'; do
-	check "README shows '$line'" grep -qx "$line" "$top_srcdir/README.md"
+# The report names the line of the stale read (the example is built with
+# -g); the console block of the README shows the same lines, for the
+# example saved as rx.c.
+l=$(grep -n 'bug: stale, and reported' "$tmp/rx.c" | cut -d: -f1)
+check "arm64: the report names the line of the read" grep -qxF \
+	"SUMMARY: dmaemu: stale-cpu-read $tmp/rx-arm64.c:$l in main" \
+	"$tmp/err-arm64"
+for line in 'before: 0' 'no sync: 0' 'synced: hello' "    at main rx.c:$l" \
+	"SUMMARY: dmaemu: stale-cpu-read rx.c:$l in main"; do
+	check "README shows '$line'" grep -qxF "$line" "$top_srcdir/README.md"
 done
 
 if run arm; then

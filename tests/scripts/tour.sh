@@ -52,8 +52,9 @@ check "labs: every one as expected" \
 	grep -q '^Every buggy variant made its expected reports' "$tmp/labs"
 check "arm64: stale read without the sync" grep -q '^    no sync: 0$' \
 	"$tmp/readme"
-check "arm64: the stale read is reported" \
-	grep -q '^    SUMMARY: dmaemu: stale-cpu-read ' "$tmp/readme"
+check "arm64: the stale read is reported, at its line of rx.c" \
+	grep -qE '^    SUMMARY: dmaemu: stale-cpu-read rx\.c:[0-9]+ in main$' \
+	"$tmp/readme"
 check "x86: the device's data" grep -q '^    no sync: 104$' "$tmp/readme"
 check "the copy engine's driver is right on every profile" \
 	test "$(grep -c 'data right, no report' "$tmp/rest")" = 3

@@ -129,4 +129,35 @@ else
 		test "$(grep -c '^SUMMARY: dmaemu: stale-cpu-read ' \
 			"$tmp/instrumented-arm64.err")" = 1
 fi
+
+# The rx-stale lab's README: its buggy variant built without the
+# instrumentation gets a Memcheck error in ping(), at the memcmp() of the
+# frame (README's line: the one with "!memcmp(got, want"), and its fixed
+# variant none.
+lab="$top_srcdir/examples/labs"
+l=$(grep -n '!memcmp(got, want' "$lab/rx-stale/lab.c" | cut -d: -f1)
+for v in buggy fixed; do
+	def=
+	[ $v = fixed ] && def=-DLAB_FIXED
+	# shellcheck disable=SC2086
+	if ! "$top_builddir/tools/dmaemu-cc" --dmaemu-uninstrumented $def \
+		-gdwarf-4 -O1 -I"$lab" -o "$tmp/rx-stale-$v" \
+		"$lab/rx-stale/lab.c" "$lab/lab.c" -ldmaemu-devices \
+		>"$tmp/rx-stale-$v.build" 2>&1; then
+		not_ok "rx-stale $v, uninstrumented, builds"
+		show "$tmp/rx-stale-$v.build"
+		continue
+	fi
+	DMAEMU_LAB_COLOR=never "$VALGRIND" --tool=memcheck --error-exitcode=1 \
+		--suppressions="$top_srcdir/tests/valgrind.supp" \
+		--log-file="$tmp/rx-stale-$v.vg" "$tmp/rx-stale-$v" \
+		>"$tmp/rx-stale-$v.out" 2>&1
+	st=$?
+	if [ $v = buggy ]; then
+		check "rx-stale buggy, uninstrumented: Memcheck flags ping() at lab.c:$l" \
+			grep -qE "(at|by) 0x[0-9A-F]+: ping \\(lab.c:$l\\)" "$tmp/rx-stale-$v.vg"
+	else
+		check "rx-stale fixed, uninstrumented: no Memcheck error" test "$st" = 0
+	fi
+done
 done_testing
