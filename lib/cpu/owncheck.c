@@ -36,7 +36,9 @@
  * stack (glibc's backtrace(), then dladdr()), looked up only when a
  * report is due; when the library is linked statically every address is
  * "inside" and the site is unknown, so the key is then (kind, device,
- * mapping).  The table holds 256 keys; past that, every report prints.
+ * mapping).  The site counts as its source line (site_line()): the
+ * instructions a compiler makes of one line, unrolled or inlined, are one
+ * site.  The table holds 256 keys; past that, every report prints.
  *
  * Locks: the table's lock is a leaf; the summary is written at machine
  * destroy under the report lock, as the report path writes.
@@ -56,7 +58,8 @@
 
 struct repeat_key {
 	enum dmaemu_report_kind kind;
-	const void *site;
+	const void *site; /* the first access's site, for the summary line */
+	uint64_t line;	  /* hash of its source line (site_line()) */
 	uint64_t dma;
 	char dev[32];
 	uint64_t count; /* reports of the key, the first included; 0 = free */
@@ -169,30 +172,54 @@ static size_t key_hash(enum dmaemu_report_kind kind, const void *site,
 	return (size_t)(h >> 40) % NKEYS;
 }
 
+/*
+ * The access site as a source line: "fn file:line" hashed (FNV-1a), so that
+ * the several instructions a compiler makes of one line (an unrolled or
+ * inlined loop) are one site, as a reader of the report counts them.
+ * Without debug information the text is the address's, one per
+ * instruction.
+ */
+static uint64_t site_line(const void *site)
+{
+	char where[256];
+	uint64_t h = 0xcbf29ce484222325ULL;
+	const char *c;
+
+	if (!site)
+		return 0;
+	dmaemu__code_where(site, where, sizeof(where));
+	for (c = where; *c; c++)
+		h = (h ^ (uint8_t)*c) * 0x100000001b3ULL;
+	return h;
+}
+
 bool dmaemu__report_first(struct dmaemu_machine *m,
 			  enum dmaemu_report_kind kind, const void *site,
 			  const char *dev, uint64_t dma)
 {
 	struct dmaemu__owncheck *o = m->cpu->own;
+	uint64_t line = site_line(site);
 	size_t i, n;
 	bool first = true;
 
 	if (!dev)
 		dev = "";
 	dmaemu__lock(&o->lock);
-	for (i = key_hash(kind, site, dma), n = 0; n < NKEYS;
+	for (i = key_hash(kind, (const void *)(uintptr_t)line, dma), n = 0;
+	     n < NKEYS;
 	     i = (i + 1) % NKEYS, n++) {
 		struct repeat_key *k = &o->key[i];
 
 		if (!k->count) {
 			k->kind = kind;
 			k->site = site;
+			k->line = line;
 			k->dma = dma;
 			snprintf(k->dev, sizeof(k->dev), "%s", dev);
 			k->count = 1;
 			break;
 		}
-		if (k->kind == kind && k->site == site && k->dma == dma &&
+		if (k->kind == kind && k->line == line && k->dma == dma &&
 		    !strncmp(k->dev, dev, sizeof(k->dev) - 1)) {
 			k->count++;
 			first = !m->opt.report_repeats ||

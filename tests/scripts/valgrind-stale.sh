@@ -57,6 +57,18 @@ first_frame() {
 build buggy --dmaemu-uninstrumented
 build fixed --dmaemu-uninstrumented -DFIXED
 
+# Valgrind 3.19 cannot read the DWARF 5 that Clang 14 writes by default:
+# in such a build (the library itself compiled that way) there are no
+# source lines to check.
+memcheck buggy arm64
+if grep -qE 'unhandled dwarf2|debuginfo reader' "$tmp/buggy-arm64.vg"; then
+	skip "this Valgrind cannot read the debug information of this build" \
+		"($(grep -m1 -E 'unhandled dwarf2|debuginfo reader' \
+			"$tmp/buggy-arm64.vg"))"
+	done_testing
+	exit 0
+fi
+
 for p in arm64 arm; do
 	if memcheck buggy $p; then
 		not_ok "uninstrumented, $p: Memcheck reports the stale read"
