@@ -206,8 +206,7 @@ bool dmaemu__report_first(struct dmaemu_machine *m,
 		dev = "";
 	dmaemu__lock(&o->lock);
 	for (i = key_hash(kind, (const void *)(uintptr_t)line, dma), n = 0;
-	     n < NKEYS;
-	     i = (i + 1) % NKEYS, n++) {
+	     n < NKEYS; i = (i + 1) % NKEYS, n++) {
 		struct repeat_key *k = &o->key[i];
 
 		if (!k->count) {
