@@ -95,6 +95,7 @@ api_tests = \
 	tests/api/check-dma-alloc \
 	tests/api/check-uninstrumented \
 	tests/api/check-report-query \
+	tests/api/check-report-policy \
 	tests/api/check-check-helpers
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
