@@ -168,6 +168,7 @@ script_tests = \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/report-site.sh \
+	tests/scripts/report-policy.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
