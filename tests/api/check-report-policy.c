@@ -28,6 +28,12 @@
 #include "check-run.h"
 #include "fixture.h"
 
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 /* How many times @needle occurs in @hay. */
 static unsigned int occurrences(const char *hay, const char *needle)
 {
@@ -560,16 +566,22 @@ START_TEST(test_verbosity)
 	dmaemu_device_destroy(dd);
 	dmaemu_machine_destroy(m);
 
-	/* ...and has the thread's stack at 2, from this test's frame. */
+	/* ...and has the thread's stack at 2, from this test's frame (under
+	 * Valgrind, Valgrind prints it on its own log). */
 	fixture_log_clear();
 	m = fixture_machine("mem=16M:verbosity=2");
 	dd = dmaemu_device_create(m, "dev", NULL, NULL);
 	ck_assert_ptr_nonnull(dd);
 	ck_assert_int_eq(dmaemu_dma_read(dd, 0, NULL, 4), -EINVAL);
 	ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
-	ck_assert_msg(strstr(r.text, "\n    stack:\n    by "), "%s", r.text);
-	ck_assert_msg(strstr(r.text, "    by test_verbosity_fn "), "%s",
-		      r.text);
+	if (!RUNNING_ON_VALGRIND) {
+		ck_assert_msg(strstr(r.text, "\n    stack:\n    by "), "%s",
+			      r.text);
+		ck_assert_msg(strstr(r.text, "    by test_verbosity_fn "), "%s",
+			      r.text);
+	} else {
+		ck_assert_uint_eq(occurrences(r.text, "\n"), 2);
+	}
 	dmaemu_device_destroy(dd);
 	dmaemu_machine_destroy(m);
 	(void)tmp;
