@@ -50,8 +50,8 @@
 
 #include "bench.h"
 
-#define REPS 21
-#define ITERS 2000
+#define REPS 61
+#define ITERS 200
 #define PKT 2048
 #define CEILING_NS 1e6
 
