@@ -692,8 +692,15 @@ static void format(struct dmaemu_machine *m, struct text *t,
 	if (r->where) {
 		add(t, "    at %s\n", r->where);
 		note_where(t, r->where);
-		if (v >= 2)
+		if (v >= 2) {
+			/* Printed only: the report's frame is ->where's, at
+			 * every verbosity. */
+			bool note = t->note;
+
+			t->note = false;
 			add_thread_stack(t, true);
+			t->note = note;
+		}
 		add_where_summary(t, kind, r->where);
 	} else if (site) {
 		add_site(t, kind, site, in_fn);
