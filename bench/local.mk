@@ -42,3 +42,14 @@ bench_libbenchdma_instr_la_SOURCES = bench/bench-dma-dirty.c
 bench_libbenchdma_instr_la_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
 bench_bench_dma_SOURCES = bench/bench-dma.c
 bench_bench_dma_LDADD = bench/libbenchdma-instr.la lib/libdmaemu-internal.la
+
+# The checkers' cost on a receive loop: checks=all against checks=none in
+# the same run; the driver's read loop is built with the instrumentation
+# flags (bench-checks-read.c, in its own convenience library).
+noinst_PROGRAMS += bench/bench-checks
+noinst_LTLIBRARIES += bench/libbenchchecks-instr.la
+bench_libbenchchecks_instr_la_SOURCES = bench/bench-checks-read.c
+bench_libbenchchecks_instr_la_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
+bench_bench_checks_SOURCES = bench/bench-checks.c
+bench_bench_checks_LDADD = bench/libbenchchecks-instr.la lib/libdmaemu-internal.la
+bench_list += bench/bench-checks

@@ -33,7 +33,8 @@ unit_tests = \
 	tests/unit/check-dma-sync \
 	tests/unit/check-seed \
 	tests/unit/check-alloc-fail \
-	tests/unit/check-symbolize
+	tests/unit/check-symbolize \
+	tests/unit/check-checks-off
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_libs = tests/runner/libcheckrun.la lib/libdmaemu-internal.la $(CHECK_LIBS)
@@ -49,6 +50,7 @@ tests_unit_check_clean_paths_LDADD = $(unit_libs)
 tests_unit_check_dma_sync_LDADD = $(unit_libs)
 tests_unit_check_seed_LDADD = $(unit_libs)
 tests_unit_check_alloc_fail_LDADD = $(unit_libs)
+tests_unit_check_checks_off_LDADD = $(unit_libs)
 # Built with debug information whatever CFLAGS say: it is what it reads.
 tests_unit_check_symbolize_CFLAGS = $(AM_CFLAGS) -g
 tests_unit_check_symbolize_LDADD = $(unit_libs)
@@ -95,6 +97,7 @@ api_tests = \
 	tests/api/check-dma-alloc \
 	tests/api/check-uninstrumented \
 	tests/api/check-report-query \
+	tests/api/check-report-policy \
 	tests/api/check-check-helpers
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
@@ -175,6 +178,7 @@ script_tests = \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/report-site.sh \
+	tests/scripts/report-policy.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \

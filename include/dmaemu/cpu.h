@@ -36,7 +36,8 @@ struct dmaemu_machine;
  * @fast_hits:    the part of @hits handled without the cache lock.
  * @fills:        lines the CPU took a fresh copy of on a miss.
  * @stale_reads:  loads that read device-changed bytes from a resident
- *                line (each one was reported as stale-cpu-read).
+ *                line (each one was reported as stale-cpu-read); not
+ *                looked for, so 0, with checks=-coherence.
  * @uncached:     accesses through the uncached alias (coherent memory).
  * @wc_loads:     loads through a write-combining alias.
  * @wc_stores:    stores through a write-combining alias.

@@ -66,10 +66,23 @@ const char *dmaemu_report_kind_name(enum dmaemu_report_kind kind);
 uint64_t dmaemu_report_count(struct dmaemu_machine *m, const char *kind);
 
 /**
- * dmaemu_report_reset() - zero the counters of @m (dmaemu_report_count()).
+ * dmaemu_report_reset() - zero the counters of @m (dmaemu_report_count()
+ * and dmaemu_report_suppressed()).
  * The recorded reports stay; dmaemu_report_clear() forgets both.
  */
 void dmaemu_report_reset(struct dmaemu_machine *m);
+
+/**
+ * dmaemu_report_suppressed() - reports of one kind that a rule of the
+ * machine's suppressions file matched (option suppressions=, see
+ * docs/options.md): not printed, recorded, counted by
+ * dmaemu_report_count() nor handed to the report callback.
+ * @m:    the machine.
+ * @kind: a kind name, or NULL for all kinds.
+ * Return: the count since create or the last reset; 0 for an unknown name
+ * or a NULL machine.
+ */
+uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind);
 
 /* ---------------------------------------------------------------------- */
 /* Querying reports                                                       */

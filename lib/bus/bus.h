@@ -101,9 +101,10 @@ struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
  *           @dev still holds (a leak is the client's to report).
  * @free:    device destroy, last (or a failed create): free @data.
  * @access:  after a device DMA access, once per physically contiguous
- *           piece [@phys, +@len) at bus address @dma; @stale: the bus
- *           reported the access as a stale-device-read (it read bytes the
- *           CPU had dirty), so a checker has nothing to add.
+ *           piece [@phys, +@len) at bus address @dma; @stale: a checker
+ *           has nothing to add, because the bus reported the access as a
+ *           stale-device-read (it read bytes the CPU had dirty) or the
+ *           machine's coherence checks are off (checks=-coherence).
  */
 struct dmaemu__bus_client {
 	int (*add)(struct device *dev, void **data);

@@ -935,7 +935,7 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	struct stale_read st;
 	struct dmaemu_machine *m;
 	size_t wc_old = 0;
-	bool x86;
+	bool x86, coherence;
 	long n, i;
 	uint8_t *b = buf;
 
@@ -967,6 +967,9 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		return n == -ENOMEM ? -ENOMEM : -EFAULT;
 
 	x86 = m->opt.profile == DMAEMU__PROFILE_X86;
+	/* checks=-coherence: no stale-device-read search, no ownership
+	 * check by the clients. */
+	coherence = dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE);
 	memset(&st, 0, sizeof(st));
 	for (i = 0; i < n; i++) {
 		if (x86 && write)
@@ -974,7 +977,7 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		else if (x86)
 			dmaemu__range_clean(m, p[i].phys, p[i].len);
 		move_data(m, p[i].phys, b, p[i].len, write, x86 && write,
-			  x86 || write ? NULL : &st, &wc_old);
+			  x86 || write || !coherence ? NULL : &st, &wc_old);
 		b += p[i].len;
 	}
 	if (write) /* MEM changed under every CPU fast-path entry (cpu.c) */
@@ -995,7 +998,7 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 			d->name, len, (unsigned long long)addr, wc_old);
 	for (i = 0; i < n; i++)
 		clients_access(d, p[i].dma, p[i].phys, p[i].len, write,
-			       st.bytes != 0);
+			       st.bytes != 0 || !coherence);
 	if (p != stack)
 		dmaemu__free(p);
 	return 0;

@@ -11,6 +11,7 @@
  *               and the call-site context of the driver call in progress
  *   report-query.c  the last reports of a machine, kept for queries, and
  *               the report callback
+ *   suppress.c  the suppressions file of a machine (suppressions=)
  *   symbolize.c code addresses as function, file and line (libdwfl), and
  *               the stack above a driver's line
  *
@@ -97,7 +98,8 @@ struct page;
 #define DMAEMU__NSTRIPES 64
 #define DMAEMU__MASK_WORDS (DMAEMU__MAX_LINE / 64) /* words of a line mask */
 #define DMAEMU__OPT_MAXKEYS 32
-#define DMAEMU__MAX_MACHINES 256       /* live machines per process */
+#define DMAEMU__OPT_PATH_MAX 256 /* bytes of a path option, with its NUL */
+#define DMAEMU__MAX_MACHINES 256 /* live machines per process */
 #define DMAEMU__MMIO_SIZE (16UL << 20) /* MMIO cookie window per machine */
 
 /* ---------------------------------------------------------------------- */
@@ -133,7 +135,12 @@ struct dmaemu__options {
 	bool halt_on_error;
 	int exitcode;		     /* 0 = leave the exit status alone */
 	unsigned int report_repeats; /* reports printed per key (0: all) */
-	char log_path[256];	     /* "" = stderr */
+	char log_path[DMAEMU__OPT_PATH_MAX]; /* "" = stderr */
+	/* Report policy (report.c). */
+	char suppressions[DMAEMU__OPT_PATH_MAX]; /* "" = none */
+	unsigned int report_limit; /* reports printed at most (0: all) */
+	unsigned int verbosity;	   /* 0, 1, 2 */
+	unsigned int checks;	   /* bit f: check family f is on */
 	/* The DMA layer (dma.h). */
 	bool iommu;	    /* streaming and coherent DMA through the IOMMU */
 	bool swiotlb_force; /* swiotlb=force: bounce every streaming map */
@@ -212,6 +219,7 @@ struct dmaemu__iommu;
 struct dmaemu__irqc;
 struct dmaemu__bus_client;
 struct dmaemu__report_rec;	/* recorded reports (report-query.c) */
+struct dmaemu__supp;		/* suppression rules (report.c) */
 #define DMAEMU__BUS_MAX_SLOTS 4 /* >= DMAEMU__BUS_NSLOTS (bus.h) */
 
 struct dmaemu_machine {
@@ -278,11 +286,50 @@ struct dmaemu_machine {
 	struct dmaemu__report_rec *report_rec;
 	uint64_t report_seq;	 /* sequence number of the last report */
 	uint64_t report_dropped; /* made but no longer (or never) held */
+	/* The report policy (report.c), under report_lock: reports a
+	 * suppression matched, by kind; reports printed and reports not
+	 * printed because of report_limit.  The rules (suppressions=) are
+	 * read at create and immutable, their match counts under the lock. */
+	uint64_t report_suppressed[DMAEMU_REPORT_NKINDS];
+	uint64_t report_printed;
+	uint64_t report_unprinted;
+	struct dmaemu__supp *supp;
 
 	/* Registry (machine.c): immutable while the machine is live. */
 	uint64_t seq;		/* creation order, for "current" */
 	unsigned int reg_index; /* slot in the registry */
 };
+
+/*
+ * Check families (option checks=, report.c): every report kind belongs to
+ * one family, by the table of report.c; a kind the table does not name is
+ * an API-debugging kind (the DMA API's own misuse checks, whose kinds are
+ * the most numerous and the likeliest to be split).  A family that is off
+ * makes no report of its kinds (dmaemu__vreport() drops them before any
+ * work), and the checks that cost something on their own test
+ * dmaemu__checks_on() first, so that their cost goes too.  Errors are no
+ * family: a failed call, a fault, an exhausted resource is always
+ * reported.
+ */
+enum dmaemu__check_family {
+	DMAEMU__CHECK_API = 0, /* api: the default of the kind table */
+	DMAEMU__CHECK_COHERENCE,
+	DMAEMU__CHECK_PLATFORM,
+	DMAEMU__CHECK_NFAMILIES,
+	DMAEMU__CHECK_ERRORS = DMAEMU__CHECK_NFAMILIES, /* always on */
+};
+#define DMAEMU__CHECKS_ALL ((1U << DMAEMU__CHECK_NFAMILIES) - 1)
+/* "coherence" for its family (NULL past the last). */
+const char *dmaemu__check_family_name(unsigned int family);
+/* The family of @kind, DMAEMU__CHECK_ERRORS for the errors. */
+enum dmaemu__check_family dmaemu__check_family_of(enum dmaemu_report_kind kind);
+
+/* Is check family @f on for @m (option checks=)?  A load and a test. */
+static inline bool dmaemu__checks_on(const struct dmaemu_machine *m,
+				     enum dmaemu__check_family f)
+{
+	return (m->opt.checks >> f) & 1;
+}
 
 /* machines.c */
 /*
@@ -349,6 +396,19 @@ void dmaemu__report_record(struct dmaemu_machine *m,
 			   const struct dmaemu__report_info *r,
 			   const char *text, size_t len, const char *where);
 void dmaemu__report_rec_fini(struct dmaemu_machine *m);
+/* suppress.c: the rules of option suppressions= (see there). */
+struct dmaemu__frame;
+int dmaemu__supp_load(struct dmaemu_machine *m, char *err, size_t errlen);
+void dmaemu__supp_fini(struct dmaemu_machine *m);
+bool dmaemu__supp_frames(const struct dmaemu_machine *m);
+int dmaemu__supp_match(const struct dmaemu_machine *m,
+		       enum dmaemu_report_kind kind,
+		       const struct dmaemu__frame *f, unsigned int nf);
+void dmaemu__supp_count(struct dmaemu_machine *m, int i);
+void dmaemu__supp_summary(struct dmaemu_machine *m, FILE *out);
+/* report.c: zero the counters of dmaemu_report_count() and
+ * dmaemu_report_suppressed() (report lock held). */
+void dmaemu__report_counters_zero(struct dmaemu_machine *m);
 
 /*
  * Call-site context (report.c): the driver's API call in progress on this

@@ -44,8 +44,9 @@ enum opt_type {
 	OPT_U64,     /* uint64_t, plain number */
 	OPT_INT,     /* int */
 	OPT_BOOL,    /* 0|1 (also off|on, false|true, no|yes) */
-	OPT_PATH,    /* char[256] */
+	OPT_PATH,    /* char[DMAEMU__OPT_PATH_MAX] */
 	OPT_PAIR,    /* bool spelled by two names: names[0] false, [1] true */
+	OPT_CHECKS,  /* unsigned int: a set of check families, as a list */
 };
 
 #define F_POW2 0x1 /* value must be a power of two */
@@ -92,6 +93,10 @@ enum {
 	K_IOMMU_STRICT,
 	K_REPORT_KEEP,
 	K_SCHED,
+	K_SUPPRESSIONS,
+	K_REPORT_LIMIT,
+	K_VERBOSITY,
+	K_CHECKS,
 	K_NKEYS
 };
 
@@ -230,6 +235,18 @@ static const struct opt_key keys[K_NKEYS] = {
 		     1,
 		     0,
 		     {"threads", "lockstep", "expected threads or lockstep"}},
+	[K_SUPPRESSIONS] =
+		{"suppressions", OPT_PATH, OFF(suppressions), 0, 0, 0, {NULL}},
+	[K_REPORT_LIMIT] = {"report_limit",
+			    OPT_UINT,
+			    OFF(report_limit),
+			    0,
+			    1U << 30,
+			    0,
+			    {NULL}},
+	[K_VERBOSITY] =
+		{"verbosity", OPT_UINT, OFF(verbosity), 0, 2, 0, {NULL}},
+	[K_CHECKS] = {"checks", OPT_CHECKS, OFF(checks), 0, 0, 0, {NULL}},
 };
 
 static const char *const profile_names[] = {
@@ -303,6 +320,80 @@ static void format_size(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64, v);
 }
 
+/* "all", "none", or the families that are on: "api,platform". */
+static void format_checks(unsigned int set, char *buf, size_t len)
+{
+	unsigned int f;
+	size_t n = 0;
+
+	set &= DMAEMU__CHECKS_ALL;
+	if (set == DMAEMU__CHECKS_ALL || !set) {
+		snprintf(buf, len, "%s", set ? "all" : "none");
+		return;
+	}
+	buf[0] = '\0';
+	for (f = 0; f < DMAEMU__CHECK_NFAMILIES; f++) {
+		if (!(set & (1U << f)) || n >= len)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+				      dmaemu__check_family_name(f));
+	}
+}
+
+/*
+ * checks=: a comma list of items applied left to right.  An item is all,
+ * none or a family's name, with an optional - (turn off) or + (turn on)
+ * before it.  A list whose first item has no sign sets the families from
+ * nothing ("coherence,api": those two); one that starts with a sign
+ * changes the default, every family on ("-coherence").
+ */
+static int parse_checks(const char *val, unsigned int *out)
+{
+	unsigned int set = DMAEMU__CHECKS_ALL, bits, f;
+	const char *p = val;
+	bool first = true;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		char sign = 0;
+
+		if (n && (*p == '-' || *p == '+')) {
+			sign = *p++;
+			n--;
+		}
+		if (!n)
+			return -EINVAL;
+		if (n == 3 && !memcmp(p, "all", 3)) {
+			bits = DMAEMU__CHECKS_ALL;
+		} else if (n == 4 && !memcmp(p, "none", 4)) {
+			bits = 0;
+		} else {
+			for (f = 0; f < DMAEMU__CHECK_NFAMILIES; f++) {
+				const char *name = dmaemu__check_family_name(f);
+
+				if (strlen(name) == n && !memcmp(p, name, n))
+					break;
+			}
+			if (f == DMAEMU__CHECK_NFAMILIES)
+				return -EINVAL;
+			bits = 1U << f;
+		}
+		if (first && !sign)
+			set = 0;
+		if (sign == '-')
+			set &= ~bits;
+		else
+			set |= bits;
+		first = false;
+		p += n;
+		if (!*p)
+			break;
+		p++; /* the comma */
+	}
+	*out = set;
+	return 0;
+}
+
 static void format_value(const struct dmaemu__options *o,
 			 const struct opt_key *k, char *buf, size_t len)
 {
@@ -342,6 +433,9 @@ static void format_value(const struct dmaemu__options *o,
 		break;
 	case OPT_PAIR:
 		snprintf(buf, len, "%s", k->names[*(const bool *)f]);
+		break;
+	case OPT_CHECKS:
+		format_checks(*(const unsigned int *)f, buf, len);
 		break;
 	}
 }
@@ -403,8 +497,16 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 		}
 		*(bool *)f = !strcmp(val, k->names[1]);
 		return 0;
+	case OPT_CHECKS:
+		if (parse_checks(val, (unsigned int *)f) < 0) {
+			*why = "expected all, none or families api, coherence, "
+			       "platform, comma-separated, each may have - or "
+			       "+ before it";
+			return -EINVAL;
+		}
+		return 0;
 	case OPT_PATH:
-		if (strlen(val) >= sizeof(o->log_path)) {
+		if (strlen(val) >= DMAEMU__OPT_PATH_MAX) {
 			*why = "path too long";
 			return -EINVAL;
 		}
@@ -497,6 +599,10 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->swiotlb_size = 4ULL << 20;
 	o->dma_offset = 0;
 	o->report_keep = 256;
+	o->suppressions[0] = '\0';
+	o->report_limit = 0;
+	o->verbosity = 1;
+	o->checks = DMAEMU__CHECKS_ALL;
 }
 
 /**

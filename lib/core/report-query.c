@@ -360,7 +360,6 @@ void dmaemu_report_clear(struct dmaemu_machine *m)
 		rc->head = 0;
 	}
 	m->report_dropped = 0;
-	memset(m->report_counts, 0, sizeof(m->report_counts));
-	m->report_total = 0;
+	dmaemu__report_counters_zero(m);
 	dmaemu__unlock(&m->report_lock);
 }

@@ -37,16 +37,34 @@
  * device threads (which make no API calls) never inherit a driver's
  * context.
  *
- * Policy: halt_on_error=1 aborts after the first report is printed.
- * exitcode=N makes the process exit status N at normal exit if any report
- * was made: an atexit() handler, installed when a machine with exitcode is
- * created, flushes stdio and calls _exit(N).  The library itself never
- * exits.
+ * Policy, in the order a report meets it (docs/options.md):
+ *
+ *   checks=       the kind's family (api, coherence, platform; errors are
+ *                 none) is off: the report is dropped before any work
+ *   format        headline, details, site and stack, SUMMARY; the frames
+ *                 named are noted for the suppressions
+ *   suppressions= a rule matches: counted as suppressed, nothing else
+ *   count         dmaemu_report_count()
+ *   report_limit= past N printed reports, counted as not printed
+ *   verbosity=    0 prints the headline and the SUMMARY line only; 2 adds
+ *                 the stack of the reporting thread where the report names
+ *                 no driver's call, and a deeper stack where it does
+ *   print, record, callback
+ *   exitcode=, halt_on_error=
+ *
+ * halt_on_error=1 aborts after the first report is printed.  exitcode=N
+ * makes the process exit status N at normal exit if any report was made:
+ * an atexit() handler, installed when a machine with exitcode is created,
+ * flushes stdio and calls _exit(N).  The library itself never exits.
+ * Machine destroy (dmaemu__report_fini()) prints how many reports
+ * report_limit kept back and what each suppression rule matched.
  */
 #include "config.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,6 +86,61 @@ const char *dmaemu_report_kind_name(enum dmaemu_report_kind kind)
 	if ((unsigned int)kind >= DMAEMU_REPORT_NKINDS)
 		return "?";
 	return report_kind_names[kind];
+}
+
+/* ---------------------------------------------------------------------- */
+/* Check families (checks=)                                               */
+/* ---------------------------------------------------------------------- */
+
+static const char *const family_names[DMAEMU__CHECK_NFAMILIES] = {
+	[DMAEMU__CHECK_API] = "api",
+	[DMAEMU__CHECK_COHERENCE] = "coherence",
+	[DMAEMU__CHECK_PLATFORM] = "platform",
+};
+
+/*
+ * The family of each kind.  A kind not named here is an API-debugging
+ * kind (DMAEMU__CHECK_API is 0): the DMA API's misuse checks (unmap,
+ * sync, map and free of mappings, leaks, attributes) need no entry, so
+ * the kinds they are split into fall in their family by themselves.  A
+ * new kind of another family gets its line here.
+ */
+static const unsigned char kind_family[DMAEMU_REPORT_NKINDS] = {
+	/* The coherence sanitizer: what the CPU and the device access. */
+	[DMAEMU_REPORT_LOST_DEVICE_WRITE] = DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_LOST_CPU_WRITE] = DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_STALE_CPU_READ] = DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_CPU_ACCESS_DEVICE_OWNED] = DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_DEVICE_ACCESS_CPU_OWNED] = DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_STALE_DEVICE_READ] = DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_WC_PENDING_READ] = DMAEMU__CHECK_COHERENCE,
+	/* The kernel's other rules: contexts, interrupts, MMIO. */
+	[DMAEMU_REPORT_SLEEP_IN_ATOMIC] = DMAEMU__CHECK_PLATFORM,
+	[DMAEMU_REPORT_MMIO_ACCESS] = DMAEMU__CHECK_PLATFORM,
+	[DMAEMU_REPORT_LEAKED_IRQ] = DMAEMU__CHECK_PLATFORM,
+	[DMAEMU_REPORT_UNHANDLED_IRQ] = DMAEMU__CHECK_PLATFORM,
+	/* Errors: a call that fails, a fault, a resource exhausted. */
+	[DMAEMU_REPORT_BAD_ARGUMENT] = DMAEMU__CHECK_ERRORS,
+	[DMAEMU_REPORT_ALLOC_FAILURE] = DMAEMU__CHECK_ERRORS,
+	[DMAEMU_REPORT_BAD_FREE] = DMAEMU__CHECK_ERRORS,
+	[DMAEMU_REPORT_POOL_CORRUPTION] = DMAEMU__CHECK_ERRORS,
+	[DMAEMU_REPORT_POOL_BUSY] = DMAEMU__CHECK_ERRORS,
+	[DMAEMU_REPORT_SWIOTLB_FULL] = DMAEMU__CHECK_ERRORS,
+	[DMAEMU_REPORT_IOMMU_FAULT] = DMAEMU__CHECK_ERRORS,
+	[DMAEMU_REPORT_DMA_FAULT] = DMAEMU__CHECK_ERRORS,
+	[DMAEMU_REPORT_LOCKSTEP_DEADLOCK] = DMAEMU__CHECK_ERRORS,
+};
+
+const char *dmaemu__check_family_name(unsigned int family)
+{
+	return family < DMAEMU__CHECK_NFAMILIES ? family_names[family] : NULL;
+}
+
+enum dmaemu__check_family dmaemu__check_family_of(enum dmaemu_report_kind kind)
+{
+	if ((unsigned int)kind >= DMAEMU_REPORT_NKINDS)
+		return DMAEMU__CHECK_ERRORS;
+	return (enum dmaemu__check_family)kind_family[kind];
 }
 
 /* Exit status chosen by the exitcode option once a report was made. */
@@ -92,13 +165,17 @@ static void install_exit_handler(void)
 /**
  * dmaemu__report_init() - open the machine's report stream.
  * @m:      machine with its options set.
- * @err:    receives a message when log_path cannot be opened.
+ * @err:    receives a message when log_path cannot be opened, or the
+ *          suppressions file cannot be read or has a bad line.
  * @errlen: size of @err.
  *
- * Return: 0, or a negative errno from fopen().
+ * Return: 0, or a negative errno (fopen()'s, -EINVAL for a bad line of the
+ * suppressions file, -ENOMEM).
  */
 int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen)
 {
+	int ret;
+
 	m->log = NULL;
 	if (m->opt.log_path[0]) {
 		m->log = fopen(m->opt.log_path, "ae");
@@ -112,13 +189,38 @@ int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen)
 			return -e;
 		}
 	}
+	ret = dmaemu__supp_load(m, err, errlen);
+	if (ret < 0) {
+		if (m->log)
+			fclose(m->log);
+		m->log = NULL;
+		return ret;
+	}
 	if (m->opt.exitcode)
 		pthread_once(&exit_once, install_exit_handler);
 	return 0;
 }
 
+/*
+ * Machine destroy: how many reports report_limit kept back, what the
+ * suppressions matched; then close the stream.
+ */
 void dmaemu__report_fini(struct dmaemu_machine *m)
 {
+	FILE *out = m->log ? m->log : stderr;
+
+	dmaemu__lock(&m->report_lock);
+	if (m->report_unprinted)
+		fprintf(out,
+			"==%d==dmaemu: report_limit=%u: %llu more report%s "
+			"counted and not printed\n",
+			(int)getpid(), m->opt.report_limit,
+			(unsigned long long)m->report_unprinted,
+			m->report_unprinted == 1 ? "" : "s");
+	dmaemu__supp_summary(m, out);
+	fflush(out);
+	dmaemu__unlock(&m->report_lock);
+	dmaemu__supp_fini(m);
 	dmaemu__report_rec_fini(m);
 	if (m->log)
 		fclose(m->log);
@@ -236,22 +338,45 @@ void dmaemu__code_where(const void *addr, char *buf, size_t len)
 /* Formatting                                                             */
 /* ---------------------------------------------------------------------- */
 
-/* Most "by" lines of a report's stack, and source frames of one address. */
+/* Most "by" lines of a report's stack (at verbosity=2: DEEP_LINES), and
+ * source frames of one address. */
 #define STACK_LINES 8
+#define DEEP_LINES 32
 #define INLINE_FRAMES 8
+/* Frames a report names, kept for the suppressions. */
+#define NAMED_FRAMES (DEEP_LINES + INLINE_FRAMES)
 
 /*
  * A report being formatted: a bounded text buffer (output past the end is
- * cut, never overflows), where its SUMMARY line starts, and room for the
- * frames of the stack.
+ * cut, never overflows), where its headline ends and its SUMMARY line
+ * starts, room for the frames of the stack, and the frames it names
+ * (function and file, for the suppressions).
  */
 struct text {
 	char buf[4096];
 	size_t len;
-	size_t summary; /* offset of the SUMMARY line */
+	size_t head;		/* offset past the headline's first line */
+	size_t summary;		/* offset of the SUMMARY line */
+	unsigned int max_lines; /* "by" lines at most */
+	bool note;		/* keep the frames named in named[] */
+	unsigned int nnamed;
 	struct dmaemu__frame frames[INLINE_FRAMES];
-	const void *pcs[STACK_LINES];
+	const void *pcs[DEEP_LINES];
+	struct dmaemu__frame named[NAMED_FRAMES];
 };
+
+/* Keep a frame the report names (function, file) for the suppressions. */
+static void note_frame(struct text *t, const char *fn, const char *file)
+{
+	struct dmaemu__frame *f;
+
+	if (!t->note || t->nnamed == NAMED_FRAMES)
+		return;
+	f = &t->named[t->nnamed++];
+	snprintf(f->fn, sizeof(f->fn), "%s", fn ? fn : "");
+	snprintf(f->file, sizeof(f->file), "%s", file ? file : "");
+	f->line = 0;
+}
 
 static void add(struct text *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -348,11 +473,13 @@ static bool stack_end(const char *fn)
 
 /*
  * "    by fn file:line" lines for return address @pc (one per source
- * frame, the functions inlined there first), while *@lines < STACK_LINES.
- * Return: true when the stack ends here (main was printed, or the next
+ * frame, the functions inlined there first), while *@lines < the report's
+ * most; printed when @print, noted for the suppressions in any case.
+ * Return: true when the stack ends here (main was reached, or the next
  * frame is below it).
  */
-static bool add_by(struct text *t, const void *pc, unsigned int *lines)
+static bool add_by(struct text *t, const void *pc, unsigned int *lines,
+		   bool print)
 {
 	struct dmaemu__frame *f = t->frames;
 	unsigned int n = dmaemu__symbolize(pc, f, INLINE_FRAMES), i;
@@ -363,14 +490,19 @@ static bool add_by(struct text *t, const void *pc, unsigned int *lines)
 		fn = dl_where(pc, buf, sizeof(buf));
 		if (below_main(fn))
 			return true;
-		add(t, "    by %s\n", buf);
+		if (print)
+			add(t, "    by %s\n", buf);
+		note_frame(t, fn, NULL);
 		++*lines;
 		return stack_end(fn);
 	}
-	for (i = 0; i < n && *lines < STACK_LINES; i++, ++*lines) {
+	for (i = 0; i < n && *lines < t->max_lines; i++, ++*lines) {
 		if (below_main(f[i].fn))
 			return true;
-		add(t, "    by %s %s:%u\n", f[i].fn, f[i].file, f[i].line);
+		if (print)
+			add(t, "    by %s %s:%u\n", f[i].fn, f[i].file,
+			    f[i].line);
+		note_frame(t, f[i].fn, f[i].file);
 		if (stack_end(f[i].fn))
 			return true;
 	}
@@ -381,7 +513,8 @@ static bool add_by(struct text *t, const void *pc, unsigned int *lines)
  * The lines of a report made at @site, a return address into driver code
  * (the caller of an API function, or the code that made a CPU access):
  * the "at" line (", in @in_fn()" when not NULL), the stack above it, and
- * the SUMMARY line.  Under Valgrind the stack is left to Valgrind.
+ * the SUMMARY line.  Under Valgrind the stack is left to Valgrind (it is
+ * still walked when the suppressions look at frames).
  */
 static void add_site(struct text *t, const char *kind, const void *site,
 		     const char *in_fn)
@@ -389,6 +522,8 @@ static void add_site(struct text *t, const char *kind, const void *site,
 	struct dmaemu__frame *f = t->frames;
 	unsigned int n = dmaemu__symbolize(site, f, INLINE_FRAMES), i, k;
 	unsigned int lines = 0;
+	bool print = !on_valgrind();
+	const char *fn;
 	char sum[512];
 	bool end = false;
 
@@ -396,29 +531,100 @@ static void add_site(struct text *t, const char *kind, const void *site,
 		add(t, "    at %s %s:%u", f[0].fn, f[0].file, f[0].line);
 		snprintf(sum, sizeof(sum), "%.255s:%u in %.127s", f[0].file,
 			 f[0].line, f[0].fn);
+		note_frame(t, f[0].fn, f[0].file);
 		end = stack_end(f[0].fn);
 	} else {
-		end = stack_end(dl_where(site, sum, sizeof(sum)));
+		fn = dl_where(site, sum, sizeof(sum));
+		note_frame(t, fn, NULL);
+		end = stack_end(fn);
 		add(t, "    at %s", sum);
 	}
 	if (in_fn)
 		add(t, ", in %s()\n", in_fn);
 	else
 		add(t, "\n");
-	if (!on_valgrind()) {
+	if (print || t->note) {
 		/* The functions inlined at the site, then the callers. */
-		for (i = 1; i < n && !end && lines < STACK_LINES;
+		for (i = 1; i < n && !end && lines < t->max_lines;
 		     i++, lines++) {
-			add(t, "    by %s %s:%u\n", f[i].fn, f[i].file,
-			    f[i].line);
+			if (print)
+				add(t, "    by %s %s:%u\n", f[i].fn, f[i].file,
+				    f[i].line);
+			note_frame(t, f[i].fn, f[i].file);
 			end = stack_end(f[i].fn);
 		}
-		k = end ? 0 : dmaemu__stack_above(site, t->pcs, STACK_LINES);
-		for (i = 0; i < k && !end && lines < STACK_LINES; i++)
-			end = add_by(t, t->pcs[i], &lines);
+		k = end ? 0 : dmaemu__stack_above(site, t->pcs, t->max_lines);
+		for (i = 0; i < k && !end && lines < t->max_lines; i++)
+			end = add_by(t, t->pcs[i], &lines, print);
 	}
 	t->summary = t->len;
 	add(t, "SUMMARY: dmaemu: %s %s\n", kind, sum);
+}
+
+/*
+ * The stack of the thread making a report that names no driver's call:
+ * the return addresses outside the library, from the innermost; printed
+ * (at verbosity=2, a line "    stack:" first) when @print, noted when
+ * the suppressions look at frames.  With the library linked into the
+ * program every frame is "inside", and there is no such stack.
+ */
+static void add_thread_stack(struct text *t, bool print)
+{
+	void *stack[64];
+	Dl_info self, info;
+	unsigned int lines = 0;
+	int n, i;
+
+	if (!dladdr((void *)(uintptr_t)add_thread_stack, &self))
+		return;
+	n = backtrace(stack, 64);
+	for (i = 0; i < n; i++)
+		if (!dladdr(stack[i], &info) ||
+		    info.dli_fbase != self.dli_fbase)
+			break;
+	if (i == n)
+		return;
+	if (print && on_valgrind()) {
+		print = false; /* Valgrind prints it (vg_backtrace()) */
+		if (!t->note)
+			return;
+	}
+	if (print)
+		add(t, "    stack:\n");
+	/* backtrace() gives return addresses, as the "by" lines want. */
+	for (; i < n && lines < t->max_lines; i++)
+		if (add_by(t, stack[i], &lines, print))
+			break;
+}
+
+/*
+ * The frame named by a report's ->where: "fn file:line", as
+ * dmaemu__code_where() writes it, or its dladdr() form "fn+0x2c (prog)";
+ * nothing for a cause given in other words.
+ */
+static void note_where(struct text *t, const char *where)
+{
+	const char *sp = strchr(where, ' '), *plus;
+	char fn[128], file[256];
+	size_t n;
+
+	if (!t->note || !sp || sp == where)
+		return;
+	n = (size_t)(sp - where);
+	if (!strchr(sp + 1, ' ') && strchr(sp + 1, ':') && sp[1] != '(') {
+		const char *colon = strrchr(sp + 1, ':');
+
+		snprintf(fn, sizeof(fn), "%.*s", (int)n, where);
+		snprintf(file, sizeof(file), "%.*s", (int)(colon - sp - 1),
+			 sp + 1);
+		note_frame(t, fn, file);
+		return;
+	}
+	plus = memchr(where, '+', n);
+	if (plus && sp[1] == '(') {
+		snprintf(fn, sizeof(fn), "%.*s", (int)(plus - where), where);
+		note_frame(t, fn, NULL);
+	}
 }
 
 /*
@@ -466,6 +672,58 @@ static const char *at_text(const struct dmaemu__report_info *r,
 	return buf;
 }
 
+/* Format the report of @r into @t at @m's verbosity (see the top). */
+static void format(struct dmaemu_machine *m, struct text *t,
+		   const struct dmaemu__report_info *r, const char *kind,
+		   const char *head, const void *site, const char *in_fn)
+{
+	unsigned int v = m->opt.verbosity;
+
+	t->len = 0;
+	t->nnamed = 0;
+	t->note = dmaemu__supp_frames(m);
+	t->max_lines = v >= 2 ? DEEP_LINES : STACK_LINES;
+	add(t, "==%d==ERROR: dmaemu: %s: %s\n", (int)getpid(), kind, head);
+	t->head = strchr(t->buf, '\n')
+			  ? (size_t)(strchr(t->buf, '\n') - t->buf + 1)
+			  : t->len;
+	if (r->mask && r->mask_bits)
+		add_mask(t, r);
+	if (r->where) {
+		add(t, "    at %s\n", r->where);
+		note_where(t, r->where);
+		if (v >= 2) {
+			/* Printed only: the report's frame is ->where's, at
+			 * every verbosity. */
+			bool note = t->note;
+
+			t->note = false;
+			add_thread_stack(t, true);
+			t->note = note;
+		}
+		add_where_summary(t, kind, r->where);
+	} else if (site) {
+		add_site(t, kind, site, in_fn);
+	} else {
+		if (v >= 2 || t->note)
+			add_thread_stack(t, v >= 2);
+		t->summary = t->len;
+		if (r->size)
+			add(t, "SUMMARY: dmaemu: %s 0x%llx+%llu\n", kind,
+			    (unsigned long long)r->phys,
+			    (unsigned long long)r->size);
+		else
+			add(t, "SUMMARY: dmaemu: %s\n", kind);
+	}
+	if (v == 0 && t->summary > t->head) {
+		/* The headline and the SUMMARY line only. */
+		memmove(t->buf + t->head, t->buf + t->summary,
+			t->len - t->summary + 1);
+		t->len -= t->summary - t->head;
+		t->summary = t->head;
+	}
+}
+
 /**
  * dmaemu__vreport() - report an error found by a checker.
  * @m:   machine; NULL means the current one (no report when there is none,
@@ -475,8 +733,11 @@ static const char *at_text(const struct dmaemu__report_info *r,
  * @fmt: the headline, after "<kind>: " (cut at 511 bytes).
  * @ap:  its arguments.
  *
- * Thread-safe.  Counts the report, prints it (stderr or log_path), then
- * applies the policy (exitcode, halt_on_error).
+ * Thread-safe.  Applies the policy in the order given at the top of this
+ * file: a report of a family that is off is dropped first; a suppressed
+ * one is only counted as such; the others are counted, printed (stderr or
+ * log_path) unless report_limit says no, recorded, and then exitcode and
+ * halt_on_error apply.
  */
 void dmaemu__vreport(struct dmaemu_machine *m,
 		     const struct dmaemu__report_info *r, const char *fmt,
@@ -484,10 +745,13 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 {
 	const char *kind = dmaemu_report_kind_name(r->kind);
 	const struct dmaemu__call *call = cur_call;
-	const char *in_fn = NULL;
+	enum dmaemu__check_family fam;
+	const char *in_fn = NULL, *at;
 	const void *site = NULL;
 	char head[512], where[256];
+	bool print = false;
 	struct text *t;
+	int rule;
 
 	if (!m)
 		m = dmaemu_machine_current();
@@ -495,6 +759,9 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 		return;
 	if ((unsigned int)r->kind >= DMAEMU_REPORT_NKINDS)
 		abort();
+	fam = dmaemu__check_family_of(r->kind);
+	if (fam != DMAEMU__CHECK_ERRORS && !dmaemu__checks_on(m, fam))
+		return;
 	vsnprintf(head, sizeof(head), fmt, ap);
 	if (!r->where && call) {
 		site = call->caller;
@@ -505,44 +772,41 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 
 	/* 4 KiB would be a lot of stack for a hook called on any thread. */
 	t = dmaemu__malloc(sizeof(*t));
-	if (t) {
-		t->len = 0;
-		add(t, "==%d==ERROR: dmaemu: %s: %s\n", (int)getpid(), kind,
-		    head);
-		if (r->mask && r->mask_bits)
-			add_mask(t, r);
-		if (r->where) {
-			add(t, "    at %s\n", r->where);
-			add_where_summary(t, kind, r->where);
-		} else if (site) {
-			add_site(t, kind, site, in_fn);
-		} else {
-			t->summary = t->len;
-			if (r->size)
-				add(t, "SUMMARY: dmaemu: %s 0x%llx+%llu\n",
-				    kind, (unsigned long long)r->phys,
-				    (unsigned long long)r->size);
-			else
-				add(t, "SUMMARY: dmaemu: %s\n", kind);
-		}
-	}
+	if (t)
+		format(m, t, r, kind, head, site, in_fn);
+	/* What the recorded report names, taken before verbosity=0 drops
+	 * the "at" line: the report's own ->where, else its "at" text. */
+	at = at_text(r, t, where, sizeof(where));
+	rule = dmaemu__supp_match(m, r->kind, t ? t->named : NULL,
+				  t ? t->nnamed : 0);
 
 	dmaemu__lock(&m->report_lock);
+	if (rule >= 0) {
+		m->report_suppressed[r->kind]++;
+		dmaemu__supp_count(m, rule);
+		dmaemu__unlock(&m->report_lock);
+		dmaemu__free(t);
+		return;
+	}
 	m->report_counts[r->kind]++;
 	m->report_total++;
-	if (t) {
+	if (m->opt.report_limit && m->report_printed >= m->opt.report_limit)
+		m->report_unprinted++;
+	else if (t)
+		print = true;
+	if (print) {
 		FILE *out = m->log ? m->log : stderr;
 
+		m->report_printed++;
 		fwrite(t->buf, 1, t->summary, out);
 		fflush(out);
-		if (site)
+		if (site || m->opt.verbosity >= 2)
 			vg_backtrace(kind);
 		fwrite(t->buf + t->summary, 1, t->len - t->summary, out);
 		fflush(out);
 	}
 	dmaemu__unlock(&m->report_lock);
-	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0,
-			      at_text(r, t, where, sizeof(where)));
+	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0, at);
 	dmaemu__free(t);
 
 	if (m->opt.exitcode)
@@ -584,23 +848,47 @@ void dmaemu__reportf(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 	va_end(ap);
 }
 
-uint64_t dmaemu_report_count(struct dmaemu_machine *m, const char *kind)
+/* The count of @kind (NULL: all) in @counts, report lock held. */
+static uint64_t count_of(const uint64_t *counts, const char *kind)
 {
 	uint64_t n = 0;
 	unsigned int i;
 
+	for (i = 0; i < DMAEMU_REPORT_NKINDS; i++)
+		if (!kind || !strcmp(kind, report_kind_names[i]))
+			n += counts[i];
+	return n;
+}
+
+uint64_t dmaemu_report_count(struct dmaemu_machine *m, const char *kind)
+{
+	uint64_t n;
+
 	if (!m)
 		return 0;
 	dmaemu__lock(&m->report_lock);
-	if (!kind) {
-		n = m->report_total;
-	} else {
-		for (i = 0; i < DMAEMU_REPORT_NKINDS; i++)
-			if (!strcmp(kind, report_kind_names[i]))
-				n = m->report_counts[i];
-	}
+	n = kind ? count_of(m->report_counts, kind) : m->report_total;
 	dmaemu__unlock(&m->report_lock);
 	return n;
+}
+
+uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind)
+{
+	uint64_t n;
+
+	if (!m)
+		return 0;
+	dmaemu__lock(&m->report_lock);
+	n = count_of(m->report_suppressed, kind);
+	dmaemu__unlock(&m->report_lock);
+	return n;
+}
+
+void dmaemu__report_counters_zero(struct dmaemu_machine *m)
+{
+	memset(m->report_counts, 0, sizeof(m->report_counts));
+	memset(m->report_suppressed, 0, sizeof(m->report_suppressed));
+	m->report_total = 0;
 }
 
 void dmaemu_report_reset(struct dmaemu_machine *m)
@@ -608,7 +896,6 @@ void dmaemu_report_reset(struct dmaemu_machine *m)
 	if (!m)
 		return;
 	dmaemu__lock(&m->report_lock);
-	memset(m->report_counts, 0, sizeof(m->report_counts));
-	m->report_total = 0;
+	dmaemu__report_counters_zero(m);
 	dmaemu__unlock(&m->report_lock);
 }

@@ -290,6 +290,7 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 	unsigned int v =
 		(unsigned int)(lp >> m->line_shift) % DMAEMU__NVERIFIED;
 	bool was, any_changed = false;
+	bool coherence = dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE);
 	uint64_t gen, dgen;
 	pthread_mutex_t *stripe;
 	uint8_t own;
@@ -303,7 +304,9 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 	/* 2. Before looking at the data (see "The fast path" above). */
 	gen = __atomic_load_n(&dmaemu__mem_gen, __ATOMIC_ACQUIRE);
 	dgen = __atomic_load_n(&dmaemu__mem_dgen, __ATOMIC_ACQUIRE);
-	own = dmaemu__owner_byte(m, phys);
+	/* checks=-coherence: no ownership check, so no byte to read (and
+	 * any line may have a fast-path entry). */
+	own = coherence ? dmaemu__owner_byte(m, phys) : 0;
 
 	/* 3. The data model, unless this resident line was found clean
 	 *    and no data changed anywhere since. */
@@ -321,9 +324,12 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 			__atomic_fetch_add(&c->fills, 1, __ATOMIC_RELAXED);
 		} else if (!store && any_changed &&
 			   mask_clip(changed, off, off + (unsigned int)len)) {
-			__atomic_fetch_add(&c->stale_reads, 1,
-					   __ATOMIC_RELAXED);
-			report_stale(m, lp, phys, len, host, changed, acc);
+			if (coherence) {
+				__atomic_fetch_add(&c->stale_reads, 1,
+						   __ATOMIC_RELAXED);
+				report_stale(m, lp, phys, len, host, changed,
+					     acc);
+			}
 			dmaemu__mem_vg_seen(m, lp, changed);
 		}
 		dmaemu__racy_line_end((const void *)(host - off), m->line);
