@@ -401,7 +401,7 @@ bool dmaemu__owner_held(struct dmaemu_machine *m, uint64_t phys, size_t size)
 	if (!map)
 		return false;
 	first = (phys - b->phys) >> m->line_shift;
-	last = (phys + size - 1 - b->phys) >> m->line_shift;
+	last = first + (((phys & (m->line - 1)) + size - 1) >> m->line_shift);
 	for (l = first; l <= last; l++)
 		if (holders(load_byte(map, l)))
 			return true;
