@@ -335,6 +335,21 @@ static void kfree_mapped(bool bug)
 		kfree(b);
 }
 
+/* A header kept by the CPU, the payload after it mapped: the whole
+ * object is freed. */
+static void kfree_tail_mapped(bool bug)
+{
+	uint8_t *b = buffer(256);
+	dma_addr_t h = map(b + 128, 128, DMA_TO_DEVICE, 0);
+
+	want_phys = phys_of(b) + 128;
+	if (bug)
+		kfree(b);
+	dma_unmap_single(dev, h, 128, DMA_TO_DEVICE);
+	if (!bug)
+		kfree(b);
+}
+
 static void free_page_mapped(bool bug)
 {
 	struct page *page = alloc_page(GFP_KERNEL);
@@ -384,6 +399,7 @@ static const struct api_case cases[] = {
 	{"overlapping-mappings", overlap, 1, true},
 	{"overlapping-mappings", overlap_shared, 1, true},
 	{"free-of-mapped-memory", kfree_mapped, 1, true},
+	{"free-of-mapped-memory", kfree_tail_mapped, 1, true},
 	{"free-of-mapped-memory", free_page_mapped, 1, true},
 };
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
