@@ -975,9 +975,11 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	head = sg ? dmaemu__mapping_take(dev, sg_dma_address(sg),
 					 DMAEMU__MAP_SG, sg)
 		  : NULL;
-	if (!head && sg && sg_dma_address(sg) != DMA_MAPPING_ERROR &&
-	    !dmaemu__mapping_find_start(dev, sg_dma_address(sg), &other) &&
-	    other.type != DMAEMU__MAP_SG) {
+	/* Unless another list's segment starts there: the error cookie,
+	 * another kind of mapping or allocation, or nothing. */
+	if (!head && sg &&
+	    (dmaemu__mapping_find_start(dev, sg_dma_address(sg), &other) ||
+	     other.type != DMAEMU__MAP_SG)) {
 		report_no_mapping(m, dev, fn, DMAEMU__MAP_SG,
 				  sg_dma_address(sg), 0, (int)dir);
 		return;
