@@ -98,7 +98,8 @@ api_tests = \
 	tests/api/check-uninstrumented \
 	tests/api/check-report-query \
 	tests/api/check-report-policy \
-	tests/api/check-check-helpers
+	tests/api/check-check-helpers \
+	tests/api/check-api-debug
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 

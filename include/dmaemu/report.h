@@ -20,32 +20,46 @@ struct dmaemu_machine;
  * The report kinds; DMAEMU_REPORT_KINDS(X) makes both the enum and the
  * table of names, so they cannot disagree.
  */
-#define DMAEMU_REPORT_KINDS(X)                                  \
-	X(LOST_DEVICE_WRITE, "lost-device-write")               \
-	X(LOST_CPU_WRITE, "lost-cpu-write")                     \
-	X(STALE_CPU_READ, "stale-cpu-read")                     \
-	X(NO_KERNEL_MAPPING_ACCESS, "no-kernel-mapping-access") \
-	X(MMIO_ACCESS, "mmio-access")                           \
-	X(ALLOC_FAILURE, "alloc-failure")                       \
-	X(SLEEP_IN_ATOMIC, "sleep-in-atomic")                   \
-	X(BAD_ARGUMENT, "bad-argument")                         \
-	X(BAD_FREE, "bad-free")                                 \
-	X(MISSING_ATTRIBUTE, "missing-attribute")               \
-	X(POOL_CORRUPTION, "pool-corruption")                   \
-	X(POOL_BUSY, "pool-busy")                               \
-	X(SWIOTLB_FULL, "swiotlb-full")                         \
-	X(IOMMU_FAULT, "iommu-fault")                           \
-	X(DMA_FAULT, "dma-fault")                               \
-	X(LEAKED_MAPPING, "leaked-mapping")                     \
-	X(MAP_NON_LINEAR, "map-non-linear")                     \
-	X(BAD_UNMAP, "bad-unmap")                               \
-	X(BAD_SYNC, "bad-sync")                                 \
-	X(LEAKED_IRQ, "leaked-irq")                             \
-	X(UNHANDLED_IRQ, "unhandled-irq")                       \
-	X(CPU_ACCESS_DEVICE_OWNED, "cpu-access-device-owned")   \
-	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")   \
-	X(STALE_DEVICE_READ, "stale-device-read")               \
-	X(WC_PENDING_READ, "wc-pending-read")                   \
+#define DMAEMU_REPORT_KINDS(X)                                            \
+	X(LOST_DEVICE_WRITE, "lost-device-write")                         \
+	X(LOST_CPU_WRITE, "lost-cpu-write")                               \
+	X(STALE_CPU_READ, "stale-cpu-read")                               \
+	X(NO_KERNEL_MAPPING_ACCESS, "no-kernel-mapping-access")           \
+	X(MMIO_ACCESS, "mmio-access")                                     \
+	X(ALLOC_FAILURE, "alloc-failure")                                 \
+	X(SLEEP_IN_ATOMIC, "sleep-in-atomic")                             \
+	X(BAD_ARGUMENT, "bad-argument")                                   \
+	X(BAD_FREE, "bad-free")                                           \
+	X(MISSING_ATTRIBUTE, "missing-attribute")                         \
+	X(POOL_CORRUPTION, "pool-corruption")                             \
+	X(POOL_BUSY, "pool-busy")                                         \
+	X(SWIOTLB_FULL, "swiotlb-full")                                   \
+	X(IOMMU_FAULT, "iommu-fault")                                     \
+	X(DMA_FAULT, "dma-fault")                                         \
+	X(LEAKED_MAPPING, "leaked-mapping")                               \
+	X(MAP_INVALID_MEMORY, "map-invalid-memory")                       \
+	X(UNMAP_INVALID_ADDRESS, "unmap-invalid-address")                 \
+	X(UNMAP_NOT_MAPPED, "unmap-not-mapped")                           \
+	X(UNMAP_SIZE_MISMATCH, "unmap-size-mismatch")                     \
+	X(UNMAP_TYPE_MISMATCH, "unmap-type-mismatch")                     \
+	X(FREE_CPU_ADDRESS_MISMATCH, "free-cpu-address-mismatch")         \
+	X(UNMAP_SG_COUNT_MISMATCH, "unmap-sg-count-mismatch")             \
+	X(UNMAP_DIRECTION_MISMATCH, "unmap-direction-mismatch")           \
+	X(MAPPING_ERROR_NOT_CHECKED, "mapping-error-not-checked")         \
+	X(SYNC_NOT_MAPPED, "sync-not-mapped")                             \
+	X(SYNC_OUT_OF_RANGE, "sync-out-of-range")                         \
+	X(SYNC_DIRECTION_MISMATCH, "sync-direction-mismatch")             \
+	X(SYNC_CPU_TO_DEVICE, "sync-for-cpu-of-to-device-mapping")        \
+	X(SYNC_DEV_FROM_DEVICE, "sync-for-device-of-from-device-mapping") \
+	X(SYNC_SG_COUNT_MISMATCH, "sync-sg-count-mismatch")               \
+	X(OVERLAPPING_MAPPINGS, "overlapping-mappings")                   \
+	X(FREE_OF_MAPPED_MEMORY, "free-of-mapped-memory")                 \
+	X(LEAKED_IRQ, "leaked-irq")                                       \
+	X(UNHANDLED_IRQ, "unhandled-irq")                                 \
+	X(CPU_ACCESS_DEVICE_OWNED, "cpu-access-device-owned")             \
+	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")             \
+	X(STALE_DEVICE_READ, "stale-device-read")                         \
+	X(WC_PENDING_READ, "wc-pending-read")                             \
 	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")
 
 enum dmaemu_report_kind {

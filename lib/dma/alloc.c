@@ -216,6 +216,19 @@ static struct coherent **reg_slot(const void *cpu_addr)
 	return pp;
 }
 
+/* The record of @dev whose bus address is @handle, or NULL; lock held. */
+static struct coherent *reg_by_handle(struct device *dev, dma_addr_t handle)
+{
+	struct coherent *c;
+	unsigned int b;
+
+	for (b = 0; b < REG_BUCKETS; b++)
+		for (c = registry.bucket[b]; c; c = c->next)
+			if (c->dev == dev && c->handle == handle)
+				return c;
+	return NULL;
+}
+
 static void reg_unlink(struct coherent **pp)
 {
 	*pp = (*pp)->next;
@@ -573,7 +586,12 @@ void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
  * receives a snapshot with its own chunk array (free(copy->chunk)), so
  * that a concurrent free cannot pull it away.  Reports and returns NULL
  * when the arguments do not match a live allocation (or out of memory for
- * the snapshot).
+ * the snapshot).  A free (@copy NULL) is checked as Linux 4.14's
+ * check_unmap() checks dma_free_attrs(): no allocation of @dev at
+ * @handle (unmap-not-mapped), a streaming mapping there
+ * (unmap-type-mismatch), an allocation there with another CPU address
+ * (free-cpu-address-mismatch), another size (unmap-size-mismatch); the
+ * lookups of mmap and get_sgtable report bad-free.
  */
 static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 			       const char *fn, void *cpu_addr,
@@ -581,7 +599,9 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 			       unsigned long attrs, struct coherent *copy)
 {
 	enum dmaemu_report_kind kind = DMAEMU_REPORT_BAD_FREE;
-	struct coherent **pp, *c;
+	bool freeing = !copy;
+	struct coherent **pp, *c, *other;
+	struct dmaemu__mapping map;
 	char why[200], a1[160], a2[160];
 	unsigned long missing, extra;
 
@@ -589,17 +609,34 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 	pp = reg_slot(cpu_addr);
 	c = *pp;
 	if (!c) {
-		snprintf(why, sizeof(why),
-			 "not a live allocation (never "
-			 "allocated, or already freed)");
+		other = freeing ? reg_by_handle(dev, handle) : NULL;
+		if (other) {
+			kind = DMAEMU_REPORT_FREE_CPU_ADDRESS_MISMATCH;
+			snprintf(why, sizeof(why),
+				 "the allocation at this bus address has CPU "
+				 "address %p (%zu bytes)",
+				 other->cpu_addr, other->size);
+		} else {
+			if (freeing)
+				kind = DMAEMU_REPORT_UNMAP_NOT_MAPPED;
+			snprintf(why, sizeof(why),
+				 "not a live allocation (never "
+				 "allocated, or already freed)");
+		}
 	} else if (c->dev != dev) {
+		if (freeing)
+			kind = DMAEMU_REPORT_UNMAP_NOT_MAPPED;
 		snprintf(why, sizeof(why), "allocated for device %s",
 			 dev_name(c->dev));
 	} else if (c->handle != handle) {
+		if (freeing)
+			kind = DMAEMU_REPORT_UNMAP_NOT_MAPPED;
 		snprintf(why, sizeof(why),
 			 "bus address 0x%" PRIx64 ", allocated at 0x%" PRIx64,
 			 (uint64_t)handle, (uint64_t)c->handle);
 	} else if (c->size != size) {
+		if (freeing)
+			kind = DMAEMU_REPORT_UNMAP_SIZE_MISMATCH;
 		snprintf(why, sizeof(why), "size %zu, allocated with %zu", size,
 			 c->size);
 	} else if ((c->attrs ^ attrs) & SHAPE_ATTRS) {
@@ -627,6 +664,15 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 		return copy->chunk ? copy : NULL;
 	}
 	dmaemu__unlock(&registry.lock);
+	/* Registry locks are leaves: the streaming one is asked unlocked. */
+	if (kind == DMAEMU_REPORT_UNMAP_NOT_MAPPED && !c &&
+	    !dmaemu__mapping_find_start(dev, handle, &map)) {
+		kind = DMAEMU_REPORT_UNMAP_TYPE_MISMATCH;
+		snprintf(why, sizeof(why),
+			 "the bus address is a live streaming mapping (made "
+			 "by %s()): unmap it with the function that made it",
+			 map.fn ? map.fn : "?");
+	}
 	dmaemu__reportf(m, kind, 0, size,
 			"%s(%s, %zu bytes, cpu_addr %p, dma 0x%" PRIx64
 			", attrs %s): %s",

@@ -199,6 +199,9 @@ struct dmaemu__mapping {
  *                   and was made from @sg: its segments' bus ranges and
  *                   its entries, copied into one malloc()ed block that the
  *                   caller frees.  0, -ENOENT or -ENOMEM.
+ *  _find_start():   a copy of the most recent live record of any type
+ *                   starting at @dma (the reports of an unmap or free
+ *                   by the wrong function).  0 or -ENOENT.
  *  _checked():      dma_mapping_error() was called on @dma.
  *  _count():        live records of @dev (segments counted one by one).
  *  _list():         copies of up to @max live records of @dev in bus
@@ -211,6 +214,9 @@ struct dmaemu__mapping {
  */
 struct dmaemu__sg_copy {
 	const struct dmaemu__dma_backend *ops;
+	int dir;	    /* the map's direction */
+	const char *fn;	    /* "dma_map_sg_attrs" */
+	const void *caller; /* "mapping made at" */
 	int nents, mapped;
 	dma_addr_t *seg_dma; /* @mapped bus addresses */
 	size_t *seg_len;     /* @mapped lengths */
@@ -228,6 +234,8 @@ int dmaemu__mapping_find(struct device *dev, dma_addr_t dma, size_t size,
 int dmaemu__mapping_find_sg(struct device *dev, dma_addr_t dma,
 			    const struct scatterlist *sg,
 			    struct dmaemu__sg_copy **out);
+int dmaemu__mapping_find_start(struct device *dev, dma_addr_t dma,
+			       struct dmaemu__mapping *out);
 void dmaemu__mapping_checked(struct device *dev, dma_addr_t dma);
 size_t dmaemu__mapping_count(struct device *dev);
 size_t dmaemu__mapping_list(struct device *dev, struct dmaemu__mapping *out,

@@ -10,7 +10,7 @@
  *      struct device is a bad-argument report), the direction valid, the
  *      attribute bits known, the memory DRAM reached the right way (a
  *      linear-map pointer, a page of this machine; anything else is
- *      map-non-linear).  A bad call reports and returns the error value:
+ *      map-invalid-memory).  A bad call reports and returns the error value:
  *      DMA_MAPPING_ERROR, 0, or nothing happens.
  *   2. choose the backend, once per mapping:
  *        iommu=1                                 IOMMU ops
@@ -24,7 +24,8 @@
  *   3. record (registry.c): the record names the backend, so the unmap
  *      and the syncs of a handle go to the backend that made it.  Unmaps
  *      and syncs of a handle the registry does not know are reported
- *      (bad-unmap, bad-sync) and never reach a backend.
+ *      (unmap-not-mapped, sync-not-mapped, ...) and never reach a
+ *      backend.
  *   4. move ownership of the lines (ownership.c), and, with prefetch=1,
  *      tell the prefetcher which ranges the device owns: a mapping is
  *      registered at map and at sync_for_device, and removed at unmap and
@@ -33,7 +34,27 @@
  *
  * An unmap uses the recorded address, size and backend, and the caller's
  * direction and attributes (DMA_ATTR_SKIP_CPU_SYNC is the caller's to give
- * at unmap).  Mismatches between the two are the full checker's to report.
+ * at unmap).  The checks are those of Linux 4.14's CONFIG_DMA_API_DEBUG
+ * (lib/dma-debug.c), each its own report kind (docs/checkers.md):
+ *
+ *   map     check_for_stack(), check_for_illegal_area(): memory outside
+ *           the linear map (map-invalid-memory, the map fails);
+ *           add_dma_entry()'s active-cacheline tracking: a cache line
+ *           held by another live streaming mapping that is not
+ *           DMA_TO_DEVICE (overlapping-mappings, unless the new map has
+ *           DMA_ATTR_SKIP_CPU_SYNC or is DMA_TO_DEVICE)
+ *   unmap   check_unmap(): DMA_MAPPING_ERROR (unmap-invalid-address),
+ *           no mapping (unmap-not-mapped) or one made by another function
+ *           (unmap-type-mismatch), both doing nothing; then, the mapping
+ *           being unmapped all the same, another size, another function
+ *           of the pair single/page, another entry count, another
+ *           direction, and dma_mapping_error() never called on the handle
+ *           (mapping-error-not-checked), in that order
+ *   sync    check_sync(): no mapping (sync-not-mapped, nothing done), a
+ *           range past its end (sync-out-of-range, maintained all the
+ *           same); unless the mapping is DMA_BIDIRECTIONAL: another
+ *           direction, a sync for the CPU of a DMA_TO_DEVICE mapping or for
+ *           the device of a DMA_FROM_DEVICE one, another entry count.
  *
  * Each public function is the driver's call: it enters it as the thread's
  * call-site context (core.h, DMAEMU__API_CALL()), so every report made
@@ -207,7 +228,7 @@ static void fill_record(struct dmaemu__mapping *map, enum dmaemu__map_type type,
 	map->caller = caller;
 }
 
-/* What a host address is, in words, for map-non-linear reports. */
+/* What a host address is, in words, for map-invalid-memory reports. */
 static const char *describe_host(struct dmaemu_machine *m, const void *p,
 				 const struct dmaemu__where *w)
 {
@@ -244,6 +265,53 @@ static const char *describe_host(struct dmaemu_machine *m, const void *p,
 }
 
 /*
+ * Linux's active-cacheline tracking (add_dma_entry()): a new streaming
+ * mapping of [@phys, +@size) that is not DMA_TO_DEVICE and not
+ * DMA_ATTR_SKIP_CPU_SYNC must not share a cache line with a live
+ * streaming mapping that is not DMA_TO_DEVICE either (DMA_TO_DEVICE
+ * mappings are not tracked: several readers of a line are harmless).  The
+ * ownership byte of each line counts the mappings holding it and says
+ * whether they are all DMA_TO_DEVICE, so a correct driver pays one byte
+ * read a line; the holder is named through the ownership finder.  One
+ * report a map; the mapping is made all the same.
+ */
+static void check_overlap(struct dmaemu_machine *m, struct device *dev,
+			  uint64_t phys, size_t size, int dir,
+			  unsigned long attrs, const char *fn)
+{
+	uint64_t line = m->line, p, lo, hi;
+	struct dmaemu__owner_info o;
+	uint8_t b;
+
+	if (dir == DMAEMU__DIR_TO_DEVICE || (attrs & DMA_ATTR_SKIP_CPU_SYNC) ||
+	    !size)
+		return;
+	lo = phys & ~(line - 1);
+	hi = ((phys + size - 1) | (line - 1)) + 1;
+	for (p = lo; p < hi; p += line) {
+		b = dmaemu__owner_byte(m, p);
+		if (!(b >> DMAEMU__OWN_HOLD_SHIFT) || (b & DMAEMU__OWN_READ_OK))
+			continue;
+		if (!dmaemu__owner_find(m, p, p + line, &o) ||
+		    o.dir == DMAEMU__DIR_TO_DEVICE)
+			continue;
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_OVERLAPPING_MAPPINGS, p, line,
+			"%s(%s, phys 0x%" PRIx64 ", %zu bytes, %s): cache line "
+			"0x%" PRIx64 " is also held by a live %s %s mapping of "
+			"device %s (dma 0x%" PRIx64 ", %zu bytes, %s backend, "
+			"made by %s); the CPU's cache maintenance of one "
+			"mapping destroys the other's data (map shared buffers "
+			"with DMA_ATTR_SKIP_CPU_SYNC, or align them to cache "
+			"lines); mapped all the same",
+			fn, dev_name(dev), phys, size, dir_name(dir), p,
+			o.dir_name, o.sg ? "scatterlist" : "streaming",
+			o.device, o.dma, o.size, o.backend, o.made_at);
+		return;
+	}
+}
+
+/*
  * Map [@phys, +@size) after validation; @type, @cpu, @fn, @caller for the
  * record.  Return: the bus address or DMA_MAPPING_ERROR.
  */
@@ -267,6 +335,7 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 		dmaemu__mapping_free(map);
 		return DMA_MAPPING_ERROR;
 	}
+	check_overlap(m, dev, phys, size, dir, attrs, fn);
 	fill_record(map, type, dma, phys, size, dir, attrs, ops, fn, caller);
 	map->cpu_addr = cpu;
 	map->prefetch = m->opt.prefetch;
@@ -296,7 +365,7 @@ static dma_addr_t map_single(struct device *dev, void *ptr, size_t size,
 	    w.region != DMAEMU__REGION_LINEAR ||
 	    !dmaemu__bank_of_phys(m, w.phys, size)) {
 		dmaemu__reportf(
-			m, DMAEMU_REPORT_MAP_NON_LINEAR, 0, size,
+			m, DMAEMU_REPORT_MAP_INVALID_MEMORY, 0, size,
 			"%s(%s, %p, %zu bytes, %s): the buffer is not in the "
 			"linear map: it is in %s; DMA_MAPPING_ERROR returned",
 			fn, dev_name(dev), ptr, size, dir_name(dir),
@@ -319,7 +388,7 @@ static dma_addr_t map_single(struct device *dev, void *ptr, size_t size,
  * (docs/dma-api.md has the table per profile).
  *
  * Return: the bus address, or DMA_MAPPING_ERROR: bad argument
- * (bad-argument), memory that is not in the linear map (map-non-linear:
+ * (bad-argument), memory that is not in the linear map (map-invalid-memory:
  * stack, heap, globals, the uncached or write-combining alias of an
  * allocation), bounce pool or IOVA space exhausted (a retry after other
  * unmaps may succeed), host memory exhausted.
@@ -359,7 +428,7 @@ static dma_addr_t map_page(struct device *dev, struct page *page, size_t offset,
 		return DMA_MAPPING_ERROR;
 	if (!size || !page || !page_of_machine(m, page)) {
 		dmaemu__reportf(m,
-				size && page ? DMAEMU_REPORT_MAP_NON_LINEAR
+				size && page ? DMAEMU_REPORT_MAP_INVALID_MEMORY
 					     : DMAEMU_REPORT_BAD_ARGUMENT,
 				0, size,
 				"%s(%s, page %p, offset %zu, %zu bytes): %s",
@@ -393,7 +462,7 @@ static dma_addr_t map_page(struct device *dev, struct page *page, size_t offset,
  * @size:   bytes.
  *
  * Return: as dma_map_single_attrs(); a page that is not one of this
- * machine's is map-non-linear.
+ * machine's is map-invalid-memory.
  */
 dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 			      size_t offset, size_t size,
@@ -403,21 +472,60 @@ dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 	return map_page(dev, page, offset, size, (int)dir, attrs, call.caller);
 }
 
-/* The bad-unmap report for a handle the registry does not have. */
-static void report_bad_unmap(struct dmaemu_machine *m, struct device *dev,
-			     const char *fn, dma_addr_t addr, size_t size,
-			     int dir)
+/*
+ * The report of an unmap (or a free) that found no live mapping of its
+ * @type at @addr (check_unmap()'s first three checks): the handle is
+ * DMA_MAPPING_ERROR (unmap-invalid-address), another function made what
+ * starts there (unmap-type-mismatch), or nothing does (unmap-not-mapped).
+ * Nothing is unmapped.
+ */
+static void report_no_mapping(struct dmaemu_machine *m, struct device *dev,
+			      const char *fn, enum dmaemu__map_type type,
+			      dma_addr_t addr, size_t size, int dir)
 {
+	struct dmaemu__alloc_info info;
+	struct dmaemu__mapping other;
+	char where[400];
+
+	if (addr == DMA_MAPPING_ERROR) {
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_UNMAP_INVALID_ADDRESS, 0, size,
+			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): the handle "
+			"is DMA_MAPPING_ERROR: the map failed (check it with "
+			"dma_mapping_error()); nothing is unmapped",
+			fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir));
+		return;
+	}
+	if (!dmaemu__mapping_find_start(dev, addr, &other)) {
+		made_at(&other, where, sizeof(where));
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_UNMAP_TYPE_MISMATCH, other.phys, size,
+			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): the "
+			"mapping at this address is a %s mapping (made "
+			"at %s), not a %s one; nothing is unmapped",
+			fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir),
+			type_names[other.type], where, type_names[type]);
+		return;
+	}
+	if (!dmaemu__alloc_find(dev, NULL, addr, 1, &info) &&
+	    info.handle == addr) {
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_UNMAP_TYPE_MISMATCH, info.phys, size,
+			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): the "
+			"address is a coherent dma_alloc_attrs() buffer "
+			"of %zu bytes (free it with dma_free_attrs()); "
+			"nothing is unmapped",
+			fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir),
+			info.size);
+		return;
+	}
 	dmaemu__reportf(
-		m, DMAEMU_REPORT_BAD_UNMAP, 0, size,
-		"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): %s", fn,
-		dev_name(dev), (uint64_t)addr, size, dir_name(dir),
-		addr == DMA_MAPPING_ERROR
-			? "the handle is DMA_MAPPING_ERROR: the map failed "
-			  "(check it with dma_mapping_error())"
-			: "no live mapping of this device starts at this "
-			  "address (never mapped, already unmapped, or mapped "
-			  "by another function); nothing is unmapped");
+		m, DMAEMU_REPORT_UNMAP_NOT_MAPPED, 0, size,
+		"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): no live %s mapping "
+		"of this device starts at this address (never mapped, or "
+		"already unmapped); nothing is unmapped",
+		fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir),
+		type_names[type]);
 }
 
 /* An unmap with another size than the map's (CONFIG_DMA_API_DEBUG's
@@ -429,7 +537,7 @@ static void report_other_size(struct dmaemu_machine *m, struct device *dev,
 	char where[400];
 
 	made_at(map, where, sizeof(where));
-	dmaemu__reportf(m, DMAEMU_REPORT_BAD_UNMAP, map->phys, size,
+	dmaemu__reportf(m, DMAEMU_REPORT_UNMAP_SIZE_MISMATCH, map->phys, size,
 			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): the mapping "
 			"has %zu bytes (made at %s); the cache maintenance "
 			"covers the %zu bytes given, as Linux does",
@@ -457,6 +565,118 @@ static void report_other_dir(struct dmaemu_machine *m, struct device *dev,
 			"the direction given, as Linux does",
 			fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir),
 			dir_name(map->dir), where);
+}
+
+/*
+ * check_unmap() once the mapping is found, after its size (which changes
+ * the maintenance, so the caller checks it): the function pair
+ * single/page (@type), the entry count of a scatterlist (@nents), the
+ * direction, and whether dma_mapping_error() looked at the handle of a
+ * single or page mapping (Linux 4.14 tracks it for those only).  The
+ * unmap goes on whatever they find.
+ */
+static void check_unmap(struct dmaemu_machine *m, struct device *dev,
+			const char *fn, const struct dmaemu__mapping *map,
+			enum dmaemu__map_type type, size_t size, int nents,
+			int dir)
+{
+	char where[400];
+
+	made_at(map, where, sizeof(where));
+	if (map->type != type)
+		dmaemu__reportf(m, DMAEMU_REPORT_UNMAP_TYPE_MISMATCH, map->phys,
+				map->size,
+				"%s(%s, dma 0x%" PRIx64
+				", %zu bytes, %s): a %s "
+				"mapping (made at %s) unmapped as a %s one; "
+				"unmapped all the same",
+				fn, dev_name(dev), (uint64_t)map->dma, size,
+				dir_name(dir), type_names[map->type], where,
+				type_names[type]);
+	if (type == DMAEMU__MAP_SG && nents != map->nents)
+		dmaemu__reportf(m, DMAEMU_REPORT_UNMAP_SG_COUNT_MISMATCH,
+				map->phys, map->size,
+				"%s(%s, %p, %d entries, %s): the list was "
+				"mapped with %d entries (made at %s); the "
+				"%d recorded entries are unmapped",
+				fn, dev_name(dev), (void *)map->sg, nents,
+				dir_name(dir), map->nents, where, map->nents);
+	if (dir != map->dir)
+		report_other_dir(m, dev, fn, map, map->dma, size, dir,
+				 DMAEMU_REPORT_UNMAP_DIRECTION_MISMATCH);
+	if ((map->type == DMAEMU__MAP_SINGLE ||
+	     map->type == DMAEMU__MAP_PAGE) &&
+	    !map->error_checked)
+		dmaemu__reportf(m, DMAEMU_REPORT_MAPPING_ERROR_NOT_CHECKED,
+				map->phys, map->size,
+				"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): "
+				"device driver failed to check map error: "
+				"dma_mapping_error() was never called on this "
+				"handle (made at %s)",
+				fn, dev_name(dev), (uint64_t)map->dma,
+				map->size, dir_name(map->dir), where);
+}
+
+/*
+ * check_sync()'s checks of the direction and entry count, once the
+ * mapping (direction @map_dir, made by @map_fn from @map_caller, at
+ * @map_dma, its CPU buffer at @phys) is found; none for a
+ * DMA_BIDIRECTIONAL mapping: another direction, a sync for the CPU
+ * naming a direction other than DMA_TO_DEVICE of a DMA_TO_DEVICE mapping
+ * (the device only reads it), a sync for the device naming one other than
+ * DMA_FROM_DEVICE of a DMA_FROM_DEVICE mapping (the device only writes
+ * it), and for a scatterlist (@nelems > 0) another entry count than the
+ * map's @nents.  Linux 4.14 reports each that holds; the maintenance
+ * follows the direction given.
+ */
+static void check_sync_dir(struct dmaemu_machine *m, struct device *dev,
+			   const char *fn, int map_dir, const char *map_fn,
+			   const void *map_caller, uint64_t phys,
+			   dma_addr_t map_dma, size_t size, int dir,
+			   bool for_device, int nelems, int nents)
+{
+	char code[256], where[400];
+
+	if (map_dir == DMAEMU__DIR_BIDI)
+		return;
+	dmaemu__code_where(map_caller, code, sizeof(code));
+	snprintf(where, sizeof(where), "%s() called from %s", map_fn, code);
+	if (dir != map_dir)
+		dmaemu__reportf(m, DMAEMU_REPORT_SYNC_DIRECTION_MISMATCH, phys,
+				size,
+				"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): the "
+				"mapping is %s (made at %s); the cache "
+				"maintenance follows the direction given, as "
+				"Linux does",
+				fn, dev_name(dev), (uint64_t)map_dma, size,
+				dir_name(dir), dir_name(map_dir), where);
+	if (!for_device && map_dir != DMAEMU__DIR_FROM_DEVICE &&
+	    dir != DMAEMU__DIR_TO_DEVICE)
+		dmaemu__reportf(m, DMAEMU_REPORT_SYNC_CPU_TO_DEVICE, phys, size,
+				"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): "
+				"device driver syncs device read-only DMA "
+				"memory for cpu: the mapping is DMA_TO_DEVICE "
+				"(made at %s)",
+				fn, dev_name(dev), (uint64_t)map_dma, size,
+				dir_name(dir), where);
+	if (for_device && map_dir != DMAEMU__DIR_TO_DEVICE &&
+	    dir != DMAEMU__DIR_FROM_DEVICE)
+		dmaemu__reportf(m, DMAEMU_REPORT_SYNC_DEV_FROM_DEVICE, phys,
+				size,
+				"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): "
+				"device driver syncs device write-only DMA "
+				"memory to device: the mapping is "
+				"DMA_FROM_DEVICE (made at %s)",
+				fn, dev_name(dev), (uint64_t)map_dma, size,
+				dir_name(dir), where);
+	if (nelems > 0 && nelems != nents)
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_SYNC_SG_COUNT_MISMATCH, phys, size,
+			"%s(%s, dma 0x%" PRIx64 ", %d entries, %s): the "
+			"list was mapped with %d entries (made at %s); "
+			"the recorded segments are synced",
+			fn, dev_name(dev), (uint64_t)map_dma, nelems,
+			dir_name(dir), nents, where);
 }
 
 /*
@@ -519,7 +739,7 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		return;
 	map = dmaemu__mapping_take(dev, addr, type, NULL);
 	if (!map) {
-		report_bad_unmap(m, dev, fn, addr, size, dir);
+		report_no_mapping(m, dev, fn, type, addr, size, dir);
 		return;
 	}
 	ops = dmaemu__dma_ops_of(map->ops);
@@ -529,11 +749,10 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 	 * other devices still map stay theirs (the sharing the attribute is
 	 * for). */
 	dmaemu__owner_unmap(m, map->phys, map->size, skip);
-	if (dir != map->dir)
-		report_other_dir(m, dev, fn, map, addr, size, dir,
-				 DMAEMU_REPORT_BAD_UNMAP);
-	if (size != map->size) {
+	if (size != map->size)
 		report_other_size(m, dev, fn, map, size, dir);
+	check_unmap(m, dev, fn, map, type, size, 0, dir);
+	if (size != map->size) {
 		/* Linux 4.14 maintains the size the driver gave: that much
 		 * of the mapping (or past it), then the mapping goes. */
 		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC)) {
@@ -559,8 +778,11 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
  *
  * The lines go back to the CPU domain after the backend's maintenance.  A
  * handle that is not a live mapping of @dev (never mapped, unmapped
- * already, DMA_MAPPING_ERROR) is reported (bad-unmap) and nothing
- * happens.
+ * already, DMA_MAPPING_ERROR, another function's) is reported
+ * (unmap-not-mapped, unmap-invalid-address, unmap-type-mismatch) and
+ * nothing happens; a mapping unmapped with another size, direction or
+ * function, or whose handle dma_mapping_error() never saw, is reported
+ * and unmapped (docs/dma-api.md).
  */
 void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			    enum dma_data_direction dir, unsigned long attrs)
@@ -618,7 +840,7 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 			dmaemu__reportf(
 				m,
 				page && !page_of_machine(m, page)
-					? DMAEMU_REPORT_MAP_NON_LINEAR
+					? DMAEMU_REPORT_MAP_INVALID_MEMORY
 					: DMAEMU_REPORT_BAD_ARGUMENT,
 				0, sg->length,
 				"%s(%s): entry %d (page %p, offset %u, %u "
@@ -688,6 +910,9 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		seg->head = head;
 		seg->prefetch = m->opt.prefetch;
 	}
+	for (i = 0; i < nents; i++)
+		check_overlap(m, dev, head->ents[i].phys, head->ents[i].len,
+			      dir, attrs, fn);
 	dmaemu__mapping_insert(dev, head);
 	for (i = 0; i < nents; i++) {
 		dmaemu__owner_map(m, head->ents[i].phys, head->ents[i].len,
@@ -729,8 +954,10 @@ int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
  * @dir:   direction.
  * @attrs: DMA_ATTR_SKIP_CPU_SYNC skips the cache maintenance.
  *
- * A list that is not live for @dev is reported (bad-unmap), nothing
- * happens.
+ * A list that is not live for @dev is reported (unmap-not-mapped,
+ * unmap-type-mismatch), nothing happens; another @nents
+ * (unmap-sg-count-mismatch) or direction is reported and the recorded
+ * entries are unmapped.
  */
 void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 			enum dma_data_direction dir, unsigned long attrs)
@@ -738,7 +965,7 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	static const char fn[] = "dma_unmap_sg_attrs";
 	const struct dmaemu__dma_ops *ops;
 	struct dmaemu_machine *m;
-	struct dmaemu__mapping *head;
+	struct dmaemu__mapping *head, other;
 	int i;
 
 	DMAEMU__API_CALL(call, fn);
@@ -748,9 +975,18 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	head = sg ? dmaemu__mapping_take(dev, sg_dma_address(sg),
 					 DMAEMU__MAP_SG, sg)
 		  : NULL;
+	/* Unless another list's segment starts there: the error cookie,
+	 * another kind of mapping or allocation, or nothing. */
+	if (!head && sg &&
+	    (dmaemu__mapping_find_start(dev, sg_dma_address(sg), &other) ||
+	     other.type != DMAEMU__MAP_SG)) {
+		report_no_mapping(m, dev, fn, DMAEMU__MAP_SG,
+				  sg_dma_address(sg), 0, (int)dir);
+		return;
+	}
 	if (!head) {
 		dmaemu__reportf(
-			m, DMAEMU_REPORT_BAD_UNMAP, 0, 0,
+			m, DMAEMU_REPORT_UNMAP_NOT_MAPPED, 0, 0,
 			"%s(%s, %p, %d entries, %s): not a live scatterlist "
 			"mapping of this device (never mapped, already "
 			"unmapped, or its sg_dma_address() was changed); "
@@ -759,7 +995,9 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 			dir_name((int)dir));
 		return;
 	}
-	(void)nents; /* the recorded count is what was mapped */
+	/* The recorded count is what is unmapped. */
+	check_unmap(m, dev, fn, head, DMAEMU__MAP_SG, head->size, nents,
+		    (int)dir);
 	ops = dmaemu__dma_ops_of(head->ops);
 	/* Ownership first: a bouncing backend's copy back is the CPU's. */
 	for (i = 0; i < head->nents; i++)
@@ -790,7 +1028,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 	if (ret) {
 		if (ret == -ENOENT)
 			dmaemu__reportf(
-				m, DMAEMU_REPORT_BAD_SYNC, 0, 0,
+				m, DMAEMU_REPORT_SYNC_NOT_MAPPED, 0, 0,
 				"%s(%s, %p, %d entries, %s): not a live "
 				"scatterlist mapping of this device; nothing "
 				"is synced",
@@ -798,6 +1036,9 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 				dir_name(dir));
 		return;
 	}
+	check_sync_dir(m, dev, fn, c->dir, c->fn, c->caller,
+		       c->nents ? c->ents[0].phys : 0, sg_dma_address(sg),
+		       c->seg_len[0], dir, for_device, nelems, c->nents);
 	ops = dmaemu__dma_ops_of(c->ops);
 	/* For the CPU, ownership moves first: a bouncing backend's copy back
 	 * into the buffer is the CPU's own access to it. */
@@ -940,9 +1181,13 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 		return;
 	map = dmaemu__mapping_take(dev, addr, DMAEMU__MAP_RESOURCE, NULL);
 	if (!map) {
-		report_bad_unmap(m, dev, fn, addr, size, (int)dir);
+		report_no_mapping(m, dev, fn, DMAEMU__MAP_RESOURCE, addr, size,
+				  (int)dir);
 		return;
 	}
+	if (size != map->size)
+		report_other_size(m, dev, fn, map, size, (int)dir);
+	check_unmap(m, dev, fn, map, DMAEMU__MAP_RESOURCE, size, 0, (int)dir);
 	ops = dmaemu__dma_ops_of(map->ops);
 	if (ops->unmap_resource)
 		ops->unmap_resource(m, dev, map->dma, map->size, (int)dir,
@@ -1018,8 +1263,8 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 
 		made_at(&map, where, sizeof(where));
 		dmaemu__reportf(
-			m, DMAEMU_REPORT_BAD_SYNC, map.phys + (addr - map.dma),
-			size,
+			m, DMAEMU_REPORT_SYNC_OUT_OF_RANGE,
+			map.phys + (addr - map.dma), size,
 			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): runs %zu "
 			"bytes past the end of its mapping (dma 0x%" PRIx64
 			", %zu bytes, made at %s); the cache maintenance "
@@ -1027,6 +1272,8 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 			fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir),
 			(size_t)(addr + size - (map.dma + map.size)),
 			(uint64_t)map.dma, map.size, where);
+		check_sync_dir(m, dev, fn, map.dir, map.fn, map.caller,
+			       map.phys, map.dma, size, dir, for_device, 0, 0);
 		ops = dmaemu__dma_ops_of(map.ops);
 		if (!for_device)
 			owner_move(m, dev, &map, addr,
@@ -1043,7 +1290,7 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 				 m->opt.prefetch ? &pf : NULL)) {
 		if (!sync_allocation(m, dev, addr, size, dir, for_device))
 			dmaemu__reportf(
-				m, DMAEMU_REPORT_BAD_SYNC, 0, size,
+				m, DMAEMU_REPORT_SYNC_NOT_MAPPED, 0, size,
 				"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): "
 				"not inside a live mapping or allocation of "
 				"this device; nothing is synced",
@@ -1053,9 +1300,9 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 	}
 	if (map.type == DMAEMU__MAP_RESOURCE)
 		return; /* MMIO: no cache, no ownership */
-	if (dir != map.dir && map.dir != DMA_BIDIRECTIONAL)
-		report_other_dir(m, dev, fn, &map, addr, size, dir,
-				 DMAEMU_REPORT_BAD_SYNC);
+	check_sync_dir(m, dev, fn, map.dir, map.fn, map.caller,
+		       map.phys + (addr - map.dma), map.dma, size, dir,
+		       for_device, 0, 0);
 	ops = dmaemu__dma_ops_of(map.ops);
 	/* For the CPU, ownership moves first (a bounce copy back is the
 	 * CPU's access); for the device, after the maintenance. */
@@ -1080,7 +1327,9 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
  * Cache maintenance for the CPU (docs/dma-api.md); the lines move to the
  * CPU domain.  Also accepted on the handle of a NON_CONSISTENT allocation.
  * A range that is not inside a live mapping or allocation is reported
- * (bad-sync) and nothing happens.
+ * (sync-not-mapped) and nothing happens; one that runs past the end of
+ * its mapping (sync-out-of-range), or names a direction the mapping does
+ * not allow, is reported and maintained as Linux does (docs/dma-api.md).
  */
 void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 			     enum dma_data_direction dir)
@@ -1124,7 +1373,7 @@ void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr,
  * @dir:   DMA_TO_DEVICE cleans, DMA_FROM_DEVICE invalidates,
  *         DMA_BIDIRECTIONAL does both; nothing on x86 (devices snoop).
  *
- * Memory that is not such an allocation is reported (bad-sync).
+ * Memory that is not such an allocation is reported (sync-not-mapped).
  */
 void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 		    enum dma_data_direction dir)
@@ -1141,7 +1390,7 @@ void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 	if (dmaemu__alloc_find(dev, vaddr, 0, size ? size : 1, &info) ||
 	    !(info.attrs & DMA_ATTR_NON_CONSISTENT) || !info.contiguous) {
 		dmaemu__reportf(
-			m, DMAEMU_REPORT_BAD_SYNC, 0, size,
+			m, DMAEMU_REPORT_SYNC_NOT_MAPPED, 0, size,
 			"%s(%s, %p, %zu bytes, %s): %s", fn, dev_name(dev),
 			vaddr, size, dir_name((int)dir),
 			dmaemu__alloc_find(dev, vaddr, 0, size ? size : 1,

@@ -436,6 +436,7 @@ static int block_at(const struct dma_pool *pool, size_t off)
 void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 {
 	DMAEMU__API_CALL(call, "dma_pool_free");
+	struct dmaemu__where w;
 	struct pool_page *page;
 	const char *why = NULL;
 	size_t off = 0;
@@ -472,6 +473,11 @@ void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 		return;
 	}
 
+	/* The block is BLOCK_FREEING: no other free can take it.  Its
+	 * memory is DRAM under whichever alias the allocation gave. */
+	if (dmaemu__classify(vaddr, &w) && w.m == pool->m && w.bank)
+		dmaemu__owner_check_free(pool->m, w.phys, pool->size,
+					 "dma_pool_free");
 	cpu_fill(vaddr, POISON_FREED, pool->size);
 	dmaemu__lock(&pool->lock);
 	page->state[i] = BLOCK_FREE;

@@ -36,10 +36,10 @@
  * What is recorded is what CONFIG_DMA_API_DEBUG keeps: the type (single,
  * page, scatterlist, resource), addresses, size, direction, attributes,
  * the backend, whether dma_mapping_error() looked at the handle, and the
- * caller's return address ("mapping made at").  The checks themselves
- * (unmap with another size or direction, unchecked errors, overlapping
- * mappings of one line) come with the full checker; until then these
- * records serve the unmaps and syncs, leak reports and access counts.
+ * caller's return address ("mapping made at").  The checks that use them
+ * (CONFIG_DMA_API_DEBUG's check_unmap() and check_sync(): another size,
+ * type, direction or entry count, an unchecked mapping error) are
+ * mapping.c's; these records also serve leak reports and access counts.
  *
  * Locking.  reg->lock protects the tree and every record in it; it is a
  * leaf: no other lock is taken and no report is made while it is held.
@@ -501,6 +501,9 @@ int dmaemu__mapping_find_sg(struct device *dev, dma_addr_t dma,
 	if (!c)
 		goto out;
 	c->ops = map->ops;
+	c->dir = map->dir;
+	c->fn = map->fn;
+	c->caller = map->caller;
 	c->nents = map->nents;
 	c->mapped = map->mapped;
 	c->seg_dma = (dma_addr_t *)(c + 1);
@@ -588,6 +591,35 @@ bool dmaemu__mapping_find_phys(struct device *dev, uint64_t phys,
 	}
 	dmaemu__unlock(&reg->lock);
 	return best != UINT64_MAX;
+}
+
+/**
+ * dmaemu__mapping_find_start() - the most recent live mapping of @dev, of
+ * any type, whose record starts at @dma (a scatterlist: its head when
+ * segment 0 starts there, else the segment), for the reports of an unmap
+ * that found none of its own type.
+ * @out: receives a copy (@segs and @ents NULL).
+ * Return: 0, or -ENOENT.
+ */
+int dmaemu__mapping_find_start(struct device *dev, dma_addr_t dma,
+			       struct dmaemu__mapping *out)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	struct node key, *n, *best = NULL;
+
+	key.map.dma = dma;
+	key.seq = 0;
+	dmaemu__lock(&reg->lock);
+	for (n = RB_NFIND(reg_tree, &reg->tree, &key); n && n->map.dma == dma;
+	     n = RB_NEXT(reg_tree, &reg->tree, n))
+		best = n;
+	if (best) {
+		*out = best->map;
+		out->segs = NULL;
+		out->ents = NULL;
+	}
+	dmaemu__unlock(&reg->lock);
+	return best ? 0 : -ENOENT;
 }
 
 /** dmaemu__mapping_checked() - dma_mapping_error() looked at @dma. */

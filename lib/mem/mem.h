@@ -235,5 +235,15 @@ typedef bool (*dmaemu__owner_find_fn)(struct dmaemu_machine *m, uint64_t phys,
 void dmaemu__owner_set_finder(dmaemu__owner_find_fn fn);
 bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys, uint64_t limit,
 			struct dmaemu__owner_info *out);
+/*
+ * dmaemu__owner_check_free(): a free (kfree, free_pages, dma_pool_free;
+ * @fn names it) of [@phys, +@size): bytes a live streaming mapping holds
+ * are reported (free-of-mapped-memory); call with no lock of the machine
+ * held; returns whether it reported.  dmaemu__owner_held(): its lock-free
+ * first step, whether any line of the range is held by a mapping.
+ */
+bool dmaemu__owner_held(struct dmaemu_machine *m, uint64_t phys, size_t size);
+bool dmaemu__owner_check_free(struct dmaemu_machine *m, uint64_t phys,
+			      size_t size, const char *fn);
 
 #endif /* DMAEMU_LIB_MEM_H */

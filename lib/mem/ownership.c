@@ -383,3 +383,58 @@ void dmaemu__owner_fini(struct dmaemu_machine *m)
 		m->owner[i] = NULL;
 	}
 }
+
+/**
+ * dmaemu__owner_held() - does a live streaming mapping hold a line of
+ * [@phys, +@size)?  Lock-free (the ownership bytes); a line shared with a
+ * mapping of other bytes counts too (dmaemu__owner_check_free() tells).
+ */
+bool dmaemu__owner_held(struct dmaemu_machine *m, uint64_t phys, size_t size)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, size);
+	uint64_t l, first, last;
+	uint8_t *map;
+
+	if (!b || !size)
+		return false;
+	map = __atomic_load_n(&m->owner[b - m->bank], __ATOMIC_ACQUIRE);
+	if (!map)
+		return false;
+	first = (phys - b->phys) >> m->line_shift;
+	last = first + (((phys & (m->line - 1)) + size - 1) >> m->line_shift);
+	for (l = first; l <= last; l++)
+		if (holders(load_byte(map, l)))
+			return true;
+	return false;
+}
+
+/**
+ * dmaemu__owner_check_free() - a free of [@phys, +@size) by @fn: the bytes
+ * of a live streaming mapping are reported (free-of-mapped-memory: the
+ * device may still write them, and the unmap's maintenance will write to
+ * memory that has a new owner).  A correct driver pays one ownership byte
+ * read a line; the DMA layer is asked only when a line is held.  The
+ * free goes on: the caller frees as the kernel would.
+ * Return: true when a report was made.
+ */
+bool dmaemu__owner_check_free(struct dmaemu_machine *m, uint64_t phys,
+			      size_t size, const char *fn)
+{
+	struct dmaemu__owner_info o;
+
+	if (!dmaemu__owner_held(m, phys, size) ||
+	    !dmaemu__owner_find(m, phys, phys + size, &o))
+		return false;
+	dmaemu__reportf(m, DMAEMU_REPORT_FREE_OF_MAPPED_MEMORY,
+			o.lo > phys ? o.lo : phys, size,
+			"%s of %zu bytes at phys 0x%llx: a live %s %s mapping "
+			"of device %s holds [0x%llx, 0x%llx) of them (dma "
+			"0x%llx, %zu bytes, %s backend, made by %s); unmap it "
+			"before the memory is freed; freed all the same",
+			fn, size, (unsigned long long)phys, o.dir_name,
+			o.sg ? "scatterlist" : "streaming", o.device,
+			(unsigned long long)o.lo, (unsigned long long)o.hi,
+			(unsigned long long)o.dma, o.size, o.backend,
+			o.made_at);
+	return true;
+}

@@ -756,6 +756,11 @@ int dmaemu__free_pages(struct dmaemu_machine *m, struct page *page,
 		return -EINVAL;
 	}
 	r.phys = page->phys;
+	/* Pages a live streaming mapping still holds (free-of-mapped-memory;
+	 * no lock held).  Slab and kmalloc pages were checked by kfree(). */
+	if (owner == DMAEMU__OWNER_PAGES && order < MAX_ORDER)
+		dmaemu__owner_check_free(m, page->phys, PAGE_SIZE << order,
+					 caller);
 
 	dmaemu__lock(&pa->lock);
 	if (!(page->flags & DMAEMU__PG_HEAD)) {

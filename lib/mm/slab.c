@@ -541,6 +541,7 @@ void dmaemu__kfree(const void *p, const char *caller)
 	struct dmaemu_machine *m;
 	struct dmaemu__slab *sl;
 	struct lookup lk;
+	uint64_t phys;
 
 	if (ZERO_OR_NULL_PTR(p))
 		return;
@@ -555,13 +556,26 @@ void dmaemu__kfree(const void *p, const char *caller)
 		return;
 	}
 	dmaemu__lock(&sl->lock);
-	if (!lookup_locked(p, &lk)) {
+	if (!lookup_locked(p, &lk))
+		goto bad;
+	phys = lk.page->phys +
+	       (uint64_t)(lk.obj_base -
+			  (uint8_t *)dmaemu__page_address(lk.page));
+	/* Memory under a live mapping: reported with no lock held, then
+	 * looked up again (another thread may have freed it meanwhile). */
+	if (dmaemu__owner_held(m, phys, lk.obj_size)) {
 		dmaemu__unlock(&sl->lock);
-		report_not_object(m, DMAEMU_REPORT_BAD_FREE, caller, p, &lk);
-		return;
+		dmaemu__owner_check_free(m, phys, lk.obj_size, caller);
+		dmaemu__lock(&sl->lock);
+		if (!lookup_locked(p, &lk))
+			goto bad;
 	}
 	free_object(m, &lk, caller);
 	dmaemu__unlock(&sl->lock);
+	return;
+bad:
+	dmaemu__unlock(&sl->lock);
+	report_not_object(m, DMAEMU_REPORT_BAD_FREE, caller, p, &lk);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -478,6 +478,7 @@ START_TEST(test_skip_cpu_sync)
 
 	/* Right: mapped for dev0 (cleaned), shared with dev1 unsynced. */
 	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
 	dma2 = dma_map_single_attrs(dev2, buf, 256, DMA_TO_DEVICE,
 				    DMA_ATTR_SKIP_CPU_SYNC);
 	ck_assert(!dma_mapping_error(dev2, dma2));
@@ -489,6 +490,7 @@ START_TEST(test_skip_cpu_sync)
 
 	/* Wrong at unmap: FROM_DEVICE data never invalidated. */
 	dma = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
 	stale = count("cpu-access-device-owned");
 	ck_assert_int_eq(cpu_sees(buf, 256), 'B'); /* lines resident */
 	expect("cpu-access-device-owned", 1, stale);
@@ -501,6 +503,7 @@ START_TEST(test_skip_cpu_sync)
 	/* The syncs always maintain: a new mapping synced for the CPU. */
 	dma = dma_map_single_attrs(dev, buf, 256, DMA_FROM_DEVICE,
 				   DMA_ATTR_SKIP_CPU_SYNC);
+	ck_assert(!dma_mapping_error(dev, dma));
 	dma_sync_single_for_cpu(dev, dma, 256, DMA_FROM_DEVICE);
 	ck_assert_int_eq(cpu_sees(buf, 256), 'C');
 	dma_unmap_single(dev, dma, 256, DMA_FROM_DEVICE);
@@ -515,7 +518,7 @@ END_TEST
 
 static char global_buf[256];
 
-START_TEST(test_map_non_linear)
+START_TEST(test_map_invalid_memory)
 {
 	char stack_buf[256];
 	char *heap = malloc(256);
@@ -527,7 +530,7 @@ START_TEST(test_map_non_linear)
 	buf = clean_buffer('A');
 	unc = dmaemu_phys_view(m, virt_to_phys(buf), DMAEMU_REGION_UNCACHED);
 	wc = dmaemu_phys_view(m, virt_to_phys(buf), DMAEMU_REGION_WC);
-	before = count("map-non-linear");
+	before = count("map-invalid-memory");
 	ck_assert_ptr_nonnull(heap);
 	ck_assert(dma_mapping_error(
 		dev, dma_map_single(dev, stack_buf, 64, DMA_TO_DEVICE)));
@@ -539,7 +542,7 @@ START_TEST(test_map_non_linear)
 		dev, dma_map_single(dev, unc, 64, DMA_TO_DEVICE)));
 	ck_assert(dma_mapping_error(
 		dev, dma_map_single(dev, wc, 64, DMA_TO_DEVICE)));
-	expect("map-non-linear", 5, before);
+	expect("map-invalid-memory", 5, before);
 	ck_assert_uint_eq(fixture_mapping_count(dd), 0);
 	/* Nothing moved. */
 	assert_owner(virt_to_phys(buf), 256, DMAEMU_OWNER_CPU);
@@ -604,13 +607,16 @@ START_TEST(test_unknown_handles)
 {
 	struct scatterlist sg[2];
 	uint8_t *buf;
-	uint64_t bu, bs;
+	uint64_t nm, ia, tm, sn, so;
 	dma_addr_t dma;
 
 	make(_i, NULL);
 	buf = clean_buffer('A');
-	bu = count("bad-unmap");
-	bs = count("bad-sync");
+	nm = count("unmap-not-mapped");
+	ia = count("unmap-invalid-address");
+	tm = count("unmap-type-mismatch");
+	sn = count("sync-not-mapped");
+	so = count("sync-out-of-range");
 	dma_unmap_single(dev, 0x80001000, 64, DMA_TO_DEVICE);
 	dma_unmap_single(dev, DMA_MAPPING_ERROR, 64, DMA_TO_DEVICE);
 	dma_unmap_page(dev, 0x12345000, 64, DMA_TO_DEVICE);
@@ -618,12 +624,14 @@ START_TEST(test_unknown_handles)
 	dma_sync_single_for_cpu(dev, 0x80001000, 64, DMA_FROM_DEVICE);
 	dma_sync_single_for_device(dev, 0x80001000, 64, DMA_TO_DEVICE);
 
-	/* Double unmap, unmap by the wrong family, syncs past the end. */
+	/* Double unmap, unmap by the wrong family (resource: nothing is
+	 * unmapped; page: unmapped), syncs past the end. */
 	dma = dma_map_single(dev, buf, 128, DMA_BIDIRECTIONAL);
+	ck_assert(!dma_mapping_error(dev, dma));
 	dma_unmap_resource(dev, dma, 128, DMA_BIDIRECTIONAL, 0);
 	dma_sync_single_for_cpu(dev, dma + 64, 128, DMA_BIDIRECTIONAL);
 	dma_sync_single_range_for_cpu(dev, dma, 64, 64, DMA_BIDIRECTIONAL);
-	dma_unmap_page(dev, dma, 128, DMA_BIDIRECTIONAL); /* page ~ single */
+	dma_unmap_page(dev, dma, 128, DMA_BIDIRECTIONAL);
 	dma_unmap_single(dev, dma, 128, DMA_BIDIRECTIONAL);
 
 	/* Scatterlists never mapped. */
@@ -632,9 +640,12 @@ START_TEST(test_unknown_handles)
 	sg_set_buf(&sg[1], buf + 128, 64);
 	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
 	dma_sync_sg_for_cpu(dev, sg, 2, DMA_TO_DEVICE);
-	ck_assert_uint_eq(count("bad-unmap") - bu, 7);
-	expected += 7;
-	expect("bad-sync", 4, bs);
+	ck_assert_uint_eq(count("unmap-not-mapped") - nm, 5);
+	ck_assert_uint_eq(count("unmap-invalid-address") - ia, 1);
+	ck_assert_uint_eq(count("unmap-type-mismatch") - tm, 2);
+	ck_assert_uint_eq(count("sync-out-of-range") - so, 1);
+	expected += 9;
+	expect("sync-not-mapped", 3, sn);
 	assert_owner(virt_to_phys(buf), 256, DMAEMU_OWNER_CPU);
 	kfree(buf);
 }
@@ -903,6 +914,7 @@ START_TEST(test_prefetch_needs_sync)
 		ck_assert(!resident(phys));
 
 		dma = dma_map_single(dev, buf, 64, DMA_FROM_DEVICE);
+		ck_assert(!dma_mapping_error(dev, dma));
 		ck_assert(!resident(phys));
 		other[0] = 1; /* any CPU access: a prefetch chance */
 		ck_assert_int_eq(resident(phys), k == 0);
@@ -1017,10 +1029,10 @@ START_TEST(test_non_consistent)
 	ck_assert_int_eq(cpu_sees(buf + 1024, 64), 'E');
 
 	/* Not for coherent memory, nor for memory that is no allocation. */
-	before = count("bad-sync");
+	before = count("sync-not-mapped");
 	dma_cache_sync(dev, plain, 64, DMA_TO_DEVICE);
 	dma_cache_sync(dev, &before, 8, DMA_TO_DEVICE);
-	expect("bad-sync", 2, before);
+	expect("sync-not-mapped", 2, before);
 	/* A sync on a coherent handle needs nothing and says nothing. */
 	dma_sync_single_for_cpu(dev, hp, 64, DMA_FROM_DEVICE);
 	dma_free_attrs(dev, 4096, buf, h, DMA_ATTR_NON_CONSISTENT);
@@ -1040,7 +1052,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_cpu_write_dev_read, 0, 3);
 	tcase_add_loop_test(tc, test_partial_edge_lines, 0, 3);
 	tcase_add_loop_test(tc, test_skip_cpu_sync, 0, 3);
-	tcase_add_loop_test(tc, test_map_non_linear, 0, 3);
+	tcase_add_loop_test(tc, test_map_invalid_memory, 0, 3);
 	tcase_add_loop_test(tc, test_bad_arguments, 0, 3);
 	tcase_add_loop_test(tc, test_unknown_handles, 0, 3);
 	tcase_add_loop_test(tc, test_device_fault, 0, 3);

@@ -296,6 +296,7 @@ START_TEST(test_map_resource_offset)
 	buf = kmalloc(64, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	dma = dma_map_single(xd, buf, 64, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(xd, dma));
 	ck_assert_uint_eq(dma, virt_to_phys(buf) + 0x40000000);
 	dma_unmap_single(xd, dma, 64, DMA_TO_DEVICE);
 	kfree(buf);
@@ -326,7 +327,7 @@ START_TEST(test_unmap_smaller_size)
 	ck_assert_int_eq(dmaemu_dma_write(dd, dma, memset(tmp, 'D', 256), 256),
 			 0);
 	dma_unmap_single(dev, dma, 128, DMA_FROM_DEVICE);
-	ck_assert_uint_eq(dmaemu_report_count(m, "bad-unmap"), 1);
+	ck_assert_uint_eq(dmaemu_report_count(m, "unmap-size-mismatch"), 1);
 	ck_assert(all(buf, 128, 'D'));
 	ck_assert(all(buf + 128, 128, snoop ? 'D' : 'A'));
 	/* One report per stale load: at least one per stale line. */
@@ -358,7 +359,7 @@ START_TEST(test_sync_past_end)
 	ck_assert_int_eq(dmaemu_dma_write(dd, dma, memset(tmp, 'D', 256), 256),
 			 0);
 	dma_sync_single_for_cpu(dev, dma, 256, DMA_FROM_DEVICE);
-	ck_assert_uint_eq(dmaemu_report_count(m, "bad-sync"), 1);
+	ck_assert_uint_eq(dmaemu_report_count(m, "sync-out-of-range"), 1);
 	ck_assert(all(buf, 256, 'D'));
 	ck_assert_uint_eq(dmaemu_report_count(m, "stale-cpu-read"), 0);
 	dma_unmap_single(dev, dma, 128, DMA_FROM_DEVICE);

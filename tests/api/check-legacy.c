@@ -169,6 +169,7 @@ START_TEST(test_round_trip)
 
 	/* FILL: the pattern, little-endian, from the first byte. */
 	d = dma_map_single(b.dev, dst, 64, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(b.dev, d));
 	writel(0x04030201, b.regs + DMAEMU_LEGACY_REG_PATTERN);
 	ck_assert_uint_eq(cmd(&b, DMAEMU_LEGACY_CMD_FILL, (uint32_t)d, 0, 10),
 			  DMAEMU_LEGACY_INT_DONE);

@@ -166,11 +166,11 @@ START_TEST(test_where)
 	char line[DMAEMU_REPORT_WHERE_MAX + 8];
 
 	ck_assert_ptr_nonnull(d);
-	/* Never mapped: bad-unmap, made inside dma_unmap_single_attrs(). */
+	/* Never mapped: unmap-not-mapped, made inside dma_unmap_single_attrs(). */
 	dma_unmap_single(dmaemu_device_to_dev(d), 0x80001000, 64,
 			 DMA_TO_DEVICE);
 	ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
-	ck_assert_int_eq(r.kind, DMAEMU_REPORT_BAD_UNMAP);
+	ck_assert_int_eq(r.kind, DMAEMU_REPORT_UNMAP_NOT_MAPPED);
 	ck_assert_str_ne(r.where, "");
 	snprintf(line, sizeof(line), "    at %s", r.where);
 	ck_assert_ptr_nonnull(strstr(r.text, line));

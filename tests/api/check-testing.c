@@ -589,6 +589,9 @@ START_TEST(test_device_mappings)
 
 		dma_unmap_resource(dev, dr, 4096, DMA_TO_DEVICE, 0);
 		dma_unmap_sg(dev, sg, 2, DMA_BIDIRECTIONAL);
+		/* Checked late (an unmap of an unchecked handle is a
+		 * mapping-error-not-checked report). */
+		ck_assert(!dma_mapping_error(dev, dp));
 		dma_unmap_page(dev, dp, 1024, DMA_FROM_DEVICE);
 		dma_unmap_single(dev, da, 256, DMA_TO_DEVICE);
 		ck_assert_int_eq(dmaemu_device_mappings(dd, mi, 8), 0);

@@ -66,7 +66,7 @@ err="$tmp/debug.err"
 # Four reports of the program's bugs (the peeks at device-owned buffers
 # are cpu-access-device-owned reports besides).
 check "four reports" test "$(grep -cE \
-	'^SUMMARY: dmaemu: (stale-cpu-read|bad-unmap) ' "$err")" = 4
+	'^SUMMARY: dmaemu: (stale-cpu-read|unmap-not-mapped) ' "$err")" = 4
 check "stale read in main: SUMMARY names its line" has "$err" \
 	"SUMMARY: dmaemu: stale-cpu-read $src:$l_main in main"
 check "stale read in main: at line" has "$err" "    at main $src:$l_main"
@@ -81,14 +81,14 @@ check "the stack stops at main" \
 check "stale read by memcpy: SUMMARY names the call" has "$err" \
 	"SUMMARY: dmaemu: stale-cpu-read $src:$l_memcpy in main"
 check "double unmap: SUMMARY names the second unmap" has "$err" \
-	"SUMMARY: dmaemu: bad-unmap $src:$l_unmap in main"
+	"SUMMARY: dmaemu: unmap-not-mapped $src:$l_unmap in main"
 check "double unmap: at line" has "$err" "    at main $src:$l_unmap"
 
 # Without debug information: "fn+0x2c (/path)" or "/path/prog+0x1234".
 build nodebug
 err="$tmp/nodebug.err"
 check "no -g: four reports" test "$(grep -cE \
-	'^SUMMARY: dmaemu: (stale-cpu-read|bad-unmap) ' "$err")" = 4
+	'^SUMMARY: dmaemu: (stale-cpu-read|unmap-not-mapped) ' "$err")" = 4
 check "no -g: every SUMMARY in the dladdr() form" test "$(grep -cE \
 	'^SUMMARY: dmaemu: [a-z-]+ [^ ]+\+0x[0-9a-f]+( \(.*\))?$' "$err")" = \
 	"$(grep -c '^SUMMARY: ' "$err")"

@@ -232,6 +232,7 @@ START_TEST(x86_direct_shows_data_without_sync)
 	ck_assert_ptr_nonnull(buf);
 	fixture_cpu_fill(buf, 0x22, 128);
 	addr = dma_map_single(dev, buf, 128, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, addr));
 	ck_assert_uint_eq(addr, virt_to_phys(buf));
 	fixture_dev_fill(dd, addr, 0xe5, 128);
 	ck_assert(fixture_cpu_sees(buf, 0xe5, 128));
@@ -365,12 +366,14 @@ START_TEST(above_mask_bounces)
 
 	/* Below the mask: direct. */
 	addr = dma_map_page(dev, lo, 0, PAGE_SIZE, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, addr));
 	ck_assert_uint_eq(addr, lphys);
 	dma_unmap_page(dev, addr, PAGE_SIZE, DMA_TO_DEVICE);
 
 	/* A 64-bit device reaches the high page directly. */
 	ck_assert_int_eq(dma_set_mask(dev, DMA_BIT_MASK(64)), 0);
 	addr = dma_map_page(dev, hi, 0, PAGE_SIZE, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, addr));
 	ck_assert_uint_eq(addr, hphys);
 	dma_unmap_page(dev, addr, PAGE_SIZE, DMA_TO_DEVICE);
 

@@ -3,7 +3,7 @@
  * check-dma-sync.c - the syncs at the edges of their mapping, and the
  * ownership they move, on every profile and through every backend
  * (direct, swiotlb=force, iommu=1): a sync one byte past its mapping is
- * refused (bad-sync) and does nothing, a sync of its last byte alone
+ * refused (sync-not-mapped) and does nothing, a sync of its last byte alone
  * works; sync_for_device gives back to the device what sync_for_cpu gave
  * the CPU; dma_cache_sync(DMA_FROM_DEVICE) over lines the CPU dirtied
  * lets the device's data win.  Every test counts every report it makes.
@@ -74,8 +74,8 @@ static void assert_owner(const void *p, size_t len, enum dmaemu__domain o)
 
 /*
  * A 256-byte mapping: syncs that start in it and reach past it are one
- * bad-sync each and still maintained (Linux 4.14); syncs that start past
- * it are one bad-sync each and change nothing; a sync that starts in its
+ * sync-out-of-range each and still maintained (Linux 4.14); syncs that
+ * start past it are one sync-not-mapped each and change nothing; a sync that starts in its
  * last byte is inside and moves that byte's line.
  */
 START_TEST(test_sync_edges)
@@ -100,28 +100,28 @@ START_TEST(test_sync_edges)
 
 	/*
 	 * A sync that starts in the mapping and runs one byte past its end
-	 * is a bad-sync, and (Linux 4.14) still maintained for the whole
+	 * is a sync-out-of-range, and (Linux 4.14) still maintained for the whole
 	 * range: the part inside changes domain and the CPU sees the
 	 * device's data (behind swiotlb, copied back from the slot).
 	 */
 	dma_sync_single_for_cpu(dev, dma + 1, 256, DMA_BIDIRECTIONAL);
 	n = 1;
-	ck_assert_uint_eq(dmaemu_report_count(m, "bad-sync"), n);
+	ck_assert_uint_eq(dmaemu_report_count(m, "sync-out-of-range"), n);
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), n);
 	assert_owner(buf, 256, DMAEMU__DOMAIN_CPU);
 	ck_assert(fixture_cpu_sees(buf + 1, 'B', 255));
 	dma_sync_single_range_for_device(dev, dma, 255, 2, DMA_BIDIRECTIONAL);
 	dma_sync_single_for_device(dev, dma, 257, DMA_BIDIRECTIONAL);
 	n += 2;
-	ck_assert_uint_eq(dmaemu_report_count(m, "bad-sync"), n);
+	ck_assert_uint_eq(dmaemu_report_count(m, "sync-out-of-range"), n);
 	assert_owner(buf, 256, DMAEMU__DOMAIN_DEVICE);
 
 	/* Syncs that start past the end are in no mapping: reported, and
 	 * nothing moves. */
 	dma_sync_single_for_cpu(dev, dma + 256, 1, DMA_BIDIRECTIONAL);
 	dma_sync_single_range_for_cpu(dev, dma, 256, 8, DMA_BIDIRECTIONAL);
+	ck_assert_uint_eq(dmaemu_report_count(m, "sync-not-mapped"), 2);
 	n += 2;
-	ck_assert_uint_eq(dmaemu_report_count(m, "bad-sync"), n);
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), n);
 	assert_owner(buf, 256, DMAEMU__DOMAIN_DEVICE);
 
@@ -221,8 +221,9 @@ END_TEST
 
 /*
  * dma_unmap_page() undoes dma_map_single() and dma_unmap_single()
- * undoes dma_map_page(), as CONFIG_DMA_API_DEBUG allows: no report, the
- * mapping is gone and the lines are the CPU's.
+ * undoes dma_map_page(), as Linux 4.14 does, and CONFIG_DMA_API_DEBUG
+ * reports each ("wrong function": unmap-type-mismatch): the mapping is
+ * gone and the lines are the CPU's.
  */
 START_TEST(test_unmap_page_single)
 {
@@ -245,7 +246,9 @@ START_TEST(test_unmap_page_single)
 	dma_unmap_single(dev, dma, PAGE_SIZE, DMA_FROM_DEVICE);
 	ck_assert_uint_eq(dmaemu__mapping_count(dev), 0);
 	assert_owner(page_address(pg), PAGE_SIZE, DMAEMU__DOMAIN_CPU);
-	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	ck_assert_uint_eq(dmaemu_report_count(m, "unmap-type-mismatch"), 2);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 2);
+	dmaemu_report_reset(m);
 	__free_pages(pg, 0);
 	kfree(buf);
 }
@@ -253,8 +256,8 @@ END_TEST
 
 /*
  * Another direction than the map's (CONFIG_DMA_API_DEBUG's "different
- * direction", found by tests/fuzz/fuzz-dma): one bad-sync per sync and
- * one bad-unmap per unmap, the maintenance following the direction given;
+ * direction", found by tests/fuzz/fuzz-dma): one sync-direction-mismatch
+ * per sync and one unmap-direction-mismatch per unmap, the maintenance following the direction given;
  * a DMA_BIDIRECTIONAL mapping may be synced either way without a report.
  */
 START_TEST(test_other_direction)
@@ -268,11 +271,12 @@ START_TEST(test_other_direction)
 	dma = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, dma));
 	dma_sync_single_for_cpu(dev, dma, 256, DMA_TO_DEVICE);
-	ck_assert_uint_eq(dmaemu_report_count(m, "bad-sync"), 1);
+	ck_assert_uint_eq(dmaemu_report_count(m, "sync-direction-mismatch"), 1);
 	dma_sync_single_for_device(dev, dma, 256, DMA_FROM_DEVICE);
-	ck_assert_uint_eq(dmaemu_report_count(m, "bad-sync"), 1);
+	ck_assert_uint_eq(dmaemu_report_count(m, "sync-direction-mismatch"), 1);
 	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
-	ck_assert_uint_eq(dmaemu_report_count(m, "bad-unmap"), 1);
+	ck_assert_uint_eq(dmaemu_report_count(m, "unmap-direction-mismatch"),
+			  1);
 	ck_assert_uint_eq(dmaemu__mapping_count(dev), 0);
 	assert_owner(buf, 256, DMAEMU__DOMAIN_CPU);
 
