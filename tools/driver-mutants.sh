@@ -50,7 +50,8 @@
 # (STALE: the outcome changed, or the mutant is gone); 2 for a usage or
 # setup error (an unmutated driver that does not build or is not clean).
 # DRIVER_MUTANTS_TIMEOUT (seconds, default 60) bounds each run; a timeout
-# is a behaviour change.
+# is a behaviour change.  DRIVER_MUTANTS_OPTIONS gives every run machine
+# options (DMAEMU_OPTIONS, docs/options.md).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -240,7 +241,7 @@ targets+=("copy-engine|example|examples/copy-engine/ce-driver.c|examples/copy-en
 for d in "$top"/examples/labs/*/; do
 	d=${d%/}
 	n=${d##*/}
-	[ -f "$d/lab.conf" ] && [ -f "$d/lab.c" ] || continue
+	if [ ! -f "$d/lab.conf" ] || [ ! -f "$d/lab.c" ]; then continue; fi
 	libs=$(
 		kind='' libs=''
 		# shellcheck disable=SC1091
@@ -276,9 +277,9 @@ build() {
 # kinds (the report kinds) and changed (yes when the data was wrong, the
 # exit status not 0 or no result line).
 execute() {
-	local opts=
-	[ -n "${3-}" ] && opts="sched=lockstep:seed=$3"
-	if [ "$kind" = example ]; then
+	local opts=${DRIVER_MUTANTS_OPTIONS-}
+	[ -n "${3-}" ] && opts="${opts:+$opts:}sched=lockstep:seed=$3"
+	if [ "$drv" = example ]; then
 		DMAEMU_OPTIONS=$opts $run_with "$1" "$2" >"$tmp/out" 2>&1 </dev/null
 	else
 		DMAEMU_OPTIONS=$opts DMAEMU_LAB_COLOR=never $run_with "$1" \
@@ -290,7 +291,7 @@ execute() {
 		sort -u | tr '\n' ' ' | sed 's/ $//')
 	changed=no
 	[ "$st" = 0 ] || changed=yes
-	if [ "$kind" = lab ] &&
+	if [ "$drv" = lab ] &&
 		! grep -q "^lab: $name fixed on $2: data right, " "$tmp/out"; then
 		changed=yes
 	fi
@@ -323,8 +324,11 @@ rows=$tmp/rows
 : >"$rows"
 total=0 nrep=0 nunrep=0 nequiv=0 bad=0
 declare -A ran_files
+[ $quiet = 1 ] ||
+	printf '%-36s %-26s %-6s %-11s %s\n' "file:line" "deleted call" profile outcome \
+		"report kinds  [known list]"
 for t in "${targets[@]}"; do
-	IFS='|' read -r name kind file others flags libs <<<"$t"
+	IFS='|' read -r name drv file others flags libs <<<"$t"
 	ran_files["$file"]=1
 	src=$top/$file
 	others=$(for o in $others; do printf '%s ' "$top/$o"; done)
@@ -397,25 +401,26 @@ for t in "${targets[@]}"; do
 			esac
 			key="$file:$id $p"
 			[ -n "${want[$key]+x}" ] || key="$file:$id *"
-			mark=
+			mark='' fails=no
 			if [ -n "${want[$key]+x}" ]; then
 				used["$key"]=1
 				if [ "${want[$key]}" != $outcome ]; then
-					mark="STALE (known as ${want[$key]})"
-					bad=1
+					mark="STALE: known as ${want[$key]}"
+					fails=yes
 				else
-					mark="known"
+					mark="known: ${reason[$key]}"
 				fi
 			elif [ $outcome != reported ]; then
 				mark="NEW"
-				bad=1
+				fails=yes
 			fi
+			[ $fails = yes ] && bad=1
 			row=$(printf '%-36s %-26s %-6s %-11s %s' "$file:$line" "$call()" "$p" \
 				"$outcome" "${all_kinds:--}${mark:+  [$mark]}")
 			echo "$row" >>"$rows"
 			if [ $quiet = 0 ]; then
 				echo "$row"
-			elif [ -n "$mark" ] && [ "$mark" != known ]; then
+			elif [ $fails = yes ]; then
 				echo "$row  ($file:$id${why:+; $why})"
 			fi
 		done

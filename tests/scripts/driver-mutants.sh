@@ -65,6 +65,21 @@ else
 	sed 's/^/# /' "$tmp/new"
 fi
 
+# A report the script does not see (log_path sends the reports to a file)
+# leaves a changed exit status: the deleted unmaps are then unreported
+# behaviour changes, and fail the run.
+DRIVER_MUTANTS_OPTIONS=log_path=$tmp/reports bash "$script" -b "$top_builddir" \
+	-p arm64 examples/copy-engine/ce-driver.c >"$tmp/unrep" 2>&1
+st=$?
+n=$(grep -c '^examples/copy-engine/.*dma_unmap_single() *arm64 *unreported .*\[NEW\]' "$tmp/unrep")
+if [ $st = 1 ] && [ "$n" -gt 0 ] && [ -s "$tmp/reports" ] &&
+	grep -q ' 0 reported, [1-9][0-9]* unreported behaviour changes' "$tmp/unrep"; then
+	ok "an unreported behaviour change fails the run ($n unmaps)"
+else
+	not_ok "an unreported behaviour change fails the run (exit status $st, $n unmaps)"
+	sed 's/^/# /' "$tmp/unrep"
+fi
+
 # An entry that matches no mutant any more is stale.
 cp "$top_srcdir/tools/driver-mutants.known" "$tmp/stale"
 echo "examples/copy-engine/ce-driver.c:no_such_function:dma_rmb#1 * equivalent gone" >>"$tmp/stale"
