@@ -186,7 +186,8 @@ script_tests = \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \
 	tests/scripts/valgrind-stale.sh \
-	tests/scripts/valgrind-examples.sh
+	tests/scripts/valgrind-examples.sh \
+	tests/scripts/driver-mutants.sh
 TESTS += $(script_tests)
 # labs.sh builds the labs with the project's warnings, as errors.
 AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;

@@ -26,3 +26,15 @@ EXTRA_DIST += tools/mutate.sh tools/mutations.txt
 mutate:
 	$(SHELL) $(srcdir)/tools/mutate.sh $(MUTATE_FLAGS)
 .PHONY: mutate
+
+# make driver-mutants: the mutation test of the reference drivers
+# (tools/driver-mutants.sh; docs/checkers.md, "The reference drivers'
+# mutants"): deletes each sync, unmap, mapping-error check and barrier of
+# the examples' drivers and the labs' fixed variants, one at a time, and
+# says which deletions a report catches.  DRIVER_MUTANTS_FLAGS passes
+# options (e.g. -p "arm arm64 x86" -l "1 2 3" for lockstep seeds).  make
+# check runs it too, on arm64 and x86 (tests/scripts/driver-mutants.sh).
+EXTRA_DIST += tools/driver-mutants.sh tools/driver-mutants.known
+driver-mutants: tools/dmaemu-cc lib/libdmaemu.la devices/libdmaemu-devices.la
+	bash $(srcdir)/tools/driver-mutants.sh -b . $(DRIVER_MUTANTS_FLAGS)
+.PHONY: driver-mutants
