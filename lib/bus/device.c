@@ -876,7 +876,7 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 		       d->name, len, len == 1 ? "" : "s",
 		       (unsigned long long)addr, st->bytes, owner, fix, range,
 		       mapped ? "; mapping made by " : "",
-		       mapped ? o.made_at : "");
+		       mapped ? dmaemu__owner_made_at(&o) : "");
 }
 
 /*

@@ -430,5 +430,5 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 		       first.sg ? "scatterlist" : "streaming",
 		       (unsigned long long)first.dma, first.size,
 		       first.sg ? " in this entry" : "", fix, range, more,
-		       first.backend, first.made_at);
+		       first.backend, dmaemu__owner_made_at(&first));
 }

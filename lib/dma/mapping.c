@@ -306,7 +306,8 @@ static void check_overlap(struct dmaemu_machine *m, struct device *dev,
 			"lines); mapped all the same",
 			fn, dev_name(dev), phys, size, dir_name(dir), p,
 			o.dir_name, o.sg ? "scatterlist" : "streaming",
-			o.device, o.dma, o.size, o.backend, o.made_at);
+			o.device, o.dma, o.size, o.backend,
+			dmaemu__owner_made_at(&o));
 		return;
 	}
 }
@@ -567,6 +568,16 @@ static void report_other_dir(struct dmaemu_machine *m, struct device *dev,
 			dir_name(map->dir), where);
 }
 
+/* made_at() into @buf the first time a report needs it (@buf starts
+ * empty): symbolizing is for reports, not for every unmap. */
+static const char *where_of(const struct dmaemu__mapping *map, char *buf,
+			    size_t len)
+{
+	if (!buf[0])
+		made_at(map, buf, len);
+	return buf;
+}
+
 /*
  * check_unmap() once the mapping is found, after its size (which changes
  * the maintenance, so the caller checks it): the function pair
@@ -580,19 +591,18 @@ static void check_unmap(struct dmaemu_machine *m, struct device *dev,
 			enum dmaemu__map_type type, size_t size, int nents,
 			int dir)
 {
-	char where[400];
+	char where[400] = "";
 
-	made_at(map, where, sizeof(where));
 	if (map->type != type)
-		dmaemu__reportf(m, DMAEMU_REPORT_UNMAP_TYPE_MISMATCH, map->phys,
-				map->size,
-				"%s(%s, dma 0x%" PRIx64
-				", %zu bytes, %s): a %s "
-				"mapping (made at %s) unmapped as a %s one; "
-				"unmapped all the same",
-				fn, dev_name(dev), (uint64_t)map->dma, size,
-				dir_name(dir), type_names[map->type], where,
-				type_names[type]);
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_UNMAP_TYPE_MISMATCH, map->phys,
+			map->size,
+			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): a %s "
+			"mapping (made at %s) unmapped as a %s one; "
+			"unmapped all the same",
+			fn, dev_name(dev), (uint64_t)map->dma, size,
+			dir_name(dir), type_names[map->type],
+			where_of(map, where, sizeof(where)), type_names[type]);
 	if (type == DMAEMU__MAP_SG && nents != map->nents)
 		dmaemu__reportf(m, DMAEMU_REPORT_UNMAP_SG_COUNT_MISMATCH,
 				map->phys, map->size,
@@ -600,7 +610,9 @@ static void check_unmap(struct dmaemu_machine *m, struct device *dev,
 				"mapped with %d entries (made at %s); the "
 				"%d recorded entries are unmapped",
 				fn, dev_name(dev), (void *)map->sg, nents,
-				dir_name(dir), map->nents, where, map->nents);
+				dir_name(dir), map->nents,
+				where_of(map, where, sizeof(where)),
+				map->nents);
 	if (dir != map->dir)
 		report_other_dir(m, dev, fn, map, map->dma, size, dir,
 				 DMAEMU_REPORT_UNMAP_DIRECTION_MISMATCH);
@@ -614,7 +626,8 @@ static void check_unmap(struct dmaemu_machine *m, struct device *dev,
 				"dma_mapping_error() was never called on this "
 				"handle (made at %s)",
 				fn, dev_name(dev), (uint64_t)map->dma,
-				map->size, dir_name(map->dir), where);
+				map->size, dir_name(map->dir),
+				where_of(map, where, sizeof(where)));
 }
 
 /*

@@ -37,16 +37,6 @@
 
 #include "dma/dma.h"
 
-/* "dma_map_single_attrs() called from rx_refill+0x2c (prog)" */
-static void made_at(const struct dmaemu__mapping *map, char *buf, size_t len)
-{
-	char where[256];
-
-	dmaemu__code_where(map->caller, where, sizeof(where));
-	snprintf(buf, len, "%s() called from %s", map->fn ? map->fn : "?",
-		 where);
-}
-
 static void fill_info(struct dmaemu__owner_info *o,
 		      const struct dmaemu__mapping *map, const char *dev,
 		      uint64_t lo, uint64_t hi)
@@ -61,7 +51,9 @@ static void fill_info(struct dmaemu__owner_info *o,
 	o->dir_name = dmaemu__dir_name(map->dir, "DMA_NONE");
 	snprintf(o->device, sizeof(o->device), "%s", dev);
 	o->backend = map->ops ? map->ops->name : "?";
-	made_at(map, o->made_at, sizeof(o->made_at));
+	o->made_caller = map->caller;
+	o->made_fn = map->fn;
+	o->made_at[0] = '\0';
 }
 
 bool dmaemu__owncheck_find(struct dmaemu_machine *m, uint64_t phys,
@@ -167,5 +159,5 @@ void dmaemu__owncheck_device(struct device *dev,
 		       len == 1 ? "" : "s", (unsigned long long)dma, last.bytes,
 		       o.dir_name, o.sg ? "scatterlist" : "streaming",
 		       (unsigned long long)map->dma, map->size, fix, range,
-		       o.backend, o.made_at);
+		       o.backend, dmaemu__owner_made_at(&o));
 }

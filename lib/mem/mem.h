@@ -220,8 +220,14 @@ struct dmaemu__owner_info {
 	int nents;
 	char device[64];
 	const char *backend;
+	/* Where the mapping was made: formatted (symbolized) only when a
+	 * report prints it, by dmaemu__owner_made_at(). */
+	const void *made_caller;
+	const char *made_fn;
 	char made_at[320];
 };
+/* "dma_map_single_attrs() called from rx_refill rx.c:51" for @o. */
+const char *dmaemu__owner_made_at(struct dmaemu__owner_info *o);
 /*
  * The DMA layer's answer to "which live streaming mapping holds the lowest
  * byte of [@phys, @limit) of @m?" (installed by it at machine create; the

@@ -435,6 +435,18 @@ bool dmaemu__owner_check_free(struct dmaemu_machine *m, uint64_t phys,
 			o.sg ? "scatterlist" : "streaming", o.device,
 			(unsigned long long)o.lo, (unsigned long long)o.hi,
 			(unsigned long long)o.dma, o.size, o.backend,
-			o.made_at);
+			dmaemu__owner_made_at(&o));
 	return true;
+}
+
+const char *dmaemu__owner_made_at(struct dmaemu__owner_info *o)
+{
+	char where[256];
+
+	if (!o->made_at[0]) {
+		dmaemu__code_where(o->made_caller, where, sizeof(where));
+		snprintf(o->made_at, sizeof(o->made_at), "%s() called from %s",
+			 o->made_fn ? o->made_fn : "?", where);
+	}
+	return o->made_at;
 }
