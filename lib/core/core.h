@@ -477,6 +477,9 @@ struct dmaemu__frame {
  * has no line information.  Thread-safe. */
 unsigned int dmaemu__symbolize(const void *ret, struct dmaemu__frame *f,
 			       unsigned int max);
+/* How many lookups dmaemu__symbolize() made so far in the process: they
+ * cost microseconds, so only reports may make them (check-symbolize). */
+uint64_t dmaemu__symbolize_count(void);
 /* The return addresses of the frames above the function holding @site on
  * the calling thread's stack; 0 when @site is not on it. */
 unsigned int dmaemu__stack_above(const void *site, const void **pcs,

@@ -217,6 +217,14 @@ static unsigned int lookup(Dwfl_Module *mod, Dwarf_Addr pc,
 	return 1;
 }
 
+/* Lookups made since the process started (dmaemu__symbolize_count()). */
+static uint64_t lookups;
+
+uint64_t dmaemu__symbolize_count(void)
+{
+	return __atomic_load_n(&lookups, __ATOMIC_RELAXED);
+}
+
 /**
  * dmaemu__symbolize() - the source frames of a return address.
  * @ret: a return address (the call before it is looked up), or the
@@ -240,6 +248,7 @@ unsigned int dmaemu__symbolize(const void *ret, struct dmaemu__frame *f,
 	unsigned int n = 0;
 	Dwfl *d;
 
+	__atomic_fetch_add(&lookups, 1, __ATOMIC_RELAXED);
 	if (!ret || !max)
 		return 0;
 	dmaemu__lock(&sym_lock);

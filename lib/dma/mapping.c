@@ -648,13 +648,23 @@ static void check_sync_dir(struct dmaemu_machine *m, struct device *dev,
 			   dma_addr_t map_dma, size_t size, int dir,
 			   bool for_device, int nelems, int nents)
 {
+	bool other_dir = dir != map_dir;
+	bool cpu_of_to_dev = !for_device &&
+			     map_dir != DMAEMU__DIR_FROM_DEVICE &&
+			     dir != DMAEMU__DIR_TO_DEVICE;
+	bool dev_of_from_dev = for_device && map_dir != DMAEMU__DIR_TO_DEVICE &&
+			       dir != DMAEMU__DIR_FROM_DEVICE;
+	bool other_count = nelems > 0 && nelems != nents;
 	char code[256], where[400];
 
 	if (map_dir == DMAEMU__DIR_BIDI)
 		return;
+	/* Symbolizing is for reports, not for every sync. */
+	if (!other_dir && !cpu_of_to_dev && !dev_of_from_dev && !other_count)
+		return;
 	dmaemu__code_where(map_caller, code, sizeof(code));
 	snprintf(where, sizeof(where), "%s() called from %s", map_fn, code);
-	if (dir != map_dir)
+	if (other_dir)
 		dmaemu__reportf(m, DMAEMU_REPORT_SYNC_DIRECTION_MISMATCH, phys,
 				size,
 				"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): the "
@@ -663,8 +673,7 @@ static void check_sync_dir(struct dmaemu_machine *m, struct device *dev,
 				"Linux does",
 				fn, dev_name(dev), (uint64_t)map_dma, size,
 				dir_name(dir), dir_name(map_dir), where);
-	if (!for_device && map_dir != DMAEMU__DIR_FROM_DEVICE &&
-	    dir != DMAEMU__DIR_TO_DEVICE)
+	if (cpu_of_to_dev)
 		dmaemu__reportf(m, DMAEMU_REPORT_SYNC_CPU_TO_DEVICE, phys, size,
 				"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): "
 				"device driver syncs device read-only DMA "
@@ -672,8 +681,7 @@ static void check_sync_dir(struct dmaemu_machine *m, struct device *dev,
 				"(made at %s)",
 				fn, dev_name(dev), (uint64_t)map_dma, size,
 				dir_name(dir), where);
-	if (for_device && map_dir != DMAEMU__DIR_TO_DEVICE &&
-	    dir != DMAEMU__DIR_FROM_DEVICE)
+	if (dev_of_from_dev)
 		dmaemu__reportf(m, DMAEMU_REPORT_SYNC_DEV_FROM_DEVICE, phys,
 				size,
 				"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): "
@@ -682,7 +690,7 @@ static void check_sync_dir(struct dmaemu_machine *m, struct device *dev,
 				"DMA_FROM_DEVICE (made at %s)",
 				fn, dev_name(dev), (uint64_t)map_dma, size,
 				dir_name(dir), where);
-	if (nelems > 0 && nelems != nents)
+	if (other_count)
 		dmaemu__reportf(
 			m, DMAEMU_REPORT_SYNC_SG_COUNT_MISMATCH, phys, size,
 			"%s(%s, dma 0x%" PRIx64 ", %d entries, %s): the "
