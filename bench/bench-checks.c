@@ -67,25 +67,6 @@ struct rx {
 	uint64_t want; /* the sum of pkt's words */
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static double min_of(const double *t, unsigned int n)
-{
-	double b = t[0];
-	unsigned int i;
-
-	for (i = 1; i < n; i++)
-		if (t[i] < b)
-			b = t[i];
-	return b;
-}
-
 static int rx_up(struct rx *rx, const char *opts)
 {
 	unsigned int i;
@@ -149,10 +130,10 @@ static double rx_round(struct rx *rx)
 	double t0;
 
 	dmaemu_machine_set_current(rx->m);
-	t0 = now();
+	t0 = bench_now_ns();
 	for (i = 0; i < ITERS; i++)
 		sum += rx_packet(rx, false);
-	t0 = (now() - t0) / ITERS;
+	t0 = (bench_now_ns() - t0) / ITERS;
 	if (sum != rx->want * ITERS)
 		abort();
 	return t0;
@@ -201,16 +182,16 @@ static double time_memcpy(void)
 	memset(a, 1, PKT);
 	memset(b, 2, PKT);
 	for (r = 0; r < REPS; r++) {
-		t0 = now();
+		t0 = bench_now_ns();
 		for (i = 0; i < 20000; i++) {
 			memcpy(b, a, PKT);
 			__asm__ volatile("" : : "r"(b) : "memory");
 			a[i % PKT]++;
 		}
-		t[r] = (now() - t0) / 20000;
+		t[r] = (bench_now_ns() - t0) / 20000;
 	}
 	free(blk);
-	return min_of(t, REPS);
+	return bench_min(t, REPS);
 }
 
 int main(void)
@@ -236,8 +217,8 @@ int main(void)
 		ta[r] = rx_round(all);
 		tn[r] = rx_round(none);
 	}
-	a = min_of(ta, REPS);
-	n = min_of(tn, REPS);
+	a = bench_min(ta, REPS);
+	n = bench_min(tn, REPS);
 	bench_info("checks_rx_all_ns", a, "ns per packet, checks=all");
 	bench_info("checks_rx_none_ns", n, "ns per packet, checks=none");
 	bench_judge("checks_ratio_rx", a / n, BENCH_LE, 2.0,

@@ -94,25 +94,6 @@ struct bench_machine {
 	struct device *dev;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static double min_of(const double *t, unsigned int n)
-{
-	double b = t[0];
-	unsigned int i;
-
-	for (i = 1; i < n; i++)
-		if (t[i] < b)
-			b = t[i];
-	return b;
-}
-
 /* A new nonzero value each time. */
 static uint8_t next_value(uint8_t *v)
 {
@@ -130,12 +111,12 @@ static double time_clock(void)
 	for (r = 0; r < REPS; r++) {
 		sum = 0;
 		for (i = 0; i < 100000; i++) {
-			t0 = now();
-			sum += now() - t0;
+			t0 = bench_now_ns();
+			sum += bench_now_ns() - t0;
 		}
 		t[r] = sum / 100000;
 	}
-	return min_of(t, REPS);
+	return bench_min(t, REPS);
 }
 
 /*
@@ -157,17 +138,17 @@ static double time_memcpy(size_t size, unsigned int iters)
 	memset(a, 1, size);
 	memset(b, 2, size);
 	for (r = 0; r < REPS; r++) {
-		t0 = now();
+		t0 = bench_now_ns();
 		for (i = 0; i < iters; i++) {
 			memcpy(b, a, size);
 			/* Keep the copy from being optimised away. */
 			__asm__ volatile("" : : "r"(b) : "memory");
 			a[i % size]++;
 		}
-		t[r] = (now() - t0) / iters;
+		t[r] = (bench_now_ns() - t0) / iters;
 	}
 	free(blk);
-	return min_of(t, REPS);
+	return bench_min(t, REPS);
 }
 
 /*
@@ -229,31 +210,31 @@ static void time_map_unmap(const struct bench_machine *bm, uint8_t *buf,
 		for (i = 0; i < iters; i++) {
 			dma_addr_t dma;
 
-			t0 = now();
+			t0 = bench_now_ns();
 			dirty(buf, size, next_value(&v));
-			t1 = now();
+			t1 = bench_now_ns();
 			sdm += t1 - t0;
-			t0 = now();
+			t0 = bench_now_ns();
 			dma = dma_map_single(bm->dev, buf, size, DMA_TO_DEVICE);
 			if (dma_mapping_error(bm->dev, dma))
 				abort();
 			dma_unmap_single(bm->dev, dma, size, DMA_TO_DEVICE);
-			smu += now() - t0;
+			smu += bench_now_ns() - t0;
 		}
 		mu[r] = smu / iters - clock;
 		dm[r] = sdm / iters;
 
 		for (i = 0; i < iters; i++) {
-			t0 = now();
+			t0 = bench_now_ns();
 			dirty(buf, size, next_value(&v));
-			sda += now() - t0;
+			sda += bench_now_ns() - t0;
 		}
 		da[r] = sda / iters;
 		/* Leave the buffer clean for the next round's first map. */
 		dmaemu__range_clean(bm->m, virt_to_phys(buf), size);
 	}
-	out->map_unmap = min_of(mu, REPS);
-	out->redirty = min_of(dm, REPS) - min_of(da, REPS);
+	out->map_unmap = bench_min(mu, REPS);
+	out->redirty = bench_min(dm, REPS) - bench_min(da, REPS);
 }
 
 /*
@@ -273,13 +254,13 @@ static double time_clean(const struct bench_machine *bm, uint8_t *buf,
 		s = 0;
 		for (i = 0; i < iters; i++) {
 			dirty(buf, size, next_value(&v));
-			t0 = now();
+			t0 = bench_now_ns();
 			dmaemu__range_clean(bm->m, phys, size);
-			s += now() - t0;
+			s += bench_now_ns() - t0;
 		}
 		t[r] = s / iters - clock;
 	}
-	return min_of(t, REPS);
+	return bench_min(t, REPS);
 }
 
 static int machine_up(struct bench_machine *bm, const char *opts)

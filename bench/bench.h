@@ -29,6 +29,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 enum bench_cmp {
 	BENCH_LE, /* value <= target */
@@ -116,6 +117,27 @@ static inline __attribute__((format(printf, 3, 4))) void bench_info(
 	va_end(ap);
 	putchar('\n');
 	fflush(stdout);
+}
+
+/* The monotonic clock in nanoseconds. */
+static inline double bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The least of the @n timings at @t (@n >= 1): the run least disturbed. */
+static inline double bench_min(const double *t, unsigned int n)
+{
+	double b = t[0];
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		if (t[i] < b)
+			b = t[i];
+	return b;
 }
 
 /* The exit status of a bench that ran: 0, or 2 after a failed verdict. */
