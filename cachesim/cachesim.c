@@ -96,9 +96,10 @@
  * A clean of the last level with no clean hook (a DMA map's) needs no
  * per-line search either: eight aligned consecutive lines lie in eight
  * consecutive sets, whose slots are adjacent, so where the host has
- * AVX-512 each group of eight slots is compared at once with the lines
- * they would hold, and the dirty bytes of the hits are counted and
- * cleared without a branch (clean8_avx512()).
+ * AVX-512 (or AVX2) each group of eight slots is compared at once (or in
+ * two halves) with the lines they would hold, and the dirty bytes of the
+ * hits are counted and cleared without a branch (clean8_avx512(),
+ * clean8_avx2()).
  */
 #include "config.h"
 
@@ -221,8 +222,19 @@ struct level {
  * @evict_fn, @evict_ctx: eviction hook, NULL when none.
  * @wb_fn, @wb_ctx:       clean hook, NULL when none.
  */
+/*
+ * How maint_level() walks a last-level clean: per line, or eight lines at
+ * a time with AVX2 or AVX-512 where the host has them.  Chosen at
+ * cachesim_create() from the host's features; cachesim__walk_force (not in
+ * the installed header) makes tests run each one the host can.
+ */
+enum walk { WALK_AUTO, WALK_SCALAR, WALK_AVX2, WALK_AVX512 };
+extern int cachesim__walk_force;
+int cachesim__walk_force = WALK_AUTO;
+
 struct cachesim {
 	unsigned int nlevels;
+	enum walk walk;
 	struct level lv[CACHESIM_MAX_LEVELS];
 	uint64_t mem_req[2];
 	uint32_t *hint;
@@ -933,7 +945,7 @@ static bool nres_none(const struct level *l, uint64_t first, uint64_t last)
  */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define HAVE_AVX512_WALK 1
+#define HAVE_VECTOR_WALK 1
 static __attribute__((target("avx512f,avx512bw,avx512vl"))) void clean8_avx512(
 	const uint64_t *tag, uint8_t *dirty, uint64_t line, unsigned int wshift,
 	uint64_t *lines, uint64_t *wbs)
@@ -964,9 +976,86 @@ static __attribute__((target("avx512f,avx512bw,avx512vl"))) void clean8_avx512(
 	*lines += nl;
 	*wbs += nw;
 }
+
+/*
+ * clean8_avx512() with 256-bit vectors, for hosts with AVX2 but not
+ * AVX-512 (most AMD hosts before Zen 4): each group of eight slots is two
+ * compares of four tags, and the two 4-bit hit masks become bytes through
+ * a 16-entry table.
+ */
+static const uint32_t spread4[16] = {
+	0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001,
+	0x00010100, 0x00010101, 0x01000000, 0x01000001, 0x01000100, 0x01000101,
+	0x01010000, 0x01010001, 0x01010100, 0x01010101,
+};
+
+static __attribute__((target("avx2"))) void clean8_avx2(
+	const uint64_t *tag, uint8_t *dirty, uint64_t line, unsigned int wshift,
+	uint64_t *lines, uint64_t *wbs)
+{
+	unsigned int g, ngroups = 1u << wshift; /* 8 lines * ways / 8 */
+	const __m256i iota_lo = _mm256_set_epi64x(3, 2, 1, 0);
+	const __m256i iota_hi = _mm256_set_epi64x(7, 6, 5, 4);
+	const __m128i sh = _mm_cvtsi32_si128((int)wshift);
+	uint64_t nl = 0, nw = 0;
+
+	for (g = 0; g < ngroups; g++) {
+		/* Slot 8g + i must hold line + ((8g + i) >> wshift). */
+		__m256i base = _mm256_set1_epi64x((long long)(8ULL * g));
+		__m256i l = _mm256_set1_epi64x((long long)line);
+		__m256i want_lo = _mm256_add_epi64(
+			l,
+			_mm256_srl_epi64(_mm256_add_epi64(base, iota_lo), sh));
+		__m256i want_hi = _mm256_add_epi64(
+			l,
+			_mm256_srl_epi64(_mm256_add_epi64(base, iota_hi), sh));
+		unsigned int lo = (unsigned int)_mm256_movemask_pd(
+			_mm256_castsi256_pd(_mm256_cmpeq_epi64(
+				_mm256_loadu_si256(
+					(const __m256i *)(const void *)(tag +
+									8 * g)),
+				want_lo)));
+		unsigned int hi = (unsigned int)_mm256_movemask_pd(
+			_mm256_castsi256_pd(_mm256_cmpeq_epi64(
+				_mm256_loadu_si256(
+					(const __m256i *)(const void *)(tag +
+									8 * g +
+									4)),
+				want_hi)));
+		uint64_t d, hb = spread4[lo] | (uint64_t)spread4[hi] << 32;
+
+		memcpy(&d, dirty + 8 * g, sizeof(d));
+		nl += (uint64_t)__builtin_popcount(lo | hi << 4);
+		nw += (uint64_t)__builtin_popcountll(d & hb);
+		d &= ~hb;
+		memcpy(dirty + 8 * g, &d, sizeof(d));
+	}
+	*lines += nl;
+	*wbs += nw;
+}
 #else
-#define HAVE_AVX512_WALK 0
+#define HAVE_VECTOR_WALK 0
 #endif
+
+static enum walk choose_walk(void)
+{
+	enum walk w = (enum walk)cachesim__walk_force;
+
+#if HAVE_VECTOR_WALK
+	bool avx512 = __builtin_cpu_supports("avx512bw") &&
+		      __builtin_cpu_supports("avx512vl");
+	bool avx2 = __builtin_cpu_supports("avx2");
+
+	if (w == WALK_AUTO)
+		return avx512 ? WALK_AVX512 : avx2 ? WALK_AVX2 : WALK_SCALAR;
+	if ((w == WALK_AVX512 && !avx512) || (w == WALK_AVX2 && !avx2))
+		return WALK_SCALAR;
+	return w;
+#else
+	(void)w;
+	return WALK_SCALAR;
+#endif
+}
 
 /*
  * Apply @op to the lines of level @n overlapping [addr, end].  Cost: the
@@ -994,7 +1083,8 @@ static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 		op == MAINT_CLEAN && !cs->wb_fn && n + 1 == cs->nlevels;
 	/* Eight lines at a time: ways a power of two up to 8 and at least
 	 * eight sets (so an aligned group of lines never wraps). */
-	bool clean8 = false;
+	void (*clean8)(const uint64_t *, uint8_t *, uint64_t, unsigned int,
+		       uint64_t *, uint64_t *) = NULL;
 	unsigned int wshift;
 
 	l->maint_ops++;
@@ -1003,10 +1093,10 @@ static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 	if (nres && last - first < nslots && nres_none(l, first, last))
 		return 0;
 	wshift = log2u(ways);
-#if HAVE_AVX512_WALK
-	clean8 = quick_clean && ways <= 8 && is_pow2(ways) && set_mask >= 7 &&
-		 __builtin_cpu_supports("avx512bw") &&
-		 __builtin_cpu_supports("avx512vl");
+#if HAVE_VECTOR_WALK
+	if (quick_clean && ways <= 8 && is_pow2(ways) && set_mask >= 7 &&
+	    cs->walk != WALK_SCALAR)
+		clean8 = cs->walk == WALK_AVX512 ? clean8_avx512 : clean8_avx2;
 #endif
 
 	before = l->maint_lines;
@@ -1029,17 +1119,15 @@ static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 				break;
 			continue;
 		}
-#if HAVE_AVX512_WALK
 		if (clean8 && !(line & 7) && last - line >= 7) {
-			clean8_avx512(&tag[(size_t)(line & set_mask) * ways],
-				      &dirty[(size_t)(line & set_mask) * ways],
-				      line, wshift, &lines, &wbs);
+			clean8(&tag[(size_t)(line & set_mask) * ways],
+			       &dirty[(size_t)(line & set_mask) * ways], line,
+			       wshift, &lines, &wbs);
 			line += 7;
 			if (line == last)
 				break;
 			continue;
 		}
-#endif
 		if (nres && !nres[line & nres_mask]) {
 			if (line == last)
 				break;
@@ -1313,6 +1401,7 @@ struct cachesim *cachesim_create(const struct cachesim_config *cfg, char *msg,
 		goto out_nomem;
 	cs->cfg = *cfg;
 	cs->nlevels = cfg->nlevels;
+	cs->walk = choose_walk();
 	for (n = 0; n < cs->nlevels; n++) {
 		if (level_init(&cs->lv[n], &cfg->level[n], n, cfg->seed))
 			goto out_destroy;

@@ -175,6 +175,7 @@ script_tests = \
 	tests/scripts/tour.sh \
 	tests/scripts/symbols.sh \
 	tests/scripts/layers.sh \
+	tests/scripts/mutations-apply.sh \
 	tests/scripts/gfp-temporary.sh \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \

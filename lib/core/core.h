@@ -194,6 +194,7 @@ struct dmaemu__bank {
 struct dmaemu__slot {
 	enum dmaemu__region region;
 	struct dmaemu__bank *bank; /* NULL for MMIO and unused slots */
+	uint64_t skew;		   /* the view starts this far into its slot */
 };
 #define DMAEMU__VIEWS_PER_BANK 5 /* LINEAR, UNCACHED, WC, NOMAP, TWIN */
 #define DMAEMU__MAX_SLOTS (DMAEMU__MAX_BANKS * DMAEMU__VIEWS_PER_BANK + 1)

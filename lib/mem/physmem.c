@@ -13,9 +13,10 @@
  *     (CPU copy)     (MEM)      (MEM  (PROT_  (anon)               (PROT_
  *      anon          memfd)     again) NONE)                        NONE)
  *
- * A slot is the power of two at or above twice the largest bank, so the
- * upper part of every slot is a PROT_NONE guard: running off the end of
- * the linear map faults instead of writing into another view.  MEM is a
+ * A slot is the power of two at or above twice the largest bank (plus the
+ * views' skews, below), so the upper part of every slot is a PROT_NONE
+ * guard: running off the end of the linear map faults instead of writing
+ * into another view.  Each view starts at a small skew into its slot.  MEM is a
  * memfd mapped shared, which lets the same pages appear a second time as
  * the write-combining alias; the MEM view itself doubles as the uncached
  * alias.  CPU and TWIN are private anonymous mappings.  Everything is
@@ -58,6 +59,23 @@ static uint8_t *slot_base(struct dmaemu_machine *m, unsigned int i)
 	return m->resv + ((size_t)i << m->slot_shift);
 }
 
+/*
+ * Each view starts a little past its slot's base, at an offset of its
+ * own: the CPU, TWIN and MEM copies of a line that a clean reads and
+ * writes together then differ in address bits 12-27.  At equal bits there
+ * (slots are powers of two), hosts whose L1 tags lines by a hash of the
+ * linear address (AMD Zen) or whose store forwarding compares bits 0-11
+ * (4 KiB aliasing) evicted or stalled one copy for another: a 4 KiB clean
+ * cost four times as much.  Bits 12 and 16 (68 KiB) change from one view
+ * to the next.
+ */
+#define VIEW_SKEW 0x11000ULL
+
+static uint64_t view_skew(unsigned int v)
+{
+	return (uint64_t)v * VIEW_SKEW;
+}
+
 /* Map the memfd-backed or anonymous views of bank @b at slots @first... */
 static int map_bank(struct dmaemu_machine *m, struct dmaemu__bank *b,
 		    unsigned int first, unsigned int index)
@@ -74,9 +92,10 @@ static int map_bank(struct dmaemu_machine *m, struct dmaemu__bank *b,
 		return -errno;
 
 	for (v = 0; v < DMAEMU__VIEWS_PER_BANK; v++) {
-		uint8_t *base = slot_base(m, first + v);
+		uint8_t *base = slot_base(m, first + v) + view_skew(v);
 		void *p2 = base;
 
+		m->slot[first + v].skew = view_skew(v);
 		m->slot[first + v].region = bank_views[v];
 		m->slot[first + v].bank = b;
 		switch (bank_views[v]) {
@@ -160,7 +179,8 @@ int dmaemu__physmem_init(struct dmaemu_machine *m)
 		if (m->bank[i].size > biggest)
 			biggest = m->bank[i].size;
 
-	m->slot_shift = ilog2_ceil(biggest) + 1;
+	m->slot_shift =
+		ilog2_ceil(biggest + DMAEMU__VIEWS_PER_BANK * VIEW_SKEW) + 1;
 	m->nslots = m->nbanks * DMAEMU__VIEWS_PER_BANK + 1;
 	m->resv_size = (size_t)m->nslots << m->slot_shift;
 	r = mmap(NULL, m->resv_size, PROT_NONE,
@@ -246,6 +266,7 @@ bool dmaemu__classify(const void *addr, struct dmaemu__where *w)
 		w->phys = in;
 		return true;
 	}
+	in -= s->skew; /* below the skew: wraps, above any bank size */
 	if (!s->bank || in >= s->bank->size)
 		return false;
 	w->region = s->region;
