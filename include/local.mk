@@ -9,6 +9,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/cpu.h \
 	include/dmaemu/device.h \
 	include/dmaemu/dmaemu.h \
+	include/dmaemu/fault.h \
 	include/dmaemu/ktypes.h \
 	include/dmaemu/machine.h \
 	include/dmaemu/mm.h \

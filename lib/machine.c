@@ -42,6 +42,9 @@ static int init_mutexes(struct dmaemu_machine *m)
 	ret = dmaemu__mutex_init(&m->report_lock);
 	if (ret)
 		goto out_wc_lock;
+	ret = dmaemu__mutex_init(&m->fault_lock);
+	if (ret)
+		goto out_report_lock;
 	for (i = 0; i < DMAEMU__NSTRIPES; i++) {
 		ret = dmaemu__mutex_init(&m->stripe[i]);
 		if (ret)
@@ -52,6 +55,8 @@ static int init_mutexes(struct dmaemu_machine *m)
 out_stripes:
 	while (i-- > 0)
 		pthread_mutex_destroy(&m->stripe[i]);
+	pthread_mutex_destroy(&m->fault_lock);
+out_report_lock:
 	pthread_mutex_destroy(&m->report_lock);
 out_wc_lock:
 	pthread_mutex_destroy(&m->wc_lock);
@@ -69,6 +74,7 @@ static void destroy_mutexes(struct dmaemu_machine *m)
 
 	for (i = 0; i < DMAEMU__NSTRIPES; i++)
 		pthread_mutex_destroy(&m->stripe[i]);
+	pthread_mutex_destroy(&m->fault_lock);
 	pthread_mutex_destroy(&m->report_lock);
 	pthread_mutex_destroy(&m->wc_lock);
 	pthread_mutex_destroy(&m->cache_lock);
@@ -125,6 +131,7 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	ret = init_mutexes(m);
 	if (ret < 0)
 		goto out_free;
+	dmaemu__fault_init(m);
 	ret = dmaemu__report_init(m, err, sizeof(err));
 	if (ret < 0)
 		goto out_mutexes;

@@ -98,6 +98,7 @@ api_tests = \
 	tests/api/check-uninstrumented \
 	tests/api/check-report-query \
 	tests/api/check-report-policy \
+	tests/api/check-fault \
 	tests/api/check-check-helpers \
 	tests/api/check-api-debug
 check_PROGRAMS += $(api_tests)

@@ -7,6 +7,7 @@
 #ifndef DMAEMU_DMAEMU_H
 #define DMAEMU_DMAEMU_H
 
+#include <dmaemu/fault.h>
 #include <dmaemu/machine.h>
 #include <dmaemu/report.h>
 

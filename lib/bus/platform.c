@@ -155,6 +155,7 @@ static void devm_kfree_release(struct device *dev, void *data)
 
 void *devm_kmalloc(struct device *dev, size_t size, unsigned int gfp)
 {
+	DMAEMU__API_CALL(call, "devm_kmalloc");
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "devm_kmalloc");
 	void *p;

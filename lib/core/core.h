@@ -86,6 +86,7 @@
 
 #include "base/base.h"
 #include "cachesim.h"
+#include "dmaemu/fault.h"
 #include "dmaemu/machine.h"
 #include "dmaemu/report.h"
 
@@ -97,7 +98,7 @@ struct page;
 #define DMAEMU__MAX_LINE 256
 #define DMAEMU__NSTRIPES 64
 #define DMAEMU__MASK_WORDS (DMAEMU__MAX_LINE / 64) /* words of a line mask */
-#define DMAEMU__OPT_MAXKEYS 32
+#define DMAEMU__OPT_MAXKEYS 64
 #define DMAEMU__OPT_PATH_MAX 256 /* bytes of a path option, with its NUL */
 #define DMAEMU__MAX_MACHINES 256 /* live machines per process */
 #define DMAEMU__MMIO_SIZE (16UL << 20) /* MMIO cookie window per machine */
@@ -110,6 +111,20 @@ enum dmaemu__profile {
 	DMAEMU__PROFILE_ARM = 0,
 	DMAEMU__PROFILE_ARM64,
 	DMAEMU__PROFILE_X86,
+};
+
+/*
+ * A fault point's attributes (fault.c), as Linux's struct fault_attr:
+ * fail one call in @interval (1: every call), with @probability percent,
+ * after @space bytes have been asked for, at most @times times (-1: no
+ * limit).  @on is false for "off".
+ */
+struct dmaemu__fault_attr {
+	bool on;
+	unsigned long interval;
+	unsigned long probability;
+	long space;
+	long times;
 };
 
 /*
@@ -150,6 +165,9 @@ struct dmaemu__options {
 	bool iommu_strict;     /* IOMMU checks stricter than 4.14 (iommu.c) */
 	unsigned int report_keep; /* reports recorded (report-query.c) */
 	bool lockstep;		  /* sched=lockstep (mm/sched.c) */
+	/* Fault injection (fault.c): failslab=, fail_page_alloc=, ... */
+	struct dmaemu__fault_attr fail[DMAEMU_FAULT_NPOINTS];
+	bool fail_verbose; /* a log line per injected failure */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -295,6 +313,17 @@ struct dmaemu_machine {
 	uint64_t report_printed;
 	uint64_t report_unprinted;
 	struct dmaemu__supp *supp;
+
+	/* Fault injection (fault.c): the points' attributes (copied from the
+	 * options at create, changed by dmaemu_fault_set()) and counters,
+	 * under fault_lock, a leaf; fault_any says whether any point is on,
+	 * read without the lock on every call at a point. */
+	pthread_mutex_t fault_lock;
+	struct dmaemu__fault_attr fault[DMAEMU_FAULT_NPOINTS];
+	unsigned long fault_calls[DMAEMU_FAULT_NPOINTS];
+	unsigned long fault_injected[DMAEMU_FAULT_NPOINTS];
+	uint64_t fault_rng[DMAEMU_FAULT_NPOINTS];
+	int fault_any;
 
 	/* Registry (machine.c): immutable while the machine is live. */
 	uint64_t seq;		/* creation order, for "current" */
@@ -485,5 +514,22 @@ uint64_t dmaemu__symbolize_count(void);
  * the calling thread's stack; 0 when @site is not on it. */
 unsigned int dmaemu__stack_above(const void *site, const void **pcs,
 				 unsigned int max);
+
+/*
+ * Fault injection (fault.c).  dmaemu__should_fail(): should this call at
+ * @point, asking for @size bytes, fail?  @what names the call for the log
+ * line ("kmalloc(256, GFP_KERNEL)"); the driver's line is the call-site
+ * context's (DMAEMU__API_CALL).  Takes fault_lock and, to log, the report
+ * lock: call it with no lock of the library held.  Costs a load and a
+ * test when no point is on and the thread asked for no failure.
+ */
+void dmaemu__fault_init(struct dmaemu_machine *m);
+bool dmaemu__should_fail(struct dmaemu_machine *m,
+			 enum dmaemu_fault_point point, size_t size,
+			 const char *what);
+/* Option parsing and printing of a fault point's value (options.c). */
+int dmaemu__fault_parse(const char *s, struct dmaemu__fault_attr *a);
+void dmaemu__fault_format(const struct dmaemu__fault_attr *a, char *buf,
+			  size_t len);
 
 #endif /* DMAEMU_LIB_CORE_H */

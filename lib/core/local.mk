@@ -6,5 +6,6 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/core/machines.c \
 	lib/core/report.c \
 	lib/core/report-query.c \
+	lib/core/fault.c \
 	lib/core/suppress.c \
 	lib/core/symbolize.c

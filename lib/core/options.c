@@ -47,6 +47,7 @@ enum opt_type {
 	OPT_PATH,    /* char[DMAEMU__OPT_PATH_MAX] */
 	OPT_PAIR,    /* bool spelled by two names: names[0] false, [1] true */
 	OPT_CHECKS,  /* unsigned int: a set of check families, as a list */
+	OPT_FAULT,   /* struct dmaemu__fault_attr: off or i,p,s,t (fault.c) */
 };
 
 #define F_POW2 0x1 /* value must be a power of two */
@@ -97,6 +98,12 @@ enum {
 	K_REPORT_LIMIT,
 	K_VERBOSITY,
 	K_CHECKS,
+	K_FAILSLAB,
+	K_FAIL_PAGE_ALLOC,
+	K_FAIL_DMA_ALLOC,
+	K_FAIL_DMA_MAP,
+	K_FAIL_DMA_POOL,
+	K_FAIL_VERBOSE,
 	K_NKEYS
 };
 
@@ -247,6 +254,43 @@ static const struct opt_key keys[K_NKEYS] = {
 	[K_VERBOSITY] =
 		{"verbosity", OPT_UINT, OFF(verbosity), 0, 2, 0, {NULL}},
 	[K_CHECKS] = {"checks", OPT_CHECKS, OFF(checks), 0, 0, 0, {NULL}},
+	[K_FAILSLAB] = {"failslab",
+			OPT_FAULT,
+			OFF(fail[DMAEMU_FAULT_SLAB]),
+			0,
+			0,
+			0,
+			{NULL}},
+	[K_FAIL_PAGE_ALLOC] = {"fail_page_alloc",
+			       OPT_FAULT,
+			       OFF(fail[DMAEMU_FAULT_PAGE_ALLOC]),
+			       0,
+			       0,
+			       0,
+			       {NULL}},
+	[K_FAIL_DMA_ALLOC] = {"fail_dma_alloc",
+			      OPT_FAULT,
+			      OFF(fail[DMAEMU_FAULT_DMA_ALLOC]),
+			      0,
+			      0,
+			      0,
+			      {NULL}},
+	[K_FAIL_DMA_MAP] = {"fail_dma_map",
+			    OPT_FAULT,
+			    OFF(fail[DMAEMU_FAULT_DMA_MAP]),
+			    0,
+			    0,
+			    0,
+			    {NULL}},
+	[K_FAIL_DMA_POOL] = {"fail_dma_pool",
+			     OPT_FAULT,
+			     OFF(fail[DMAEMU_FAULT_DMA_POOL]),
+			     0,
+			     0,
+			     0,
+			     {NULL}},
+	[K_FAIL_VERBOSE] =
+		{"fail_verbose", OPT_BOOL, OFF(fail_verbose), 0, 1, 0, {NULL}},
 };
 
 static const char *const profile_names[] = {
@@ -437,6 +481,10 @@ static void format_value(const struct dmaemu__options *o,
 	case OPT_CHECKS:
 		format_checks(*(const unsigned int *)f, buf, len);
 		break;
+	case OPT_FAULT:
+		dmaemu__fault_format((const struct dmaemu__fault_attr *)f, buf,
+				     len);
+		break;
 	}
 }
 
@@ -502,6 +550,15 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 			*why = "expected all, none or families api, coherence, "
 			       "platform, comma-separated, each may have - or "
 			       "+ before it";
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_FAULT:
+		if (dmaemu__fault_parse(val, (struct dmaemu__fault_attr *)f) <
+		    0) {
+			*why = "expected off or interval,probability,space,"
+			       "times (probability 0-100, space >= 0, times "
+			       ">= -1), as Linux's failslab= boot parameter";
 			return -EINVAL;
 		}
 		return 0;
@@ -603,6 +660,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->report_limit = 0;
 	o->verbosity = 1;
 	o->checks = DMAEMU__CHECKS_ALL;
+	o->fail_verbose = true;
 }
 
 /**

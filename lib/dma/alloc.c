@@ -495,6 +495,19 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 		return NULL;
 	}
 	dmaemu__check_sleep(m, gfp, "dma_alloc_attrs");
+	if (!(gfp & __GFP_NOFAIL) &&
+	    (__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) ||
+	     dmaemu_fail_nth_left())) {
+		char what[480], gfpn[256];
+
+		dmaemu_gfp_format(gfp, gfpn, sizeof(gfpn));
+		snprintf(what, sizeof(what),
+			 "dma_alloc_attrs(%s, %zu bytes, %s, attrs %s)",
+			 dev_name(dev), size, gfpn,
+			 attr_names(attrs, names, sizeof(names)));
+		if (dmaemu__should_fail(m, DMAEMU_FAULT_DMA_ALLOC, size, what))
+			return NULL;
+	}
 
 	c = dmaemu__calloc(1, sizeof(*c));
 	if (!c)

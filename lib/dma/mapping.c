@@ -316,6 +316,20 @@ static void check_overlap(struct dmaemu_machine *m, struct device *dev,
  * Map [@phys, +@size) after validation; @type, @cpu, @fn, @caller for the
  * record.  Return: the bus address or DMA_MAPPING_ERROR.
  */
+/* Should this map fail by fault injection (fail_dma_map)? */
+static bool fault_map(struct dmaemu_machine *m, struct device *dev,
+		      const char *fn, size_t size, int dir)
+{
+	char what[256];
+
+	if (!__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) &&
+	    !dmaemu_fail_nth_left())
+		return false;
+	snprintf(what, sizeof(what), "%s(%s, %zu bytes, %s)", fn, dev_name(dev),
+		 size, dir_name(dir));
+	return dmaemu__should_fail(m, DMAEMU_FAULT_DMA_MAP, size, what);
+}
+
 static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 			   uint64_t phys, const void *cpu, size_t size, int dir,
 			   unsigned long attrs, enum dmaemu__map_type type,
@@ -326,6 +340,8 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	dma_addr_t dma;
 
 	if (!has_mask(m, dev, fn))
+		return DMA_MAPPING_ERROR;
+	if (fault_map(m, dev, fn, size, dir))
 		return DMA_MAPPING_ERROR;
 	map = dmaemu__mapping_new(0);
 	if (!map)
@@ -848,6 +864,15 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	}
 	if (!has_mask(m, dev, fn))
 		return 0;
+	if (__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) ||
+	    dmaemu_fail_nth_left()) {
+		size_t total = 0;
+
+		for_each_sg (sgl, sg, nents, i)
+			total += sg->length;
+		if (fault_map(m, dev, fn, total, dir))
+			return 0;
+	}
 	head = dmaemu__mapping_new(nents);
 	if (!head)
 		return 0;
@@ -1130,6 +1155,8 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys,
 				     : "nothing to map");
 		return DMA_MAPPING_ERROR;
 	}
+	if (fault_map(m, dev, fn, size, dir))
+		return DMA_MAPPING_ERROR;
 	for (i = 0; i < m->nbanks; i++) {
 		const struct dmaemu__bank *b = &m->bank[i];
 

@@ -357,6 +357,18 @@ void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 			"dma_pool_alloc: NULL %s", pool ? "handle" : "pool");
 		return NULL;
 	}
+	if (!(mem_flags & __GFP_NOFAIL) &&
+	    (__atomic_load_n(&pool->m->fault_any, __ATOMIC_RELAXED) ||
+	     dmaemu_fail_nth_left())) {
+		char what[320], names[160];
+
+		dmaemu_gfp_format(mem_flags, names, sizeof(names));
+		snprintf(what, sizeof(what), "dma_pool_alloc(%s, %s)",
+			 pool->name, names);
+		if (dmaemu__should_fail(pool->m, DMAEMU_FAULT_DMA_POOL,
+					pool->size, what))
+			return NULL;
+	}
 	for (;;) {
 		dmaemu__lock(&pool->lock);
 		for (page = pool->pages; page; page = page->next)

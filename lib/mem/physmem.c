@@ -179,8 +179,9 @@ int dmaemu__physmem_init(struct dmaemu_machine *m)
 		if (m->bank[i].size > biggest)
 			biggest = m->bank[i].size;
 
-	m->slot_shift =
-		ilog2_ceil(biggest + DMAEMU__VIEWS_PER_BANK * VIEW_SKEW) + 1;
+	/* Banks are at least 1 MiB (mem >= 1M): the skews (at most 4 *
+	 * 68 KiB) leave a guard in every slot. */
+	m->slot_shift = ilog2_ceil(biggest) + 1;
 	m->nslots = m->nbanks * DMAEMU__VIEWS_PER_BANK + 1;
 	m->resv_size = (size_t)m->nslots << m->slot_shift;
 	r = mmap(NULL, m->resv_size, PROT_NONE,

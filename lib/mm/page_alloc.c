@@ -1234,23 +1234,38 @@ static struct page *alloc_checked(gfp_t gfp, unsigned int order,
 	if (!m)
 		return NULL;
 	dmaemu__check_sleep(m, gfp, caller);
+	if (!(gfp & __GFP_NOFAIL) &&
+	    (__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) ||
+	     dmaemu_fail_nth_left())) {
+		char what[320], names[256];
+
+		dmaemu_gfp_format(gfp, names, sizeof(names));
+		snprintf(what, sizeof(what), "%s(%s, order %u)", caller, names,
+			 order);
+		if (dmaemu__should_fail(m, DMAEMU_FAULT_PAGE_ALLOC,
+					PAGE_SIZE << order, what))
+			return NULL;
+	}
 	return dmaemu__alloc_pages(m, gfp, order, UINT64_MAX,
 				   DMAEMU__OWNER_PAGES, caller);
 }
 
 struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 {
+	DMAEMU__API_CALL(call, "alloc_pages");
 	return alloc_checked(gfp_mask, order, "alloc_pages");
 }
 
 struct page *alloc_pages_node(int nid, gfp_t gfp_mask, unsigned int order)
 {
+	DMAEMU__API_CALL(call, "alloc_pages_node");
 	(void)nid;
 	return alloc_checked(gfp_mask, order, "alloc_pages_node");
 }
 
 unsigned long __get_free_pages(gfp_t gfp_mask, unsigned int order)
 {
+	DMAEMU__API_CALL(call, "__get_free_pages");
 	struct page *p = alloc_checked(gfp_mask, order, "__get_free_pages");
 
 	return p ? (unsigned long)dmaemu__page_address(p) : 0;
@@ -1258,6 +1273,7 @@ unsigned long __get_free_pages(gfp_t gfp_mask, unsigned int order)
 
 unsigned long get_zeroed_page(gfp_t gfp_mask)
 {
+	DMAEMU__API_CALL(call, "get_zeroed_page");
 	struct page *p =
 		alloc_checked(gfp_mask | __GFP_ZERO, 0, "get_zeroed_page");
 
@@ -1377,6 +1393,7 @@ void split_page(struct page *page, unsigned int order)
 
 void *alloc_pages_exact(size_t size, gfp_t gfp_mask)
 {
+	DMAEMU__API_CALL(call, "alloc_pages_exact");
 	unsigned int order = (unsigned int)get_order(size ? size : 1);
 	unsigned long used = PAGE_ALIGN(size ? size : 1) >> PAGE_SHIFT;
 	struct dmaemu_machine *m;

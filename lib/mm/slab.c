@@ -582,6 +582,21 @@ bad:
 /* Allocation                                                             */
 /* ---------------------------------------------------------------------- */
 
+/* Should this kmalloc() fail by fault injection (failslab, or
+ * fail_page_alloc for a large one, as in Linux)? */
+static bool fault_point(struct dmaemu_machine *m, enum dmaemu_fault_point pt,
+			size_t size, unsigned int gfp, const char *caller)
+{
+	char what[320], names[256];
+
+	if (!__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) &&
+	    !dmaemu_fail_nth_left())
+		return false;
+	dmaemu_gfp_format(gfp, names, sizeof(names));
+	snprintf(what, sizeof(what), "%s(%zu, %s)", caller, size, names);
+	return dmaemu__should_fail(m, pt, size, what);
+}
+
 void *dmaemu__kmalloc(struct dmaemu_machine *m, size_t size, unsigned int gfp,
 		      const char *caller)
 {
@@ -618,6 +633,12 @@ void *dmaemu__kmalloc(struct dmaemu_machine *m, size_t size, unsigned int gfp,
 	for (ci = 0; ci < sl->nclasses; ci++)
 		if (sl->cache[0][ci].size >= size)
 			break;
+	if (!(gfp & __GFP_NOFAIL) &&
+	    fault_point(m,
+			ci < sl->nclasses ? DMAEMU_FAULT_SLAB
+					  : DMAEMU_FAULT_PAGE_ALLOC,
+			size, gfp, caller))
+		return NULL;
 	if (ci < sl->nclasses) {
 		p = slab_alloc(m, ci, gfp, caller);
 		if (p && (gfp & __GFP_ZERO))
@@ -665,16 +686,22 @@ static void *alloc_named(size_t size, gfp_t flags, gfp_t extra,
 
 void *kmalloc(size_t size, gfp_t flags)
 {
+	DMAEMU__API_CALL(call, "kmalloc");
+
 	return alloc_named(size, flags, 0, "kmalloc");
 }
 
 void *kzalloc(size_t size, gfp_t flags)
 {
+	DMAEMU__API_CALL(call, "kzalloc");
+
 	return alloc_named(size, flags, __GFP_ZERO, "kzalloc");
 }
 
 void *kmalloc_node(size_t size, gfp_t flags, int node)
 {
+	DMAEMU__API_CALL(call, "kmalloc_node");
+
 	(void)node;
 	return alloc_named(size, flags, 0, "kmalloc_node");
 }
@@ -699,11 +726,15 @@ static void *array_alloc(size_t n, size_t size, gfp_t flags, const char *caller)
 
 void *kmalloc_array(size_t n, size_t size, gfp_t flags)
 {
+	DMAEMU__API_CALL(call, "kmalloc_array");
+
 	return array_alloc(n, size, flags, "kmalloc_array");
 }
 
 void *kcalloc(size_t n, size_t size, gfp_t flags)
 {
+	DMAEMU__API_CALL(call, "kcalloc");
+
 	return array_alloc(n, size, flags | __GFP_ZERO, "kcalloc");
 }
 
@@ -765,6 +796,7 @@ void kzfree(const void *objp)
 
 void *krealloc(const void *p, size_t new_size, gfp_t flags)
 {
+	DMAEMU__API_CALL(call, "krealloc");
 	struct dmaemu_machine *m;
 	size_t old;
 	void *n;
@@ -796,6 +828,7 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 
 void *kmemdup(const void *src, size_t len, gfp_t gfp)
 {
+	DMAEMU__API_CALL(call, "kmemdup");
 	struct dmaemu_machine *m = alloc_machine(gfp, "kmemdup");
 	void *p;
 
@@ -809,6 +842,7 @@ void *kmemdup(const void *src, size_t len, gfp_t gfp)
 
 char *kstrndup(const char *s, size_t max, gfp_t gfp)
 {
+	DMAEMU__API_CALL(call, "kstrndup");
 	struct dmaemu_machine *m;
 	size_t len;
 	char *p;
@@ -830,6 +864,7 @@ char *kstrndup(const char *s, size_t max, gfp_t gfp)
 
 char *kstrdup(const char *s, gfp_t gfp)
 {
+	DMAEMU__API_CALL(call, "kstrdup");
 	struct dmaemu_machine *m;
 	size_t len;
 	char *p;
@@ -870,6 +905,7 @@ char *kvasprintf(gfp_t gfp, const char *fmt, va_list args)
 
 char *kasprintf(gfp_t gfp, const char *fmt, ...)
 {
+	DMAEMU__API_CALL(call, "kasprintf");
 	va_list ap;
 	char *p;
 
@@ -881,16 +917,19 @@ char *kasprintf(gfp_t gfp, const char *fmt, ...)
 
 void *kvmalloc(size_t size, gfp_t flags)
 {
+	DMAEMU__API_CALL(call, "kvmalloc");
 	return alloc_named(size, flags, 0, "kvmalloc");
 }
 
 void *kvzalloc(size_t size, gfp_t flags)
 {
+	DMAEMU__API_CALL(call, "kvzalloc");
 	return alloc_named(size, flags, __GFP_ZERO, "kvzalloc");
 }
 
 void *kvmalloc_array(size_t n, size_t size, gfp_t flags)
 {
+	DMAEMU__API_CALL(call, "kvmalloc_array");
 	return array_alloc(n, size, flags, "kvmalloc_array");
 }
 
