@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "dma/dma.h"
+#include "dmaemu/sync.h"
 
 /* The machine's mutexes, in one place so that create and destroy agree. */
 static int init_mutexes(struct dmaemu_machine *m)
@@ -135,6 +136,10 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	ret = dmaemu__report_init(m, err, sizeof(err));
 	if (ret < 0)
 		goto out_mutexes;
+	m->trace_clock = dmaemu_time_ns;
+	ret = dmaemu__trace_init(m, err, sizeof(err));
+	if (ret < 0)
+		goto out_report;
 	ret = dmaemu__physmem_init(m);
 	if (ret < 0)
 		goto out_physmem;
@@ -181,6 +186,8 @@ out_cache:
 	cachesim_destroy(m->cache);
 out_physmem:
 	dmaemu__physmem_fini(m);
+	dmaemu__trace_fini(m);
+out_report:
 	dmaemu__report_fini(m);
 out_mutexes:
 	destroy_mutexes(m);
@@ -210,6 +217,7 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 	dmaemu__palloc_fini(m);
 	cachesim_destroy(m->cache);
 	dmaemu__physmem_fini(m);
+	dmaemu__trace_fini(m);
 	dmaemu__report_fini(m);
 	destroy_mutexes(m);
 	dmaemu__free(m);

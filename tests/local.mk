@@ -99,6 +99,7 @@ api_tests = \
 	tests/api/check-report-query \
 	tests/api/check-report-policy \
 	tests/api/check-fault \
+	tests/api/check-trace \
 	tests/api/check-check-helpers \
 	tests/api/check-api-debug
 check_PROGRAMS += $(api_tests)
@@ -185,6 +186,7 @@ script_tests = \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
+	tests/scripts/trace.sh \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \
 	tests/scripts/valgrind-stale.sh \

@@ -10,5 +10,6 @@
 #include <dmaemu/fault.h>
 #include <dmaemu/machine.h>
 #include <dmaemu/report.h>
+#include <dmaemu/trace.h>
 
 #endif

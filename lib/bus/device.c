@@ -59,6 +59,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,6 +332,9 @@ static uint64_t regs_read(void *priv, uint64_t off, unsigned int size)
 	struct dmaemu_device *d = priv;
 	uint64_t v = d->ops->mmio_read(d, off, size);
 
+	dmaemu__trace(d->m, DMAEMU__TRACE_MMIO, "mmio_read",
+		      "dev=%s off=0x%" PRIx64 " size=%u val=0x%" PRIx64,
+		      d->dev.init_name, off, size, v);
 	dmaemu__sched_point(d->m, "mmio read");
 	return v;
 }
@@ -340,6 +344,9 @@ static void regs_write(void *priv, uint64_t off, uint64_t val,
 {
 	struct dmaemu_device *d = priv;
 
+	dmaemu__trace(d->m, DMAEMU__TRACE_MMIO, "mmio_write",
+		      "dev=%s off=0x%" PRIx64 " size=%u val=0x%" PRIx64,
+		      d->dev.init_name, off, size, val);
 	d->ops->mmio_write(d, off, val, size);
 	dmaemu__sched_point(d->m, "mmio write");
 }
@@ -1016,17 +1023,41 @@ static void dma_point(struct dmaemu_device *d, const char *what)
 		dmaemu__sched_point(dev->m, what);
 }
 
+/* The device-group trace event of an access (its result: 0 or -errno). */
+static void trace_access(struct dmaemu_device *d, const char *name,
+			 dma_addr_t addr, size_t len, int ret)
+{
+	struct dmaemu_device *dev = dmaemu__device_of(d ? &d->dev : NULL);
+
+	if (dev && dmaemu__tracing(dev->m, DMAEMU__TRACE_DEVICE))
+		dmaemu__trace(dev->m, DMAEMU__TRACE_DEVICE, name,
+			      "dev=%s addr=0x%" PRIx64 " len=%zu%s",
+			      dev->dev.init_name, (uint64_t)addr, len,
+			      ret == -EFAULT   ? " error=EFAULT"
+			      : ret == -EINVAL ? " error=EINVAL"
+			      : ret	       ? " error"
+					       : "");
+}
+
 int dmaemu_dma_read(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		    size_t len)
 {
+	int ret;
+
 	dma_point(d, "dma read");
-	return device_access(d, addr, buf, len, false, "dmaemu_dma_read");
+	ret = device_access(d, addr, buf, len, false, "dmaemu_dma_read");
+	trace_access(d, "dma_read", addr, len, ret);
+	return ret;
 }
 
 int dmaemu_dma_write(struct dmaemu_device *d, dma_addr_t addr, const void *buf,
 		     size_t len)
 {
+	int ret;
+
 	dma_point(d, "dma write");
-	return device_access(d, addr, (void *)(uintptr_t)buf, len, true,
-			     "dmaemu_dma_write");
+	ret = device_access(d, addr, (void *)(uintptr_t)buf, len, true,
+			    "dmaemu_dma_write");
+	trace_access(d, "dma_write", addr, len, ret);
+	return ret;
 }

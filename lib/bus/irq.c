@@ -225,6 +225,7 @@ static void *irq_thread(void *arg)
 	bool nobody, yielded = false;
 
 	dmaemu__sched_start(ic->sctx);
+	dmaemu__trace_thread("irq", "irq");
 	dmaemu__lock(&ic->lock);
 	while (!ic->stop) {
 		desc = pick(ic);
@@ -251,12 +252,20 @@ static void *irq_thread(void *arg)
 		ac = desc->action;
 		dmaemu__unlock(&ic->lock);
 
+		dmaemu__trace(ic->m, DMAEMU__TRACE_IRQ, "irq_handler_entry",
+			      "irq=%u name=%s", desc->irq,
+			      ac->name ? ac->name : "");
 		dmaemu_enter_irq();
 		flags = dmaemu_irq_save();
 		ret = ac->handler ? ac->handler((int)desc->irq, ac->dev_id)
 				  : IRQ_WAKE_THREAD;
 		dmaemu_irq_restore(flags);
 		(void)dmaemu_exit_irq();
+		dmaemu__trace(ic->m, DMAEMU__TRACE_IRQ, "irq_handler_exit",
+			      "irq=%u ret=%s", desc->irq,
+			      ret & IRQ_WAKE_THREAD ? "wake_thread"
+			      : ret & IRQ_HANDLED   ? "handled"
+						    : "unhandled");
 
 		nobody = false;
 		dmaemu__lock(&ic->lock);
@@ -638,6 +647,9 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 	if (!desc)
 		return -EINVAL;
 	ic = desc->ic;
+	dmaemu__trace(ic->m, DMAEMU__TRACE_IRQ, up ? "irq_raise" : "irq_lower",
+		      "dev=%s line=%u irq=%u", d->dev.init_name, line,
+		      desc->irq);
 	dmaemu__lock(&ic->lock);
 	/* On an edge line every raise is an edge, lowered or not. */
 	if (up && desc->edge)

@@ -125,6 +125,10 @@ static void *device_thread(void *arg)
 	struct dmaemu__devthread *t = d->thr;
 	unsigned int ev;
 
+	char name[40];
+
+	snprintf(name, sizeof(name), "%s-dev", d->dev.init_name);
+	dmaemu__trace_thread(name, "dev");
 	dmaemu__sched_start(t->sctx);
 	dmaemu__lock(&t->lock);
 	while (!t->stop) {

@@ -89,6 +89,7 @@
 #include "dmaemu/fault.h"
 #include "dmaemu/machine.h"
 #include "dmaemu/report.h"
+#include "dmaemu/trace.h"
 
 struct page;
 
@@ -168,6 +169,10 @@ struct dmaemu__options {
 	/* Fault injection (fault.c): failslab=, fail_page_alloc=, ... */
 	struct dmaemu__fault_attr fail[DMAEMU_FAULT_NPOINTS];
 	bool fail_verbose; /* a log line per injected failure */
+	/* Tracing (trace.c). */
+	char trace[DMAEMU__OPT_PATH_MAX]; /* "" = no trace file */
+	bool trace_json;		  /* trace_format=json */
+	unsigned int trace_events;	  /* groups traced from create */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -324,6 +329,17 @@ struct dmaemu_machine {
 	unsigned long fault_injected[DMAEMU_FAULT_NPOINTS];
 	uint64_t fault_rng[DMAEMU_FAULT_NPOINTS];
 	int fault_any;
+
+	/* Tracing (trace.c): the groups on (read without a lock), the file,
+	 * the callback and the count of events, under trace_lock (a leaf);
+	 * the clock is set at create by the top layer. */
+	unsigned int trace_mask;
+	pthread_mutex_t trace_lock;
+	FILE *trace_file;
+	dmaemu_trace_fn trace_fn;
+	void *trace_arg;
+	uint64_t trace_events;
+	uint64_t (*trace_clock)(void);
 
 	/* Registry (machine.c): immutable while the machine is live. */
 	uint64_t seq;		/* creation order, for "current" */
@@ -531,5 +547,39 @@ bool dmaemu__should_fail(struct dmaemu_machine *m,
 int dmaemu__fault_parse(const char *s, struct dmaemu__fault_attr *a);
 void dmaemu__fault_format(const struct dmaemu__fault_attr *a, char *buf,
 			  size_t len);
+
+/*
+ * Trace events (trace.c).  dmaemu__trace(m, group, name, fmt, ...): an
+ * event of @group named @name with its fields as printf-style text; a
+ * load and a test when the group is off.  Callable with any lock held but
+ * trace_lock (a leaf).
+ */
+enum dmaemu__trace_group {
+	DMAEMU__TRACE_ALLOC,
+	DMAEMU__TRACE_DMA,
+	DMAEMU__TRACE_DEVICE,
+	DMAEMU__TRACE_MMIO,
+	DMAEMU__TRACE_IRQ,
+	DMAEMU__TRACE_REPORT,
+	DMAEMU__TRACE_NGROUPS,
+};
+#define DMAEMU__TRACE_ALL ((1U << DMAEMU__TRACE_NGROUPS) - 1)
+void dmaemu__trace(struct dmaemu_machine *m, unsigned int group,
+		   const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Is @group traced on @m now?  For events whose fields cost something. */
+static inline bool dmaemu__tracing(const struct dmaemu_machine *m,
+				   unsigned int group)
+{
+	return m && (__atomic_load_n(&m->trace_mask, __ATOMIC_RELAXED) &
+		     (1U << group));
+}
+/* The calling thread's name in traces ("nic0-dev") and context ("dev"). */
+void dmaemu__trace_thread(const char *name, const char *ctx);
+int dmaemu__trace_init(struct dmaemu_machine *m, char *err, size_t errlen);
+void dmaemu__trace_fini(struct dmaemu_machine *m);
+int dmaemu__trace_parse(const char *s, unsigned int *mask);
+void dmaemu__trace_format_groups(unsigned int mask, char *buf, size_t len);
+const char *dmaemu__trace_group_name(unsigned int g);
 
 #endif /* DMAEMU_LIB_CORE_H */

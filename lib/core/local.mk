@@ -7,5 +7,6 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/core/report.c \
 	lib/core/report-query.c \
 	lib/core/fault.c \
+	lib/core/trace.c \
 	lib/core/suppress.c \
 	lib/core/symbolize.c

@@ -48,6 +48,7 @@ enum opt_type {
 	OPT_PAIR,    /* bool spelled by two names: names[0] false, [1] true */
 	OPT_CHECKS,  /* unsigned int: a set of check families, as a list */
 	OPT_FAULT,   /* struct dmaemu__fault_attr: off or i,p,s,t (fault.c) */
+	OPT_TRACE,   /* unsigned int: a set of trace groups, as a list */
 };
 
 #define F_POW2 0x1 /* value must be a power of two */
@@ -104,6 +105,9 @@ enum {
 	K_FAIL_DMA_MAP,
 	K_FAIL_DMA_POOL,
 	K_FAIL_VERBOSE,
+	K_TRACE,
+	K_TRACE_FORMAT,
+	K_TRACE_EVENTS,
 	K_NKEYS
 };
 
@@ -291,6 +295,16 @@ static const struct opt_key keys[K_NKEYS] = {
 			     {NULL}},
 	[K_FAIL_VERBOSE] =
 		{"fail_verbose", OPT_BOOL, OFF(fail_verbose), 0, 1, 0, {NULL}},
+	[K_TRACE] = {"trace", OPT_PATH, OFF(trace), 0, 0, 0, {NULL}},
+	[K_TRACE_FORMAT] = {"trace_format",
+			    OPT_PAIR,
+			    OFF(trace_json),
+			    0,
+			    1,
+			    0,
+			    {"text", "json", "expected text or json"}},
+	[K_TRACE_EVENTS] =
+		{"trace_events", OPT_TRACE, OFF(trace_events), 0, 0, 0, {NULL}},
 };
 
 static const char *const profile_names[] = {
@@ -485,6 +499,9 @@ static void format_value(const struct dmaemu__options *o,
 		dmaemu__fault_format((const struct dmaemu__fault_attr *)f, buf,
 				     len);
 		break;
+	case OPT_TRACE:
+		dmaemu__trace_format_groups(*(const unsigned int *)f, buf, len);
+		break;
 	}
 }
 
@@ -559,6 +576,13 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 			*why = "expected off or interval,probability,space,"
 			       "times (probability 0-100, space >= 0, times "
 			       ">= -1), as Linux's failslab= boot parameter";
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_TRACE:
+		if (dmaemu__trace_parse(val, (unsigned int *)f) < 0) {
+			*why = "expected all, none or a comma list of alloc, "
+			       "dma, device, mmio, irq, report";
 			return -EINVAL;
 		}
 		return 0;
@@ -661,6 +685,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->verbosity = 1;
 	o->checks = DMAEMU__CHECKS_ALL;
 	o->fail_verbose = true;
+	o->trace_events = DMAEMU__TRACE_ALL;
 }
 
 /**

@@ -63,6 +63,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <execinfo.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -808,6 +809,10 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	dmaemu__unlock(&m->report_lock);
 	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0, at);
 	dmaemu__free(t);
+	dmaemu__trace(m, DMAEMU__TRACE_REPORT, "report",
+		      "kind=%s phys=0x%" PRIx64
+		      " len=%zu at=\"%s\" text=\"%s\"",
+		      kind, r->phys, (size_t)r->size, at ? at : "", head);
 
 	if (m->opt.exitcode)
 		__atomic_store_n(&exit_status, m->opt.exitcode,

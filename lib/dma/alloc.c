@@ -552,6 +552,18 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	}
 	reg_add(c);
 	*handle = c->handle;
+	if (dmaemu__tracing(m, DMAEMU__TRACE_ALLOC)) {
+		char gfpn[256];
+
+		dmaemu_gfp_format(gfp, gfpn, sizeof(gfpn));
+		dmaemu__trace(m, DMAEMU__TRACE_ALLOC, "dma_alloc",
+			      "dev=%s len=%zu dma=0x%" PRIx64 " phys=0x%" PRIx64
+			      " gfp=%s attrs=%s%s",
+			      dev_name(dev), size, (uint64_t)c->handle,
+			      c->chunk[0].phys, gfpn,
+			      attr_names(attrs, names, sizeof(names)),
+			      iommu ? " iommu" : "");
+	}
 	return c->cpu_addr;
 
 out_unmap:
@@ -721,6 +733,9 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		   NULL);
 	if (!c)
 		return;
+	dmaemu__trace(m, DMAEMU__TRACE_ALLOC, "dma_free",
+		      "dev=%s len=%zu dma=0x%" PRIx64, dev_name(dev), size,
+		      (uint64_t)dma_handle);
 	if (c->managed)
 		dmaemu__devres_remove(dev, dmam_release_hook, c);
 	release(c);

@@ -360,6 +360,13 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	dmaemu__owner_map(m, phys, size, dir == DMAEMU__DIR_TO_DEVICE);
 	if (m->opt.prefetch)
 		dmaemu__prefetch_add_range(m, phys, size);
+	dmaemu__trace(m, DMAEMU__TRACE_DMA,
+		      type == DMAEMU__MAP_SINGLE ? "dma_map_single"
+						 : "dma_map_page",
+		      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
+		      " len=%zu attrs=0x%lx backend=%s",
+		      dev_name(dev), dir_name(dir), phys, (uint64_t)dma, size,
+		      attrs, ops->id.name);
 	return dma;
 }
 
@@ -780,6 +787,13 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		return;
 	}
 	ops = dmaemu__dma_ops_of(map->ops);
+	dmaemu__trace(m, DMAEMU__TRACE_DMA,
+		      type == DMAEMU__MAP_SINGLE ? "dma_unmap_single"
+						 : "dma_unmap_page",
+		      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
+		      " len=%zu attrs=0x%lx backend=%s",
+		      dev_name(dev), dir_name(dir), map->phys,
+		      (uint64_t)map->dma, size, attrs, ops->id.name);
 	/* Ownership moves before the maintenance: a bouncing backend's copy
 	 * back into the buffer is the CPU's own access.  Without
 	 * SKIP_CPU_SYNC the buffer is the CPU's again; with it, the lines
@@ -967,6 +981,11 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 			dmaemu__prefetch_add_range(m, head->ents[i].phys,
 						   head->ents[i].len);
 	}
+	dmaemu__trace(m, DMAEMU__TRACE_DMA, "dma_map_sg",
+		      "dev=%s dir=%s nents=%d mapped=%d dma=0x%" PRIx64
+		      " attrs=0x%lx backend=%s",
+		      dev_name(dev), dir_name(dir), nents, n,
+		      (uint64_t)sg_dma_address(sgl), attrs, ops->id.name);
 	return n;
 }
 
@@ -1303,6 +1322,11 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 
 	if (!m)
 		return;
+	dmaemu__trace(m, DMAEMU__TRACE_DMA,
+		      for_device ? "dma_sync_single_for_device"
+				 : "dma_sync_single_for_cpu",
+		      "dev=%s dir=%s dma=0x%" PRIx64 " len=%zu", dev_name(dev),
+		      dir_name(dir), (uint64_t)addr, size);
 	if (size && dmaemu__mapping_find(dev, addr, size, &map, NULL) &&
 	    !dmaemu__mapping_find(dev, addr, 1, &map, NULL) &&
 	    map.type != DMAEMU__MAP_RESOURCE) {

@@ -1230,6 +1230,7 @@ static struct page *alloc_checked(gfp_t gfp, unsigned int order,
 				  const char *caller)
 {
 	struct dmaemu_machine *m = current_machine();
+	struct page *page;
 
 	if (!m)
 		return NULL;
@@ -1246,8 +1247,17 @@ static struct page *alloc_checked(gfp_t gfp, unsigned int order,
 					PAGE_SIZE << order, what))
 			return NULL;
 	}
-	return dmaemu__alloc_pages(m, gfp, order, UINT64_MAX,
+	page = dmaemu__alloc_pages(m, gfp, order, UINT64_MAX,
 				   DMAEMU__OWNER_PAGES, caller);
+	if (page && dmaemu__tracing(m, DMAEMU__TRACE_ALLOC)) {
+		char names[256];
+
+		dmaemu_gfp_format(gfp, names, sizeof(names));
+		dmaemu__trace(m, DMAEMU__TRACE_ALLOC, "mm_page_alloc",
+			      "call=%s phys=0x%" PRIx64 " order=%u gfp=%s",
+			      caller, page->phys, order, names);
+	}
+	return page;
 }
 
 struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)

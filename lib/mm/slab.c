@@ -647,6 +647,18 @@ void *dmaemu__kmalloc(struct dmaemu_machine *m, size_t size, unsigned int gfp,
 		/* __GFP_ZERO passes through: the page allocator zeroes. */
 		p = large_alloc(m, size, gfp, caller);
 	}
+	if (p && dmaemu__tracing(m, DMAEMU__TRACE_ALLOC)) {
+		struct dmaemu__where w;
+		char names[256];
+
+		/* The physical address, not the host's: traces of two runs
+		 * compare. */
+		dmaemu_gfp_format(gfp, names, sizeof(names));
+		dmaemu__classify(p, &w);
+		dmaemu__trace(m, DMAEMU__TRACE_ALLOC, "kmalloc",
+			      "call=%s phys=0x%" PRIx64 " bytes_req=%zu gfp=%s",
+			      caller, w.phys, size, names);
+	}
 	return p;
 }
 

@@ -1,0 +1,67 @@
+#!/bin/sh
+# trace.sh - the trace files of a real driver run: the copy engine's
+# reference driver under sched=lockstep with one seed gives the same text
+# trace twice (a trace is stable enough to diff two runs), with the
+# driver's, the device's and the interrupt thread's events in their
+# places; its JSON trace loads as a Chrome trace-event array (the array
+# is left open, as the format allows) with one named track per thread.
+. "$top_srcdir/tests/runner/tap.sh"
+
+[ -n "$SANITIZER" ] &&
+	skip_all "a --enable-sanitizer=$SANITIZER build cannot run instrumented drivers"
+prog="$top_builddir/examples/copy-engine/copy-engine"
+[ -x "$prog" ] || skip_all "examples not built"
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+for i in 1 2; do
+	DMAEMU_OPTIONS="trace=$tmp/t$i:sched=lockstep:seed=3" "$prog" arm64 \
+		>"$tmp/out$i" 2>&1 || { sed 's/^/# /' "$tmp/out$i"; }
+done
+if [ -s "$tmp/t1" ] && cmp -s "$tmp/t1" "$tmp/t2"; then
+	ok "two lockstep runs with one seed: the same trace ($(wc -l <"$tmp/t1") lines)"
+else
+	not_ok "two lockstep runs with one seed: the same trace"
+	diff "$tmp/t1" "$tmp/t2" | head -20 | sed 's/^/# /'
+fi
+for want in ' drv-1 \[cpu\] [0-9]*\.[0-9]\{6\}: dma_map_single: dev=ce0 dir=DMA_TO_DEVICE ' \
+	'ce0-dev \[dev\] [0-9.]*: dma_read: dev=ce0 addr=0x' \
+	'ce0-dev \[dev\] [0-9.]*: irq_raise: dev=ce0 line=0 ' \
+	' irq \[irq\] [0-9.]*: irq_handler_entry: irq=' \
+	' irq \[irq\] [0-9.]*: irq_handler_exit: irq=[0-9]* ret=handled'; do
+	if grep -q "$want" "$tmp/t1"; then
+		ok "the trace has: $want"
+	else
+		not_ok "the trace has: $want"
+	fi
+done
+
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "JSON trace (python3 not found)"
+	done_testing
+	exit
+fi
+DMAEMU_OPTIONS="trace=$tmp/t.json:trace_format=json:sched=lockstep:seed=3" \
+	"$prog" arm64 >"$tmp/outj" 2>&1
+if python3 - "$tmp/t.json" >"$tmp/py" 2>&1 <<'PY'
+import json, sys
+text = open(sys.argv[1]).read().rstrip()
+assert text.startswith('['), 'not an array'
+ev = json.loads(text.rstrip(',') + ']')
+names = sorted(e['args']['name'] for e in ev if e['ph'] == 'M')
+assert names == ['ce0-dev', 'drv-1', 'irq'], names
+tids = {e['args']['name']: e['tid'] for e in ev if e['ph'] == 'M'}
+inst = [e for e in ev if e['ph'] == 'i']
+assert all(isinstance(e['ts'], (int, float)) for e in inst)
+assert any(e['name'] == 'dma_read' and e['tid'] == tids['ce0-dev'] for e in inst)
+assert any(e['name'] == 'irq_handler_entry' and e['tid'] == tids['irq'] for e in inst)
+print(len(ev), 'records')
+PY
+then
+	ok "the JSON trace loads: $(cat "$tmp/py"), one named track per thread"
+else
+	not_ok "the JSON trace loads"
+	sed 's/^/# /' "$tmp/py"
+fi
+done_testing
