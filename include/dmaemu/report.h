@@ -60,7 +60,9 @@ struct dmaemu_machine;
 	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")             \
 	X(STALE_DEVICE_READ, "stale-device-read")                         \
 	X(WC_PENDING_READ, "wc-pending-read")                             \
-	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")
+	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")                         \
+	X(DEVICE_ACCESS_UNMAPPED, "device-access-unmapped")               \
+	X(DEVICE_WRITE_TO_DEVICE_MAPPING, "device-write-to-device-mapping")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
@@ -124,7 +126,9 @@ uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind);
  * @kind_name: dmaemu_report_kind_name(@kind) ("stale-cpu-read").
  * @device:    name of the device the report is about, for the reports a
  *             device's own access or release makes: dma-fault (a bus
- *             address that is not DRAM), iommu-fault, and leaked-mapping
+ *             address that is not DRAM), iommu-fault,
+ *             device-access-unmapped, device-write-to-device-mapping,
+ *             and leaked-mapping
  *             when a device is released; "" for the others (their
  *             headline may still name a device).
  * @phys:      first physical byte concerned (0 when none).
