@@ -210,7 +210,7 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 	struct dmaemu_machine *m = d->m;
 	struct dmaemu__report_info r;
 	uint64_t n = a->uhi - a->ulo, phys;
-	char where[256], what[800], near[560];
+	char where[256], what[1200], near[560];
 	const void *site = dmaemu__access_site();
 	uint64_t key = a->gone ? a->gone_r.dma : a->near ? a->near_r.dma : 0;
 
@@ -219,13 +219,20 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 		return;
 	what[0] = '\0';
 	if (a->gone) {
+		struct dmaemu__owner_info by;
+
+		memset(&by, 0, sizeof(by));
+		by.made_caller = a->gone_r.gone_caller;
+		by.made_fn = a->gone_r.gone_fn;
 		range_text(&a->gone_r, near, sizeof(near));
 		snprintf(what, sizeof(what),
 			 "\n    they are %llu bytes into %s, which was %s "
-			 "since",
+			 "since by %s",
 			 (unsigned long long)(a->ulo - a->gone_r.dma), near,
 			 a->gone_r.type == DMAEMU__MAP_COHERENT ? "freed"
-								: "unmapped");
+								: "unmapped",
+			 a->gone_r.gone_caller ? dmaemu__owner_made_at(&by)
+					       : "the library");
 	} else if (a->near && !a->near_after) {
 		range_text(&a->near_r, near, sizeof(near));
 		if (!a->near_dist)

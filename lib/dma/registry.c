@@ -324,11 +324,17 @@ int dmaemu__mapping_insert(struct device *dev, struct dmaemu__mapping *map)
 	return 0;
 }
 
-/* Remember a range that went away (lock held). */
+/* Remember a range that went away, and the driver's call that undid it
+ * (lock held). */
 static void gone_add(struct dmaemu__registry *reg,
 		     const struct dmaemu__coh_range *r)
 {
-	reg->gone[reg->gone_next % GONE_MAX] = *r;
+	const struct dmaemu__call *call = dmaemu__call_current();
+	struct dmaemu__coh_range *g = &reg->gone[reg->gone_next % GONE_MAX];
+
+	*g = *r;
+	g->gone_fn = call ? call->fn : NULL;
+	g->gone_caller = call ? call->caller : NULL;
 	reg->gone_next++;
 }
 
@@ -933,6 +939,11 @@ bool dmaemu__mapping_admit(struct device *dev, dma_addr_t dma, size_t len,
 		uint64_t stop;
 
 		n = holder_at(reg, p, write);
+		if (n && p == dma && n->map.dma + n->map.size >= end) {
+			/* One mapping holds it all: the access's hint too. */
+			reg->hint = n;
+			reg->hint_gen = reg->gen;
+		}
 		if (n) {
 			stop = n->map.dma + n->map.size;
 			if (stop > end)

@@ -140,7 +140,9 @@ static void device_after_unmap(bool bug)
 	want.kind = iommu() ? "iommu-fault" : "device-access-unmapped";
 	want.phys = iommu() ? 0 : bus_phys(h);
 	want.size = iommu() ? 0 : 64;
-	want.text = iommu() ? NULL : "which was unmapped since";
+	want.text = iommu() ? NULL
+			    : "which was unmapped since by "
+			      "dma_unmap_single_attrs() called from";
 	kfree(b);
 }
 
@@ -164,12 +166,34 @@ static void device_past_coherent(bool bug)
 			      "allocation";
 }
 
+/* A device reads a coherent ring after the driver freed it. */
+static void device_after_free(bool bug)
+{
+	dma_addr_t h;
+	uint8_t *ring = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL), got[32];
+
+	ck_assert_ptr_nonnull(ring);
+	if (!bug)
+		ck_assert_int_eq(dmaemu_dma_read(dd, h + 64, got, 32), 0);
+	dma_free_coherent(dev, 4096, ring, h);
+	if (bug)
+		ck_assert_int_eq(dmaemu_dma_read(dd, h + 64, got, 32), -EFAULT);
+	want.kind = iommu() ? "iommu-fault" : "device-access-unmapped";
+	want.phys = bus_phys(h) ? bus_phys(h) + 64 : 0;
+	want.size = iommu() ? 0 : 32;
+	want.text = iommu() ? NULL
+			    : "which was freed since by dma_free_attrs() "
+			      "called from";
+}
+
 /* A device writes into a buffer mapped DMA_TO_DEVICE. */
 static void device_writes_to_device(bool bug)
 {
 	uint8_t *b = buffer(256), st[16];
 	dma_addr_t h = map(b, 256, bug ? DMA_TO_DEVICE : DMA_BIDIRECTIONAL);
 
+	/* The device reads the buffer, then writes a status into it. */
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, st, 16), 0);
 	memset(st, 'S', sizeof(st));
 	ck_assert_int_eq(dmaemu_dma_write(dd, h + 32, st, 16),
 			 bug && iommu() ? -EFAULT : 0);
@@ -323,6 +347,7 @@ static const struct misuse_case cases[] = {
 	{"device past the end of a mapping", device_past_end},
 	{"device after the unmap", device_after_unmap},
 	{"device past a coherent allocation", device_past_coherent},
+	{"device after the free", device_after_free},
 	{"device writes a DMA_TO_DEVICE mapping", device_writes_to_device},
 	{"CPU reads a device-owned buffer", cpu_reads_device_owned},
 	{"device writes a CPU-owned buffer", device_writes_cpu_owned},
