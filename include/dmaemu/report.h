@@ -143,6 +143,17 @@ uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind);
  * @text:      the whole report as printed, from "==PID==ERROR:" to the
  *             SUMMARY line and its newline (cut at DMAEMU_REPORT_TEXT_MAX
  *             - 1 bytes, as the printed report is).
+ * @made_at:   where the mapping or coherent allocation the report is
+ *             about was made: the API function and the driver's line
+ *             ("dma_map_single_attrs() called from rx_refill rx.c:51"),
+ *             for the ownership reports, stale-device-read,
+ *             device-access-unmapped (the mapping unmapped there, or the
+ *             nearest one), device-write-to-device-mapping and
+ *             free-of-mapped-memory; "" for the others.
+ * @last_device: the device of the last access to that mapping before the
+ *             report ("" when the report names none, or the device never
+ *             accessed the mapping); @last_dma, @last_size, @last_write:
+ *             its bus address, bytes, and 1 for a write.
  */
 struct dmaemu_report {
 	uint64_t seq;
@@ -155,6 +166,11 @@ struct dmaemu_report {
 	uint64_t mask[DMAEMU_REPORT_MASK_WORDS];
 	char where[DMAEMU_REPORT_WHERE_MAX];
 	char text[DMAEMU_REPORT_TEXT_MAX];
+	char made_at[DMAEMU_REPORT_WHERE_MAX];
+	char last_device[DMAEMU_REPORT_DEVICE_MAX];
+	uint64_t last_dma;
+	uint64_t last_size;
+	int last_write;
 };
 
 /**

@@ -890,6 +890,9 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 		r.where = where;
 	}
 	dmaemu__own_range_text(&last, range, sizeof(range));
+	r.device = d->name;
+	if (mapped)
+		dmaemu__owner_report_fields(&o, &r);
 	dmaemu__report(m, &r,
 		       "device %s read of %zu byte%s at dma 0x%llx: %zu of "
 		       "them the CPU wrote and never cleaned, so the device "

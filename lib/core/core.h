@@ -375,6 +375,14 @@ struct dmaemu__report_info {
 	unsigned int mask_bits;
 	const char *where;  /* optional "function file:line" of the cause */
 	const char *device; /* optional name of the device concerned */
+	/* Optional: where the mapping or allocation the report names was
+	 * made ("dma_map_single_attrs() called from rx_refill rx.c:51"). */
+	const char *made_at;
+	/* Optional: the last device access to that mapping (@last_device
+	 * NULL: none known). */
+	const char *last_device;
+	uint64_t last_dma, last_size;
+	bool last_write;
 };
 int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen);
 void dmaemu__report_fini(struct dmaemu_machine *m);

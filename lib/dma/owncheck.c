@@ -56,6 +56,10 @@ static void fill_info(struct dmaemu__owner_info *o,
 	o->made_caller = map->caller;
 	o->made_fn = map->fn;
 	o->made_at[0] = '\0';
+	o->last_valid = map->last.valid;
+	o->last_write = map->last.write;
+	o->last_dma = map->last.dma;
+	o->last_len = map->last.len;
 }
 
 bool dmaemu__owncheck_find(struct dmaemu_machine *m, uint64_t phys,
@@ -150,6 +154,8 @@ void dmaemu__owncheck_device(struct device *dev,
 		r.where = where;
 	}
 	dmaemu__own_range_text(&last, range, sizeof(range));
+	dmaemu__owner_report_fields(&o, &r);
+	r.device = d->name;
 	dmaemu__report(m, &r,
 		       "device %s %s of %zu byte%s at dma 0x%llx: the CPU owns "
 		       "%zu of them (%s %s mapping: dma 0x%llx, %zu bytes); "
@@ -166,7 +172,8 @@ void dmaemu__owncheck_device(struct device *dev,
 
 /* "the DMA_FROM_DEVICE streaming mapping dma 0x80021000+1514 (direct
  * backend) made by dma_map_single_attrs() called from rx_refill rx.c:51" */
-static void range_text(const struct dmaemu__coh_range *r, char *buf, size_t len)
+static void range_text(const struct dmaemu__coh_range *r,
+		       struct dmaemu__owner_info *made, char *buf, size_t len)
 {
 	static const char *const types[] = {
 		[DMAEMU__MAP_SINGLE] = "streaming mapping",
@@ -193,6 +200,8 @@ static void range_text(const struct dmaemu__coh_range *r, char *buf, size_t len)
 			 (unsigned long long)r->dma, r->size,
 			 r->backend ? r->backend : "?",
 			 dmaemu__owner_made_at(&o));
+	if (made)
+		*made = o;
 }
 
 /* Bus address @dma of @dev as a physical address (UINT64_MAX: none). */
@@ -209,6 +218,7 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 {
 	struct dmaemu_machine *m = d->m;
 	struct dmaemu__report_info r;
+	struct dmaemu__owner_info made;
 	uint64_t n = a->uhi - a->ulo, phys;
 	char where[256], what[1200], near[560];
 	const void *site = dmaemu__access_site();
@@ -218,13 +228,14 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 				  d->name, key))
 		return;
 	what[0] = '\0';
+	made.made_at[0] = '\0';
 	if (a->gone) {
 		struct dmaemu__owner_info by;
 
 		memset(&by, 0, sizeof(by));
 		by.made_caller = a->gone_r.gone_caller;
 		by.made_fn = a->gone_r.gone_fn;
-		range_text(&a->gone_r, near, sizeof(near));
+		range_text(&a->gone_r, &made, near, sizeof(near));
 		snprintf(what, sizeof(what),
 			 "\n    they are %llu bytes into %s, which was %s "
 			 "since by %s",
@@ -234,7 +245,7 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 			 a->gone_r.gone_caller ? dmaemu__owner_made_at(&by)
 					       : "the library");
 	} else if (a->near && !a->near_after) {
-		range_text(&a->near_r, near, sizeof(near));
+		range_text(&a->near_r, &made, near, sizeof(near));
 		if (!a->near_dist)
 			snprintf(what, sizeof(what),
 				 "\n    %llu byte%s past the end of %s",
@@ -247,7 +258,7 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 				 (unsigned long long)a->near_dist,
 				 a->near_dist == 1 ? "" : "s", near);
 	} else if (a->near) {
-		range_text(&a->near_r, near, sizeof(near));
+		range_text(&a->near_r, &made, near, sizeof(near));
 		snprintf(what, sizeof(what),
 			 "\n    they start %llu byte%s before the start of %s",
 			 (unsigned long long)a->near_dist,
@@ -259,6 +270,8 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 	r.phys = phys == UINT64_MAX ? 0 : phys;
 	r.size = n;
 	r.device = d->name;
+	if (made.made_at[0])
+		r.made_at = made.made_at;
 	if (site) {
 		dmaemu__code_where(site, where, sizeof(where));
 		r.where = where;
@@ -280,6 +293,7 @@ static void report_write_to_device(struct dmaemu_device *d, dma_addr_t dma,
 {
 	struct dmaemu_machine *m = d->m;
 	struct dmaemu__report_info r;
+	struct dmaemu__owner_info made;
 	struct dmaemu__coh_range w;
 	uint64_t n = a->whi - a->wlo, phys;
 	char where[256], map[560];
@@ -297,13 +311,15 @@ static void report_write_to_device(struct dmaemu_device *d, dma_addr_t dma,
 	w.fn = a->wmap.fn;
 	w.caller = a->wmap.caller;
 	w.backend = a->wmap.ops ? a->wmap.ops->name : NULL;
-	range_text(&w, map, sizeof(map));
+	range_text(&w, NULL, map, sizeof(map));
 	phys = bus_phys(m, &d->dev, a->wlo);
 	memset(&r, 0, sizeof(r));
 	r.kind = DMAEMU_REPORT_DEVICE_WRITE_TO_DEVICE_MAPPING;
 	r.phys = phys == UINT64_MAX ? 0 : phys;
 	r.size = n;
 	r.device = d->name;
+	fill_info(&made, &a->wmap, d->name, 0, 0);
+	dmaemu__owner_report_fields(&made, &r);
 	if (site) {
 		dmaemu__code_where(site, where, sizeof(where));
 		r.where = where;

@@ -225,9 +225,17 @@ struct dmaemu__owner_info {
 	const void *made_caller;
 	const char *made_fn;
 	char made_at[320];
+	/* The device's last access to the mapping (@last_valid false:
+	 * none yet). */
+	bool last_valid, last_write;
+	uint64_t last_dma;
+	size_t last_len;
 };
 /* "dma_map_single_attrs() called from rx_refill rx.c:51" for @o. */
 const char *dmaemu__owner_made_at(struct dmaemu__owner_info *o);
+/* Where @o was made and its last device access, into report @r. */
+void dmaemu__owner_report_fields(struct dmaemu__owner_info *o,
+				 struct dmaemu__report_info *r);
 /*
  * The DMA layer's answer to "which live streaming mapping holds the lowest
  * byte of [@phys, @limit) of @m?" (installed by it at machine create; the

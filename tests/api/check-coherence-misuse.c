@@ -56,6 +56,8 @@ static struct {
 	uint64_t size;	  /* bytes named; 0: not checked */
 	uint64_t mask;	  /* word 0 of the byte mask; 0: not checked */
 	const char *text; /* a phrase of the report; NULL: not checked */
+	bool made;	  /* ->made_at names the driver's map or alloc */
+	uint64_t last_dma, last_size; /* the device's last access (0: none) */
 } want;
 
 static bool x86(void)
@@ -122,6 +124,7 @@ static void device_past_end(bool bug)
 	want.size = 4;
 	want.text = "4 bytes past the end of the DMA_FROM_DEVICE streaming "
 		    "mapping";
+	want.made = true;
 	kfree(b);
 }
 
@@ -201,6 +204,9 @@ static void device_writes_to_device(bool bug)
 	want.kind = iommu() ? "iommu-fault" : "device-write-to-device-mapping";
 	want.phys = iommu() ? 0 : bus_phys(h) + 32;
 	want.size = iommu() ? 0 : 16;
+	want.made = !iommu();
+	want.last_dma = iommu() ? 0 : h; /* the device's read before */
+	want.last_size = iommu() ? 0 : 16;
 	kfree(b);
 }
 
@@ -218,6 +224,9 @@ static void cpu_reads_device_owned(bool bug)
 	want.kind = "cpu-access-device-owned";
 	want.phys = phys_of(b) + 64;
 	want.size = 8;
+	want.made = true;
+	want.last_dma = h; /* the device's fill */
+	want.last_size = 256;
 	kfree(b);
 }
 
@@ -235,6 +244,7 @@ static void device_writes_cpu_owned(bool bug)
 	want.kind = "device-access-cpu-owned";
 	want.phys = phys_of(b) + 64;
 	want.size = 8;
+	want.made = true;
 	kfree(b);
 }
 
@@ -401,6 +411,14 @@ START_TEST(test_buggy)
 		if (want.text)
 			ck_assert_msg(strstr(r.text, want.text), "%s: %s",
 				      want.text, r.text);
+		if (want.made)
+			ck_assert_msg(strstr(r.made_at, "() called from "),
+				      "made_at: '%s'", r.made_at);
+		if (want.last_size) {
+			ck_assert_str_eq(r.last_device, "dev0");
+			ck_assert_uint_eq(r.last_dma, want.last_dma);
+			ck_assert_uint_eq(r.last_size, want.last_size);
+		}
 	}
 	fixture_finish(&m, &dd, n);
 }
