@@ -268,6 +268,10 @@ struct dmaemu_machine {
 	const struct dmaemu__bus_client *bus_client[DMAEMU__BUS_MAX_SLOTS];
 	void (*iommu_owner)(unsigned int tag, char *buf, size_t len);
 	uint8_t *owner[DMAEMU__MAX_BANKS];
+	/* The CPU's last store to each line that the model saw, in a
+	 * direct-mapped table made at create (lineops.c): what the lost-write
+	 * reports name.  Read and written with relaxed atomics. */
+	struct dmaemu__store_site *store_site;
 	/* Interrupts (bus/irq.c): the controller and its thread, made at
 	 * create; threads of this machine that have interrupts off
 	 * (mm/context.c), which holds off the start of handlers (atomics). */

@@ -307,7 +307,31 @@ static void shared_line(bool bug)
 		x86() || strstr(cfg, "swiotlb") ? NULL : "lost-device-write";
 	want.phys = phys_of(area) + 16;
 	want.mask = 0xffffffffffff0000ULL; /* bytes 16-63: the device's */
+	want.text = "the CPU's last store to the line: at fixture_cpu_fill";
 	kfree(area);
+}
+
+/*
+ * The CPU writes a flag beside a NON_CONSISTENT buffer's first bytes, in
+ * the same line, then invalidates the buffer's part of the line
+ * (dma_cache_sync(DMA_FROM_DEVICE) of 16 bytes): the flag is thrown away.
+ * The twin keeps the flag on a line of its own.
+ */
+static void invalidate_shared_line(bool bug)
+{
+	const unsigned long nc = DMA_ATTR_NON_CONSISTENT;
+	dma_addr_t h;
+	uint8_t *p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, nc);
+	uint8_t *flag = p + (bug ? 40 : 64);
+
+	ck_assert_ptr_nonnull(p);
+	fixture_cpu_fill(flag, 'F', 1);
+	dma_cache_sync(dev, p, 16, DMA_FROM_DEVICE);
+	want.kind = x86() ? NULL : "lost-cpu-write";
+	want.phys = phys_of(p) + 40;
+	want.mask = 1ULL << 40;
+	want.text = "the CPU's last store to the line: at fixture_cpu_fill";
+	dma_free_attrs(dev, 4096, p, h, nc);
 }
 
 /* The device reads a write-combined descriptor with no wmb() between the
@@ -364,6 +388,7 @@ static const struct misuse_case cases[] = {
 	{"device reads bytes never cleaned", device_reads_dirty},
 	{"CPU reads a stale line", cpu_reads_stale},
 	{"a line shared with CPU data", shared_line},
+	{"an invalidate of part of a line", invalidate_shared_line},
 	{"write-combined stores without wmb()", wc_no_barrier},
 	{"CPU reads a NO_KERNEL_MAPPING cookie", nomap_read},
 };
