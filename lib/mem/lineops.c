@@ -374,8 +374,7 @@ static void report_lost(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 	if (kind == DMAEMU_REPORT_LOST_DEVICE_WRITE)
 		dmaemu__report(m, &r,
 			       "%s of line 0x%llx overwrote %u byte%s written "
-			       "by the device with the CPU's copy of the "
-			       "line%s",
+			       "by the device%s",
 			       what, (unsigned long long)lp, n,
 			       n == 1 ? "" : "s", stored);
 	else
