@@ -101,7 +101,8 @@ api_tests = \
 	tests/api/check-fault \
 	tests/api/check-trace \
 	tests/api/check-check-helpers \
-	tests/api/check-api-debug
+	tests/api/check-api-debug \
+	tests/api/check-coherence-misuse
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 

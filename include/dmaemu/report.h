@@ -60,7 +60,9 @@ struct dmaemu_machine;
 	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")             \
 	X(STALE_DEVICE_READ, "stale-device-read")                         \
 	X(WC_PENDING_READ, "wc-pending-read")                             \
-	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")
+	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")                         \
+	X(DEVICE_ACCESS_UNMAPPED, "device-access-unmapped")               \
+	X(DEVICE_WRITE_TO_DEVICE_MAPPING, "device-write-to-device-mapping")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
@@ -124,7 +126,9 @@ uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind);
  * @kind_name: dmaemu_report_kind_name(@kind) ("stale-cpu-read").
  * @device:    name of the device the report is about, for the reports a
  *             device's own access or release makes: dma-fault (a bus
- *             address that is not DRAM), iommu-fault, and leaked-mapping
+ *             address that is not DRAM), iommu-fault,
+ *             device-access-unmapped, device-write-to-device-mapping,
+ *             and leaked-mapping
  *             when a device is released; "" for the others (their
  *             headline may still name a device).
  * @phys:      first physical byte concerned (0 when none).
@@ -139,6 +143,17 @@ uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind);
  * @text:      the whole report as printed, from "==PID==ERROR:" to the
  *             SUMMARY line and its newline (cut at DMAEMU_REPORT_TEXT_MAX
  *             - 1 bytes, as the printed report is).
+ * @made_at:   where the mapping or coherent allocation the report is
+ *             about was made: the API function and the driver's line
+ *             ("dma_map_single_attrs() called from rx_refill rx.c:51"),
+ *             for the ownership reports, stale-device-read,
+ *             device-access-unmapped (the mapping unmapped there, or the
+ *             nearest one), device-write-to-device-mapping and
+ *             free-of-mapped-memory; "" for the others.
+ * @last_device: the device of the last access to that mapping before the
+ *             report ("" when the report names none, or the device never
+ *             accessed the mapping); @last_dma, @last_size, @last_write:
+ *             its bus address, bytes, and 1 for a write.
  */
 struct dmaemu_report {
 	uint64_t seq;
@@ -151,6 +166,11 @@ struct dmaemu_report {
 	uint64_t mask[DMAEMU_REPORT_MASK_WORDS];
 	char where[DMAEMU_REPORT_WHERE_MAX];
 	char text[DMAEMU_REPORT_TEXT_MAX];
+	char made_at[DMAEMU_REPORT_WHERE_MAX];
+	char last_device[DMAEMU_REPORT_DEVICE_MAX];
+	uint64_t last_dma;
+	uint64_t last_size;
+	int last_write;
 };
 
 /**

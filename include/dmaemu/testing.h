@@ -351,7 +351,9 @@ int dmaemu_device_mapping_find(struct dmaemu_device *dev, uint64_t dma,
  * struct dmaemu_device_dma_info - DMA bookkeeping of one device.
  * @mappings:       live streaming mappings (scatterlist segments counted
  *                  one by one).
- * @stray_accesses: device accesses that landed in no live mapping.
+ * @stray_accesses: device accesses that landed in no live streaming
+ *                  mapping (a coherent allocation's included), or were
+ *                  refused as device-access-unmapped.
  */
 struct dmaemu_device_dma_info {
 	uint64_t mappings;

@@ -105,6 +105,11 @@ struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
  *           has nothing to add, because the bus reported the access as a
  *           stale-device-read (it read bytes the CPU had dirty) or the
  *           machine's coherence checks are off (checks=-coherence).
+ * @admit:   before a device DMA access moves any data (after the bus
+ *           translated it), with the machine's coherence checks on: 0
+ *           lets it go on; a negative errno refuses it (nothing is
+ *           transferred and the device gets the error), after the
+ *           client's report.
  */
 struct dmaemu__bus_client {
 	int (*add)(struct device *dev, void **data);
@@ -112,6 +117,8 @@ struct dmaemu__bus_client {
 	void (*free)(void *data);
 	void (*access)(struct device *dev, void *data, dma_addr_t dma,
 		       uint64_t phys, size_t len, bool write, bool stale);
+	int (*admit)(struct device *dev, void *data, dma_addr_t dma, size_t len,
+		     bool write);
 };
 void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
 			const struct dmaemu__bus_client *c);

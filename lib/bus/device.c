@@ -21,7 +21,10 @@
  *   1. translate the whole bus range first (translate.c: the IOMMU's
  *      page-table walk when iommu=1, else dma_offset), into physically
  *      contiguous pieces; any fault (reported by the translation) fails
- *      the access with nothing transferred;
+ *      the access with nothing transferred; then the bus clients admit
+ *      it (the DMA layer refuses, the same way, an access that reaches
+ *      bytes no live mapping or coherent allocation of the device
+ *      covers: device-access-unmapped);
  *   2. move the data, a page at a time under that page's stripe lock:
  *        arm, arm64  the device reads and writes MEM only: its writes
  *                    become device-changed bytes (MEM != TWIN) for the
@@ -290,6 +293,25 @@ static void clients_access(struct dmaemu_device *d, dma_addr_t dma,
 			c->access(&d->dev, d->data[i], dma, phys, len, write,
 				  stale);
 	}
+}
+
+/* May @d's access go on?  0, or the first client's refusal. */
+static int clients_admit(struct dmaemu_device *d, dma_addr_t dma, size_t len,
+			 bool write)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < DMAEMU__BUS_NSLOTS; i++) {
+		const struct dmaemu__bus_client *c = d->m->bus_client[i];
+
+		if (c && c->admit) {
+			ret = c->admit(&d->dev, d->data[i], dma, len, write);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
 }
 
 struct dmaemu_machine *dmaemu__dev_machine(const struct device *dev)
@@ -875,6 +897,9 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 		r.where = where;
 	}
 	dmaemu__own_range_text(&last, range, sizeof(range));
+	r.device = d->name;
+	if (mapped)
+		dmaemu__owner_report_fields(&o, &r);
 	dmaemu__report(m, &r,
 		       "device %s read of %zu byte%s at dma 0x%llx: %zu of "
 		       "them the CPU wrote and never cleaned, so the device "
@@ -975,8 +1000,14 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 
 	x86 = m->opt.profile == DMAEMU__PROFILE_X86;
 	/* checks=-coherence: no stale-device-read search, no ownership
-	 * check by the clients. */
+	 * check by the clients, no refusal of an access that reaches no
+	 * mapping (it lands, as it would on a bus without an IOMMU). */
 	coherence = dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE);
+	if (coherence && clients_admit(d, addr, len, write)) {
+		if (p != stack)
+			dmaemu__free(p);
+		return -EFAULT;
+	}
 	memset(&st, 0, sizeof(st));
 	for (i = 0; i < n; i++) {
 		if (x86 && write)

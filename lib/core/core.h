@@ -292,6 +292,10 @@ struct dmaemu_machine {
 	const struct dmaemu__bus_client *bus_client[DMAEMU__BUS_MAX_SLOTS];
 	void (*iommu_owner)(unsigned int tag, char *buf, size_t len);
 	uint8_t *owner[DMAEMU__MAX_BANKS];
+	/* The CPU's last store to each line that the model saw, in a
+	 * direct-mapped table made at create (lineops.c): what the lost-write
+	 * reports name.  Read and written with relaxed atomics. */
+	struct dmaemu__store_site *store_site;
 	/* Interrupts (bus/irq.c): the controller and its thread, made at
 	 * create; threads of this machine that have interrupts off
 	 * (mm/context.c), which holds off the start of handlers (atomics). */
@@ -421,6 +425,14 @@ struct dmaemu__report_info {
 	unsigned int mask_bits;
 	const char *where;  /* optional "function file:line" of the cause */
 	const char *device; /* optional name of the device concerned */
+	/* Optional: where the mapping or allocation the report names was
+	 * made ("dma_map_single_attrs() called from rx_refill rx.c:51"). */
+	const char *made_at;
+	/* Optional: the last device access to that mapping (@last_device
+	 * NULL: none known). */
+	const char *last_device;
+	uint64_t last_dma, last_size;
+	bool last_write;
 };
 int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen);
 void dmaemu__report_fini(struct dmaemu_machine *m);

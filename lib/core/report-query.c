@@ -147,6 +147,15 @@ static void fill(struct dmaemu_report *out, const struct dmaemu__report_info *r,
 	copy_str(out->where, sizeof(out->where), where,
 		 where ? strlen(where) : 0);
 	copy_str(out->text, sizeof(out->text), text, len);
+	copy_str(out->made_at, sizeof(out->made_at), r->made_at,
+		 r->made_at ? strlen(r->made_at) : 0);
+	if (r->last_device) {
+		copy_str(out->last_device, sizeof(out->last_device),
+			 r->last_device, strlen(r->last_device));
+		out->last_dma = r->last_dma;
+		out->last_size = r->last_size;
+		out->last_write = r->last_write;
+	}
 }
 
 /**

@@ -301,6 +301,12 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 	was = lvl < cachesim_levels(m->cache);
 	if (lvl != 0)
 		dmaemu__mem_residency_changed();
+	if (store) {
+		/* What a lost-write report of the line will name. */
+		const struct dmaemu__call *call = dmaemu__call_current();
+
+		dmaemu__store_site_note(m, lp, call ? call->caller : NULL);
+	}
 	/* 2. Before looking at the data (see "The fast path" above). */
 	gen = __atomic_load_n(&dmaemu__mem_gen, __ATOMIC_ACQUIRE);
 	dgen = __atomic_load_n(&dmaemu__mem_dgen, __ATOMIC_ACQUIRE);

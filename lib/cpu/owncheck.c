@@ -351,6 +351,7 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 	uint64_t last_line = UINT64_MAX;
 	unsigned int i, n = acc->n, others = 0;
 	char fix[400], where[256], more[64] = "", range[128], owned[32];
+	char lastdev[128] = "";
 	const void *site;
 	bool have = false;
 
@@ -420,15 +421,22 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 		r.where = where;
 	}
 	dmaemu__own_range_text(&last, range, sizeof(range));
+	dmaemu__owner_report_fields(&first, &r);
+	if (first.last_valid)
+		snprintf(lastdev, sizeof(lastdev),
+			 "\n    the device's last access to the mapping: %s "
+			 "of %zu bytes at dma 0x%llx",
+			 first.last_write ? "write" : "read", first.last_len,
+			 (unsigned long long)first.last_dma);
 	dmaemu__report(m, &r,
 		       "%s of %zu byte%s at %p: device %s owns %s (%s %s "
 		       "mapping: dma 0x%llx, %zu bytes%s); fix: %s\n"
-		       "    %s%s; %s backend; mapping made by %s",
+		       "    %s%s; %s backend; mapping made by %s%s",
 		       acc->store ? "write" : "read", acc->len,
 		       acc->len == 1 ? "" : "s", (void *)acc->host,
 		       first.device, owned, first.dir_name,
 		       first.sg ? "scatterlist" : "streaming",
 		       (unsigned long long)first.dma, first.size,
 		       first.sg ? " in this entry" : "", fix, range, more,
-		       first.backend, dmaemu__owner_made_at(&first));
+		       first.backend, dmaemu__owner_made_at(&first), lastdev);
 }

@@ -427,6 +427,8 @@ static void release(struct coherent *c)
 {
 	struct dmaemu_machine *m = c->m;
 
+	/* The device may no longer reach it (device-access-unmapped). */
+	dmaemu__mapping_coherent_del(c->dev, c->handle);
 	if (c->view == VIEW_WC)
 		dmaemu__wc_flush(m); /* no pending bytes land in freed pages */
 	if (c->view == VIEW_STITCHED)
@@ -463,6 +465,8 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 {
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dma_alloc_attrs");
+	const struct dmaemu__call *call = dmaemu__call_current();
+	struct dmaemu__coh_range range = {.type = DMAEMU__MAP_COHERENT};
 	uint64_t mask, limit, off;
 	struct coherent *c;
 	bool iommu, single;
@@ -550,6 +554,14 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	} else {
 		c->handle = direct_handle(m, c->chunk[0].phys);
 	}
+	/* The device may reach the whole pages, as the kernel gives them
+	 * (dma_mmap_attrs() maps them all). */
+	range.dma = c->handle;
+	range.size = c->len;
+	range.fn = call ? call->fn : "dma_alloc_attrs";
+	range.caller = call ? call->caller : NULL;
+	if (dmaemu__mapping_coherent_add(dev, &range))
+		goto out_iommu;
 	reg_add(c);
 	*handle = c->handle;
 	if (dmaemu__tracing(m, DMAEMU__TRACE_ALLOC)) {
@@ -566,6 +578,9 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	}
 	return c->cpu_addr;
 
+out_iommu:
+	if (c->iommu)
+		dmaemu__iommu_unmap(dev, c->handle, c->len);
 out_unmap:
 	if (c->view == VIEW_STITCHED)
 		munmap(c->cpu_addr, c->stitched_len);

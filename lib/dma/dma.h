@@ -207,6 +207,14 @@ struct dmaemu__mapping {
  *  _list():         copies of up to @max live records of @dev in bus
  *                   address order (as _find() copies them); returns how
  *                   many are live.
+ *  _admit():       before a device access moves data: true when every
+ *                   byte of it is in a live mapping or coherent
+ *                   allocation of @dev and a write reaches no byte that
+ *                   only DMA_TO_DEVICE mappings hold; else false with
+ *                   what is wrong in @out (owncheck.c reports it).
+ *  _coherent_add(), _coherent_del(): a coherent allocation of @dev (its
+ *                   bus range) starts and stops being reachable
+ *                   (alloc.c); 0 or -ENOMEM.
  *  _device_access(): the checker hook of device DMA (device.c): counts the
  *                   access in the mapping holding it and remembers it as
  *                   the last one; accesses outside every mapping are
@@ -222,6 +230,54 @@ struct dmaemu__sg_copy {
 	size_t *seg_len;     /* @mapped lengths */
 	struct dmaemu__sg_ent *ents;
 };
+/*
+ * A bus range a device may reach besides its streaming mappings (a live
+ * coherent allocation), or one it no longer may (a mapping or allocation
+ * that went away): what a device-access-unmapped report names.
+ * @type is DMAEMU__MAP_COHERENT for an allocation.
+ */
+struct dmaemu__coh_range {
+	dma_addr_t dma;
+	size_t size;
+	int dir;
+	enum dmaemu__map_type type;
+	const char *fn;	     /* "dma_alloc_attrs" */
+	const void *caller;  /* the driver's return address */
+	const char *backend; /* NULL for an allocation */
+	/* For a range that went away: the call that undid it. */
+	const char *gone_fn;
+	const void *gone_caller;
+};
+
+/*
+ * What dmaemu__mapping_admit() found of a device access before its data
+ * moves (registry.c), for the reports of owncheck.c.
+ * @ulo, @uhi:   the first run of bus bytes [ulo, uhi) that no live
+ *               mapping or allocation of the device covers (@uhi == 0:
+ *               none).
+ * @gone:        @ulo lies in a range that went away (@gone_r).
+ * @near:        a live range ends at most DMAEMU__NEAR bytes before @ulo
+ *               (@near_dist = @ulo - its end, @near_after false) or
+ *               starts at most that far after (@near_dist = its start -
+ *               @ulo, @near_after true): @near_r.
+ * @wlo, @whi:   a write's first run of bytes that only DMA_TO_DEVICE
+ *               mappings hold (@whi == 0: none); @wmap, the mapping.
+ */
+#define DMAEMU__NEAR 4096
+struct dmaemu__admit {
+	uint64_t ulo, uhi;
+	bool gone, near, near_after;
+	uint64_t near_dist;
+	struct dmaemu__coh_range gone_r, near_r;
+	uint64_t wlo, whi;
+	struct dmaemu__mapping wmap;
+};
+bool dmaemu__mapping_admit(struct device *dev, dma_addr_t dma, size_t len,
+			   bool write, struct dmaemu__admit *out);
+int dmaemu__mapping_coherent_add(struct device *dev,
+				 const struct dmaemu__coh_range *r);
+void dmaemu__mapping_coherent_del(struct device *dev, dma_addr_t dma);
+
 struct dmaemu__mapping *dmaemu__mapping_new(int nents);
 void dmaemu__mapping_free(struct dmaemu__mapping *map);
 int dmaemu__mapping_insert(struct device *dev, struct dmaemu__mapping *map);
@@ -259,6 +315,15 @@ bool dmaemu__owncheck_find(struct dmaemu_machine *m, uint64_t phys,
 void dmaemu__owncheck_device(struct device *dev,
 			     const struct dmaemu__mapping *map, dma_addr_t dma,
 			     uint64_t phys, size_t len, bool write);
+/*
+ * dmaemu__owncheck_admit(): the reports of a device access that
+ * dmaemu__mapping_admit() did not admit (@a): device-access-unmapped
+ * (Return: -EFAULT, the access is refused) and
+ * device-write-to-device-mapping (Return: 0, the write lands: no IOMMU
+ * stops it).
+ */
+int dmaemu__owncheck_admit(struct device *dev, dma_addr_t dma, size_t len,
+			   bool write, const struct dmaemu__admit *a);
 
 /*
  * mapping.c.  dmaemu__mapping_release_device(): device destroy, after

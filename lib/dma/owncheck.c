@@ -30,10 +30,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <linux/device.h>
+#include <linux/dma-mapping.h>
 
 #include "dma/dma.h"
 
@@ -54,6 +56,10 @@ static void fill_info(struct dmaemu__owner_info *o,
 	o->made_caller = map->caller;
 	o->made_fn = map->fn;
 	o->made_at[0] = '\0';
+	o->last_valid = map->last.valid;
+	o->last_write = map->last.write;
+	o->last_dma = map->last.dma;
+	o->last_len = map->last.len;
 }
 
 bool dmaemu__owncheck_find(struct dmaemu_machine *m, uint64_t phys,
@@ -148,6 +154,8 @@ void dmaemu__owncheck_device(struct device *dev,
 		r.where = where;
 	}
 	dmaemu__own_range_text(&last, range, sizeof(range));
+	dmaemu__owner_report_fields(&o, &r);
+	r.device = d->name;
 	dmaemu__report(m, &r,
 		       "device %s %s of %zu byte%s at dma 0x%llx: the CPU owns "
 		       "%zu of them (%s %s mapping: dma 0x%llx, %zu bytes); "
@@ -160,4 +168,191 @@ void dmaemu__owncheck_device(struct device *dev,
 		       o.dir_name, o.sg ? "scatterlist" : "streaming",
 		       (unsigned long long)map->dma, map->size, fix, range,
 		       o.backend, dmaemu__owner_made_at(&o));
+}
+
+/* "the DMA_FROM_DEVICE streaming mapping dma 0x80021000+1514 (direct
+ * backend) made by dma_map_single_attrs() called from rx_refill rx.c:51" */
+static void range_text(const struct dmaemu__coh_range *r,
+		       struct dmaemu__owner_info *made, char *buf, size_t len)
+{
+	static const char *const types[] = {
+		[DMAEMU__MAP_SINGLE] = "streaming mapping",
+		[DMAEMU__MAP_PAGE] = "page mapping",
+		[DMAEMU__MAP_SG] = "scatterlist segment",
+		[DMAEMU__MAP_RESOURCE] = "resource mapping",
+		[DMAEMU__MAP_COHERENT] = "coherent allocation",
+	};
+	struct dmaemu__owner_info o;
+
+	memset(&o, 0, sizeof(o));
+	o.made_caller = r->caller;
+	o.made_fn = r->fn;
+	if (r->type == DMAEMU__MAP_COHERENT)
+		snprintf(buf, len,
+			 "the coherent allocation dma 0x%llx+%zu made by %s",
+			 (unsigned long long)r->dma, r->size,
+			 dmaemu__owner_made_at(&o));
+	else
+		snprintf(buf, len,
+			 "the %s %s dma 0x%llx+%zu (%s backend) made "
+			 "by %s",
+			 dmaemu__dir_name(r->dir, "DMA_NONE"), types[r->type],
+			 (unsigned long long)r->dma, r->size,
+			 r->backend ? r->backend : "?",
+			 dmaemu__owner_made_at(&o));
+	if (made)
+		*made = o;
+}
+
+/* Bus address @dma of @dev as a physical address (UINT64_MAX: none). */
+static uint64_t bus_phys(struct dmaemu_machine *m, struct device *dev,
+			 dma_addr_t dma)
+{
+	if (m->opt.iommu)
+		return dmaemu__iommu_iova_to_phys(dev, dma);
+	return dma - m->opt.dma_offset;
+}
+
+static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
+			    bool write, const struct dmaemu__admit *a)
+{
+	struct dmaemu_machine *m = d->m;
+	struct dmaemu__report_info r;
+	struct dmaemu__owner_info made;
+	uint64_t n = a->uhi - a->ulo, phys;
+	char where[256], what[1200], near[560];
+	const void *site = dmaemu__access_site();
+	uint64_t key = a->gone ? a->gone_r.dma : a->near ? a->near_r.dma : 0;
+
+	if (!dmaemu__report_first(m, DMAEMU_REPORT_DEVICE_ACCESS_UNMAPPED, site,
+				  d->name, key))
+		return;
+	what[0] = '\0';
+	made.made_at[0] = '\0';
+	if (a->gone) {
+		struct dmaemu__owner_info by;
+
+		memset(&by, 0, sizeof(by));
+		by.made_caller = a->gone_r.gone_caller;
+		by.made_fn = a->gone_r.gone_fn;
+		range_text(&a->gone_r, &made, near, sizeof(near));
+		snprintf(what, sizeof(what),
+			 "\n    they are %llu bytes into %s, which was %s "
+			 "since by %s",
+			 (unsigned long long)(a->ulo - a->gone_r.dma), near,
+			 a->gone_r.type == DMAEMU__MAP_COHERENT ? "freed"
+								: "unmapped",
+			 a->gone_r.gone_caller ? dmaemu__owner_made_at(&by)
+					       : "the library");
+	} else if (a->near && !a->near_after) {
+		range_text(&a->near_r, &made, near, sizeof(near));
+		if (!a->near_dist)
+			snprintf(what, sizeof(what),
+				 "\n    %llu byte%s past the end of %s",
+				 (unsigned long long)n, n == 1 ? "" : "s",
+				 near);
+		else
+			snprintf(what, sizeof(what),
+				 "\n    they start %llu byte%s past the end "
+				 "of %s",
+				 (unsigned long long)a->near_dist,
+				 a->near_dist == 1 ? "" : "s", near);
+	} else if (a->near) {
+		range_text(&a->near_r, &made, near, sizeof(near));
+		snprintf(what, sizeof(what),
+			 "\n    they start %llu byte%s before the start of %s",
+			 (unsigned long long)a->near_dist,
+			 a->near_dist == 1 ? "" : "s", near);
+	}
+	phys = bus_phys(m, &d->dev, a->ulo);
+	memset(&r, 0, sizeof(r));
+	r.kind = DMAEMU_REPORT_DEVICE_ACCESS_UNMAPPED;
+	r.phys = phys == UINT64_MAX ? 0 : phys;
+	r.size = n;
+	r.device = d->name;
+	if (made.made_at[0])
+		r.made_at = made.made_at;
+	if (site) {
+		dmaemu__code_where(site, where, sizeof(where));
+		r.where = where;
+	}
+	dmaemu__report(
+		m, &r,
+		"device %s %s of %zu byte%s at dma 0x%llx: %llu byte%s "
+		"at dma 0x%llx-0x%llx %s in no live mapping or "
+		"coherent allocation of the device; the access is "
+		"refused, nothing transferred (as behind an IOMMU)%s",
+		d->name, write ? "write" : "read", len, len == 1 ? "" : "s",
+		(unsigned long long)dma, (unsigned long long)n,
+		n == 1 ? "" : "s", (unsigned long long)a->ulo,
+		(unsigned long long)(a->uhi - 1), n == 1 ? "is" : "are", what);
+}
+
+static void report_write_to_device(struct dmaemu_device *d, dma_addr_t dma,
+				   size_t len, const struct dmaemu__admit *a)
+{
+	struct dmaemu_machine *m = d->m;
+	struct dmaemu__report_info r;
+	struct dmaemu__owner_info made;
+	struct dmaemu__coh_range w;
+	uint64_t n = a->whi - a->wlo, phys;
+	char where[256], map[560];
+	const void *site = dmaemu__access_site();
+
+	if (!dmaemu__report_first(m,
+				  DMAEMU_REPORT_DEVICE_WRITE_TO_DEVICE_MAPPING,
+				  site, d->name, a->wmap.dma))
+		return;
+	memset(&w, 0, sizeof(w));
+	w.dma = a->wmap.dma;
+	w.size = a->wmap.size;
+	w.dir = DMA_TO_DEVICE;
+	w.type = a->wmap.type;
+	w.fn = a->wmap.fn;
+	w.caller = a->wmap.caller;
+	w.backend = a->wmap.ops ? a->wmap.ops->name : NULL;
+	range_text(&w, NULL, map, sizeof(map));
+	phys = bus_phys(m, &d->dev, a->wlo);
+	memset(&r, 0, sizeof(r));
+	r.kind = DMAEMU_REPORT_DEVICE_WRITE_TO_DEVICE_MAPPING;
+	r.phys = phys == UINT64_MAX ? 0 : phys;
+	r.size = n;
+	r.device = d->name;
+	fill_info(&made, &a->wmap, d->name, 0, 0);
+	dmaemu__owner_report_fields(&made, &r);
+	if (site) {
+		dmaemu__code_where(site, where, sizeof(where));
+		r.where = where;
+	}
+	dmaemu__report(m, &r,
+		       "device %s write of %zu byte%s at dma 0x%llx: %llu "
+		       "byte%s at dma 0x%llx-0x%llx are in a DMA_TO_DEVICE "
+		       "mapping, which the device may only read; the write "
+		       "lands (no IOMMU stops it)%s; fix: map the buffer "
+		       "DMA_FROM_DEVICE or DMA_BIDIRECTIONAL if the device "
+		       "writes it\n"
+		       "    %s",
+		       d->name, len, len == 1 ? "" : "s",
+		       (unsigned long long)dma, (unsigned long long)n,
+		       n == 1 ? "" : "s", (unsigned long long)a->wlo,
+		       (unsigned long long)(a->whi - 1),
+		       a->wmap.ops && a->wmap.ops->name &&
+				       !strcmp(a->wmap.ops->name, "swiotlb")
+			       ? " in the bounce buffer, and the unmap copies "
+				 "nothing back"
+			       : "",
+		       map);
+}
+
+int dmaemu__owncheck_admit(struct device *dev, dma_addr_t dma, size_t len,
+			   bool write, const struct dmaemu__admit *a)
+{
+	struct dmaemu_device *d = (struct dmaemu_device *)(void *)dev;
+
+	if (a->whi)
+		report_write_to_device(d, dma, len, a);
+	if (!a->uhi)
+		return 0;
+	report_unmapped(d, dma, len, write, a);
+	return -EFAULT;
 }

@@ -61,6 +61,7 @@
 
 #include <bsd/sys/tree.h>
 
+#include <linux/dma-mapping.h>
 #include <linux/scatterlist.h>
 
 #include "dma/dma.h"
@@ -94,8 +95,17 @@ RB_GENERATE_INTERNAL(reg_tree, node, link, node_cmp, TREE_FN)
  * @gen:      bumped by every removal; @hint is valid while @hint_gen
  *            equals it.
  * @hint:     the record the last device access landed in.
- * @stray:    device accesses that landed in no live mapping.
+ * @stray:    device accesses that landed in no live mapping, or were
+ *            refused for reaching bytes no live mapping or allocation
+ *            covers.
+ * @coh:      the device's live coherent allocations (dma_alloc_attrs()),
+ *            @ncoh of them in bus address order (room for @coh_cap): what
+ *            device accesses may reach besides the streaming mappings.
+ * @gone:     the last GONE_MAX mappings and allocations that went away
+ *            (unmapped or freed), the newest at @gone_next - 1: a device
+ *            access there is named as an access after the unmap.
  */
+#define GONE_MAX 8
 struct dmaemu__registry {
 	pthread_mutex_t lock;
 	struct reg_tree tree;
@@ -105,6 +115,10 @@ struct dmaemu__registry {
 	uint64_t gen, hint_gen;
 	struct node *hint;
 	uint64_t stray;
+	struct dmaemu__coh_range *coh;
+	size_t ncoh, coh_cap;
+	struct dmaemu__coh_range gone[GONE_MAX];
+	unsigned int gone_next;
 };
 
 static struct node *node_of(struct dmaemu__mapping *map)
@@ -214,6 +228,7 @@ static void registry_free(void *data)
 		dmaemu__free(n);
 	}
 	pthread_mutex_destroy(&reg->lock);
+	dmaemu__free(reg->coh);
 	dmaemu__free(reg);
 }
 
@@ -309,10 +324,33 @@ int dmaemu__mapping_insert(struct device *dev, struct dmaemu__mapping *map)
 	return 0;
 }
 
+/* Remember a range that went away, and the driver's call that undid it
+ * (lock held). */
+static void gone_add(struct dmaemu__registry *reg,
+		     const struct dmaemu__coh_range *r)
+{
+	const struct dmaemu__call *call = dmaemu__call_current();
+	struct dmaemu__coh_range *g = &reg->gone[reg->gone_next % GONE_MAX];
+
+	*g = *r;
+	g->gone_fn = call ? call->fn : NULL;
+	g->gone_caller = call ? call->caller : NULL;
+	reg->gone_next++;
+}
+
 static void remove_one(struct dmaemu__registry *reg, struct dmaemu__mapping *m)
 {
+	struct dmaemu__coh_range g = {.dma = m->dma,
+				      .size = m->size,
+				      .dir = m->dir,
+				      .type = m->type,
+				      .fn = m->fn,
+				      .caller = m->caller,
+				      .backend = m->ops ? m->ops->name : NULL};
+
 	RB_REMOVE(reg_tree, &reg->tree, node_of(m));
 	reg->count--;
+	gone_add(reg, &g);
 }
 
 /* Remove a record (a scatterlist head with its segments).  Lock held. */
@@ -692,6 +730,264 @@ size_t dmaemu__mapping_list(struct device *dev, struct dmaemu__mapping *out,
 	return count;
 }
 
+/* ---------------------------------------------------------------------- */
+/* What a device may reach                                                */
+/* ---------------------------------------------------------------------- */
+
+/* Index of the first coherent range of @reg starting above @dma.  Lock
+ * held. */
+static size_t coh_upper(const struct dmaemu__registry *reg, dma_addr_t dma)
+{
+	size_t lo = 0, hi = reg->ncoh;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (reg->coh[mid].dma <= dma)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The coherent range holding @dma, or NULL.  Lock held. */
+static const struct dmaemu__coh_range *coh_at(
+	const struct dmaemu__registry *reg, dma_addr_t dma)
+{
+	size_t i = coh_upper(reg, dma);
+
+	if (i && dma - reg->coh[i - 1].dma < reg->coh[i - 1].size)
+		return &reg->coh[i - 1];
+	return NULL;
+}
+
+/**
+ * dmaemu__mapping_coherent_add() - the coherent allocation @r of @dev is
+ * live: device accesses may reach it.
+ * Return: 0, or -ENOMEM.
+ */
+int dmaemu__mapping_coherent_add(struct device *dev,
+				 const struct dmaemu__coh_range *r)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	size_t i;
+
+	dmaemu__lock(&reg->lock);
+	if (reg->ncoh == reg->coh_cap) {
+		size_t cap = reg->coh_cap ? 2 * reg->coh_cap : 8;
+		struct dmaemu__coh_range *t =
+			dmaemu__realloc(reg->coh, cap * sizeof(*t));
+
+		if (!t) {
+			dmaemu__unlock(&reg->lock);
+			return -ENOMEM;
+		}
+		reg->coh = t;
+		reg->coh_cap = cap;
+	}
+	i = coh_upper(reg, r->dma);
+	memmove(&reg->coh[i + 1], &reg->coh[i],
+		(reg->ncoh - i) * sizeof(*reg->coh));
+	reg->coh[i] = *r;
+	reg->coh[i].type = DMAEMU__MAP_COHERENT;
+	reg->ncoh++;
+	dmaemu__unlock(&reg->lock);
+	return 0;
+}
+
+/**
+ * dmaemu__mapping_coherent_del() - the coherent allocation of @dev at bus
+ * address @dma goes away (before its memory does).
+ */
+void dmaemu__mapping_coherent_del(struct device *dev, dma_addr_t dma)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	size_t i;
+
+	dmaemu__lock(&reg->lock);
+	i = coh_upper(reg, dma);
+	if (i && reg->coh[i - 1].dma == dma) {
+		gone_add(reg, &reg->coh[i - 1]);
+		memmove(&reg->coh[i - 1], &reg->coh[i],
+			(reg->ncoh - i) * sizeof(*reg->coh));
+		reg->ncoh--;
+	}
+	dmaemu__unlock(&reg->lock);
+}
+
+/*
+ * The record holding @dma best for an access (a write prefers one that is
+ * not DMA_TO_DEVICE), or NULL.  Lock held.
+ */
+static struct node *holder_at(struct dmaemu__registry *reg, dma_addr_t dma,
+			      bool write)
+{
+	struct node key, *n, *first = NULL;
+
+	key.map.dma = dma;
+	key.seq = UINT64_MAX;
+	n = RB_NFIND(reg_tree, &reg->tree, &key);
+	n = n ? RB_PREV(reg_tree, &reg->tree, n) : RB_MAX(reg_tree, &reg->tree);
+	for (; n && dma - n->map.dma < reg->max_size;
+	     n = RB_PREV(reg_tree, &reg->tree, n)) {
+		if (dma - n->map.dma >= n->map.size)
+			continue;
+		if (!write || n->map.dir != DMA_TO_DEVICE)
+			return n;
+		if (!first)
+			first = n;
+	}
+	return first;
+}
+
+/* The lowest start of a live range of @reg above @dma (UINT64_MAX: none).
+ * Lock held. */
+static uint64_t next_start(struct dmaemu__registry *reg, dma_addr_t dma)
+{
+	struct node key, *n;
+	uint64_t best = UINT64_MAX;
+	size_t i;
+
+	key.map.dma = dma;
+	key.seq = UINT64_MAX;
+	n = RB_NFIND(reg_tree, &reg->tree, &key);
+	if (n)
+		best = n->map.dma;
+	i = coh_upper(reg, dma);
+	if (i < reg->ncoh && reg->coh[i].dma < best)
+		best = reg->coh[i].dma;
+	return best;
+}
+
+/* A live range of @reg as the reports name it. */
+static void range_of_map(const struct dmaemu__mapping *map,
+			 struct dmaemu__coh_range *r)
+{
+	r->dma = map->dma;
+	r->size = map->size;
+	r->dir = map->dir;
+	r->type = map->type;
+	r->fn = map->fn;
+	r->caller = map->caller;
+	r->backend = map->ops ? map->ops->name : NULL;
+}
+
+/* The live range nearest to the uncovered run of @a, within DMAEMU__NEAR
+ * bytes.  Lock held.  Cost: a walk of every live mapping (reports only). */
+static void find_near(struct dmaemu__registry *reg, struct dmaemu__admit *a)
+{
+	struct dmaemu__coh_range r;
+	struct node *n;
+	size_t i;
+
+	a->near = false;
+	a->near_dist = DMAEMU__NEAR + 1;
+#define CONSIDER(range)                                               \
+	do {                                                          \
+		uint64_t end_ = (range).dma + (range).size;           \
+		if (end_ <= a->ulo && a->ulo - end_ < a->near_dist) { \
+			a->near_dist = a->ulo - end_;                 \
+			a->near_after = false;                        \
+			a->near_r = (range);                          \
+			a->near = true;                               \
+		} else if ((range).dma >= a->ulo &&                   \
+			   (range).dma - a->ulo < a->near_dist) {     \
+			a->near_dist = (range).dma - a->ulo;          \
+			a->near_after = true;                         \
+			a->near_r = (range);                          \
+			a->near = true;                               \
+		}                                                     \
+	} while (0)
+	RB_FOREACH(n, reg_tree, &reg->tree)
+	{
+		range_of_map(&n->map, &r);
+		CONSIDER(r);
+	}
+	for (i = 0; i < reg->ncoh; i++)
+		CONSIDER(reg->coh[i]);
+#undef CONSIDER
+}
+
+/**
+ * dmaemu__mapping_admit() - may device @dev access [@dma, +@len)?  (See
+ * dma.h.)  Cost on a correct access: the hint, or one containment lookup
+ * per mapping or allocation the access spans.
+ */
+bool dmaemu__mapping_admit(struct device *dev, dma_addr_t dma, size_t len,
+			   bool write, struct dmaemu__admit *out)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	uint64_t p = dma, end = dma + len;
+	struct node *n;
+	unsigned int i;
+	bool ok = true;
+
+	dmaemu__lock(&reg->lock);
+	n = reg->hint;
+	if (n && reg->hint_gen == reg->gen && dma - n->map.dma < n->map.size &&
+	    len <= n->map.size - (dma - n->map.dma) &&
+	    (!write || n->map.dir != DMA_TO_DEVICE)) {
+		dmaemu__unlock(&reg->lock);
+		return true;
+	}
+	out->uhi = 0;
+	out->whi = 0;
+	out->gone = out->near = false;
+	while (p < end) {
+		const struct dmaemu__coh_range *c;
+		uint64_t stop;
+
+		n = holder_at(reg, p, write);
+		if (n && p == dma && n->map.dma + n->map.size >= end) {
+			/* One mapping holds it all: the access's hint too. */
+			reg->hint = n;
+			reg->hint_gen = reg->gen;
+		}
+		if (n) {
+			stop = n->map.dma + n->map.size;
+			if (stop > end)
+				stop = end;
+			if (write && n->map.dir == DMA_TO_DEVICE && !out->whi) {
+				out->wlo = p;
+				out->whi = stop;
+				out->wmap = n->map;
+				out->wmap.segs = NULL;
+				out->wmap.ents = NULL;
+				ok = false;
+			}
+			p = stop;
+			continue;
+		}
+		c = coh_at(reg, p);
+		if (c) {
+			p = c->dma + c->size;
+			continue;
+		}
+		stop = next_start(reg, p);
+		out->ulo = p;
+		out->uhi = stop < end ? stop : end;
+		ok = false;
+		break;
+	}
+	if (out->uhi) {
+		reg->stray++;
+		for (i = 0; i < GONE_MAX && i < reg->gone_next; i++) {
+			const struct dmaemu__coh_range *g =
+				&reg->gone[(reg->gone_next - 1 - i) % GONE_MAX];
+
+			if (out->ulo - g->dma < g->size) {
+				out->gone = true;
+				out->gone_r = *g;
+				break;
+			}
+		}
+		find_near(reg, out);
+	}
+	dmaemu__unlock(&reg->lock);
+	return ok;
+}
+
 /*
  * registry_access() - a device access (the bus client's access).
  * @dev:   a live device.
@@ -753,11 +1049,25 @@ static void registry_release(struct device *dev, void *data)
 	dmaemu__iommu_dma_release(dev);
 }
 
+/* Before a device access moves data (the bus client's admit): refused
+ * when it reaches bytes no live mapping or allocation covers. */
+static int registry_admit(struct device *dev, void *data, dma_addr_t dma,
+			  size_t len, bool write)
+{
+	struct dmaemu__admit a;
+
+	(void)data;
+	if (dmaemu__mapping_admit(dev, dma, len, write, &a))
+		return 0;
+	return dmaemu__owncheck_admit(dev, dma, len, write, &a);
+}
+
 static const struct dmaemu__bus_client registry_client = {
 	.add = registry_add,
 	.release = registry_release,
 	.free = registry_free,
 	.access = registry_access,
+	.admit = registry_admit,
 };
 
 void dmaemu__dma_init(struct dmaemu_machine *m)

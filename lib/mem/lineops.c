@@ -298,11 +298,64 @@ static void get_copies(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	bank_copies(b, phys, c);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Store sites                                                            */
+/* ---------------------------------------------------------------------- */
+
+int dmaemu__store_sites_init(struct dmaemu_machine *m)
+{
+	m->store_site =
+		dmaemu__calloc(DMAEMU__STORE_SITES, sizeof(*m->store_site));
+	if (!m->store_site)
+		return -ENOMEM;
+	dmaemu__vg_atomic(m->store_site,
+			  DMAEMU__STORE_SITES * sizeof(*m->store_site));
+	return 0;
+}
+
+void dmaemu__store_sites_fini(struct dmaemu_machine *m)
+{
+	dmaemu__free(m->store_site);
+	m->store_site = NULL;
+}
+
+static struct dmaemu__store_site *site_slot(struct dmaemu_machine *m,
+					    uint64_t lp)
+{
+	return &m->store_site[(lp >> m->line_shift) % DMAEMU__STORE_SITES];
+}
+
+void dmaemu__store_site_note(struct dmaemu_machine *m, uint64_t lp,
+			     const void *site)
+{
+	struct dmaemu__store_site *s = site_slot(m, lp);
+
+	__atomic_store_n(&s->line, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->site, site, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->line, lp + 1, __ATOMIC_RELEASE);
+}
+
+const void *dmaemu__store_site_of(struct dmaemu_machine *m, uint64_t lp)
+{
+	struct dmaemu__store_site *s = site_slot(m, lp);
+	const void *site;
+
+	if (__atomic_load_n(&s->line, __ATOMIC_ACQUIRE) != lp + 1)
+		return NULL;
+	site = __atomic_load_n(&s->site, __ATOMIC_RELAXED);
+	/* A note of another line in between: the site may be its. */
+	if (__atomic_load_n(&s->line, __ATOMIC_ACQUIRE) != lp + 1)
+		return NULL;
+	return site;
+}
+
 static void report_lost(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 			uint64_t lp, const uint64_t *mask, const char *what)
 {
 	struct dmaemu__report_info r;
 	unsigned int first = 0, last = 0, n = mask_count(mask);
+	const void *site = dmaemu__store_site_of(m, lp);
+	char stored[300] = "";
 
 	mask_span(mask, &first, &last);
 	memset(&r, 0, sizeof(r));
@@ -311,18 +364,25 @@ static void report_lost(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 	r.size = last - first + 1;
 	r.mask = mask;
 	r.mask_bits = m->line;
+	if (site) {
+		char w[256];
+
+		dmaemu__code_where(site, w, sizeof(w));
+		snprintf(stored, sizeof(stored),
+			 "\n    the CPU's last store to the line: at %s", w);
+	}
 	if (kind == DMAEMU_REPORT_LOST_DEVICE_WRITE)
 		dmaemu__report(m, &r,
 			       "%s of line 0x%llx overwrote %u byte%s written "
-			       "by the device",
+			       "by the device%s",
 			       what, (unsigned long long)lp, n,
-			       n == 1 ? "" : "s");
+			       n == 1 ? "" : "s", stored);
 	else
 		dmaemu__report(m, &r,
 			       "%s of line 0x%llx discarded %u byte%s written "
-			       "by the CPU outside the maintained range",
+			       "by the CPU outside the maintained range%s",
 			       what, (unsigned long long)lp, n,
-			       n == 1 ? "" : "s");
+			       n == 1 ? "" : "s", stored);
 }
 
 /*

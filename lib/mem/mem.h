@@ -108,6 +108,25 @@ enum dmaemu__clean_path {
 	DMAEMU__CLEAN_GENERIC,
 };
 extern enum dmaemu__clean_path dmaemu__clean_path;
+/*
+ * Store sites (lineops.c): the CPU layer notes the driver's code address
+ * of each store it handles on its slow path (the first store to a clean
+ * line always is), per line in a direct-mapped table of
+ * DMAEMU__STORE_SITES entries; a lost-cpu-write or lost-device-write
+ * report names the last one noted for its line, if the entry is still
+ * that line's.  _init()/_fini(): the table, at machine create/destroy.
+ */
+#define DMAEMU__STORE_SITES 4096
+struct dmaemu__store_site {
+	uint64_t line; /* line address + 1; 0: empty */
+	const void *site;
+};
+int dmaemu__store_sites_init(struct dmaemu_machine *m);
+void dmaemu__store_sites_fini(struct dmaemu_machine *m);
+void dmaemu__store_site_note(struct dmaemu_machine *m, uint64_t lp,
+			     const void *site);
+const void *dmaemu__store_site_of(struct dmaemu_machine *m, uint64_t lp);
+
 /* Clean then invalidate one line (never a lost-cpu-write). */
 void dmaemu__line_clean_invalidate(struct dmaemu_machine *m,
 				   uint64_t line_phys);
@@ -225,9 +244,17 @@ struct dmaemu__owner_info {
 	const void *made_caller;
 	const char *made_fn;
 	char made_at[320];
+	/* The device's last access to the mapping (@last_valid false:
+	 * none yet). */
+	bool last_valid, last_write;
+	uint64_t last_dma;
+	size_t last_len;
 };
 /* "dma_map_single_attrs() called from rx_refill rx.c:51" for @o. */
 const char *dmaemu__owner_made_at(struct dmaemu__owner_info *o);
+/* Where @o was made and its last device access, into report @r. */
+void dmaemu__owner_report_fields(struct dmaemu__owner_info *o,
+				 struct dmaemu__report_info *r);
 /*
  * The DMA layer's answer to "which live streaming mapping holds the lowest
  * byte of [@phys, @limit) of @m?" (installed by it at machine create; the

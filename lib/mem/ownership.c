@@ -422,20 +422,25 @@ bool dmaemu__owner_check_free(struct dmaemu_machine *m, uint64_t phys,
 {
 	struct dmaemu__owner_info o;
 
+	struct dmaemu__report_info r = {
+		.kind = DMAEMU_REPORT_FREE_OF_MAPPED_MEMORY};
+
 	if (!dmaemu__owner_held(m, phys, size) ||
 	    !dmaemu__owner_find(m, phys, phys + size, &o))
 		return false;
-	dmaemu__reportf(m, DMAEMU_REPORT_FREE_OF_MAPPED_MEMORY,
-			o.lo > phys ? o.lo : phys, size,
-			"%s of %zu bytes at phys 0x%llx: a live %s %s mapping "
-			"of device %s holds [0x%llx, 0x%llx) of them (dma "
-			"0x%llx, %zu bytes, %s backend, made by %s); unmap it "
-			"before the memory is freed; freed all the same",
-			fn, size, (unsigned long long)phys, o.dir_name,
-			o.sg ? "scatterlist" : "streaming", o.device,
-			(unsigned long long)o.lo, (unsigned long long)o.hi,
-			(unsigned long long)o.dma, o.size, o.backend,
-			dmaemu__owner_made_at(&o));
+	r.phys = o.lo > phys ? o.lo : phys;
+	r.size = size;
+	dmaemu__owner_report_fields(&o, &r);
+	dmaemu__report(m, &r,
+		       "%s of %zu bytes at phys 0x%llx: a live %s %s mapping "
+		       "of device %s holds [0x%llx, 0x%llx) of them (dma "
+		       "0x%llx, %zu bytes, %s backend, made by %s); unmap it "
+		       "before the memory is freed; freed all the same",
+		       fn, size, (unsigned long long)phys, o.dir_name,
+		       o.sg ? "scatterlist" : "streaming", o.device,
+		       (unsigned long long)o.lo, (unsigned long long)o.hi,
+		       (unsigned long long)o.dma, o.size, o.backend,
+		       dmaemu__owner_made_at(&o));
 	return true;
 }
 
@@ -449,4 +454,20 @@ const char *dmaemu__owner_made_at(struct dmaemu__owner_info *o)
 			 o->made_fn ? o->made_fn : "?", where);
 	}
 	return o->made_at;
+}
+
+/**
+ * dmaemu__owner_report_fields() - the mapping @o in the fields of report
+ * @r: where it was made and the last device access to it.
+ */
+void dmaemu__owner_report_fields(struct dmaemu__owner_info *o,
+				 struct dmaemu__report_info *r)
+{
+	r->made_at = dmaemu__owner_made_at(o);
+	if (o->last_valid) {
+		r->last_device = o->device;
+		r->last_dma = o->last_dma;
+		r->last_size = o->last_len;
+		r->last_write = o->last_write;
+	}
 }

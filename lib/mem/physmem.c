@@ -201,7 +201,7 @@ int dmaemu__physmem_init(struct dmaemu_machine *m)
 	m->slot[m->nslots - 1].bank = NULL;
 	m->mmio = slot_base(m, m->nslots - 1);
 	m->mmio_size = DMAEMU__MMIO_SIZE;
-	return 0;
+	return dmaemu__store_sites_init(m);
 }
 
 /**
@@ -212,6 +212,7 @@ void dmaemu__physmem_fini(struct dmaemu_machine *m)
 {
 	unsigned int i;
 
+	dmaemu__store_sites_fini(m);
 	for (i = 0; i < DMAEMU__MAX_BANKS; i++) {
 		struct dmaemu__bank *b = &m->bank[i];
 

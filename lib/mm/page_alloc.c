@@ -1306,6 +1306,7 @@ static struct dmaemu_machine *machine_of_page(const struct page *page)
 
 void __free_pages(struct page *page, unsigned int order)
 {
+	DMAEMU__API_CALL(call, "__free_pages");
 	struct dmaemu_machine *m = machine_of_page(page);
 
 	if (!m) {
@@ -1347,6 +1348,7 @@ static struct page *linear_page(const void *addr, const char *caller,
 
 void free_pages(unsigned long addr, unsigned int order)
 {
+	DMAEMU__API_CALL(call, "free_pages");
 	struct dmaemu_machine *m;
 	struct page *p;
 

@@ -752,6 +752,9 @@ void *kcalloc(size_t n, size_t size, gfp_t flags)
 
 void kfree(const void *objp)
 {
+	/* Its reports (bad-free, free-of-mapped-memory) name the driver's
+	 * line. */
+	DMAEMU__API_CALL(call, "kfree");
 	dmaemu__kfree(objp, "kfree");
 }
 

@@ -447,13 +447,15 @@ START_TEST(test_buggy)
 		ck_assert_uint_eq(r.phys, want_phys);
 	else
 		ck_assert_uint_ne(r.phys, 0);
-	/* Made inside the driver's DMA API call: its site is named (the
-	 * frees of mm/ name their function in the headline). */
-	if (strcmp(c->kind, "free-of-mapped-memory"))
-		ck_assert_str_ne(r.where, "");
-	else
+	/* Made inside the driver's call (the frees of mm/ included): its
+	 * site is named. */
+	ck_assert_str_ne(r.where, "");
+	if (!strcmp(c->kind, "free-of-mapped-memory")) {
 		ck_assert(strstr(r.text, "kfree of ") ||
 			  strstr(r.text, "__free_pages of "));
+		/* The mapping it names, as a field too. */
+		ck_assert_ptr_nonnull(strstr(r.made_at, "() called from "));
+	}
 	if (c->names_mapping)
 		ck_assert_ptr_nonnull(strstr(r.text, "called from"));
 	fixture_finish(&m, &dd, c->reports);

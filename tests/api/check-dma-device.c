@@ -222,13 +222,19 @@ START_TEST(test_snoop_by_profile)
 	struct dmaemu_device *d;
 	uint8_t *buf, in[LINE], out[LINE], cpu[LINE];
 	uint64_t phys;
+	dma_addr_t h;
 	unsigned int changed;
 	bool x86 = _i == 2;
 
 	make(profiles[_i]);
 	d = dmaemu_device_create(m, "dev0", NULL, NULL);
-	buf = kmalloc(LINE, GFP_KERNEL);
+	/* Cacheable memory the device may reach, with no owner: the
+	 * driver makes every sync (DMA_ATTR_NON_CONSISTENT). */
+	buf = dma_alloc_attrs(dmaemu_device_to_dev(d), 4096, &h, GFP_KERNEL,
+			      DMA_ATTR_NON_CONSISTENT);
+	ck_assert_ptr_nonnull(buf);
 	phys = virt_to_phys(buf);
+	ck_assert_uint_eq(h, phys);
 	memset(in, 'B', sizeof(in));
 	ck_assert_int_eq(dmaemu_cpu_write(buf, in, LINE), 0);
 	ck_assert_uint_eq(dirty_bytes(phys, &changed), LINE);
@@ -256,8 +262,9 @@ START_TEST(test_snoop_by_profile)
 		expected += 1;
 	ck_assert_uint_eq(dmaemu_report_count(m, "stale-cpu-read"),
 			  x86 ? 0 : 1);
+	dma_free_attrs(dmaemu_device_to_dev(d), 4096, buf, h,
+		       DMA_ATTR_NON_CONSISTENT);
 	dmaemu_device_destroy(d);
-	kfree(buf);
 }
 END_TEST
 

@@ -269,7 +269,12 @@ static void dev_write_cpu_read(bool use_unmap)
 			    k == 1, own);
 		assert_lines(phys, 256, 1, 0, 0);
 
+		/* A device writing a DMA_TO_DEVICE buffer: reported, and the
+		 * write lands (no IOMMU). */
+		own = count("device-write-to-device-mapping");
 		fixture_dev_fill(dd, dma, 'B', 256);
+		expect("device-write-to-device-mapping", dir == DMA_TO_DEVICE,
+		       own);
 		ck_assert_int_eq(mem_holds(phys, 256), 'B');
 		if (noncoherent())
 			assert_lines(phys, 256, 1, 0, LINE);
@@ -696,6 +701,7 @@ START_TEST(test_device_access_records)
 {
 	struct dmaemu_mapping_info rec;
 	uint8_t *buf, tmp[32];
+	uint64_t before;
 	dma_addr_t dma;
 
 	make(_i, NULL);
@@ -715,9 +721,11 @@ START_TEST(test_device_access_records)
 	ck_assert_str_eq(rec.backend, "direct");
 	ck_assert_str_eq(rec.fn, "dma_map_single_attrs");
 	ck_assert_ptr_nonnull(rec.caller);
-	/* Outside every mapping. */
+	/* Outside every mapping: refused, and counted. */
 	ck_assert_uint_eq(stray(), 0);
-	ck_assert_int_eq(dmaemu_dma_read(dd, dma + 4096, tmp, 8), 0);
+	before = count("device-access-unmapped");
+	ck_assert_int_eq(dmaemu_dma_read(dd, dma + 4096, tmp, 8), -EFAULT);
+	expect("device-access-unmapped", 1, before);
 	ck_assert_uint_eq(stray(), 1);
 	dma_unmap_single(dev, dma, 256, DMA_BIDIRECTIONAL);
 	kfree(buf);

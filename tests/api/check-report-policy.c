@@ -154,19 +154,21 @@ static void device_writes_cpu_owned(struct dmaemu_device *dd)
 	kfree(buf);
 }
 
-/* The CPU dirties a buffer that is not mapped and the device reads it
- * (arm64): stale-device-read. */
+/* The CPU dirties DMA_ATTR_NON_CONSISTENT memory and the device reads it
+ * with no dma_cache_sync() (arm64): stale-device-read. */
 static void device_reads_dirty(struct dmaemu_device *dd)
 {
-	uint8_t *buf = kmalloc(64, GFP_KERNEL), data[64];
-	uint64_t phys;
+	const unsigned long nc = DMA_ATTR_NON_CONSISTENT;
+	struct device *dev = dmaemu_device_to_dev(dd);
+	dma_addr_t h;
+	uint8_t *buf = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, nc);
+	uint8_t data[64];
 
 	ck_assert_ptr_nonnull(buf);
 	memset(data, 0x5a, sizeof(data));
 	ck_assert_int_eq(dmaemu_cpu_write(buf, data, 64), 0);
-	ck_assert_int_eq(fixture_region(buf, &phys), DMAEMU_REGION_LINEAR);
-	ck_assert_int_eq(dmaemu_dma_read(dd, phys, data, 64), 0);
-	kfree(buf);
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, data, 64), 0);
+	dma_free_attrs(dev, 4096, buf, h, nc);
 }
 
 /* A device destroyed with a live mapping: leaked-mapping (api). */

@@ -41,17 +41,22 @@ static void device_writes_cpu_owned(struct dmaemu_device *dd)
 	kfree(buf);
 }
 
-/* The CPU dirties a buffer nobody mapped and the device reads it:
- * stale-device-read when the search is made. */
+/* The CPU dirties DMA_ATTR_NON_CONSISTENT memory and the device reads
+ * it with no dma_cache_sync(): stale-device-read when the search is
+ * made. */
 static void device_reads_dirty(struct dmaemu_device *dd)
 {
-	uint8_t *buf = kmalloc(64, GFP_KERNEL), data[64];
+	const unsigned long nc = DMA_ATTR_NON_CONSISTENT;
+	struct device *dev = dmaemu_device_to_dev(dd);
+	dma_addr_t h;
+	uint8_t *buf = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, nc);
+	uint8_t data[64];
 
 	ck_assert_ptr_nonnull(buf);
 	memset(data, 0x5a, sizeof(data));
 	ck_assert_int_eq(dmaemu_cpu_write(buf, data, 64), 0);
-	ck_assert_int_eq(dmaemu_dma_read(dd, virt_to_phys(buf), data, 64), 0);
-	kfree(buf);
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, data, 64), 0);
+	dma_free_attrs(dev, 4096, buf, h, nc);
 }
 
 /* The CPU reads a buffer the device owns: cpu-access-device-owned. */
@@ -141,14 +146,62 @@ START_TEST(test_suppressed)
 }
 END_TEST
 
+/*
+ * A device read of a buffer nobody mapped: with the coherence checks on
+ * it is refused (device-access-unmapped), suppressed or not; off, it
+ * lands as it would on a bus with no IOMMU, with no report.
+ */
+START_TEST(test_unmapped)
+{
+	const char *kind = "device-access-unmapped";
+	char path[256], o[300];
+	struct dmaemu_machine *m;
+	struct dmaemu_device *dd;
+	uint8_t *buf, data[64];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/checks-off-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "kind:%s\n", kind);
+	fclose(f);
+	snprintf(o, sizeof(o), "%s%s",
+		 _i == 0   ? ""
+		 : _i == 1 ? ":checks=-coherence"
+			   : ":suppressions=",
+		 _i == 2 ? path : "");
+	m = fixture_machine("profile=arm64:mem=16M%s", o);
+	dd = dmaemu_device_create(m, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(dd);
+	buf = kmalloc(64, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(dmaemu_dma_read(dd, virt_to_phys(buf), data, 64),
+			 _i == 1 ? 0 : -EFAULT);
+	ck_assert_uint_eq(dmaemu_report_count(m, kind), _i == 0);
+	ck_assert_uint_eq(dmaemu_report_suppressed(m, kind), _i == 2);
+	kfree(buf);
+	unlink(path);
+	fixture_finish(&m, &dd, _i == 0);
+}
+END_TEST
+
 /* The family of every kind: the table's, and api for every other. */
 START_TEST(test_families)
 {
 	static const char *const coherence[] = {
-		"stale-cpu-read",	   "lost-device-write",
-		"lost-cpu-write",	   "cpu-access-device-owned",
-		"device-access-cpu-owned", "stale-device-read",
+		"stale-cpu-read",
+		"lost-device-write",
+		"lost-cpu-write",
+		"cpu-access-device-owned",
+		"device-access-cpu-owned",
+		"stale-device-read",
 		"wc-pending-read",
+		"device-access-unmapped",
+		"device-write-to-device-mapping",
 	};
 	static const char *const platform[] = {
 		"sleep-in-atomic",
@@ -180,7 +233,7 @@ START_TEST(test_families)
 		n[want]++;
 	}
 	/* Every name above is a kind. */
-	ck_assert_uint_eq(n[DMAEMU__CHECK_COHERENCE], 7);
+	ck_assert_uint_eq(n[DMAEMU__CHECK_COHERENCE], 9);
 	ck_assert_uint_eq(n[DMAEMU__CHECK_PLATFORM], 4);
 	ck_assert_uint_eq(n[DMAEMU__CHECK_ERRORS], 9);
 	ck_assert_uint_ge(n[DMAEMU__CHECK_API], 1);
@@ -200,6 +253,7 @@ static Suite *checks_off_suite(void)
 	tcase_add_loop_test(tc, test_checks_off, 0, n);
 	tcase_add_loop_test(tc, test_suppressed, 0, n);
 	tcase_add_test(tc, test_families);
+	tcase_add_loop_test(tc, test_unmapped, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check-coherence-misuse.c - the coherence sanitizer's kinds, one small
+ * driver program each: the buggy program must get exactly the report the
+ * configuration calls for (its kind, the first physical byte and the
+ * number of bytes it names, or the byte mask of the line), and its
+ * corrected twin none, on every profile (arm, arm64, x86) and behind
+ * swiotlb=force and iommu=1.  Where the bug does no harm on a
+ * configuration the buggy program must get no report there either (a
+ * device read of bytes the CPU never cleaned on x86, which snoops), and
+ * where something else stops it first the program must get that report
+ * (the IOMMU refuses a device write to a DMA_TO_DEVICE mapping:
+ * iommu-fault).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <asm/barrier.h>
+#include <linux/dma-mapping.h>
+#include <linux/gfp.h>
+#include <linux/slab.h>
+
+#include <dmaemu/cpu.h>
+#include <dmaemu/device.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
+#include "check-run.h"
+#include "fixture.h"
+
+static const char *const configs[] = {
+	"profile=arm",
+	"profile=arm64",
+	"profile=x86",
+	"profile=arm64:swiotlb=force",
+	"profile=x86:swiotlb=force",
+	"profile=arm64:iommu=1",
+	"profile=x86:iommu=1",
+};
+#define NCONFIGS (int)(sizeof(configs) / sizeof(configs[0]))
+
+static struct dmaemu_machine *m;
+static struct dmaemu_device *dd;
+static struct device *dev;
+static const char *cfg;
+
+/* What the buggy program must be told (set by the program). */
+static struct {
+	const char *kind; /* NULL: no report on this configuration */
+	uint64_t phys;	  /* first byte named; 0: not checked */
+	uint64_t size;	  /* bytes named; 0: not checked */
+	uint64_t mask;	  /* word 0 of the byte mask; 0: not checked */
+	const char *text; /* a phrase of the report; NULL: not checked */
+	bool made;	  /* ->made_at names the driver's map or alloc */
+	uint64_t last_dma, last_size; /* the device's last access (0: none) */
+} want;
+
+static bool x86(void)
+{
+	return strstr(cfg, "x86") != NULL;
+}
+
+static bool iommu(void)
+{
+	return strstr(cfg, "iommu=1") != NULL;
+}
+
+static uint64_t phys_of(const void *p)
+{
+	uint64_t phys = 0;
+
+	ck_assert_int_ne(fixture_region(p, &phys), DMAEMU_REGION_NONE);
+	return phys;
+}
+
+static uint8_t *buffer(size_t size)
+{
+	uint8_t *b = kmalloc(size, GFP_KERNEL);
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(phys_of(b) % 64, 0);
+	return b;
+}
+
+static dma_addr_t map(void *p, size_t size, enum dma_data_direction dir)
+{
+	dma_addr_t h = dma_map_single(dev, p, size, dir);
+
+	ck_assert(!dma_mapping_error(dev, h));
+	return h;
+}
+
+/* The bus address's physical byte where no IOMMU translates it. */
+static uint64_t bus_phys(dma_addr_t h)
+{
+	return iommu() ? 0 : (uint64_t)h;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The programs                                                           */
+/* ---------------------------------------------------------------------- */
+
+/* A device writes 4 bytes past the end of its receive buffer. */
+static void device_past_end(bool bug)
+{
+	uint8_t *b = buffer(256), pkt[104];
+	dma_addr_t h = map(b, 100, DMA_FROM_DEVICE);
+	int ret;
+
+	memset(pkt, 'D', sizeof(pkt));
+	ret = dmaemu_dma_write(dd, h, pkt, bug ? 104 : 100);
+	ck_assert_int_eq(ret, bug ? -EFAULT : 0);
+	dma_unmap_single(dev, h, 100, DMA_FROM_DEVICE);
+	/* Refused: nothing landed, not even the 100 mapped bytes. */
+	if (bug)
+		ck_assert(!fixture_cpu_sees(b, 'D', 100));
+	want.kind = "device-access-unmapped";
+	want.phys = iommu() ? phys_of(b) + 100 : bus_phys(h) + 100;
+	want.size = 4;
+	want.text = "4 bytes past the end of the DMA_FROM_DEVICE streaming "
+		    "mapping";
+	want.made = true;
+	kfree(b);
+}
+
+/* A device reads a buffer after the driver unmapped it. */
+static void device_after_unmap(bool bug)
+{
+	uint8_t *b = buffer(256), got[64];
+	dma_addr_t h = map(b, 256, DMA_TO_DEVICE);
+
+	if (!bug)
+		ck_assert_int_eq(dmaemu_dma_read(dd, h, got, 64), 0);
+	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
+	if (bug)
+		ck_assert_int_eq(dmaemu_dma_read(dd, h, got, 64), -EFAULT);
+	/* Behind an IOMMU the page is gone from the page table. */
+	want.kind = iommu() ? "iommu-fault" : "device-access-unmapped";
+	want.phys = iommu() ? 0 : bus_phys(h);
+	want.size = iommu() ? 0 : 64;
+	want.text = iommu() ? NULL
+			    : "which was unmapped since by "
+			      "dma_unmap_single_attrs() called from";
+	kfree(b);
+}
+
+/* A device reads a descriptor past the end of a coherent ring (of whole
+ * pages: the device may reach all of them). */
+static void device_past_coherent(bool bug)
+{
+	dma_addr_t h;
+	uint8_t *ring = dma_alloc_coherent(dev, 4000, &h, GFP_KERNEL), got[32];
+
+	ck_assert_ptr_nonnull(ring);
+	ck_assert_int_eq(dmaemu_dma_read(dd, h + (bug ? 4080 : 4064), got, 32),
+			 bug ? -EFAULT : 0);
+	dma_free_coherent(dev, 4000, ring, h);
+	/* Behind an IOMMU the next page is not in the page table. */
+	want.kind = iommu() ? "iommu-fault" : "device-access-unmapped";
+	want.phys = bus_phys(h) ? bus_phys(h) + 4096 : 0;
+	want.size = iommu() ? 0 : 16;
+	want.text = iommu() ? NULL
+			    : "16 bytes past the end of the coherent "
+			      "allocation";
+}
+
+/* A device reads a coherent ring after the driver freed it. */
+static void device_after_free(bool bug)
+{
+	dma_addr_t h;
+	uint8_t *ring = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL), got[32];
+
+	ck_assert_ptr_nonnull(ring);
+	if (!bug)
+		ck_assert_int_eq(dmaemu_dma_read(dd, h + 64, got, 32), 0);
+	dma_free_coherent(dev, 4096, ring, h);
+	if (bug)
+		ck_assert_int_eq(dmaemu_dma_read(dd, h + 64, got, 32), -EFAULT);
+	want.kind = iommu() ? "iommu-fault" : "device-access-unmapped";
+	want.phys = bus_phys(h) ? bus_phys(h) + 64 : 0;
+	want.size = iommu() ? 0 : 32;
+	want.text = iommu() ? NULL
+			    : "which was freed since by dma_free_attrs() "
+			      "called from";
+}
+
+/* A device writes into a buffer mapped DMA_TO_DEVICE. */
+static void device_writes_to_device(bool bug)
+{
+	uint8_t *b = buffer(256), st[16];
+	dma_addr_t h = map(b, 256, bug ? DMA_TO_DEVICE : DMA_BIDIRECTIONAL);
+
+	/* The device reads the buffer, then writes a status into it. */
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, st, 16), 0);
+	memset(st, 'S', sizeof(st));
+	ck_assert_int_eq(dmaemu_dma_write(dd, h + 32, st, 16),
+			 bug && iommu() ? -EFAULT : 0);
+	dma_unmap_single(dev, h, 256, bug ? DMA_TO_DEVICE : DMA_BIDIRECTIONAL);
+	want.kind = iommu() ? "iommu-fault" : "device-write-to-device-mapping";
+	want.phys = iommu() ? 0 : bus_phys(h) + 32;
+	want.size = iommu() ? 0 : 16;
+	want.made = !iommu();
+	want.last_dma = iommu() ? 0 : h; /* the device's read before */
+	want.last_size = iommu() ? 0 : 16;
+	kfree(b);
+}
+
+/* The CPU reads a receive buffer before dma_sync_single_for_cpu(). */
+static void cpu_reads_device_owned(bool bug)
+{
+	uint8_t *b = buffer(256), got[8];
+	dma_addr_t h = map(b, 256, DMA_FROM_DEVICE);
+
+	fixture_dev_fill(dd, h, 'D', 256);
+	if (!bug)
+		dma_sync_single_for_cpu(dev, h, 256, DMA_FROM_DEVICE);
+	ck_assert_int_eq(dmaemu_cpu_read(got, b + 64, 8), 0);
+	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
+	want.kind = "cpu-access-device-owned";
+	want.phys = phys_of(b) + 64;
+	want.size = 8;
+	want.made = true;
+	want.last_dma = h; /* the device's fill */
+	want.last_size = 256;
+	kfree(b);
+}
+
+/* The device writes a buffer the CPU took back and never gave again. */
+static void device_writes_cpu_owned(bool bug)
+{
+	uint8_t *b = buffer(256);
+	dma_addr_t h = map(b, 256, DMA_FROM_DEVICE);
+
+	dma_sync_single_for_cpu(dev, h, 256, DMA_FROM_DEVICE);
+	if (!bug)
+		dma_sync_single_for_device(dev, h, 256, DMA_FROM_DEVICE);
+	fixture_dev_fill(dd, h + 64, 'D', 8);
+	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
+	want.kind = "device-access-cpu-owned";
+	want.phys = phys_of(b) + 64;
+	want.size = 8;
+	want.made = true;
+	kfree(b);
+}
+
+/* The device reads NON_CONSISTENT memory the CPU wrote and never
+ * cleaned (no dma_cache_sync(DMA_TO_DEVICE)). */
+static void device_reads_dirty(bool bug)
+{
+	const unsigned long nc = DMA_ATTR_NON_CONSISTENT;
+	dma_addr_t h;
+	uint8_t *p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, nc), got[128];
+
+	ck_assert_ptr_nonnull(p);
+	fixture_cpu_fill(p + 64, 'C', 8);
+	if (!bug)
+		dma_cache_sync(dev, p, 128, DMA_TO_DEVICE);
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, got, 128), 0);
+	want.kind = x86() ? NULL : "stale-device-read";
+	want.phys = phys_of(p) + 64;
+	want.size = 8;
+	dma_free_attrs(dev, 4096, p, h, nc);
+}
+
+/* The CPU reads NON_CONSISTENT memory the device wrote, from a line it
+ * had cached, with no dma_cache_sync(DMA_FROM_DEVICE). */
+static void cpu_reads_stale(bool bug)
+{
+	const unsigned long nc = DMA_ATTR_NON_CONSISTENT;
+	dma_addr_t h;
+	uint8_t *p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, nc), got[8];
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(dmaemu_cpu_read(got, p + 64, 8), 0);
+	fixture_dev_fill(dd, h + 66, 'D', 4);
+	if (!bug)
+		dma_cache_sync(dev, p + 64, 64, DMA_FROM_DEVICE);
+	ck_assert_int_eq(dmaemu_cpu_read(got, p + 64, 8), 0);
+	want.kind = x86() ? NULL : "stale-cpu-read";
+	want.phys = phys_of(p) + 66; /* the first stale byte */
+	want.mask = 0x3c;	     /* bytes 2-5 of its line */
+	dma_free_attrs(dev, 4096, p, h, nc);
+}
+
+/*
+ * A receive buffer that shares its first line with a CPU field the CPU
+ * writes while the device owns the buffer: the unmap's write-back of that
+ * line puts the CPU's old copy of the buffer's first bytes over the
+ * device's.  The twin puts the buffer on a line of its own.  Behind
+ * swiotlb the device wrote a bounce slot, copied over the buffer at
+ * unmap: nothing is lost there, as on x86.
+ */
+static void shared_line(bool bug)
+{
+	uint8_t *area = buffer(256), *rx = area + (bug ? 16 : 64);
+	dma_addr_t h = map(rx, 128, DMA_FROM_DEVICE);
+
+	fixture_cpu_fill(area, 'C', 16);
+	fixture_dev_fill(dd, h, 'D', 128);
+	dma_unmap_single(dev, h, 128, DMA_FROM_DEVICE);
+	want.kind =
+		x86() || strstr(cfg, "swiotlb") ? NULL : "lost-device-write";
+	want.phys = phys_of(area) + 16;
+	want.mask = 0xffffffffffff0000ULL; /* bytes 16-63: the device's */
+	want.text = "the CPU's last store to the line: at fixture_cpu_fill";
+	kfree(area);
+}
+
+/*
+ * The CPU writes a flag beside a NON_CONSISTENT buffer's first bytes, in
+ * the same line, then invalidates the buffer's part of the line
+ * (dma_cache_sync(DMA_FROM_DEVICE) of 16 bytes): the flag is thrown away.
+ * The twin keeps the flag on a line of its own.
+ */
+static void invalidate_shared_line(bool bug)
+{
+	const unsigned long nc = DMA_ATTR_NON_CONSISTENT;
+	dma_addr_t h;
+	uint8_t *p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, nc);
+	uint8_t *flag = p + (bug ? 40 : 64);
+
+	ck_assert_ptr_nonnull(p);
+	fixture_cpu_fill(flag, 'F', 1);
+	dma_cache_sync(dev, p, 16, DMA_FROM_DEVICE);
+	want.kind = x86() ? NULL : "lost-cpu-write";
+	want.phys = phys_of(p) + 40;
+	want.mask = 1ULL << 40;
+	want.text = "the CPU's last store to the line: at fixture_cpu_fill";
+	dma_free_attrs(dev, 4096, p, h, nc);
+}
+
+/* The device reads a write-combined descriptor with no wmb() between the
+ * CPU's stores and the doorbell. */
+static void wc_no_barrier(bool bug)
+{
+	dma_addr_t h;
+	uint8_t *p = dma_alloc_wc(dev, 4096, &h, GFP_KERNEL), got[16];
+
+	ck_assert_ptr_nonnull(p);
+	fixture_cpu_fill(p + 32, 'W', 16);
+	if (!bug)
+		wmb();
+	ck_assert_int_eq(dmaemu_dma_read(dd, h + 32, got, 16), 0);
+	want.kind = x86() ? NULL : "wc-pending-read";
+	want.phys = bus_phys(h) ? bus_phys(h) + 32 : 0;
+	want.size = 16;
+	dma_free_wc(dev, 4096, p, h);
+}
+
+/* The CPU reads a DMA_ATTR_NO_KERNEL_MAPPING cookie. */
+static void nomap_read(bool bug)
+{
+	const unsigned long nkm = DMA_ATTR_NO_KERNEL_MAPPING;
+	dma_addr_t h;
+	uint8_t *p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, nkm), got[4];
+
+	ck_assert_ptr_nonnull(p);
+	if (bug)
+		ck_assert_int_eq(dmaemu_cpu_read(got, p + 4, 4), -EFAULT);
+	else
+		ck_assert_int_eq(dmaemu_dma_read(dd, h + 4, got, 4), 0);
+	want.kind = "no-kernel-mapping-access";
+	dma_free_attrs(dev, 4096, p, h, nkm);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The table                                                              */
+/* ---------------------------------------------------------------------- */
+
+struct misuse_case {
+	const char *name;
+	void (*run)(bool bug);
+};
+
+static const struct misuse_case cases[] = {
+	{"device past the end of a mapping", device_past_end},
+	{"device after the unmap", device_after_unmap},
+	{"device past a coherent allocation", device_past_coherent},
+	{"device after the free", device_after_free},
+	{"device writes a DMA_TO_DEVICE mapping", device_writes_to_device},
+	{"CPU reads a device-owned buffer", cpu_reads_device_owned},
+	{"device writes a CPU-owned buffer", device_writes_cpu_owned},
+	{"device reads bytes never cleaned", device_reads_dirty},
+	{"CPU reads a stale line", cpu_reads_stale},
+	{"a line shared with CPU data", shared_line},
+	{"an invalidate of part of a line", invalidate_shared_line},
+	{"write-combined stores without wmb()", wc_no_barrier},
+	{"CPU reads a NO_KERNEL_MAPPING cookie", nomap_read},
+};
+#define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
+
+static void start(int i)
+{
+	cfg = configs[i];
+	memset(&want, 0, sizeof(want));
+	m = fixture_machine("mem=16M:%s", cfg);
+	dd = dmaemu_device_create(m, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(dd);
+	dev = dmaemu_device_to_dev(dd);
+	ck_assert_int_eq(dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64)), 0);
+}
+
+START_TEST(test_buggy)
+{
+	const struct misuse_case *c = &cases[_i / NCONFIGS];
+	uint64_t n = 0, seq = 0;
+	struct dmaemu_report r, x;
+
+	start(_i % NCONFIGS);
+	c->run(true);
+	while (!dmaemu_report_next(m, seq, &x)) {
+		seq = x.seq;
+		r = x;
+		n++;
+	}
+	ck_assert_msg(n == (want.kind != NULL), "%s on %s: %llu reports",
+		      c->name, cfg, (unsigned long long)n);
+	if (want.kind) {
+		ck_assert_msg(!strcmp(r.kind_name, want.kind),
+			      "%s on %s: %s, not %s", c->name, cfg, r.kind_name,
+			      want.kind);
+		if (want.phys)
+			ck_assert_uint_eq(r.phys, want.phys);
+		if (want.size)
+			ck_assert_uint_eq(r.size, want.size);
+		if (want.mask) {
+			ck_assert_uint_eq(r.mask_bits, 64);
+			ck_assert_uint_eq(r.mask[0], want.mask);
+			ck_assert_uint_eq(r.phys & ~63ULL, want.phys & ~63ULL);
+		}
+		if (want.text)
+			ck_assert_msg(strstr(r.text, want.text), "%s: %s",
+				      want.text, r.text);
+		if (want.made)
+			ck_assert_msg(strstr(r.made_at, "() called from "),
+				      "made_at: '%s'", r.made_at);
+		if (want.last_size) {
+			ck_assert_str_eq(r.last_device, "dev0");
+			ck_assert_uint_eq(r.last_dma, want.last_dma);
+			ck_assert_uint_eq(r.last_size, want.last_size);
+		}
+	}
+	fixture_finish(&m, &dd, n);
+}
+END_TEST
+
+START_TEST(test_fixed)
+{
+	const struct misuse_case *c = &cases[_i / NCONFIGS];
+
+	start(_i % NCONFIGS);
+	c->run(false);
+	ck_assert_msg(dmaemu_report_count(m, NULL) == 0,
+		      "the twin of %s on %s: %llu reports", c->name, cfg,
+		      (unsigned long long)dmaemu_report_count(m, NULL));
+	fixture_finish(&m, &dd, 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("coherence-misuse");
+	TCase *tc = tcase_create("coherence-misuse");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_buggy, 0, NCASES * NCONFIGS);
+	tcase_add_loop_test(tc, test_fixed, 0, NCASES * NCONFIGS);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(suite());
+}
