@@ -60,7 +60,9 @@ struct dmaemu_machine;
 	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")             \
 	X(STALE_DEVICE_READ, "stale-device-read")                         \
 	X(WC_PENDING_READ, "wc-pending-read")                             \
-	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")
+	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")                         \
+	X(MISSING_WRITE_BARRIER, "missing-write-barrier")                 \
+	X(MISSING_READ_BARRIER, "missing-read-barrier")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
@@ -116,12 +118,31 @@ uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind);
 #define DMAEMU_REPORT_MASK_WORDS 4  /* 256 bits: the largest cache line */
 
 /**
+ * enum dmaemu_report_severity - how bad a report is.
+ * @DMAEMU_SEVERITY_ERROR: a bug on the emulated platform (printed
+ *                         "==PID==ERROR: dmaemu: ...").
+ * @DMAEMU_SEVERITY_NOTE:  a portability note: correct on this profile,
+ *                         broken on another (the ordering checks on x86,
+ *                         whose TSO order hides a missing dma_wmb() or
+ *                         dma_rmb() that arm64 needs); printed
+ *                         "==PID==NOTE: dmaemu: ...", counted and recorded
+ *                         like an error, but exitcode= and halt_on_error=
+ *                         ignore it.  Option portability_notes=0 drops
+ *                         them.
+ */
+enum dmaemu_report_severity {
+	DMAEMU_SEVERITY_ERROR = 0,
+	DMAEMU_SEVERITY_NOTE,
+};
+
+/**
  * struct dmaemu_report - one report, as recorded by its machine.
  * @seq:       1 for the machine's first report, then 2, 3, ...: the order
  *             in which the machine recorded them; never reused, not reset
  *             by dmaemu_report_clear().
  * @kind:      what was found.
  * @kind_name: dmaemu_report_kind_name(@kind) ("stale-cpu-read").
+ * @severity:  an error, or a portability note.
  * @device:    name of the device the report is about, for the reports a
  *             device's own access or release makes: dma-fault (a bus
  *             address that is not DRAM), iommu-fault, and leaked-mapping
@@ -144,6 +165,7 @@ struct dmaemu_report {
 	uint64_t seq;
 	enum dmaemu_report_kind kind;
 	const char *kind_name;
+	enum dmaemu_report_severity severity;
 	char device[DMAEMU_REPORT_DEVICE_MAX];
 	uint64_t phys;
 	uint64_t size;

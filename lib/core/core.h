@@ -97,7 +97,7 @@ struct page;
 #define DMAEMU__MAX_LINE 256
 #define DMAEMU__NSTRIPES 64
 #define DMAEMU__MASK_WORDS (DMAEMU__MAX_LINE / 64) /* words of a line mask */
-#define DMAEMU__OPT_MAXKEYS 32
+#define DMAEMU__OPT_MAXKEYS 40
 #define DMAEMU__OPT_PATH_MAX 256 /* bytes of a path option, with its NUL */
 #define DMAEMU__MAX_MACHINES 256 /* live machines per process */
 #define DMAEMU__MMIO_SIZE (16UL << 20) /* MMIO cookie window per machine */
@@ -150,6 +150,8 @@ struct dmaemu__options {
 	bool iommu_strict;     /* IOMMU checks stricter than 4.14 (iommu.c) */
 	unsigned int report_keep; /* reports recorded (report-query.c) */
 	bool lockstep;		  /* sched=lockstep (mm/sched.c) */
+	bool ordering_strong;	  /* ordering=strong: no checks (cpu/order.c) */
+	bool portability_notes;	  /* x86: ordering findings as notes */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -375,6 +377,7 @@ struct dmaemu__report_info {
 	unsigned int mask_bits;
 	const char *where;  /* optional "function file:line" of the cause */
 	const char *device; /* optional name of the device concerned */
+	bool note;	    /* a portability note, not an error (report.h) */
 };
 int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen);
 void dmaemu__report_fini(struct dmaemu_machine *m);

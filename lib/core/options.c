@@ -97,6 +97,8 @@ enum {
 	K_REPORT_LIMIT,
 	K_VERBOSITY,
 	K_CHECKS,
+	K_ORDERING,
+	K_PORTABILITY_NOTES,
 	K_NKEYS
 };
 
@@ -247,6 +249,20 @@ static const struct opt_key keys[K_NKEYS] = {
 	[K_VERBOSITY] =
 		{"verbosity", OPT_UINT, OFF(verbosity), 0, 2, 0, {NULL}},
 	[K_CHECKS] = {"checks", OPT_CHECKS, OFF(checks), 0, 0, 0, {NULL}},
+	[K_ORDERING] = {"ordering",
+			OPT_PAIR,
+			OFF(ordering_strong),
+			0,
+			1,
+			0,
+			{"weak", "strong", "expected weak or strong"}},
+	[K_PORTABILITY_NOTES] = {"portability_notes",
+				 OPT_BOOL,
+				 OFF(portability_notes),
+				 0,
+				 1,
+				 0,
+				 {NULL}},
 };
 
 static const char *const profile_names[] = {
@@ -603,6 +619,8 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->report_limit = 0;
 	o->verbosity = 1;
 	o->checks = DMAEMU__CHECKS_ALL;
+	o->ordering_strong = false;
+	o->portability_notes = true;
 }
 
 /**

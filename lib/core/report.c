@@ -114,6 +114,8 @@ static const unsigned char kind_family[DMAEMU_REPORT_NKINDS] = {
 	[DMAEMU_REPORT_DEVICE_ACCESS_CPU_OWNED] = DMAEMU__CHECK_COHERENCE,
 	[DMAEMU_REPORT_STALE_DEVICE_READ] = DMAEMU__CHECK_COHERENCE,
 	[DMAEMU_REPORT_WC_PENDING_READ] = DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_MISSING_WRITE_BARRIER] = DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_MISSING_READ_BARRIER] = DMAEMU__CHECK_COHERENCE,
 	/* The kernel's other rules: contexts, interrupts, MMIO. */
 	[DMAEMU_REPORT_SLEEP_IN_ATOMIC] = DMAEMU__CHECK_PLATFORM,
 	[DMAEMU_REPORT_MMIO_ACCESS] = DMAEMU__CHECK_PLATFORM,
@@ -683,7 +685,8 @@ static void format(struct dmaemu_machine *m, struct text *t,
 	t->nnamed = 0;
 	t->note = dmaemu__supp_frames(m);
 	t->max_lines = v >= 2 ? DEEP_LINES : STACK_LINES;
-	add(t, "==%d==ERROR: dmaemu: %s: %s\n", (int)getpid(), kind, head);
+	add(t, "==%d==%s: dmaemu: %s: %s\n", (int)getpid(),
+	    r->note ? "NOTE" : "ERROR", kind, head);
 	t->head = strchr(t->buf, '\n')
 			  ? (size_t)(strchr(t->buf, '\n') - t->buf + 1)
 			  : t->len;
@@ -809,6 +812,8 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0, at);
 	dmaemu__free(t);
 
+	if (r->note) /* a portability note is not an error here */
+		return;
 	if (m->opt.exitcode)
 		__atomic_store_n(&exit_status, m->opt.exitcode,
 				 __ATOMIC_RELEASE);
