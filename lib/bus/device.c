@@ -983,9 +983,10 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	}
 	if (write) /* MEM changed under every CPU fast-path entry (cpu.c) */
 		dmaemu__mem_changed();
-	/* Ordering against the CPU's stores and loads (cpu/order.c). */
-	for (i = 0; i < n; i++)
-		dmaemu__order_device(m, d, d->name, p[i].dma, p[i].phys,
+	/* Ordering against the CPU's stores and loads (cpu/order.c); a
+	 * read may get old values of stores not yet drained. */
+	for (i = 0, b = buf; i < n; b += p[i].len, i++)
+		dmaemu__order_device(m, d, d->name, p[i].dma, p[i].phys, b,
 				     p[i].len, write);
 	/* One report for the whole read, then the clients (the ownership
 	 * check has nothing to add to it). */

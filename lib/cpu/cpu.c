@@ -440,7 +440,8 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 			t->line_len = 0;
 		dmaemu__unlock(&m->cache_lock);
 		if (ordered)
-			dmaemu__order_cpu(m, w.phys, n, store, site_now());
+			dmaemu__order_cpu(m, w.phys, n, store, false,
+					  site_now(), &acc->oseq);
 		dmaemu__own_check(acc, m, w.phys, n, store, own);
 		return n;
 	case DMAEMU__REGION_UNCACHED:
@@ -461,7 +462,9 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		}
 		dmaemu__unlock(&m->cache_lock);
 		if (ordered)
-			dmaemu__order_cpu(m, w.phys, n, store, site_now());
+			dmaemu__order_cpu(m, w.phys, n, store,
+					  m->opt.profile != DMAEMU__PROFILE_X86,
+					  site_now(), &acc->oseq);
 		return n;
 	case DMAEMU__REGION_WC:
 		n = line_part(m, w.phys, len);
@@ -477,7 +480,8 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 			__atomic_fetch_add(&m->cpu->wc_loads, 1,
 					   __ATOMIC_RELAXED);
 		}
-		dmaemu__order_cpu(m, w.phys, n, store, site_now());
+		dmaemu__order_cpu(m, w.phys, n, store, false, site_now(),
+				  &acc->oseq);
 		return n;
 	case DMAEMU__REGION_NOMAP:
 		report_bad(m, DMAEMU_REPORT_NO_KERNEL_MAPPING_ACCESS, addr, len,
@@ -500,6 +504,7 @@ void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store, const void *site)
 	struct dmaemu__call call;
 
 	acc.n = 0;
+	acc.oseq = 0;
 	acc.stale = false;
 	acc.host = addr;
 	acc.len = size;
@@ -547,6 +552,7 @@ void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
 	if (end > hi)
 		end = hi;
 	acc.n = 0;
+	acc.oseq = 0;
 	acc.stale = false;
 	acc.host = (uintptr_t)addr;
 	acc.len = len;

@@ -206,6 +206,7 @@ struct dmaemu__own_acc {
 	bool store, stale; /* a store; a stale read was reported */
 	uintptr_t host;	   /* the access: its first byte, set by the caller */
 	size_t len;	   /* and its length */
+	uint64_t oseq;	   /* its clock for the ordering checks (0: none yet) */
 	struct {
 		uint64_t lo, hi;
 	} run[DMAEMU__OWN_RUNS];
@@ -359,17 +360,25 @@ bool dmaemu__order_tracked(struct dmaemu_machine *m, uint64_t phys);
 /* A barrier of the calling thread (DMAEMU_BARRIER_* of <dmaemu/cpu.h>). */
 void dmaemu__order_barrier(unsigned int kind);
 /* The CPU's load or store of [@phys, +@len) of a tracked page, made by
- * driver code at @site (NULL: unknown).  No lock held. */
+ * driver code at @site (NULL: unknown).  @buffered: through the uncached
+ * alias of arm or arm64, whose stores may drain out of order (a store
+ * keeps what devices saw before it).  @seq: the access's clock, 0 until
+ * its first part takes one (the parts of one memcpy() are one store).
+ * No lock held. */
 void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
-		       bool store, const void *site);
+		       bool store, bool buffered, const void *site,
+		       uint64_t *seq);
 /* The calling thread wrote a register of device @dev (its doorbell). */
 void dmaemu__order_doorbell(struct dmaemu_machine *m, const void *dev,
 			    const void *site);
 /* Device @dev (named @name) read or wrote [@phys, +@len) at bus address
- * @dma (one physically contiguous piece).  No lock held. */
+ * @dma (one physically contiguous piece), whose data is at @buf.  A read
+ * may get, in @buf, the old value of a word whose store has no barrier
+ * before a later one the device saw, and has not drained (the seed
+ * decides).  No lock held. */
 void dmaemu__order_device(struct dmaemu_machine *m, const void *dev,
 			  const char *name, uint64_t dma, uint64_t phys,
-			  size_t len, bool write);
+			  void *buf, size_t len, bool write);
 /* Device @dev is going away: forget what it saw. */
 void dmaemu__order_forget_device(struct dmaemu_machine *m, const void *dev);
 

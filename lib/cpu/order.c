@@ -75,6 +75,7 @@
 
 #define WORD_SHIFT 2
 #define WORDS_PER_PAGE (DMAEMU__PAGE_SIZE >> WORD_SHIFT)
+#define OLD_MAX 256 /* bytes of one store whose old value is kept */
 
 /* ---------------------------------------------------------------------- */
 /* Contexts                                                               */
@@ -91,6 +92,7 @@ struct octx {
 	uint64_t b_phys;    /* its address */
 	const void *b_site; /* its driver line */
 	struct dmaemu_machine *b_m; /* the machine of B */
+	uint64_t b_access;	    /* the access that loaded B */
 };
 
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -224,6 +226,8 @@ struct orec {
 	uint64_t seq;	  /* clock */
 	const void *site; /* the driver's line */
 	uint64_t dseq;	  /* clock of the device's last write (0: none) */
+	uint32_t old;	  /* what devices saw before the pending stores */
+	bool has_old;	  /* @old was captured (arm, arm64 uncached) */
 };
 
 struct seen {
@@ -551,11 +555,12 @@ static void report_read(struct dmaemu_machine *m, uint64_t phys_a, size_t len,
 /* ---------------------------------------------------------------------- */
 
 void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
-		       bool store, const void *site)
+		       bool store, bool buffered, const void *site,
+		       uint64_t *aseq)
 {
 	struct dmaemu__order *o = m->cpu->order;
 	uint64_t p, end = phys + len, seq, max_dseq = 0, max_phys = 0;
-	uint64_t a_phys = 0, a_dseq = 0;
+	uint64_t a_phys = 0, a_dseq = 0, phys_aligned;
 	struct octx *c;
 	struct orec *r;
 
@@ -565,13 +570,31 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 	if (!c)
 		return;
 	p = phys & ~(uint64_t)((1u << WORD_SHIFT) - 1);
+	phys_aligned = p;
+	end = (end + (1u << WORD_SHIFT) - 1) &
+	      ~(uint64_t)((1u << WORD_SHIFT) - 1);
 	if (store) {
-		seq = tick();
+		uint8_t prev[OLD_MAX];
+		bool have = buffered && end - p <= OLD_MAX &&
+			    !dmaemu__mem_read(m, p, prev, (size_t)(end - p));
+
+		if (!*aseq)
+			*aseq = tick();
+		seq = *aseq;
 		dmaemu__lock(&o->lock);
 		for (; p < end; p += 1u << WORD_SHIFT) {
 			r = rec_of(o, p, true);
 			if (!r)
 				continue;
+			/* The first store of a generation: what the device
+			 * sees until it drains. */
+			if (r->ctx != c->id || r->gen != c->wgen) {
+				r->has_old = have;
+				if (have)
+					memcpy(&r->old,
+					       prev + (p - phys_aligned),
+					       sizeof(r->old));
+			}
 			r->ctx = c->id;
 			r->gen = c->wgen;
 			r->seq = seq;
@@ -581,6 +604,9 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 		dmaemu__unlock(&o->lock);
 		return;
 	}
+	/* The parts of one access (a memcpy()) are one load. */
+	if (!*aseq)
+		*aseq = tick();
 	dmaemu__lock(&o->lock);
 	for (; p < end; p += 1u << WORD_SHIFT) {
 		r = rec_of(o, p, false);
@@ -593,7 +619,8 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 		/* Written by the device before B and after the last read
 		 * barrier, loaded after B: it may be older than that. */
 		if (c->b_dseq && c->b_m == m && c->b_rgen == c->rgen &&
-		    r->dseq < c->b_dseq && r->dseq > c->rbar && !a_dseq) {
+		    c->b_access != *aseq && r->dseq < c->b_dseq &&
+		    r->dseq > c->rbar && !a_dseq) {
 			a_dseq = r->dseq;
 			a_phys = p;
 		}
@@ -608,6 +635,7 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 		c->b_phys = max_phys;
 		c->b_site = site;
 		c->b_m = m;
+		c->b_access = *aseq;
 	}
 }
 
@@ -651,11 +679,43 @@ struct finding {
 };
 
 /*
- * The device's read of [@phys, +@len): first what it already saw, then
- * the stores of this read that it sees now (o->lock held).
+ * Whether the pending store @r (unordered, its context's current
+ * generation) has not drained yet when a device reads it: the seed's
+ * choice, fixed per store and address, so a run replays.
+ */
+static bool still_pending(uint64_t seed, const struct orec *r, uint64_t p)
+{
+	uint64_t z = seed ^ (r->seq * 0x9e3779b97f4a7c15ULL) ^ (p << 17);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) & 1;
+}
+
+/* What the device gets of word @p: its old value, in @buf (the read of
+ * [@phys, +@len)). */
+static void show_old(const struct orec *r, uint64_t p, uint64_t phys,
+		     size_t len, uint8_t *buf)
+{
+	const uint8_t *old = (const uint8_t *)&r->old;
+	unsigned int k;
+
+	for (k = 0; k < 4; k++)
+		if (p + k >= phys && p + k < phys + len)
+			buf[p + k - phys] = old[k];
+}
+
+/*
+ * The device's read of [@phys, +@len) into @buf: first what it already
+ * saw, then the stores of this read that it sees now (o->lock held).  A
+ * store found older than what the device saw, and still pending (its
+ * context's current generation), may not have drained: with @buffered
+ * (arm, arm64), the seed decides, and the device then gets the word's
+ * old value.  Only such stores: a correct driver never sees one.
  */
 static void device_read(struct dmaemu__order *o, const void *dev, uint64_t phys,
-			size_t len, struct finding *f)
+			size_t len, uint8_t *buf, bool buffered, uint64_t seed,
+			struct finding *f)
 {
 	struct {
 		uint32_t ctx;
@@ -665,11 +725,11 @@ static void device_read(struct dmaemu__order *o, const void *dev, uint64_t phys,
 		const void *site;
 	} cs[READ_CTXS];
 	unsigned int n = 0, i;
-	uint64_t p, end = phys + len;
+	uint64_t p, start, end = phys + len;
 	struct orec *r;
 
-	p = phys & ~(uint64_t)((1u << WORD_SHIFT) - 1);
-	for (; p < end; p += 1u << WORD_SHIFT) {
+	start = phys & ~(uint64_t)((1u << WORD_SHIFT) - 1);
+	for (p = start; p < end; p += 1u << WORD_SHIFT) {
 		r = rec_of(o, p, false);
 		if (!r || !r->ctx)
 			continue;
@@ -687,12 +747,16 @@ static void device_read(struct dmaemu__order *o, const void *dev, uint64_t phys,
 		if (!cs[i].s)
 			continue;
 		/* 1. Older than what the device saw, same generation. */
-		if (r->gen == cs[i].s->gen && r->seq < cs[i].s->seq &&
-		    !f->found) {
-			f->found = true;
-			f->phys = p;
-			f->a = *r;
-			f->b = *cs[i].s;
+		if (r->gen == cs[i].s->gen && r->seq < cs[i].s->seq) {
+			if (!f->found) {
+				f->found = true;
+				f->phys = p;
+				f->a = *r;
+				f->b = *cs[i].s;
+			}
+			if (buffered && r->has_old && r->gen == cs[i].wgen &&
+			    still_pending(seed, r, p))
+				show_old(r, p, phys, len, buf);
 			continue;
 		}
 		/* 2. Not yet ordered by a barrier: the device sees it now. */
@@ -707,14 +771,15 @@ static void device_read(struct dmaemu__order *o, const void *dev, uint64_t phys,
 	}
 	/* 3. One read sees its words together: any of them stored before
 	 * the newest unordered one, in its generation, may be older. */
-	for (i = 0; i < n && !f->found; i++) {
+	for (i = 0; i < n; i++) {
 		if (!cs[i].gen)
 			continue;
-		for (p = phys & ~(uint64_t)((1u << WORD_SHIFT) - 1); p < end;
-		     p += 1u << WORD_SHIFT) {
+		for (p = start; p < end; p += 1u << WORD_SHIFT) {
 			r = rec_of(o, p, false);
-			if (r && r->ctx == cs[i].ctx && r->gen == cs[i].gen &&
-			    r->seq < cs[i].seq) {
+			if (!r || r->ctx != cs[i].ctx || r->gen != cs[i].gen ||
+			    r->seq >= cs[i].seq)
+				continue;
+			if (!f->found) {
 				f->found = true;
 				f->phys = p;
 				f->a = *r;
@@ -723,8 +788,9 @@ static void device_read(struct dmaemu__order *o, const void *dev, uint64_t phys,
 				f->b.seq = cs[i].seq;
 				f->b.phys = cs[i].phys;
 				f->b.site = cs[i].site;
-				break;
 			}
+			if (buffered && r->has_old && still_pending(seed, r, p))
+				show_old(r, p, phys, len, buf);
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -745,7 +811,7 @@ static void device_read(struct dmaemu__order *o, const void *dev, uint64_t phys,
 
 void dmaemu__order_device(struct dmaemu_machine *m, const void *dev,
 			  const char *name, uint64_t dma, uint64_t phys,
-			  size_t len, bool write)
+			  void *buf, size_t len, bool write)
 {
 	struct dmaemu__order *o = m->cpu ? m->cpu->order : NULL;
 	struct finding f;
@@ -770,7 +836,8 @@ void dmaemu__order_device(struct dmaemu_machine *m, const void *dev,
 		return;
 	}
 	dmaemu__lock(&o->lock);
-	device_read(o, dev, phys, len, &f);
+	device_read(o, dev, phys, len, buf,
+		    m->opt.profile != DMAEMU__PROFILE_X86, m->opt.seed, &f);
 	if (f.found)
 		o->found[0]++;
 	dmaemu__unlock(&o->lock);

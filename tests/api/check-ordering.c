@@ -286,6 +286,65 @@ START_TEST(test_write_lock_orders)
 }
 END_TEST
 
+/*
+ * The data: on arm64 a store with no barrier before a later one the
+ * device sees may not have drained when the device reads it; the seed
+ * decides.  Over a sweep of seeds some reads get the old address with
+ * the new OWN bit, some the new address; every one is reported.  With
+ * dma_wmb(), and on x86 (TSO), no seed gives the old address.
+ */
+static unsigned int old_addr_seeds(const char *profile, bool barrier,
+				   unsigned int seeds)
+{
+	unsigned int seed, old = 0;
+	uint32_t v[2];
+	char opts[64];
+
+	for (seed = 1; seed <= seeds; seed++) {
+		snprintf(opts, sizeof(opts), "profile=%s:seed=%u", profile,
+			 seed);
+		make(opts);
+		WRITE_ONCE(ring[0], 0x1000);
+		if (barrier)
+			dma_wmb();
+		WRITE_ONCE(ring[1], OWN);
+		ck_assert_int_eq(dmaemu_dma_read(dd, ring_dma, v, sizeof(v)),
+				 0);
+		ck_assert_uint_eq(v[1], OWN);
+		ck_assert(v[0] == 0x1000 || v[0] == 0);
+		old += v[0] == 0;
+		expect("missing-write-barrier", barrier ? 0 : 1);
+		teardown();
+	}
+	return old;
+}
+
+START_TEST(test_data_effect)
+{
+	unsigned int old = old_addr_seeds("arm64", false, 32), seed;
+	char opts[32];
+	uint32_t v[2];
+
+	ck_assert_uint_gt(old, 0);
+	ck_assert_uint_lt(old, 32);
+	ck_assert_uint_eq(old_addr_seeds("arm64", true, 32), 0);
+	ck_assert_uint_eq(old_addr_seeds("x86", false, 32), 0);
+	/* A barrier drains the stores: the device gets them, in any seed. */
+	for (seed = 1; seed <= 8; seed++) {
+		snprintf(opts, sizeof(opts), "seed=%u", seed);
+		make(opts);
+		fill_no_barrier();
+		wmb();
+		ck_assert_int_eq(dmaemu_dma_read(dd, ring_dma, v, sizeof(v)),
+				 0);
+		ck_assert_uint_eq(v[0], 0x1000);
+		expect("missing-write-barrier", 0);
+		teardown();
+	}
+	make(NULL);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------- */
 /* missing-read-barrier                                                   */
 /* ---------------------------------------------------------------------- */
@@ -525,6 +584,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_write_never_read);
 	tcase_add_test(tc, test_write_device_overwrote);
 	tcase_add_test(tc, test_write_lock_orders);
+	tcase_add_test(tc, test_data_effect);
 	tcase_add_test(tc, test_read_no_barrier);
 	tcase_add_test(tc, test_read_dma_rmb);
 	tcase_add_test(tc, test_read_load_acquire);

@@ -148,7 +148,8 @@ START_TEST(test_families)
 		"stale-cpu-read",	   "lost-device-write",
 		"lost-cpu-write",	   "cpu-access-device-owned",
 		"device-access-cpu-owned", "stale-device-read",
-		"wc-pending-read",
+		"wc-pending-read",	   "missing-write-barrier",
+		"missing-read-barrier",
 	};
 	static const char *const platform[] = {
 		"sleep-in-atomic",
@@ -180,7 +181,7 @@ START_TEST(test_families)
 		n[want]++;
 	}
 	/* Every name above is a kind. */
-	ck_assert_uint_eq(n[DMAEMU__CHECK_COHERENCE], 7);
+	ck_assert_uint_eq(n[DMAEMU__CHECK_COHERENCE], 9);
 	ck_assert_uint_eq(n[DMAEMU__CHECK_PLATFORM], 4);
 	ck_assert_uint_eq(n[DMAEMU__CHECK_ERRORS], 9);
 	ck_assert_uint_ge(n[DMAEMU__CHECK_API], 1);
