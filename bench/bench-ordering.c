@@ -26,8 +26,8 @@
 #include "ce-driver.h"
 
 #define LEN 4096
-#define JOBS 400
-#define REPS 5
+#define JOBS 300
+#define REPS 7
 
 /* ns per job of JOBS copies on a fresh machine with @opts; -1 on error. */
 static double round_ns(const char *opts, uint64_t *reports)

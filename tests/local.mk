@@ -151,6 +151,25 @@ tests_api_check_ordering_ce_nowmb_SOURCES = \
 tests_api_check_ordering_ce_nowmb_CPPFLAGS = \
 	$(tests_api_check_ordering_ce_CPPFLAGS) -DCE_NO_DOORBELL_WMB
 tests_api_check_ordering_ce_nowmb_LDADD = $(tests_api_check_ordering_ce_LDADD)
+# The same with the network card's driver and its TX doorbell.
+if HAVE_INSTRUMENT
+check_PROGRAMS += tests/api/check-ordering-nic tests/api/check-ordering-nic-nowmb
+TESTS += tests/api/check-ordering-nic tests/api/check-ordering-nic-nowmb
+endif
+tests_api_check_ordering_nic_SOURCES = tests/api/check-ordering-nic.c \
+	examples/nic/nic-driver.c examples/nic/nic-driver.h
+tests_api_check_ordering_nic_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/nic -DNIC_RELAXED_DOORBELL
+tests_api_check_ordering_nic_CFLAGS = $(instr_cflags)
+tests_api_check_ordering_nic_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_ordering_nic_LDADD = $(tests_api_check_ordering_ce_LDADD)
+tests_api_check_ordering_nic_nowmb_SOURCES = \
+	$(tests_api_check_ordering_nic_SOURCES)
+tests_api_check_ordering_nic_nowmb_CPPFLAGS = \
+	$(tests_api_check_ordering_nic_CPPFLAGS) -DNIC_NO_DOORBELL_WMB
+tests_api_check_ordering_nic_nowmb_CFLAGS = $(instr_cflags)
+tests_api_check_ordering_nic_nowmb_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_ordering_nic_nowmb_LDADD = $(tests_api_check_ordering_ce_LDADD)
 
 check_PROGRAMS += tests/api/check-lockstep
 TESTS += tests/api/check-lockstep

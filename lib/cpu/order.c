@@ -266,6 +266,7 @@ int dmaemu__order_init(struct dmaemu_machine *m)
 
 	if (m->opt.ordering_strong)
 		return 0;
+	pthread_once(&ctx_once, ctx_setup);
 	o = dmaemu__calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;
@@ -455,12 +456,28 @@ static const char *tso_note(const struct dmaemu_machine *m)
 	return is_x86(m) ? "; correct on x86 (TSO), broken on arm64" : "";
 }
 
+/*
+ * The driver's line of @site: the innermost of its frames that is not in
+ * a header of the kernel personality (WRITE_ONCE(), writel_relaxed() are
+ * inlined there), as "fn file:line".
+ */
 static void where_of(const void *site, char *buf, size_t len)
 {
-	if (site)
-		dmaemu__code_where(site, buf, len);
-	else
+	struct dmaemu__frame f[8];
+	unsigned int n, i;
+
+	if (!site) {
 		snprintf(buf, len, "(unknown)");
+		return;
+	}
+	n = dmaemu__symbolize(site, f, 8);
+	for (i = 0; i < n; i++) {
+		if (strstr(f[i].file, "dmaemu/kernel/"))
+			continue;
+		snprintf(buf, len, "%s %s:%u", f[i].fn, f[i].file, f[i].line);
+		return;
+	}
+	dmaemu__code_where(site, buf, len);
 }
 
 /* A finding of the write side, no lock held. */
