@@ -251,7 +251,6 @@ struct dmaemu__order {
 	struct obank bank[DMAEMU__MAX_BANKS];
 	struct seen *seen;
 	size_t nseen, seen_cap;
-	uint64_t found[2]; /* findings: write, read (o->lock) */
 };
 
 bool dmaemu__order_weak(const struct dmaemu_machine *m)
@@ -855,8 +854,6 @@ void dmaemu__order_device(struct dmaemu_machine *m, const void *dev,
 	dmaemu__lock(&o->lock);
 	device_read(o, dev, phys, len, buf,
 		    m->opt.profile != DMAEMU__PROFILE_X86, m->opt.seed, &f);
-	if (f.found)
-		o->found[0]++;
 	dmaemu__unlock(&o->lock);
 	if (f.found)
 		report_write(m, name, dma, len, f.phys, &f.a, &f.b);
