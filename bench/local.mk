@@ -53,3 +53,16 @@ bench_libbenchchecks_instr_la_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
 bench_bench_checks_SOURCES = bench/bench-checks.c
 bench_bench_checks_LDADD = bench/libbenchchecks-instr.la lib/libdmaemu-internal.la
 bench_list += bench/bench-checks
+
+# The ordering checks' cost on the copy engine's reference driver:
+# ordering=weak against ordering=strong in the same run; the driver is
+# built with the instrumentation flags, as driver code is.
+noinst_PROGRAMS += bench/bench-ordering
+bench_bench_ordering_SOURCES = bench/bench-ordering.c \
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h
+bench_bench_ordering_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/copy-engine
+bench_bench_ordering_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
+bench_bench_ordering_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+bench_bench_ordering_LDADD = devices/libdmaemu-devices.la lib/libdmaemu.la
+bench_list += bench/bench-ordering

@@ -102,7 +102,8 @@ api_tests = \
 	tests/api/check-trace \
 	tests/api/check-check-helpers \
 	tests/api/check-api-debug \
-	tests/api/check-coherence-misuse
+	tests/api/check-coherence-misuse \
+	tests/api/check-ordering
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
@@ -131,6 +132,48 @@ tests_api_check_copy_engine_CPPFLAGS = $(AM_CPPFLAGS) \
 tests_api_check_copy_engine_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 # sched=lockstep, with the copy engine's reference driver.
+# The ordering checks on the copy engine's reference driver with a relaxed
+# doorbell, with and without the wmb() before it (docs/ordering.md).
+# Instrumented, as driver code is: the checks follow its plain stores.
+if HAVE_INSTRUMENT
+check_PROGRAMS += tests/api/check-ordering-ce tests/api/check-ordering-ce-nowmb
+TESTS += tests/api/check-ordering-ce tests/api/check-ordering-ce-nowmb
+endif
+tests_api_check_ordering_ce_CFLAGS = $(instr_cflags)
+tests_api_check_ordering_ce_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_ordering_ce_nowmb_CFLAGS = $(instr_cflags)
+tests_api_check_ordering_ce_nowmb_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_ordering_ce_SOURCES = tests/api/check-ordering-drivers.c \
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h
+tests_api_check_ordering_ce_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/copy-engine -DCE_RELAXED_DOORBELL
+tests_api_check_ordering_ce_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+tests_api_check_ordering_ce_nowmb_SOURCES = \
+	$(tests_api_check_ordering_ce_SOURCES)
+tests_api_check_ordering_ce_nowmb_CPPFLAGS = \
+	$(tests_api_check_ordering_ce_CPPFLAGS) -DCE_NO_DOORBELL_WMB
+tests_api_check_ordering_ce_nowmb_LDADD = $(tests_api_check_ordering_ce_LDADD)
+# The same with the network card's driver and its TX doorbell.
+if HAVE_INSTRUMENT
+check_PROGRAMS += tests/api/check-ordering-nic tests/api/check-ordering-nic-nowmb
+TESTS += tests/api/check-ordering-nic tests/api/check-ordering-nic-nowmb
+endif
+tests_api_check_ordering_nic_SOURCES = tests/api/check-ordering-nic.c \
+	examples/nic/nic-driver.c examples/nic/nic-driver.h
+tests_api_check_ordering_nic_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/nic -DNIC_RELAXED_DOORBELL
+tests_api_check_ordering_nic_CFLAGS = $(instr_cflags)
+tests_api_check_ordering_nic_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_ordering_nic_LDADD = $(tests_api_check_ordering_ce_LDADD)
+tests_api_check_ordering_nic_nowmb_SOURCES = \
+	$(tests_api_check_ordering_nic_SOURCES)
+tests_api_check_ordering_nic_nowmb_CPPFLAGS = \
+	$(tests_api_check_ordering_nic_CPPFLAGS) -DNIC_NO_DOORBELL_WMB
+tests_api_check_ordering_nic_nowmb_CFLAGS = $(instr_cflags)
+tests_api_check_ordering_nic_nowmb_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_ordering_nic_nowmb_LDADD = $(tests_api_check_ordering_ce_LDADD)
+
 check_PROGRAMS += tests/api/check-lockstep
 TESTS += tests/api/check-lockstep
 tests_api_check_lockstep_SOURCES = tests/api/check-lockstep.c \

@@ -138,8 +138,21 @@ int cedrv_run(struct cedrv *ce, u32 op, u64 src, dma_addr_t dst, u32 len)
 	d->cookie = ce->tail;
 	ce->tail = (ce->tail + 1) % CE_RING_SIZE_N;
 	seq = ++ce->submitted;
+#ifdef CE_RELAXED_DOORBELL
+	/*
+	 * The variant the data sheet allows: a wmb() orders the descriptor
+	 * before a writel_relaxed() doorbell (tests/api/check-ordering-
+	 * drivers.c builds it, and with CE_NO_DOORBELL_WMB without the
+	 * wmb(), the bug docs/ordering.md describes).
+	 */
+#ifndef CE_NO_DOORBELL_WMB
+	wmb();
+#endif
+	writel_relaxed(ce->tail, ce->regs + CE_TAIL);
+#else
 	/* writel() orders the descriptor's stores before the doorbell. */
 	writel(ce->tail, ce->regs + CE_TAIL);
+#endif
 
 	while (!job_done(ce, seq)) {
 		if (!wait_for_completion_timeout(&ce->done, CE_TIMEOUT)) {

@@ -138,6 +138,24 @@ void dmaemu_cpu_access(const volatile void *addr, size_t size, int write);
  */
 void dmaemu_cpu_flush_wc(void);
 
+/* Kinds of dmaemu_cpu_barrier(). */
+#define DMAEMU_BARRIER_READ 0x1u  /* rmb(), dma_rmb(), load-acquire */
+#define DMAEMU_BARRIER_WRITE 0x2u /* wmb(), dma_wmb(), store-release */
+#define DMAEMU_BARRIER_FULL 0x3u  /* mb(), locks */
+
+/**
+ * dmaemu_cpu_barrier() - the calling thread orders its accesses to
+ * coherent memory (docs/ordering.md): what the barrier macros of
+ * <asm/barrier.h> call besides their fence.
+ * @kind: DMAEMU_BARRIER_READ (later loads are satisfied after earlier
+ *        ones), DMAEMU_BARRIER_WRITE (earlier stores reach devices before
+ *        later ones) or DMAEMU_BARRIER_FULL (both).
+ *
+ * It changes no data and costs a few loads and stores; a thread that never
+ * accessed coherent memory has nothing to order.
+ */
+void dmaemu_cpu_barrier(unsigned int kind);
+
 /**
  * dmaemu_mmio_read() - read a device register (readl() and friends).
  * @addr:    an ioremap() cookie, or memory.

@@ -20,49 +20,51 @@ struct dmaemu_machine;
  * The report kinds; DMAEMU_REPORT_KINDS(X) makes both the enum and the
  * table of names, so they cannot disagree.
  */
-#define DMAEMU_REPORT_KINDS(X)                                            \
-	X(LOST_DEVICE_WRITE, "lost-device-write")                         \
-	X(LOST_CPU_WRITE, "lost-cpu-write")                               \
-	X(STALE_CPU_READ, "stale-cpu-read")                               \
-	X(NO_KERNEL_MAPPING_ACCESS, "no-kernel-mapping-access")           \
-	X(MMIO_ACCESS, "mmio-access")                                     \
-	X(ALLOC_FAILURE, "alloc-failure")                                 \
-	X(SLEEP_IN_ATOMIC, "sleep-in-atomic")                             \
-	X(BAD_ARGUMENT, "bad-argument")                                   \
-	X(BAD_FREE, "bad-free")                                           \
-	X(MISSING_ATTRIBUTE, "missing-attribute")                         \
-	X(POOL_CORRUPTION, "pool-corruption")                             \
-	X(POOL_BUSY, "pool-busy")                                         \
-	X(SWIOTLB_FULL, "swiotlb-full")                                   \
-	X(IOMMU_FAULT, "iommu-fault")                                     \
-	X(DMA_FAULT, "dma-fault")                                         \
-	X(LEAKED_MAPPING, "leaked-mapping")                               \
-	X(MAP_INVALID_MEMORY, "map-invalid-memory")                       \
-	X(UNMAP_INVALID_ADDRESS, "unmap-invalid-address")                 \
-	X(UNMAP_NOT_MAPPED, "unmap-not-mapped")                           \
-	X(UNMAP_SIZE_MISMATCH, "unmap-size-mismatch")                     \
-	X(UNMAP_TYPE_MISMATCH, "unmap-type-mismatch")                     \
-	X(FREE_CPU_ADDRESS_MISMATCH, "free-cpu-address-mismatch")         \
-	X(UNMAP_SG_COUNT_MISMATCH, "unmap-sg-count-mismatch")             \
-	X(UNMAP_DIRECTION_MISMATCH, "unmap-direction-mismatch")           \
-	X(MAPPING_ERROR_NOT_CHECKED, "mapping-error-not-checked")         \
-	X(SYNC_NOT_MAPPED, "sync-not-mapped")                             \
-	X(SYNC_OUT_OF_RANGE, "sync-out-of-range")                         \
-	X(SYNC_DIRECTION_MISMATCH, "sync-direction-mismatch")             \
-	X(SYNC_CPU_TO_DEVICE, "sync-for-cpu-of-to-device-mapping")        \
-	X(SYNC_DEV_FROM_DEVICE, "sync-for-device-of-from-device-mapping") \
-	X(SYNC_SG_COUNT_MISMATCH, "sync-sg-count-mismatch")               \
-	X(OVERLAPPING_MAPPINGS, "overlapping-mappings")                   \
-	X(FREE_OF_MAPPED_MEMORY, "free-of-mapped-memory")                 \
-	X(LEAKED_IRQ, "leaked-irq")                                       \
-	X(UNHANDLED_IRQ, "unhandled-irq")                                 \
-	X(CPU_ACCESS_DEVICE_OWNED, "cpu-access-device-owned")             \
-	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")             \
-	X(STALE_DEVICE_READ, "stale-device-read")                         \
-	X(WC_PENDING_READ, "wc-pending-read")                             \
-	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")                         \
-	X(DEVICE_ACCESS_UNMAPPED, "device-access-unmapped")               \
-	X(DEVICE_WRITE_TO_DEVICE_MAPPING, "device-write-to-device-mapping")
+#define DMAEMU_REPORT_KINDS(X)                                              \
+	X(LOST_DEVICE_WRITE, "lost-device-write")                           \
+	X(LOST_CPU_WRITE, "lost-cpu-write")                                 \
+	X(STALE_CPU_READ, "stale-cpu-read")                                 \
+	X(NO_KERNEL_MAPPING_ACCESS, "no-kernel-mapping-access")             \
+	X(MMIO_ACCESS, "mmio-access")                                       \
+	X(ALLOC_FAILURE, "alloc-failure")                                   \
+	X(SLEEP_IN_ATOMIC, "sleep-in-atomic")                               \
+	X(BAD_ARGUMENT, "bad-argument")                                     \
+	X(BAD_FREE, "bad-free")                                             \
+	X(MISSING_ATTRIBUTE, "missing-attribute")                           \
+	X(POOL_CORRUPTION, "pool-corruption")                               \
+	X(POOL_BUSY, "pool-busy")                                           \
+	X(SWIOTLB_FULL, "swiotlb-full")                                     \
+	X(IOMMU_FAULT, "iommu-fault")                                       \
+	X(DMA_FAULT, "dma-fault")                                           \
+	X(LEAKED_MAPPING, "leaked-mapping")                                 \
+	X(MAP_INVALID_MEMORY, "map-invalid-memory")                         \
+	X(UNMAP_INVALID_ADDRESS, "unmap-invalid-address")                   \
+	X(UNMAP_NOT_MAPPED, "unmap-not-mapped")                             \
+	X(UNMAP_SIZE_MISMATCH, "unmap-size-mismatch")                       \
+	X(UNMAP_TYPE_MISMATCH, "unmap-type-mismatch")                       \
+	X(FREE_CPU_ADDRESS_MISMATCH, "free-cpu-address-mismatch")           \
+	X(UNMAP_SG_COUNT_MISMATCH, "unmap-sg-count-mismatch")               \
+	X(UNMAP_DIRECTION_MISMATCH, "unmap-direction-mismatch")             \
+	X(MAPPING_ERROR_NOT_CHECKED, "mapping-error-not-checked")           \
+	X(SYNC_NOT_MAPPED, "sync-not-mapped")                               \
+	X(SYNC_OUT_OF_RANGE, "sync-out-of-range")                           \
+	X(SYNC_DIRECTION_MISMATCH, "sync-direction-mismatch")               \
+	X(SYNC_CPU_TO_DEVICE, "sync-for-cpu-of-to-device-mapping")          \
+	X(SYNC_DEV_FROM_DEVICE, "sync-for-device-of-from-device-mapping")   \
+	X(SYNC_SG_COUNT_MISMATCH, "sync-sg-count-mismatch")                 \
+	X(OVERLAPPING_MAPPINGS, "overlapping-mappings")                     \
+	X(FREE_OF_MAPPED_MEMORY, "free-of-mapped-memory")                   \
+	X(LEAKED_IRQ, "leaked-irq")                                         \
+	X(UNHANDLED_IRQ, "unhandled-irq")                                   \
+	X(CPU_ACCESS_DEVICE_OWNED, "cpu-access-device-owned")               \
+	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")               \
+	X(STALE_DEVICE_READ, "stale-device-read")                           \
+	X(WC_PENDING_READ, "wc-pending-read")                               \
+	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")                           \
+	X(DEVICE_ACCESS_UNMAPPED, "device-access-unmapped")                 \
+	X(DEVICE_WRITE_TO_DEVICE_MAPPING, "device-write-to-device-mapping") \
+	X(MISSING_WRITE_BARRIER, "missing-write-barrier")                   \
+	X(MISSING_READ_BARRIER, "missing-read-barrier")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
@@ -118,12 +120,31 @@ uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind);
 #define DMAEMU_REPORT_MASK_WORDS 4  /* 256 bits: the largest cache line */
 
 /**
+ * enum dmaemu_report_severity - how bad a report is.
+ * @DMAEMU_SEVERITY_ERROR: a bug on the emulated platform (printed
+ *                         "==PID==ERROR: dmaemu: ...").
+ * @DMAEMU_SEVERITY_NOTE:  a portability note: correct on this profile,
+ *                         broken on another (the ordering checks on x86,
+ *                         whose TSO order hides a missing dma_wmb() or
+ *                         dma_rmb() that arm64 needs); printed
+ *                         "==PID==NOTE: dmaemu: ...", counted and recorded
+ *                         like an error, but exitcode= and halt_on_error=
+ *                         ignore it.  Option portability_notes=0 drops
+ *                         them.
+ */
+enum dmaemu_report_severity {
+	DMAEMU_SEVERITY_ERROR = 0,
+	DMAEMU_SEVERITY_NOTE,
+};
+
+/**
  * struct dmaemu_report - one report, as recorded by its machine.
  * @seq:       1 for the machine's first report, then 2, 3, ...: the order
  *             in which the machine recorded them; never reused, not reset
  *             by dmaemu_report_clear().
  * @kind:      what was found.
  * @kind_name: dmaemu_report_kind_name(@kind) ("stale-cpu-read").
+ * @severity:  an error, or a portability note.
  * @device:    name of the device the report is about, for the reports a
  *             device's own access or release makes: dma-fault (a bus
  *             address that is not DRAM), iommu-fault,
@@ -159,6 +180,7 @@ struct dmaemu_report {
 	uint64_t seq;
 	enum dmaemu_report_kind kind;
 	const char *kind_name;
+	enum dmaemu_report_severity severity;
 	char device[DMAEMU_REPORT_DEVICE_MAX];
 	uint64_t phys;
 	uint64_t size;

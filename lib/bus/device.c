@@ -575,6 +575,7 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	dmaemu__unlock(&m->lock);
 
 	clients_free(d, DMAEMU__BUS_NSLOTS);
+	dmaemu__order_forget_device(m, d);
 	pthread_mutex_destroy(&d->devres_lock);
 	dmaemu__free(d->name);
 	dmaemu__free(d);
@@ -1020,6 +1021,11 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	}
 	if (write) /* MEM changed under every CPU fast-path entry (cpu.c) */
 		dmaemu__mem_changed();
+	/* Ordering against the CPU's stores and loads (cpu/order.c); a
+	 * read may get old values of stores not yet drained. */
+	for (i = 0, b = buf; i < n; b += p[i].len, i++)
+		dmaemu__order_device(m, d, d->name, p[i].dma, p[i].phys, b,
+				     p[i].len, write);
 	/* One report for the whole read, then the clients (the ownership
 	 * check has nothing to add to it). */
 	if (st.bytes)

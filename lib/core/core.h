@@ -173,6 +173,8 @@ struct dmaemu__options {
 	char trace[DMAEMU__OPT_PATH_MAX]; /* "" = no trace file */
 	bool trace_json;		  /* trace_format=json */
 	unsigned int trace_events;	  /* groups traced from create */
+	bool ordering_strong;	/* ordering=strong: no checks (cpu/order.c) */
+	bool portability_notes; /* x86: ordering findings as notes */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -433,6 +435,7 @@ struct dmaemu__report_info {
 	const char *last_device;
 	uint64_t last_dma, last_size;
 	bool last_write;
+	bool note; /* a portability note, not an error (report.h) */
 };
 int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen);
 void dmaemu__report_fini(struct dmaemu_machine *m);

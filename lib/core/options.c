@@ -108,6 +108,8 @@ enum {
 	K_TRACE,
 	K_TRACE_FORMAT,
 	K_TRACE_EVENTS,
+	K_ORDERING,
+	K_PORTABILITY_NOTES,
 	K_NKEYS
 };
 
@@ -305,6 +307,20 @@ static const struct opt_key keys[K_NKEYS] = {
 			    {"text", "json", "expected text or json"}},
 	[K_TRACE_EVENTS] =
 		{"trace_events", OPT_TRACE, OFF(trace_events), 0, 0, 0, {NULL}},
+	[K_ORDERING] = {"ordering",
+			OPT_PAIR,
+			OFF(ordering_strong),
+			0,
+			1,
+			0,
+			{"weak", "strong", "expected weak or strong"}},
+	[K_PORTABILITY_NOTES] = {"portability_notes",
+				 OPT_BOOL,
+				 OFF(portability_notes),
+				 0,
+				 1,
+				 0,
+				 {NULL}},
 };
 
 static const char *const profile_names[] = {
@@ -686,6 +702,8 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->checks = DMAEMU__CHECKS_ALL;
 	o->fail_verbose = true;
 	o->trace_events = DMAEMU__TRACE_ALL;
+	o->ordering_strong = false;
+	o->portability_notes = true;
 }
 
 /**

@@ -135,6 +135,7 @@ static void fill(struct dmaemu_report *out, const struct dmaemu__report_info *r,
 	memset(out, 0, sizeof(*out)); /* all defined: callers may compare */
 	out->kind = r->kind;
 	out->kind_name = dmaemu_report_kind_name(r->kind);
+	out->severity = r->note ? DMAEMU_SEVERITY_NOTE : DMAEMU_SEVERITY_ERROR;
 	copy_str(out->device, sizeof(out->device), r->device,
 		 r->device ? strlen(r->device) : 0);
 	out->phys = r->phys;

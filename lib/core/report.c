@@ -118,6 +118,8 @@ static const unsigned char kind_family[DMAEMU_REPORT_NKINDS] = {
 	[DMAEMU_REPORT_DEVICE_ACCESS_UNMAPPED] = DMAEMU__CHECK_COHERENCE,
 	[DMAEMU_REPORT_DEVICE_WRITE_TO_DEVICE_MAPPING] =
 		DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_MISSING_WRITE_BARRIER] = DMAEMU__CHECK_COHERENCE,
+	[DMAEMU_REPORT_MISSING_READ_BARRIER] = DMAEMU__CHECK_COHERENCE,
 	/* The kernel's other rules: contexts, interrupts, MMIO. */
 	[DMAEMU_REPORT_SLEEP_IN_ATOMIC] = DMAEMU__CHECK_PLATFORM,
 	[DMAEMU_REPORT_MMIO_ACCESS] = DMAEMU__CHECK_PLATFORM,
@@ -687,7 +689,8 @@ static void format(struct dmaemu_machine *m, struct text *t,
 	t->nnamed = 0;
 	t->note = dmaemu__supp_frames(m);
 	t->max_lines = v >= 2 ? DEEP_LINES : STACK_LINES;
-	add(t, "==%d==ERROR: dmaemu: %s: %s\n", (int)getpid(), kind, head);
+	add(t, "==%d==%s: dmaemu: %s: %s\n", (int)getpid(),
+	    r->note ? "NOTE" : "ERROR", kind, head);
 	t->head = strchr(t->buf, '\n')
 			  ? (size_t)(strchr(t->buf, '\n') - t->buf + 1)
 			  : t->len;
@@ -817,6 +820,8 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 		      " len=%zu at=\"%s\" text=\"%s\"",
 		      kind, r->phys, (size_t)r->size, at ? at : "", head);
 
+	if (r->note) /* a portability note is not an error here */
+		return;
 	if (m->opt.exitcode)
 		__atomic_store_n(&exit_status, m->opt.exitcode,
 				 __ATOMIC_RELEASE);

@@ -106,6 +106,12 @@ int dmaemu__cpu_init(struct dmaemu_machine *m)
 		m->cpu = NULL;
 		return -ENOMEM;
 	}
+	if (dmaemu__order_init(m)) {
+		dmaemu__owncheck_fini(m);
+		dmaemu__free(c);
+		m->cpu = NULL;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -120,6 +126,7 @@ void dmaemu__cpu_fini(struct dmaemu_machine *m)
 	/* Entries of any thread may point into this machine: drop them. */
 	dmaemu__mem_changed();
 	dmaemu__owncheck_fini(m);
+	dmaemu__order_fini(m);
 	for (ts = c->tstats; ts; ts = tn) {
 		tn = ts->next;
 		dmaemu__free(ts);
@@ -396,6 +403,14 @@ static void report_bad(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 	}
 }
 
+/* The driver's line of the access being handled, or NULL. */
+static const void *site_now(void)
+{
+	const struct dmaemu__call *c = dmaemu__call_current();
+
+	return c ? c->caller : NULL;
+}
+
 /*
  * Handle the part of the access at @addr that lies in one line or one
  * region; device-owned bytes it touches are noted in @acc.  Return: the
@@ -407,6 +422,7 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 	struct dmaemu__where w;
 	struct dmaemu_machine *m;
+	bool ordered;
 	uint8_t own;
 	size_t n;
 
@@ -423,7 +439,15 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		tls_bind(m);
 		tick(m);
 		own = linear_access(m, w.phys, addr, n, store, acc);
+		/* x86 coherent memory is cacheable: every access of it must
+		 * come back here to be ordered. */
+		ordered = dmaemu__order_tracked(m, w.phys);
+		if (ordered)
+			t->line_len = 0;
 		dmaemu__unlock(&m->cache_lock);
+		if (ordered)
+			dmaemu__order_cpu(m, w.phys, n, store, false,
+					  site_now(), &acc->oseq);
 		dmaemu__own_check(acc, m, w.phys, n, store, own);
 		return n;
 	case DMAEMU__REGION_UNCACHED:
@@ -433,13 +457,20 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		tls_bind(m);
 		tick(m);
 		__atomic_fetch_add(&m->cpu->uncached, 1, __ATOMIC_RELAXED);
-		if (t->ts) {
+		/* ordering=weak: every access of coherent memory is ordered
+		 * here, none takes the fast path. */
+		ordered = dmaemu__order_weak(m);
+		if (t->ts && !ordered) {
 			t->unc = (uintptr_t)w.bank->mem;
 			t->unc_len = w.bank->size;
 			t->unc_gen = __atomic_load_n(&dmaemu__mem_gen,
 						     __ATOMIC_ACQUIRE);
 		}
 		dmaemu__unlock(&m->cache_lock);
+		if (ordered)
+			dmaemu__order_cpu(m, w.phys, n, store,
+					  m->opt.profile != DMAEMU__PROFILE_X86,
+					  site_now(), &acc->oseq);
 		return n;
 	case DMAEMU__REGION_WC:
 		n = line_part(m, w.phys, len);
@@ -455,6 +486,8 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 			__atomic_fetch_add(&m->cpu->wc_loads, 1,
 					   __ATOMIC_RELAXED);
 		}
+		dmaemu__order_cpu(m, w.phys, n, store, false, site_now(),
+				  &acc->oseq);
 		return n;
 	case DMAEMU__REGION_NOMAP:
 		report_bad(m, DMAEMU_REPORT_NO_KERNEL_MAPPING_ACCESS, addr, len,
@@ -477,6 +510,7 @@ void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store, const void *site)
 	struct dmaemu__call call;
 
 	acc.n = 0;
+	acc.oseq = 0;
 	acc.stale = false;
 	acc.host = addr;
 	acc.len = size;
@@ -524,6 +558,7 @@ void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
 	if (end > hi)
 		end = hi;
 	acc.n = 0;
+	acc.oseq = 0;
 	acc.stale = false;
 	acc.host = (uintptr_t)addr;
 	acc.len = len;
@@ -847,8 +882,10 @@ uint64_t dmaemu_mmio_read(const volatile void *addr, unsigned int size,
 	if (size < 8)
 		v &= (1ULL << (8 * size)) - 1;
 	/* readl(): later reads (of DMA memory) wait for this one. */
-	if (!relaxed)
+	if (!relaxed) {
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		dmaemu__order_barrier(DMAEMU_BARRIER_READ);
+	}
 	return v;
 }
 
@@ -874,10 +911,17 @@ void dmaemu_mmio_write(volatile void *addr, uint64_t val, unsigned int size,
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (m && m->opt.profile != DMAEMU__PROFILE_X86)
 			dmaemu__wc_flush(m);
+		dmaemu__order_barrier(DMAEMU_BARRIER_WRITE);
 	}
 	if (mmio) {
-		if (mmio_regs(&w, size, true, &mm, __builtin_return_address(0)))
+		if (mmio_regs(&w, size, true, &mm,
+			      __builtin_return_address(0))) {
+			/* The device sees this write: what came before it
+			 * in the same generation is not ordered against it. */
+			dmaemu__order_doorbell(m, mm.priv,
+					       __builtin_return_address(0));
 			mm.ops->write(mm.priv, w.phys - mm.off, val, size);
+		}
 		return;
 	}
 	dmaemu__cpu_hook((uintptr_t)addr, size, true);

@@ -11,6 +11,8 @@
  *                reads, statistics, explicit accessors, MMIO accessors
  *   wc.c         write-combining buffers
  *   prefetch.c   speculative fills of device-owned lines
+ *   order.c      ordering between CPU contexts and devices on coherent
+ *                memory (missing-write-barrier, missing-read-barrier)
  *   owncheck.c   the ownership check of CPU accesses (the coherence
  *                sanitizer's CPU side) and the repeat summary its reports
  *                share with the device side
@@ -18,6 +20,7 @@
 #ifndef DMAEMU_LIB_CPU_H
 #define DMAEMU_LIB_CPU_H
 
+#include "dmaemu/cpu.h"
 #include "mem/mem.h"
 
 /* cpu.c / wc.c: called by machine create/destroy. */
@@ -141,6 +144,7 @@ bool dmaemu__cpu_resident(struct dmaemu_machine *m, uint64_t phys);
 #define DMAEMU__NVERIFIED 1024
 struct dmaemu__mmio_map;
 struct dmaemu__pf_range;
+struct dmaemu__order;
 struct dmaemu__cpu {
 	uint64_t id; /* process-unique, never reused (fast-path entries) */
 
@@ -178,6 +182,10 @@ struct dmaemu__cpu {
 
 	/* The sanitizer's repeat summary (owncheck.c), its own lock. */
 	struct dmaemu__owncheck *own;
+
+	/* Ordering on coherent memory (order.c), its own lock; NULL with
+	 * ordering=strong. */
+	struct dmaemu__order *order;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -198,6 +206,7 @@ struct dmaemu__own_acc {
 	bool store, stale; /* a store; a stale read was reported */
 	uintptr_t host;	   /* the access: its first byte, set by the caller */
 	size_t len;	   /* and its length */
+	uint64_t oseq;	   /* its clock for the ordering checks (0: none yet) */
 	struct {
 		uint64_t lo, hi;
 	} run[DMAEMU__OWN_RUNS];
@@ -330,6 +339,48 @@ void dmaemu__wc_stats(struct dmaemu_machine *m, uint64_t *flushes,
 		      uint64_t *evictions);
 /* Bytes of [@phys, @phys + @len) pending in write-combining buffers. */
 size_t dmaemu__wc_pending(struct dmaemu_machine *m, uint64_t phys, size_t len);
+
+/* ---------------------------------------------------------------------- */
+/* Ordering on coherent memory (order.c)                                  */
+/* ---------------------------------------------------------------------- */
+
+/* Made at machine create unless ordering=strong (then every call below
+ * does nothing); _fini frees it. */
+int dmaemu__order_init(struct dmaemu_machine *m);
+void dmaemu__order_fini(struct dmaemu_machine *m);
+/* ordering=weak: the checks run (and accesses to coherent memory take the
+ * slow path). */
+bool dmaemu__order_weak(const struct dmaemu_machine *m);
+/* The pages of [@phys, +@len) hold a coherent or write-combining
+ * allocation (@on) or no longer do: only they have records. */
+void dmaemu__order_track(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
+			 bool on);
+/* Does the page of @phys hold one?  Lock-free. */
+bool dmaemu__order_tracked(struct dmaemu_machine *m, uint64_t phys);
+/* A barrier of the calling thread (DMAEMU_BARRIER_* of <dmaemu/cpu.h>). */
+void dmaemu__order_barrier(unsigned int kind);
+/* The CPU's load or store of [@phys, +@len) of a tracked page, made by
+ * driver code at @site (NULL: unknown).  @buffered: through the uncached
+ * alias of arm or arm64, whose stores may drain out of order (a store
+ * keeps what devices saw before it).  @seq: the access's clock, 0 until
+ * its first part takes one (the parts of one memcpy() are one store).
+ * No lock held. */
+void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
+		       bool store, bool buffered, const void *site,
+		       uint64_t *seq);
+/* The calling thread wrote a register of device @dev (its doorbell). */
+void dmaemu__order_doorbell(struct dmaemu_machine *m, const void *dev,
+			    const void *site);
+/* Device @dev (named @name) read or wrote [@phys, +@len) at bus address
+ * @dma (one physically contiguous piece), whose data is at @buf.  A read
+ * may get, in @buf, the old value of a word whose store has no barrier
+ * before a later one the device saw, and has not drained (the seed
+ * decides).  No lock held. */
+void dmaemu__order_device(struct dmaemu_machine *m, const void *dev,
+			  const char *name, uint64_t dma, uint64_t phys,
+			  void *buf, size_t len, bool write);
+/* Device @dev is going away: forget what it saw. */
+void dmaemu__order_forget_device(struct dmaemu_machine *m, const void *dev);
 
 /* ---------------------------------------------------------------------- */
 /* Prefetch (prefetch.c)                                                  */

@@ -5,6 +5,7 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/cpu/cpu.c \
 	lib/cpu/kasan.c \
 	lib/cpu/memintrin.c \
+	lib/cpu/order.c \
 	lib/cpu/owncheck.c \
 	lib/cpu/prefetch.c \
 	lib/cpu/wc.c

@@ -422,6 +422,24 @@ static dma_addr_t iommu_map(struct device *dev, const struct coherent *c,
 	return iova;
 }
 
+/*
+ * The ordering checks follow the CPU's accesses of coherent memory
+ * (cpu/order.c): what arm and arm64 map bufferable (uncached and
+ * write-combining views), and on x86 every allocation with a kernel
+ * mapping (all cacheable there).
+ */
+static void track(struct coherent *c, bool on)
+{
+	unsigned int i;
+	bool x86 = c->m->opt.profile == DMAEMU__PROFILE_X86;
+
+	if (c->view == VIEW_NOMAP || (c->view == VIEW_LINEAR && !x86))
+		return;
+	for (i = 0; i < c->nchunks; i++)
+		dmaemu__order_track(c->m, c->chunk[i].phys, c->chunk[i].len,
+				    on);
+}
+
 /* Release everything @c holds (it is out of the registry). */
 static void release(struct coherent *c)
 {
@@ -435,6 +453,7 @@ static void release(struct coherent *c)
 		munmap(c->cpu_addr, c->stitched_len);
 	if (c->iommu)
 		dmaemu__iommu_unmap(c->dev, c->handle, c->len);
+	track(c, false);
 	free_chunks(m, c);
 	dmaemu__free(c->chunk);
 	dmaemu__free(c);
@@ -562,6 +581,7 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	range.caller = call ? call->caller : NULL;
 	if (dmaemu__mapping_coherent_add(dev, &range))
 		goto out_iommu;
+	track(c, true);
 	reg_add(c);
 	*handle = c->handle;
 	if (dmaemu__tracing(m, DMAEMU__TRACE_ALLOC)) {

@@ -102,6 +102,13 @@ static struct dmaemu_machine *api_enter(struct device *dev, const char *fn,
 {
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 
+	/*
+	 * Maps, unmaps and syncs are barriers for the ordering checks
+	 * (cpu/order.c): on arm64 the cache maintenance behind them
+	 * (__dma_map_area(), __dma_unmap_area()) ends with a dsb sy, and
+	 * ARMv7's with a dsb; on x86 they stand for those.
+	 */
+	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	if (!m) {
 		dmaemu__reportf(
 			NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0, "%s(): %s", fn,

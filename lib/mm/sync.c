@@ -204,6 +204,8 @@ static void owner_lock(unsigned long *owner, const char *what)
 	}
 	*owner = me();
 	dmaemu__unlock(&b->lock);
+	/* Taking a lock orders the holder's accesses (cpu/order.c). */
+	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 }
 
 static bool owner_trylock(unsigned long *owner)
@@ -216,6 +218,8 @@ static bool owner_trylock(unsigned long *owner)
 	if (ok)
 		*owner = me();
 	dmaemu__unlock(&b->lock);
+	if (ok)
+		dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	return ok;
 }
 
@@ -224,6 +228,8 @@ static bool owner_unlock(unsigned long *owner, const char *what)
 	struct bucket *b = bucket_of(owner);
 	unsigned long was;
 
+	/* Releasing one orders them too. */
+	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	dmaemu__lock(&b->lock);
 	was = *owner;
 	if (was == me()) {
@@ -383,6 +389,9 @@ void wake_up(wait_queue_head_t *wq)
 {
 	struct bucket *b = bucket_of(wq);
 
+	/* Like the kernel's wake-ups and completions (a spinlock inside),
+	 * waking and being woken order accesses (cpu/order.c). */
+	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	dmaemu__lock(&b->lock);
 	wq->seq++;
 	bucket_wake(b);
@@ -414,6 +423,7 @@ long dmaemu_waitq_sleep(struct wait_queue_head *wq, unsigned long seq,
 	while (wq->seq == seq && !ret)
 		ret = bucket_wait(b, &d, "wait_event()");
 	dmaemu__unlock(&b->lock);
+	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	/* A deadlock ends the wait as its timeout would. */
 	return ret == -EDEADLK ? 0 : jiffies_left(&d);
 }
@@ -441,6 +451,7 @@ static void do_complete(struct completion *x, bool all)
 {
 	struct bucket *b = bucket_of(x);
 
+	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	dmaemu__lock(&b->lock);
 	if (all)
 		x->done = UINT_MAX;
@@ -482,6 +493,7 @@ static long do_wait(struct completion *x, long timeout, const char *what)
 			left = 1;
 	}
 	dmaemu__unlock(&b->lock);
+	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	return left;
 }
 

@@ -262,6 +262,9 @@ START_TEST(test_mmap_views_agree)
 	ck_assert_int_eq(dmaemu_dma_write(dd, h + 16, "DDDDDDDD", 8), 0);
 	ck_assert(all(k + 16, 8, 'D'));
 	ck_assert(all(u + 16, 8, 'D'));
+	/* The CPU's two stores reach the device in order only after a
+	 * barrier (docs/ordering.md). */
+	wmb();
 	ck_assert_int_eq(dmaemu_dma_read(dd, h, got, 24), 0);
 	ck_assert(all(got, 8, 'K') && all(got + 8, 8, 'U'));
 	dmaemu_vma_unmap(&vma);

@@ -202,6 +202,8 @@ START_TEST(test_families)
 		"wc-pending-read",
 		"device-access-unmapped",
 		"device-write-to-device-mapping",
+		"missing-write-barrier",
+		"missing-read-barrier",
 	};
 	static const char *const platform[] = {
 		"sleep-in-atomic",
@@ -233,7 +235,7 @@ START_TEST(test_families)
 		n[want]++;
 	}
 	/* Every name above is a kind. */
-	ck_assert_uint_eq(n[DMAEMU__CHECK_COHERENCE], 9);
+	ck_assert_uint_eq(n[DMAEMU__CHECK_COHERENCE], 11);
 	ck_assert_uint_eq(n[DMAEMU__CHECK_PLATFORM], 4);
 	ck_assert_uint_eq(n[DMAEMU__CHECK_ERRORS], 9);
 	ck_assert_uint_ge(n[DMAEMU__CHECK_API], 1);
