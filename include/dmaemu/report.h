@@ -60,7 +60,9 @@ struct dmaemu_machine;
 	X(DEVICE_ACCESS_CPU_OWNED, "device-access-cpu-owned")             \
 	X(STALE_DEVICE_READ, "stale-device-read")                         \
 	X(WC_PENDING_READ, "wc-pending-read")                             \
-	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")
+	X(LOCKSTEP_DEADLOCK, "lockstep-deadlock")                         \
+	X(KERNEL_WARNING, "kernel-warning")                               \
+	X(KERNEL_BUG, "kernel-bug")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,

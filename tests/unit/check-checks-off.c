@@ -155,11 +155,13 @@ START_TEST(test_families)
 		"mmio-access",
 		"leaked-irq",
 		"unhandled-irq",
+		"kernel-warning",
 	};
 	static const char *const errors[] = {
 		"bad-argument",	   "alloc-failure", "bad-free",
 		"pool-corruption", "pool-busy",	    "swiotlb-full",
 		"iommu-fault",	   "dma-fault",	    "lockstep-deadlock",
+		"kernel-bug",
 	};
 	unsigned int k, i, n[DMAEMU__CHECK_NFAMILIES + 1] = {0};
 
