@@ -74,6 +74,7 @@ for h in assert.h ctype.h errno.h fenv.h float.h inttypes.h limits.h \
 		>>"$tmp/libc.c"
 done
 $cc -M "$tmp/libc.c" >"$tmp/deps"
+tr ' \\' '\n\n' <"$tmp/deps" | grep '\.h$' | sort -u >"$tmp/libc-reached"
 # dmaemu's own headers include a few host headers (#include_next).
 for h in $(cd "$kdir" && find . -name '*.h' | sed 's|^\./||'); do
 	printf '#include <%s>\n' "$h"
@@ -119,4 +120,8 @@ while read -r name; do
 		"$guard" "$guard" "$msg" >"$out/$name"
 	n=$((n + 1))
 done <"$tmp/names"
+# The names the C library reaches, for tests/scripts/headers.sh.
+while IFS='	' read -r name path; do
+	grep -qx "$path" "$tmp/libc-reached" && echo "$name"
+done <"$tmp/host" | sort -u >"$out/.libc-reached"
 echo "$n" >"$out/.count"

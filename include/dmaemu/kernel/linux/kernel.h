@@ -59,7 +59,9 @@
 #define __UNIQUE_ID(prefix) \
 	__dmaemu_paste(__dmaemu_paste(__UNIQUE_ID_, prefix), __COUNTER__)
 
-#define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
+/* The elements of array @arr; a pointer is a compile error, as in the kernel. */
+#define __must_be_array(a) BUILD_BUG_ON_ZERO(__same_type((a), &(a)[0]))
+#define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]) + __must_be_array(arr))
 
 #define __round_mask(x, y) ((__typeof__(x))((y)-1))
 #define round_up(x, y) ((((x)-1) | __round_mask(x, y)) + 1)
