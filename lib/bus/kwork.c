@@ -381,6 +381,10 @@ static int timer_arm(struct timer_list *t, unsigned long expires,
 	kw = current_worker(caller);
 	if (!kw)
 		return 0;
+	/* timer_pending() reads pprev with no lock: an atomic, which
+	 * Helgrind and DRD do not model. */
+	dmaemu__vg_atomic(&t->entry.pprev, sizeof(t->entry.pprev));
+	dmaemu__vg_atomic(&t->dmaemu_worker, sizeof(t->dmaemu_worker));
 	/* A timer armed on another machine's worker leaves it first. */
 	old = timer_worker(t);
 	if (old && old != kw)
@@ -486,6 +490,14 @@ static bool work_put(struct work_struct *w, const char *caller)
 	return true;
 }
 
+/* The pending bit and the worker pointer are atomics, which Helgrind and
+ * DRD do not model. */
+static void mark_work(struct work_struct *w)
+{
+	dmaemu__vg_atomic(&w->data, sizeof(w->data));
+	dmaemu__vg_atomic(&w->dmaemu_worker, sizeof(w->dmaemu_worker));
+}
+
 bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 {
 	(void)wq;
@@ -494,6 +506,7 @@ bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 				"queue_work(NULL work)");
 		return false;
 	}
+	mark_work(work);
 	if (test_and_set_bit(WORK_STRUCT_PENDING_BIT, &work->data))
 		return false;
 	return work_put(work, "queue_work");
@@ -515,6 +528,7 @@ bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,
 				"queue_delayed_work(NULL work)");
 		return false;
 	}
+	mark_work(&dwork->work);
 	if (test_and_set_bit(WORK_STRUCT_PENDING_BIT, &dwork->work.data))
 		return false;
 	dwork->wq = wq;

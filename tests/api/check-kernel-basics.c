@@ -43,6 +43,7 @@
 
 #include "check-run.h"
 #include "fixture.h"
+#include "threads.h"
 
 static struct dmaemu_machine *m;
 
@@ -356,7 +357,7 @@ struct tstate {
 	pthread_t thread;
 	int softirq, calls, slept;
 	unsigned long fired_at, data;
-	int started, finished;
+	counter_t started, finished;
 };
 
 static void timer_cb(struct timer_list *t)
@@ -426,9 +427,9 @@ static void slow_cb(struct timer_list *t)
 {
 	struct tstate *s = from_timer(s, t, timer);
 
-	__atomic_store_n(&s->started, 1, __ATOMIC_SEQ_CST);
+	cset(&s->started, 1);
 	mdelay(40); /* a busy-wait: allowed in softirq context */
-	__atomic_store_n(&s->finished, 1, __ATOMIC_SEQ_CST);
+	cset(&s->finished, 1);
 }
 
 START_TEST(test_del_timer_sync_waits)
@@ -437,10 +438,9 @@ START_TEST(test_del_timer_sync_waits)
 
 	timer_setup(&s.timer, slow_cb, 0);
 	mod_timer(&s.timer, jiffies);
-	while (!__atomic_load_n(&s.started, __ATOMIC_SEQ_CST))
-		msleep(1);
+	WAIT_UNTIL(cget(&s.started), 5000);
 	ck_assert_int_eq(del_timer_sync(&s.timer), 0);
-	ck_assert_int_eq(__atomic_load_n(&s.finished, __ATOMIC_SEQ_CST), 1);
+	ck_assert_int_eq(cget(&s.finished), 1);
 }
 END_TEST
 
@@ -477,7 +477,8 @@ struct wstate {
 	struct work_struct gate;
 	struct completion done;
 	pthread_t thread;
-	int process_ctx, calls, started, finished, flushed;
+	int process_ctx, calls, flushed;
+	counter_t started, finished;
 	unsigned long ran_at;
 };
 
@@ -570,9 +571,9 @@ static void slow_work_fn(struct work_struct *w)
 {
 	struct wstate *s = container_of(w, struct wstate, work);
 
-	__atomic_store_n(&s->started, 1, __ATOMIC_SEQ_CST);
+	cset(&s->started, 1);
 	msleep(40);
-	__atomic_store_n(&s->finished, 1, __ATOMIC_SEQ_CST);
+	cset(&s->finished, 1);
 }
 
 START_TEST(test_cancel_work_sync_waits)
@@ -581,21 +582,20 @@ START_TEST(test_cancel_work_sync_waits)
 
 	INIT_WORK(&s.work, slow_work_fn);
 	schedule_work(&s.work);
-	while (!__atomic_load_n(&s.started, __ATOMIC_SEQ_CST))
-		msleep(1);
+	WAIT_UNTIL(cget(&s.started), 5000);
 	/* Running, no longer pending: false, after it returned. */
 	ck_assert(!cancel_work_sync(&s.work));
-	ck_assert_int_eq(__atomic_load_n(&s.finished, __ATOMIC_SEQ_CST), 1);
+	ck_assert_int_eq(cget(&s.finished), 1);
 	/* Pending behind a busy worker: taken off, true, never runs. */
 	init_completion(&gate);
 	INIT_WORK(&s.other, gate_fn);
 	schedule_work(&s.other);
-	s.started = 0;
+	cset(&s.started, 0);
 	schedule_work(&s.work);
 	ck_assert(cancel_work_sync(&s.work));
 	complete(&gate);
 	flush_work(&s.other);
-	ck_assert_int_eq(s.started, 0);
+	ck_assert_int_eq(cget(&s.started), 0);
 }
 END_TEST
 
