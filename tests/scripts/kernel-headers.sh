@@ -99,6 +99,23 @@ for c in gcc clang; do
 	done
 done
 
+# The error numbers and ERR_PTR() come with <linux/dma-mapping.h> alone,
+# as in the kernel.
+printf '#include <linux/dma-mapping.h>\nint f(void *p);\nint f(void *p)\n{\n\treturn IS_ERR(p) ? -EPROBE_DEFER : -ENOMEM + ENOTSUPP;\n}\n' \
+	>"$tmp/e.c"
+check "<linux/dma-mapping.h> alone gives the error numbers and IS_ERR()" \
+	"$dcc" $mode -Wall -Werror -c "$tmp/e.c" -o "$tmp/e.o"
+# As the kernel's, ARRAY_SIZE() of a pointer and a true BUILD_BUG_ON()
+# do not compile.
+printf '#include <linux/kernel.h>\nint f(int *p);\nint f(int *p)\n{\n\treturn (int)ARRAY_SIZE(p);\n}\n' \
+	>"$tmp/a.c"
+check "ARRAY_SIZE() of a pointer is a compile error" \
+	sh -c "! '$dcc' $mode -c '$tmp/a.c' -o '$tmp/a.o' 2>/dev/null"
+printf '#include <linux/bug.h>\nvoid f(void);\nvoid f(void)\n{\n\tBUILD_BUG_ON(sizeof(int) == 4);\n}\n' \
+	>"$tmp/b.c"
+check "a true BUILD_BUG_ON() is a compile error" \
+	sh -c "! '$dcc' $mode -c '$tmp/b.c' -o '$tmp/b.o' 2>/dev/null"
+
 # compile_fail HEADER TEXT: including HEADER fails, with TEXT said once.
 compile_fail() {
 	printf '#include <%s>\nint x;\n' "$1" >"$tmp/f.c"
