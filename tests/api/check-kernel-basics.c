@@ -660,6 +660,43 @@ START_TEST(test_own_workqueue)
 }
 END_TEST
 
+static void lockstep_work_fn(struct work_struct *w)
+{
+	struct wstate *s = container_of(w, struct wstate, work);
+
+	msleep(3);
+	s->calls++;
+	complete(&s->done);
+}
+
+/* Under sched=lockstep the worker is a context of the machine's
+ * scheduler: timers fire on its virtual clock, and nothing hangs. */
+START_TEST(test_lockstep_worker)
+{
+	struct dmaemu_machine *ls = fixture_machine("sched=lockstep:seed=3");
+	struct tstate t = {0};
+	struct wstate w = {0};
+	unsigned long j0;
+
+	init_completion(&t.done);
+	timer_setup(&t.timer, timer_cb, 0);
+	j0 = jiffies;
+	mod_timer(&t.timer, j0 + 50);
+	wait_for_completion(&t.done);
+	ck_assert(time_after_eq(t.fired_at, j0 + 50));
+	ck_assert_int_eq(t.softirq, 1);
+	del_timer_sync(&t.timer);
+	init_completion(&w.done);
+	INIT_WORK(&w.work, lockstep_work_fn);
+	schedule_work(&w.work);
+	wait_for_completion(&w.done);
+	flush_work(&w.work);
+	ck_assert_int_eq(w.calls, 1);
+	ck_assert_uint_eq(dmaemu_report_count(ls, NULL), 0);
+	dmaemu_machine_destroy(ls);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------- */
 /* Locks and the context                                                  */
 /* ---------------------------------------------------------------------- */
@@ -818,6 +855,7 @@ int main(void)
 	tcase_add_test(tc, test_cancel_work_sync_waits);
 	tcase_add_test(tc, test_flush_from_worker);
 	tcase_add_test(tc, test_own_workqueue);
+	tcase_add_test(tc, test_lockstep_worker);
 	tcase_add_test(tc, test_irqsave_sleep_in_atomic);
 	tcase_add_test(tc, test_sched);
 	tcase_add_test(tc, test_copy_user);
