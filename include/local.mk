@@ -21,6 +21,7 @@ pkginclude_HEADERS += \
 kernel_linuxdir = $(pkgincludedir)/kernel/linux
 kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/atomic.h \
+	include/dmaemu/kernel/linux/bitfield.h \
 	include/dmaemu/kernel/linux/bitops.h \
 	include/dmaemu/kernel/linux/bits.h \
 	include/dmaemu/kernel/linux/bug.h \
@@ -45,6 +46,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/iopoll.h \
 	include/dmaemu/kernel/linux/ioport.h \
 	include/dmaemu/kernel/linux/irq.h \
+	include/dmaemu/kernel/linux/irqreturn.h \
 	include/dmaemu/kernel/linux/irqflags.h \
 	include/dmaemu/kernel/linux/jiffies.h \
 	include/dmaemu/kernel/linux/kconfig.h \
@@ -61,6 +63,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/moduleparam.h \
 	include/dmaemu/kernel/linux/mutex.h \
 	include/dmaemu/kernel/linux/platform_device.h \
+	include/dmaemu/kernel/linux/prefetch.h \
 	include/dmaemu/kernel/linux/preempt.h \
 	include/dmaemu/kernel/linux/printk.h \
 	include/dmaemu/kernel/linux/scatterlist.h \
@@ -87,6 +90,7 @@ kernel_asm_HEADERS = \
 	include/dmaemu/kernel/asm/cache.h \
 	include/dmaemu/kernel/asm/dma.h \
 	include/dmaemu/kernel/asm/io.h \
+	include/dmaemu/kernel/asm/irq.h \
 	include/dmaemu/kernel/asm/uaccess.h \
 	include/dmaemu/kernel/asm/unaligned.h
 

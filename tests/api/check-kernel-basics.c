@@ -20,6 +20,7 @@
 
 #include <asm/dma.h>
 #include <asm/unaligned.h>
+#include <linux/bitfield.h>
 #include <linux/bitops.h>
 #include <linux/bug.h>
 #include <linux/cache.h>
@@ -283,6 +284,12 @@ START_TEST(test_bitops)
 	ck_assert_uint_eq(hweight8(0x1ff), 8);
 	ck_assert_uint_eq(hweight32(0xf0f0f0f0), 16);
 	ck_assert_uint_eq(hweight64(~0ULL), 64);
+	/* Register fields by mask. */
+	ck_assert_uint_eq(FIELD_PREP(GENMASK(11, 8), 0x5), 0x500);
+	ck_assert_uint_eq(FIELD_GET(GENMASK(11, 8), 0xa5f3UL), 0x5);
+	ck_assert_uint_eq(FIELD_MAX(GENMASK(11, 8)), 0xf);
+	ck_assert(FIELD_FIT(GENMASK(11, 8), 0xf));
+	ck_assert(!FIELD_FIT(GENMASK(11, 8), 0x10));
 }
 END_TEST
 
