@@ -474,10 +474,8 @@ int del_timer_sync(struct timer_list *timer)
 /* ---------------------------------------------------------------------- */
 
 /* Put @w (pending bit set by the caller) on the current worker. */
-static bool work_put(struct work_struct *w, const char *caller)
+static bool work_put_on(struct dmaemu__kwork *kw, struct work_struct *w)
 {
-	struct dmaemu__kwork *kw = current_worker(caller);
-
 	if (!kw) {
 		clear_bit(WORK_STRUCT_PENDING_BIT, &w->data);
 		return false;
@@ -488,6 +486,11 @@ static bool work_put(struct work_struct *w, const char *caller)
 	kick(kw);
 	dmaemu__unlock(&kw->lock);
 	return true;
+}
+
+static bool work_put(struct work_struct *w, const char *caller)
+{
+	return work_put_on(current_worker(caller), w);
 }
 
 /* The pending bit and the worker pointer are atomics, which Helgrind and
@@ -516,8 +519,10 @@ void delayed_work_timer_fn(unsigned long data)
 {
 	struct delayed_work *dwork = (struct delayed_work *)data;
 
-	/* Pending since queue_delayed_work(): only the queueing is left. */
-	(void)work_put(&dwork->work, "delayed_work_timer_fn");
+	/* Pending since queue_delayed_work(): only the queueing is left, on
+	 * the worker the timer ran on (the current machine may be another
+	 * one by now). */
+	(void)work_put_on(timer_worker(&dwork->timer), &dwork->work);
 }
 
 bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,
@@ -643,7 +648,7 @@ bool flush_delayed_work(struct delayed_work *dwork)
 		return false;
 	/* Run the delay out: queue the work now. */
 	if (del_timer_sync(&dwork->timer))
-		(void)work_put(&dwork->work, "flush_delayed_work");
+		(void)work_put_on(timer_worker(&dwork->timer), &dwork->work);
 	return flush_work(&dwork->work);
 }
 

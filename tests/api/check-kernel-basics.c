@@ -574,6 +574,30 @@ START_TEST(test_delayed_work)
 }
 END_TEST
 
+/* A delayed work item is queued on the worker its timer ran on, even when
+ * another machine has become current meanwhile: here that machine's
+ * worker is busy, and the item still runs. */
+START_TEST(test_delayed_work_two_machines)
+{
+	struct dmaemu_machine *other;
+	struct wstate s = {0}, b = {0};
+
+	init_completion(&s.done);
+	INIT_DELAYED_WORK(&s.dwork, dwork_fn);
+	ck_assert(schedule_delayed_work(&s.dwork, 30));
+	other = fixture_machine("profile=x86");
+	init_completion(&gate);
+	INIT_WORK(&b.gate, gate_fn);
+	schedule_work(&b.gate); /* the other machine's worker waits */
+	ck_assert_uint_gt(wait_for_completion_timeout(&s.done, 5 * HZ), 0);
+	ck_assert_int_eq(s.calls, 1);
+	complete(&gate);
+	flush_work(&b.gate);
+	dmaemu_machine_destroy(other);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
 static void slow_work_fn(struct work_struct *w)
 {
 	struct wstate *s = container_of(w, struct wstate, work);
@@ -859,6 +883,7 @@ int main(void)
 	tcase_add_test(tc, test_timer_sleep_in_atomic);
 	tcase_add_test(tc, test_work_runs_on_worker);
 	tcase_add_test(tc, test_delayed_work);
+	tcase_add_test(tc, test_delayed_work_two_machines);
 	tcase_add_test(tc, test_cancel_work_sync_waits);
 	tcase_add_test(tc, test_flush_from_worker);
 	tcase_add_test(tc, test_own_workqueue);
