@@ -23,6 +23,12 @@ pkginclude_HEADERS += \
 kernel_linuxdir = $(pkgincludedir)/kernel/linux
 kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/atomic.h \
+	include/dmaemu/kernel/linux/bitfield.h \
+	include/dmaemu/kernel/linux/bitops.h \
+	include/dmaemu/kernel/linux/bits.h \
+	include/dmaemu/kernel/linux/bug.h \
+	include/dmaemu/kernel/linux/build_bug.h \
+	include/dmaemu/kernel/linux/cache.h \
 	include/dmaemu/kernel/linux/compiler.h \
 	include/dmaemu/kernel/linux/completion.h \
 	include/dmaemu/kernel/linux/delay.h \
@@ -31,28 +37,100 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/dma-mapping.h \
 	include/dmaemu/kernel/linux/dmapool.h \
 	include/dmaemu/kernel/linux/err.h \
+	include/dmaemu/kernel/linux/errno.h \
+	include/dmaemu/kernel/linux/export.h \
 	include/dmaemu/kernel/linux/gfp.h \
 	include/dmaemu/kernel/linux/hardirq.h \
+	include/dmaemu/kernel/linux/init.h \
 	include/dmaemu/kernel/linux/interrupt.h \
+	include/dmaemu/kernel/linux/io-64-nonatomic-lo-hi.h \
 	include/dmaemu/kernel/linux/io.h \
+	include/dmaemu/kernel/linux/iopoll.h \
 	include/dmaemu/kernel/linux/ioport.h \
+	include/dmaemu/kernel/linux/irq.h \
+	include/dmaemu/kernel/linux/irqreturn.h \
 	include/dmaemu/kernel/linux/irqflags.h \
 	include/dmaemu/kernel/linux/jiffies.h \
+	include/dmaemu/kernel/linux/kconfig.h \
+	include/dmaemu/kernel/linux/kernel.h \
+	include/dmaemu/kernel/linux/kref.h \
+	include/dmaemu/kernel/linux/ktime.h \
+	include/dmaemu/kernel/linux/list.h \
+	include/dmaemu/kernel/linux/log2.h \
+	include/dmaemu/kernel/linux/math64.h \
 	include/dmaemu/kernel/linux/mm.h \
 	include/dmaemu/kernel/linux/mm_types.h \
 	include/dmaemu/kernel/linux/mmzone.h \
+	include/dmaemu/kernel/linux/module.h \
+	include/dmaemu/kernel/linux/moduleparam.h \
 	include/dmaemu/kernel/linux/mutex.h \
 	include/dmaemu/kernel/linux/platform_device.h \
+	include/dmaemu/kernel/linux/prefetch.h \
 	include/dmaemu/kernel/linux/preempt.h \
+	include/dmaemu/kernel/linux/printk.h \
 	include/dmaemu/kernel/linux/scatterlist.h \
+	include/dmaemu/kernel/linux/sched.h \
+	include/dmaemu/kernel/linux/sizes.h \
 	include/dmaemu/kernel/linux/slab.h \
 	include/dmaemu/kernel/linux/spinlock.h \
-	include/dmaemu/kernel/linux/wait_bit.h
+	include/dmaemu/kernel/linux/string.h \
+	include/dmaemu/kernel/linux/stringify.h \
+	include/dmaemu/kernel/linux/swab.h \
+	include/dmaemu/kernel/linux/time.h \
+	include/dmaemu/kernel/linux/time64.h \
+	include/dmaemu/kernel/linux/timer.h \
+	include/dmaemu/kernel/linux/types.h \
+	include/dmaemu/kernel/linux/uaccess.h \
+	include/dmaemu/kernel/linux/wait.h \
+	include/dmaemu/kernel/linux/wait_bit.h \
+	include/dmaemu/kernel/linux/workqueue.h
 
 kernel_asmdir = $(pkgincludedir)/kernel/asm
-kernel_asm_HEADERS = include/dmaemu/kernel/asm/barrier.h
+kernel_asm_HEADERS = \
+	include/dmaemu/kernel/asm/barrier.h \
+	include/dmaemu/kernel/asm/byteorder.h \
+	include/dmaemu/kernel/asm/cache.h \
+	include/dmaemu/kernel/asm/dma.h \
+	include/dmaemu/kernel/asm/io.h \
+	include/dmaemu/kernel/asm/irq.h \
+	include/dmaemu/kernel/asm/uaccess.h \
+	include/dmaemu/kernel/asm/unaligned.h
+
+kernel_linux_byteorderdir = $(pkgincludedir)/kernel/linux/byteorder
+kernel_linux_byteorder_HEADERS = \
+	include/dmaemu/kernel/linux/byteorder/generic.h
 
 devicesdir = $(pkgincludedir)/devices
 devices_HEADERS = include/dmaemu/devices/copy-engine.h \
 	include/dmaemu/devices/nic.h include/dmaemu/devices/checksum.h \
 	include/dmaemu/devices/legacy.h include/dmaemu/devices/display.h
+
+# The guard headers: for every kernel header name dmaemu does not provide
+# that would otherwise resolve to the host's user-space header, one that
+# stops the build with a clear line (tools/gen-kernel-guards.sh,
+# docs/kernel-headers.md).  Generated for the compiler configure found,
+# installed under $(pkgincludedir)/kernel-guard; dmaemu-cc and
+# pkg-config dmaemu put the folder after dmaemu's headers.
+kernel_guard = include/dmaemu/kernel-guard
+EXTRA_DIST += tools/gen-kernel-guards.sh tools/kernel-subsystems.txt
+all-local: $(kernel_guard)/.count
+$(kernel_guard)/.count: $(srcdir)/tools/gen-kernel-guards.sh \
+		$(srcdir)/tools/kernel-subsystems.txt $(kernel_linux_HEADERS) \
+		$(kernel_asm_HEADERS) $(kernel_linux_byteorder_HEADERS)
+	$(AM_V_GEN)CC="$(CC)" $(SHELL) $(srcdir)/tools/gen-kernel-guards.sh \
+		$(srcdir) $(kernel_guard)
+install-data-local: install-kernel-guard
+install-kernel-guard: $(kernel_guard)/.count
+	$(MKDIR_P) "$(DESTDIR)$(pkgincludedir)/kernel-guard"
+	cd $(kernel_guard) && find . -name '*.h' | while read -r f; do \
+		$(MKDIR_P) "$(DESTDIR)$(pkgincludedir)/kernel-guard/$${f%/*}" && \
+		$(INSTALL_DATA) "$$f" \
+			"$(DESTDIR)$(pkgincludedir)/kernel-guard/$$f" || exit 1; \
+	done
+uninstall-local: uninstall-kernel-guard
+uninstall-kernel-guard:
+	rm -rf "$(DESTDIR)$(pkgincludedir)/kernel-guard"
+clean-local: clean-kernel-guard
+clean-kernel-guard:
+	rm -rf $(kernel_guard)
+.PHONY: install-kernel-guard uninstall-kernel-guard clean-kernel-guard

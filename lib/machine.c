@@ -165,11 +165,16 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	ret = dmaemu__irq_init(m);
 	if (ret < 0)
 		goto out_sched;
-	ret = dmaemu__machine_register(m);
+	ret = dmaemu__kwork_init(m);
 	if (ret < 0)
 		goto out_irq;
+	ret = dmaemu__machine_register(m);
+	if (ret < 0)
+		goto out_kwork;
 	return m;
 
+out_kwork:
+	dmaemu__kwork_fini(m);
 out_irq:
 	dmaemu__irq_fini(m);
 out_sched:
@@ -205,6 +210,7 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 	if (!m)
 		return;
 	dmaemu__devices_fini(m); /* reports their leaks: the machine is whole */
+	dmaemu__kwork_fini(m);	 /* the kernel worker: drivers are gone */
 	dmaemu__irq_fini(m);	 /* the interrupt thread, now idle */
 	dmaemu__sched_fini(m);	 /* every other context has exited */
 	dmaemu__owner_fini(m);

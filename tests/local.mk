@@ -94,6 +94,7 @@ api_tests = \
 	tests/api/check-dma-pool \
 	tests/api/check-dma-device \
 	tests/api/check-slab \
+	tests/api/check-kernel-basics \
 	tests/api/check-dma-alloc \
 	tests/api/check-uninstrumented \
 	tests/api/check-report-query \
@@ -216,6 +217,7 @@ script_tests = \
 	tests/scripts/format.sh \
 	tests/scripts/cocci.sh \
 	tests/scripts/headers.sh \
+	tests/scripts/kernel-headers.sh \
 	tests/scripts/api-public.sh \
 	tests/scripts/readme.sh \
 	tests/scripts/tour.sh \

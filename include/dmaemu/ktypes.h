@@ -3,10 +3,10 @@
  * <dmaemu/ktypes.h> - the kernel's scalar types for the kernel-personality
  * headers.
  *
- * The kernel keeps these in <linux/types.h>, but that name belongs to the
- * system's UAPI headers, which glibc includes; dmaemu never shadows it.
- * Every kernel-personality header that needs u32, dma_addr_t and friends
- * includes this one instead.  Repeating an identical typedef is valid C11,
+ * The kernel keeps these in <linux/types.h>, which dmaemu provides too
+ * (on top of the system's UAPI header of that name, which the C library
+ * includes); the kernel-personality headers that need only u32,
+ * dma_addr_t and friends include this small one.  Repeating an identical typedef is valid C11,
  * so other headers may define the same names the same way.
  */
 #ifndef DMAEMU_KTYPES_H

@@ -64,7 +64,9 @@ struct dmaemu_machine;
 	X(DEVICE_ACCESS_UNMAPPED, "device-access-unmapped")                 \
 	X(DEVICE_WRITE_TO_DEVICE_MAPPING, "device-write-to-device-mapping") \
 	X(MISSING_WRITE_BARRIER, "missing-write-barrier")                   \
-	X(MISSING_READ_BARRIER, "missing-read-barrier")
+	X(MISSING_READ_BARRIER, "missing-read-barrier")                     \
+	X(KERNEL_WARNING, "kernel-warning")                                 \
+	X(KERNEL_BUG, "kernel-bug")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,

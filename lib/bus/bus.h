@@ -10,6 +10,7 @@
  *   thread.c     each device model's thread: doorbells, timers, reset
  *   irq.c        interrupt lines, the machine's interrupt thread,
  *                request_irq() and friends
+ *   kwork.c      the kernel worker: timer_list timers and work items
  *   platform.c   the platform bus: drivers, probe/remove, resources,
  *                ioremap(), devm_*
  */
@@ -283,6 +284,15 @@ bool dmaemu__thread_is_self(const struct dmaemu_device *d);
  * dmaemu__irq_is_handler_thread(): does the calling thread run handlers
  * of @m (the interrupt thread or a threaded handler's thread)?
  */
+/*
+ * kwork.c.  dmaemu__kwork_init()/_fini(): machine create/destroy (fini
+ * after the devices are gone, since a driver's remove may cancel its
+ * timers and work: it stops the worker thread and drops what is still
+ * armed or queued); init returns 0 or -ENOMEM.
+ */
+int dmaemu__kwork_init(struct dmaemu_machine *m);
+void dmaemu__kwork_fini(struct dmaemu_machine *m);
+
 int dmaemu__irq_init(struct dmaemu_machine *m);
 void dmaemu__irq_fini(struct dmaemu_machine *m);
 int dmaemu__irq_device_add(struct dmaemu_device *d);

@@ -5,6 +5,7 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/bus/device.c \
 	lib/bus/iommu.c \
 	lib/bus/irq.c \
+	lib/bus/kwork.c \
 	lib/bus/platform.c \
 	lib/bus/thread.c \
 	lib/bus/translate.c

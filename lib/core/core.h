@@ -77,7 +77,8 @@
  *   then, all leaves (nothing is taken under them, no report is made under
  *   them, no driver or model code runs under them): each device's thread
  *   lock (bus/thread.c), the machine's interrupt controller lock
- *   (m->irqc, bus/irq.c), the global table of irq numbers (bus/irq.c).
+ *   (m->irqc, bus/irq.c), the global table of irq numbers (bus/irq.c),
+ *   the kernel worker's lock (m->kwork, bus/kwork.c).
  * No handler, run() or probe() is ever called with a lock of the library
  * held.  m->irqs_off (threads with interrupts off) is an atomic.
  */
@@ -243,6 +244,7 @@ struct dmaemu__wc;     /* write-combining buffers (wc.c) */
 struct dmaemu__swiotlb;
 struct dmaemu__iommu;
 struct dmaemu__irqc;
+struct dmaemu__kwork;
 struct dmaemu__bus_client;
 struct dmaemu__report_rec;	/* recorded reports (report-query.c) */
 struct dmaemu__supp;		/* suppression rules (report.c) */
@@ -303,6 +305,9 @@ struct dmaemu_machine {
 	 * (mm/context.c), which holds off the start of handlers (atomics). */
 	struct dmaemu__irqc *irqc;
 	unsigned int irqs_off;
+	/* Kernel timers and work items (bus/kwork.c): the worker, made at
+	 * create, its thread started by the first timer or work item. */
+	struct dmaemu__kwork *kwork;
 	/* sched=lockstep: the scheduler (mm/sched.c), made at create. */
 	struct dmaemu__sched *sched;
 

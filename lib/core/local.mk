@@ -2,6 +2,7 @@
 # and the symbolization of their code addresses (libdw).
 lib_libdmaemu_internal_la_SOURCES += \
 	lib/core/core.h \
+	lib/core/klog.c \
 	lib/core/options.c \
 	lib/core/machines.c \
 	lib/core/report.c \

@@ -8,4 +8,5 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/mm/sched.c \
 	lib/mm/slab.c \
 	lib/mm/sync.c \
+	lib/mm/task.c \
 	lib/mm/time.c

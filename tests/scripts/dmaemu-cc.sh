@@ -49,6 +49,8 @@ check "compile: the source tree's headers" \
 	has "-I$src/include -I$src/include/dmaemu/kernel"
 check "compile: the instrumentation flags" has "kernel-address"
 check "compile: the arguments in their place" has " -O2 -c x.c -o x.o"
+check "compile: the guard headers after the arguments" \
+	has " -O2 -c x.c -o x.o -I$top_builddir/include/dmaemu/kernel-guard"
 check "compile: no --wrap, no -ldmaemu" sh -c "! grep -q -e '--wrap\|-ldmaemu' '$tmp/out'"
 for a in -S -E -M -MM; do
 	run env CC=echo "$dcc" $a x.c

@@ -113,6 +113,8 @@ else
 	not_ok "every header of include/ (and cachesim.h) installed in $includedir"
 	diag "missing:$missing"
 fi
+check "the guard headers installed in $includedir/dmaemu/kernel-guard" \
+	[ -f "$dest$includedir/dmaemu/kernel-guard/linux/netdevice.h" ]
 for pc in dmaemu dmaemu-instrument dmaemu-devices cachesim; do
 	check "$pc.pc installed in $pkgconfigdir" [ -f "$dest$pkgconfigdir/$pc.pc" ]
 done
@@ -202,9 +204,11 @@ elif flags=$(pkgconf --cflags --libs dmaemu-devices dmaemu cachesim 2>"$tmp/err"
 	*) not_ok "pkg-config points into the install ($flags)" ;;
 	esac
 	# Each installed header compiles alone from the install (one that
-	# includes a header left out of the install fails).
+	# includes a header left out of the install fails); but the guard
+	# headers, whose job is to stop a build.
 	bad=
-	for h in $(cd "$dest$includedir" && find dmaemu cachesim -name '*.h' | sort); do
+	for h in $(cd "$dest$includedir" && find dmaemu cachesim -name '*.h' \
+		-not -path 'dmaemu/kernel-guard/*' | sort); do
 		printf '#include <%s>\n' "$h" >"$tmp/h.c"
 		# shellcheck disable=SC2086
 		${CC:-cc} -std=gnu11 -Wall -Werror \
@@ -299,13 +303,20 @@ else
 	"$dcc" --dmaemu-show -o rx rx.c | tr ' ' '\n' | grep -e '^-[IL]' |
 		sort -u >"$tmp/show"
 	printf '%s\n' "-I$dest$includedir" "-I$dest$includedir/dmaemu/kernel" \
-		"-L$dest$libdir" | sort >"$tmp/want"
+		"-I$dest$includedir/dmaemu/kernel-guard" "-L$dest$libdir" |
+		sort >"$tmp/want"
 	if cmp -s "$tmp/show" "$tmp/want"; then
 		ok "the installed dmaemu-cc uses the installed headers and libraries"
 	else
 		not_ok "the installed dmaemu-cc uses the installed headers and libraries"
 		sed 's/^/# /' "$tmp/show"
 	fi
+	# A kernel header of a subsystem dmaemu does not emulate stops the
+	# build with its line (docs/kernel-headers.md).
+	printf '#include <linux/skbuff.h>\n' >"$tmp/skb.c"
+	"$dcc" -c -o "$tmp/skb.o" "$tmp/skb.c" >"$tmp/skb.log" 2>&1
+	check "the installed dmaemu-cc stops at <linux/skbuff.h>, naming the networking stack" \
+		grep -q "<linux/skbuff.h> is part of the networking stack" "$tmp/skb.log"
 	# Compiled, then linked, as a makefile would.
 	if "$dcc" -g -O1 -c -o "$tmp/rx.o" "$tmp/rx.c" >"$tmp/cc.log" 2>&1 &&
 		"$dcc" -g -o "$tmp/rx" "$tmp/rx.o" -ldmaemu-devices \

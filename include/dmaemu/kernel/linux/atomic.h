@@ -90,4 +90,62 @@ DMAEMU_ATOMIC_OPS(atomic64, atomic64_t, s64)
 #define atomic64_dec_return(v) atomic64_sub_return(1, v)
 #define atomic64_dec_and_test(v) (atomic64_sub_return(1, v) == 0)
 
+#define atomic64_inc_and_test(v) (atomic64_add_return(1, v) == 0)
+
+/* Add @a unless the value is @u.  Return: true if it added. */
+static inline bool atomic_add_unless(atomic_t *v, int a, int u)
+{
+	int c = atomic_read(v);
+
+	while (c != u) {
+		int old = atomic_cmpxchg(v, c, c + a);
+
+		if (old == c)
+			return true;
+		c = old;
+	}
+	return false;
+}
+#define atomic_inc_not_zero(v) atomic_add_unless((v), 1, 0)
+
+static inline void atomic_or(int i, atomic_t *v)
+{
+	(void)__atomic_fetch_or(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_and(int i, atomic_t *v)
+{
+	(void)__atomic_fetch_and(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+/* atomic_long_t: a long, which is 64-bit on every profile's host. */
+typedef atomic64_t atomic_long_t;
+#define ATOMIC_LONG_INIT(i) ATOMIC64_INIT(i)
+#define atomic_long_read(v) ((long)atomic64_read(v))
+#define atomic_long_set(v, i) atomic64_set((v), (i))
+#define atomic_long_add(i, v) atomic64_add((i), (v))
+#define atomic_long_sub(i, v) atomic64_sub((i), (v))
+#define atomic_long_inc(v) atomic64_inc(v)
+#define atomic_long_dec(v) atomic64_dec(v)
+#define atomic_long_add_return(i, v) ((long)atomic64_add_return((i), (v)))
+#define atomic_long_sub_return(i, v) ((long)atomic64_sub_return((i), (v)))
+#define atomic_long_inc_return(v) ((long)atomic64_inc_return(v))
+#define atomic_long_dec_return(v) ((long)atomic64_dec_return(v))
+#define atomic_long_xchg(v, i) ((long)atomic64_xchg((v), (i)))
+#define atomic_long_cmpxchg(v, o, n) ((long)atomic64_cmpxchg((v), (o), (n)))
+
+/* cmpxchg() and xchg() on a plain object, fully ordered. */
+#define cmpxchg(ptr, o, n)                                             \
+	__extension__({                                                \
+		__typeof__(*(ptr)) __old = (o);                        \
+		__atomic_compare_exchange_n((ptr), &__old, (n), false, \
+					    __ATOMIC_SEQ_CST,          \
+					    __ATOMIC_SEQ_CST);         \
+		__old;                                                 \
+	})
+#define xchg(ptr, v) __atomic_exchange_n((ptr), (v), __ATOMIC_SEQ_CST)
+
+#define smp_mb__before_atomic() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_mb__after_atomic() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
 #endif

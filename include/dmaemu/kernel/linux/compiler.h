@@ -119,4 +119,85 @@ static inline __attribute__((always_inline)) void __write_once_size(
 		__u.__val;                                   \
 	})
 
+/*
+ * As in the kernel, the barriers come with this header (the kernel's
+ * READ_ONCE() needs them); <asm/barrier.h> includes this one first.
+ */
+#include <asm/barrier.h>
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+#ifndef __maybe_unused
+#define __maybe_unused __attribute__((unused))
+#endif
+#ifndef __always_unused
+#define __always_unused __attribute__((unused))
+#endif
+#ifndef __packed
+#define __packed __attribute__((packed))
+#endif
+#ifndef __aligned
+#define __aligned(x) __attribute__((aligned(x)))
+#endif
+#ifndef __must_check
+#define __must_check __attribute__((warn_unused_result))
+#endif
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
+#ifndef __weak
+#define __weak __attribute__((weak))
+#endif
+#ifndef __noreturn
+#define __noreturn __attribute__((noreturn))
+#endif
+#ifndef __pure
+#define __pure __attribute__((pure))
+#endif
+#ifndef __cold
+#define __cold __attribute__((cold))
+#endif
+#ifndef __force
+#define __force
+#endif
+#ifndef __user
+#define __user
+#endif
+#ifndef __iomem
+#define __iomem
+#endif
+#ifndef __rcu
+#define __rcu
+#endif
+#ifndef __percpu
+#define __percpu
+#endif
+#ifndef __must_hold
+#define __must_hold(x)
+#define __acquires(x)
+#define __releases(x)
+#define __acquire(x) (void)0
+#define __release(x) (void)0
+#endif
+#ifndef __cond_lock
+#define __cond_lock(x, c) (c)
+#endif
+#ifndef __section
+#define __section(s) __attribute__((section(#s)))
+#endif
+#ifndef unreachable
+#define unreachable() __builtin_unreachable()
+#endif
+#ifndef ACCESS_ONCE
+#define ACCESS_ONCE(x) (*(volatile __typeof__(x) *)&(x))
+#endif
+#ifndef __same_type
+#define __same_type(a, b) \
+	__builtin_types_compatible_p(__typeof__(a), __typeof__(b))
+#endif
+#ifndef OPTIMIZER_HIDE_VAR
+#define OPTIMIZER_HIDE_VAR(var) __asm__("" : "=r"(var) : "0"(var))
+#endif
+
 #endif

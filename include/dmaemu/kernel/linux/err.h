@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * <linux/err.h> - error codes carried in pointers, as the kernel does:
- * the last 4095 addresses are -MAX_ERRNO..-1.
+ * the last 4095 addresses are -MAX_ERRNO..-1.  It includes
+ * <linux/errno.h>, as the kernel's does.
  */
 #ifndef DMAEMU_KERNEL_LINUX_ERR_H
 #define DMAEMU_KERNEL_LINUX_ERR_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <linux/errno.h>
 
 #define MAX_ERRNO 4095
 #define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)

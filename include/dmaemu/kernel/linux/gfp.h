@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <linux/err.h>
 #include <linux/mm_types.h>
 #include <linux/mmzone.h>
 

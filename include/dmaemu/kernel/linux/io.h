@@ -122,4 +122,7 @@ static inline void iowrite32(u32 value, volatile void __iomem *addr)
 }
 #endif
 
+/* As in the kernel, the architecture's half: __raw_readl() and friends. */
+#include <asm/io.h>
+
 #endif

@@ -51,4 +51,17 @@ static inline unsigned long usecs_to_jiffies(const unsigned int u)
 	return ((unsigned long)u * HZ + 999999) / 1000000;
 }
 
+static inline unsigned long nsecs_to_jiffies(unsigned long long n)
+{
+	return (unsigned long)((n + 999999ULL) / 1000000ULL);
+}
+
+static inline unsigned long long jiffies_to_nsecs(const unsigned long j)
+{
+	return (unsigned long long)j * 1000000ULL;
+}
+
+#define jiffies_64 ((unsigned long long)jiffies)
+#define get_jiffies_64() ((unsigned long long)jiffies)
+
 #endif

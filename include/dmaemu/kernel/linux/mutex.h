@@ -49,6 +49,13 @@ void mutex_unlock(struct mutex *lock);
 /** mutex_is_locked() - is @lock held by some thread? */
 bool mutex_is_locked(struct mutex *lock);
 
+/* Nothing kills a task here: these are mutex_lock(). */
+#define mutex_lock_killable(lock) mutex_lock_interruptible(lock)
+#define mutex_lock_nested(lock, subclass) mutex_lock(lock)
+#define mutex_lock_interruptible_nested(lock, subclass) \
+	mutex_lock_interruptible(lock)
+#define mutex_lock_io(lock) mutex_lock(lock)
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 
+#include <linux/bug.h>
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 
@@ -81,6 +82,60 @@ void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
 	do {                                            \
 		(flags) = _raw_spin_lock_irqsave(lock); \
 	} while (0)
+
+/*
+ * raw_spinlock_t is a spinlock_t (there is no preemptible kind), and
+ * rwlock_t too: readers exclude each other as well as writers, which is
+ * correct, only less concurrent.
+ */
+typedef spinlock_t raw_spinlock_t;
+typedef spinlock_t rwlock_t;
+#define __RAW_SPIN_LOCK_UNLOCKED(name) __SPIN_LOCK_UNLOCKED(name)
+#define DEFINE_RAW_SPINLOCK(x) raw_spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
+#define __RW_LOCK_UNLOCKED(name) __SPIN_LOCK_UNLOCKED(name)
+#define DEFINE_RWLOCK(x) rwlock_t x = __SPIN_LOCK_UNLOCKED(x)
+
+#define raw_spin_lock_init(l) spin_lock_init(l)
+#define raw_spin_lock(l) spin_lock(l)
+#define raw_spin_unlock(l) spin_unlock(l)
+#define raw_spin_trylock(l) spin_trylock(l)
+#define raw_spin_lock_irq(l) spin_lock_irq(l)
+#define raw_spin_unlock_irq(l) spin_unlock_irq(l)
+#define raw_spin_lock_irqsave(l, f) spin_lock_irqsave(l, f)
+#define raw_spin_unlock_irqrestore(l, f) spin_unlock_irqrestore(l, f)
+
+#define rwlock_init(l) spin_lock_init(l)
+#define read_lock(l) spin_lock(l)
+#define read_unlock(l) spin_unlock(l)
+#define write_lock(l) spin_lock(l)
+#define write_unlock(l) spin_unlock(l)
+#define read_lock_irq(l) spin_lock_irq(l)
+#define read_unlock_irq(l) spin_unlock_irq(l)
+#define write_lock_irq(l) spin_lock_irq(l)
+#define write_unlock_irq(l) spin_unlock_irq(l)
+#define read_lock_bh(l) spin_lock_bh(l)
+#define read_unlock_bh(l) spin_unlock_bh(l)
+#define write_lock_bh(l) spin_lock_bh(l)
+#define write_unlock_bh(l) spin_unlock_bh(l)
+#define read_lock_irqsave(l, f) spin_lock_irqsave(l, f)
+#define read_unlock_irqrestore(l, f) spin_unlock_irqrestore(l, f)
+#define write_lock_irqsave(l, f) spin_lock_irqsave(l, f)
+#define write_unlock_irqrestore(l, f) spin_unlock_irqrestore(l, f)
+
+/* Lock classes of lockdep: there is one class per lock here. */
+#define spin_lock_nested(l, subclass) spin_lock(l)
+#define spin_lock_irqsave_nested(l, f, subclass) spin_lock_irqsave(l, f)
+#define spin_trylock_irqsave(l, f)            \
+	__extension__({                       \
+		local_irq_save(f);            \
+		spin_trylock(l) ? 1 : ({      \
+			local_irq_restore(f); \
+			0;                    \
+		});                           \
+	})
+#define assert_spin_locked(l) WARN_ON_ONCE(!spin_is_locked(l))
+#define lockdep_assert_held(l) ((void)(l))
+#define lockdep_set_class(l, key) ((void)(l))
 
 #ifdef __cplusplus
 }

@@ -2,9 +2,8 @@
 /*
  * <linux/wait_bit.h> - wait queues: the API of the kernel's <linux/wait.h>.
  *
- * <linux/wait.h> is the system's (a UAPI header), so the wait queues are
- * here, where the kernel's <linux/wait_bit.h> would include them from;
- * <linux/completion.h> and <linux/interrupt.h> include this header too.
+ * <linux/wait.h> includes this header, as do <linux/completion.h> and
+ * <linux/interrupt.h>.
  *
  * A wait queue is a wake-up sequence number.  wait_event_timeout()
  * evaluates its condition with no lock of the library held (so the

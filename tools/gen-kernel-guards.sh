@@ -1,0 +1,127 @@
+#!/bin/sh
+# gen-kernel-guards.sh - make the guard headers of the kernel personality.
+#
+# Usage: gen-kernel-guards.sh SRCDIR OUTDIR   (CC in the environment)
+#
+# A driver compiled with dmaemu's headers (-I .../dmaemu/kernel) that
+# includes a <linux/X.h> dmaemu does not provide would otherwise get the
+# host's /usr/include/linux/X.h: the user-space API of that name, not the
+# kernel's header, and fail later in confusing ways.  OUTDIR receives one
+# header for each such name, which stops the build with one line saying
+# what is missing and how to give the driver a stub; dmaemu-cc puts OUTDIR
+# on the include path after dmaemu's headers and after the user's own
+# -I directories (where a stub goes), before the system's.
+#
+# Which names: every header the host has under linux/, asm/, asm-generic/
+# and the other kernel UAPI folders (drm/, sound/, misc/, mtd/, rdma/,
+# video/, xen/), and every name of tools/kernel-subsystems.txt (whose
+# lines also name the subsystem in the message); minus the headers dmaemu
+# provides, and minus the host headers the C library's own headers (or
+# dmaemu's, which include a few of them) include, which must keep working:
+# those are found by preprocessing the C library's headers with -M.
+set -e
+
+srcdir=$1
+out=$2
+cc=${CC:-cc}
+[ -n "$srcdir" ] && [ -n "$out" ] || {
+	echo "usage: gen-kernel-guards.sh SRCDIR OUTDIR" >&2
+	exit 2
+}
+kdir="$srcdir/include/dmaemu/kernel"
+table="$srcdir/tools/kernel-subsystems.txt"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The compiler's system include folders.
+echo | $cc -E -Wp,-v - 2>&1 >/dev/null | sed -n 's/^ \(\/.*\)/\1/p' \
+	>"$tmp/sysdirs"
+
+# Every host header of the kernel UAPI folders, as "name<TAB>path".
+: >"$tmp/host"
+while read -r d; do
+	for sub in linux asm asm-generic drm sound misc mtd rdma video xen; do
+		[ -d "$d/$sub" ] || continue
+		(cd "$d" && find "$sub" -name '*.h' -type f) |
+			while read -r n; do
+				printf '%s\t%s\n' "$n" "$d/$n"
+			done >>"$tmp/host"
+	done
+done <"$tmp/sysdirs"
+
+# What the C library's headers reach.
+cat >"$tmp/libc.c" <<'EOT'
+#define _GNU_SOURCE 1
+EOT
+for h in assert.h ctype.h errno.h fenv.h float.h inttypes.h limits.h \
+	locale.h math.h setjmp.h signal.h stdarg.h stdatomic.h stdbool.h \
+	stddef.h stdint.h stdio.h stdlib.h string.h strings.h time.h wchar.h \
+	pthread.h sched.h semaphore.h unistd.h fcntl.h poll.h dirent.h \
+	dlfcn.h termios.h netdb.h ifaddrs.h netinet/in.h netinet/tcp.h \
+	netinet/udp.h netinet/ip.h netinet/ip_icmp.h netinet/if_ether.h \
+	net/if.h net/ethernet.h netpacket/packet.h arpa/inet.h \
+	sys/types.h sys/stat.h sys/mman.h sys/ioctl.h sys/socket.h \
+	sys/un.h sys/time.h sys/wait.h sys/uio.h sys/select.h \
+	sys/resource.h sys/syscall.h sys/prctl.h sys/mount.h sys/epoll.h \
+	sys/eventfd.h sys/signalfd.h sys/timerfd.h sys/sysinfo.h \
+	sys/ptrace.h sys/user.h sys/ucontext.h sys/random.h sys/auxv.h \
+	sys/personality.h sys/quota.h sys/sysmacros.h sys/statfs.h \
+	sys/vfs.h sys/inotify.h sys/fanotify.h sys/xattr.h sys/utsname.h \
+	sys/pidfd.h sys/file.h sys/msg.h sys/sem.h sys/shm.h sys/ipc.h \
+	sys/reboot.h sys/klog.h sys/capability.h sys/io.h sys/timex.h \
+	execinfo.h endian.h byteswap.h elf.h link.h spawn.h; do
+	printf '#if __has_include(<%s>)\n#include <%s>\n#endif\n' "$h" "$h" \
+		>>"$tmp/libc.c"
+done
+$cc -M "$tmp/libc.c" >"$tmp/deps"
+tr ' \\' '\n\n' <"$tmp/deps" | grep '\.h$' | sort -u >"$tmp/libc-reached"
+# dmaemu's own headers include a few host headers (#include_next).
+for h in $(cd "$kdir" && find . -name '*.h' | sed 's|^\./||'); do
+	printf '#include <%s>\n' "$h"
+done >"$tmp/all.c"
+$cc -M -I"$srcdir/include" -I"$kdir" -I"$srcdir/cachesim" "$tmp/all.c" \
+	>>"$tmp/deps" 2>/dev/null || true
+tr ' \\' '\n\n' <"$tmp/deps" | grep '\.h$' | sort -u >"$tmp/reached"
+
+# The subsystem of a name (empty: none).
+subsystem() {
+	awk -F '\t' -v n="$1" '
+		/^#/ || NF < 2 { next }
+		$1 == n { print $2; found = 1; exit }
+		substr($1, length($1)) == "/" && index(n, $1) == 1 && !dir {
+			dir = $2
+		}
+		END { if (!found && dir) print dir }' "$table"
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+{
+	cut -f1 "$tmp/host"
+	grep -v '^#' "$table" | cut -f1 | grep -v '/$'
+} | sort -u >"$tmp/names"
+n=0
+while read -r name; do
+	[ -e "$kdir/$name" ] && continue
+	path=$(awk -F '\t' -v n="$name" '$1 == n { print $2; exit }' \
+		"$tmp/host")
+	if [ -n "$path" ] && grep -qx "$path" "$tmp/reached"; then
+		continue
+	fi
+	sub=$(subsystem "$name")
+	mkdir -p "$out/$(dirname "$name")"
+	guard=$(echo "DMAEMU_GUARD_$name" | tr 'a-z/.-' 'A-Z___')
+	if [ -n "$sub" ]; then
+		msg="<$name> is part of $sub, which dmaemu does not emulate: put a stub $name with what the driver uses under a folder of your own and add that folder with -I (docs/kernel-headers.md)"
+	else
+		msg="<$name> is not one of dmaemu's kernel headers (the host's is the user-space API, not the kernel's): put a stub $name under a folder of your own and add that folder with -I (docs/kernel-headers.md)"
+	fi
+	printf '/* Generated by tools/gen-kernel-guards.sh: do not edit. */\n#ifndef %s\n#define %s\n#error "%s"\n#endif\n' \
+		"$guard" "$guard" "$msg" >"$out/$name"
+	n=$((n + 1))
+done <"$tmp/names"
+# The names the C library reaches, for tests/scripts/headers.sh.
+while IFS='	' read -r name path; do
+	grep -qx "$path" "$tmp/libc-reached" && echo "$name"
+done <"$tmp/host" | sort -u >"$out/.libc-reached"
+echo "$n" >"$out/.count"
