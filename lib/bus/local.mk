@@ -3,6 +3,7 @@
 lib_libdmaemu_internal_la_SOURCES += \
 	lib/bus/bus.h \
 	lib/bus/device.c \
+	lib/bus/devres.c \
 	lib/bus/iommu.c \
 	lib/bus/irq.c \
 	lib/bus/platform.c \

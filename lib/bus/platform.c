@@ -309,10 +309,22 @@ static void unbind(struct dmaemu_device *d)
 	cleanup(d, "remove()");
 }
 
+/* A device whose struct device is the caller's (dmaemu_device_bind())
+ * is on another bus: no platform driver probes it. */
 static bool matches(const struct dmaemu_device *d,
 		    const struct platform_driver *drv)
 {
-	return !strcmp(d->ops->name, drv->driver.name);
+	return dmaemu__devp(d) == &d->dev && !strcmp(d->ops->name, drv->driver.name);
+}
+
+void dmaemu__platform_lock(void)
+{
+	dmaemu__lock(&bind_lock);
+}
+
+void dmaemu__platform_unlock(void)
+{
+	dmaemu__unlock(&bind_lock);
 }
 
 int dmaemu__platform_add(struct dmaemu_device *d)

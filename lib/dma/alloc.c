@@ -1053,6 +1053,22 @@ int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 }
 
 /**
+ * dmaemu__alloc_device_busy() - does @dev hold a live allocation?
+ */
+bool dmaemu__alloc_device_busy(struct device *dev)
+{
+	struct coherent *c = NULL;
+	unsigned int b;
+
+	reg_lock();
+	for (b = 0; b < REG_BUCKETS && !c; b++)
+		for (c = registry.bucket[b]; c && c->dev != dev; c = c->next)
+			;
+	dmaemu__unlock(&registry.lock);
+	return c != NULL;
+}
+
+/**
  * dmaemu__alloc_release_device() - at device destroy: free what the
  * driver left allocated.
  * @dev: the device going away (its devres, hence its managed buffers,

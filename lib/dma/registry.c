@@ -753,8 +753,21 @@ static void registry_release(struct device *dev, void *data)
 	dmaemu__iommu_dma_release(dev);
 }
 
+/* dmaemu_device_bind(): does @dev hold mappings or allocations? */
+static bool registry_busy(struct device *dev, void *data)
+{
+	struct dmaemu__registry *reg = data;
+	size_t n;
+
+	dmaemu__lock(&reg->lock);
+	n = reg->count;
+	dmaemu__unlock(&reg->lock);
+	return n || dmaemu__alloc_device_busy(dev);
+}
+
 static const struct dmaemu__bus_client registry_client = {
 	.add = registry_add,
+	.busy = registry_busy,
 	.release = registry_release,
 	.free = registry_free,
 	.access = registry_access,
