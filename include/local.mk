@@ -40,6 +40,8 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/mm_types.h \
 	include/dmaemu/kernel/linux/mmzone.h \
 	include/dmaemu/kernel/linux/mutex.h \
+	include/dmaemu/kernel/linux/pci-dma-compat.h \
+	include/dmaemu/kernel/linux/pci.h \
 	include/dmaemu/kernel/linux/platform_device.h \
 	include/dmaemu/kernel/linux/preempt.h \
 	include/dmaemu/kernel/linux/scatterlist.h \

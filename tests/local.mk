@@ -99,7 +99,8 @@ api_tests = \
 	tests/api/check-report-query \
 	tests/api/check-report-policy \
 	tests/api/check-check-helpers \
-	tests/api/check-api-debug
+	tests/api/check-api-debug \
+	tests/api/check-device-embed
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 

@@ -207,6 +207,26 @@ int dmaemu_device_bind(struct dmaemu_device *d, struct device *dev);
  */
 int dmaemu_device_unbind(struct device *dev);
 
+struct pci_dev;
+
+/**
+ * dmaemu_pci_dev_bind() - set up @pdev as the PCI core would for emulated
+ * device @d, and bind &@pdev->dev to @d (dmaemu_device_bind()).
+ * @d:    the device (the same conditions as dmaemu_device_bind()).
+ * @pdev: zeroed by the caller, who may have filled @vendor, @device,
+ *        @subsystem_*, @class, @revision, @devfn and @dev.init_name.
+ *
+ * Sets: @bus (bus 0), @dma_mask 32 bits with @dev.dma_mask pointing at it
+ * and @dev.coherent_dma_mask 32 bits (pci_setup_device()'s defaults),
+ * resource[0] an IORESOURCE_MEM BAR on @d's register window when it has
+ * one (pci_resource_start(), pci_iomap()), @irq the number of @d's
+ * interrupt line 0 when it has one.  Untie with
+ * dmaemu_device_unbind(&pdev->dev).
+ *
+ * Return: as dmaemu_device_bind(); -EINVAL for a NULL @pdev.
+ */
+int dmaemu_pci_dev_bind(struct dmaemu_device *d, struct pci_dev *pdev);
+
 /** dmaemu_device_priv() - the @priv given at creation. */
 void *dmaemu_device_priv(const struct dmaemu_device *dev);
 

@@ -331,6 +331,8 @@ void dmaemu__platform_del(struct dmaemu_device *d);
 /* Hold off binding and unbinding of platform drivers (the bind lock,
  * outermost): dmaemu_device_bind() and _unbind() run under it. */
 void dmaemu__platform_lock(void);
+/* The physical address of @d's register window; 0: none. */
+uint64_t dmaemu__regs_phys(const struct dmaemu_device *d);
 void dmaemu__platform_unlock(void);
 
 #endif /* DMAEMU_LIB_BUS_H */

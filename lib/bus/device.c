@@ -337,8 +337,8 @@ static void clients_access(struct dmaemu_device *d, dma_addr_t dma,
 		const struct dmaemu__bus_client *c = d->m->bus_client[i];
 
 		if (c && c->access)
-			c->access(dmaemu__devp(d), d->data[i], dma, phys, len, write,
-				  stale);
+			c->access(dmaemu__devp(d), d->data[i], dma, phys, len,
+				  write, stale);
 	}
 }
 
@@ -542,7 +542,6 @@ out:
 	errno = err;
 	return NULL;
 }
-
 
 /* Run the managed releases, newest first.  Return: how many. */
 int dmaemu__devres_release_all(struct dmaemu_device *d)
@@ -831,8 +830,8 @@ void put_device(struct device *dev)
 	do {
 		if (refs <= (own ? 1 : 0)) {
 			dmaemu__reportf(
-				d ? d->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT,
-				0, 0, "put_device(%s): %s",
+				d ? d->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0,
+				0, "put_device(%s): %s",
 				dev->init_name ? dev->init_name : "?",
 				own ? "the last reference belongs to the "
 				      "emulated device (a put without its "
@@ -1002,8 +1001,8 @@ static long translate(struct dmaemu_device *d, dma_addr_t addr, size_t len,
 		size_t contig = 0;
 		int ret;
 
-		ret = dmaemu__bus_translate(dmaemu__devp(d), addr + done, len - done,
-					    write, &phys, &contig);
+		ret = dmaemu__bus_translate(dmaemu__devp(d), addr + done,
+					    len - done, write, &phys, &contig);
 		if (ret || !contig) {
 			if (p != stack)
 				dmaemu__free(p);

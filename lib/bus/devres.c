@@ -35,7 +35,7 @@
 #include "bus/bus.h"
 
 struct node {
-	struct dmaemu__devres r; /* first: r.data points at @data */
+	struct dmaemu__devres r;    /* first: r.data points at @data */
 	struct node *gnext, *gprev; /* every node (node_lock) */
 	bool added;		    /* on a device's list (node_lock) */
 	_Alignas(max_align_t) unsigned char data[];
@@ -160,10 +160,9 @@ void devres_add(struct device *dev, void *res)
 		dmaemu__unlock(&node_lock);
 	}
 	if (why)
-		dmaemu__reportf(dmaemu__dev_machine(dev),
-				DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-				"devres_add(%s, %p): %s", dev_name(dev), res,
-				why);
+		dmaemu__reportf(
+			dmaemu__dev_machine(dev), DMAEMU_REPORT_BAD_ARGUMENT, 0,
+			0, "devres_add(%s, %p): %s", dev_name(dev), res, why);
 }
 
 /*
@@ -240,8 +239,8 @@ void *devres_get(struct device *dev, void *new_res, dr_match_t match,
 	return new_res;
 }
 
-void *devres_remove(struct device *dev, dr_release_t release,
-		    dr_match_t match, void *match_data)
+void *devres_remove(struct device *dev, dr_release_t release, dr_match_t match,
+		    void *match_data)
 {
 	struct dmaemu__devres *r;
 

@@ -6,6 +6,7 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/bus/devres.c \
 	lib/bus/iommu.c \
 	lib/bus/irq.c \
+	lib/bus/pci.c \
 	lib/bus/platform.c \
 	lib/bus/thread.c \
 	lib/bus/translate.c

@@ -242,6 +242,17 @@ int platform_get_irq(struct platform_device *pdev, unsigned int num)
 	return (int)r->start;
 }
 
+/**
+ * dmaemu__regs_phys() - the physical address of @d's register window (its
+ * IORESOURCE_MEM), or 0 when it has none.
+ */
+uint64_t dmaemu__regs_phys(const struct dmaemu_device *d)
+{
+	if (!d->regs)
+		return 0;
+	return mmio_phys(d->m) + (uint64_t)((uint8_t *)d->regs - d->m->mmio);
+}
+
 /* Fill @d's platform device: name, resources.  0 or -ENOMEM. */
 static int make_resources(struct dmaemu_device *d)
 {
@@ -253,8 +264,7 @@ static int make_resources(struct dmaemu_device *d)
 	if (!r)
 		return -ENOMEM;
 	if (d->regs) {
-		r[n].start = mmio_phys(d->m) +
-			     (uint64_t)((uint8_t *)d->regs - d->m->mmio);
+		r[n].start = dmaemu__regs_phys(d);
 		r[n].end = r[n].start + d->ops->mmio_size - 1;
 		r[n].name = d->name;
 		r[n].flags = IORESOURCE_MEM;

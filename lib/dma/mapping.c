@@ -100,16 +100,10 @@ static const char *const type_names[] = {
 static struct dmaemu_machine *api_enter(struct device *dev, const char *fn,
 					int dir, unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+	struct dmaemu_machine *m = dmaemu__dev_machine_or_report(dev, fn);
 
-	if (!m) {
-		dmaemu__reportf(
-			NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0, "%s(): %s", fn,
-			dev ? "not a live emulated device (destroyed, or not "
-			      "made by dmaemu_device_create())"
-			    : "NULL device");
+	if (!m)
 		return NULL;
-	}
 	if (dir >= 0 && !valid_dma_direction(dir)) {
 		dmaemu__reportf(
 			m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
