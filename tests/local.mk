@@ -100,7 +100,8 @@ api_tests = \
 	tests/api/check-report-policy \
 	tests/api/check-check-helpers \
 	tests/api/check-api-debug \
-	tests/api/check-device-embed
+	tests/api/check-device-embed \
+	tests/api/check-pci
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
@@ -236,3 +237,5 @@ print-install-dirs:
 .PHONY: print-install-dirs
 
 include $(srcdir)/tests/fuzz/local.mk
+# Reports must name run_script() by its debug information.
+tests_api_check_pci_CFLAGS = $(AM_CFLAGS) -g

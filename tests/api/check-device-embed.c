@@ -128,7 +128,8 @@ START_TEST(test_whole_api_through_embedded)
 	memset(tmp, 0x5a, sizeof(tmp));
 	ck_assert_int_eq(dmaemu_dma_write(dd, h + 64, tmp, 64), 0);
 	dma_sync_single_for_cpu(&card.dev, h, 256, DMA_FROM_DEVICE);
-	dmaemu_cpu_read(buf + 64, tmp, 64);
+	memset(tmp, 0, sizeof(tmp));
+	dmaemu_cpu_read(tmp, buf + 64, 64);
 	ck_assert(fixture_all(tmp, 0x5a, 64));
 	dma_sync_single_for_device(&card.dev, h, 256, DMA_FROM_DEVICE);
 	dma_unmap_single(&card.dev, h, 256, DMA_FROM_DEVICE);
