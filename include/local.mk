@@ -47,6 +47,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/scatterlist.h \
 	include/dmaemu/kernel/linux/slab.h \
 	include/dmaemu/kernel/linux/spinlock.h \
+	include/dmaemu/kernel/linux/vmalloc.h \
 	include/dmaemu/kernel/linux/wait_bit.h
 
 kernel_asmdir = $(pkgincludedir)/kernel/asm

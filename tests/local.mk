@@ -101,7 +101,8 @@ api_tests = \
 	tests/api/check-check-helpers \
 	tests/api/check-api-debug \
 	tests/api/check-device-embed \
-	tests/api/check-pci
+	tests/api/check-pci \
+	tests/api/check-vmalloc
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 

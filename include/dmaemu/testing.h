@@ -55,6 +55,7 @@ enum dmaemu_region {
 	DMAEMU_REGION_WC,	/* write-combining alias of DRAM */
 	DMAEMU_REGION_NOMAP,	/* NO_KERNEL_MAPPING cookies */
 	DMAEMU_REGION_MMIO,	/* ioremap() cookies */
+	DMAEMU_REGION_VMALLOC = 7, /* vmalloc(): pages of the CPU's copy */
 };
 
 /* Which side owns a cache line (moved by map/unmap and the syncs). */

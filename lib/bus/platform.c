@@ -324,7 +324,8 @@ static void unbind(struct dmaemu_device *d)
 static bool matches(const struct dmaemu_device *d,
 		    const struct platform_driver *drv)
 {
-	return dmaemu__devp(d) == &d->dev && !strcmp(d->ops->name, drv->driver.name);
+	return dmaemu__devp(d) == &d->dev &&
+	       !strcmp(d->ops->name, drv->driver.name);
 }
 
 void dmaemu__platform_lock(void)

@@ -458,6 +458,12 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		report_bad(m, DMAEMU_REPORT_MMIO_ACCESS, addr, len, store,
 			   w.phys);
 		return len;
+	case DMAEMU__REGION_VMALLOC:
+		/* The CPU copy itself, seen through vmalloc()'s second
+		 * mapping: the data are right; the cache model does not see
+		 * the access (as for uninstrumented code). */
+		n = DMAEMU__PAGE_SIZE - (addr & (DMAEMU__PAGE_SIZE - 1));
+		return n < len ? n : len;
 	default:
 		/* TWIN is never handed out; nothing to model. */
 		n = w.bank ? w.bank->size - (w.phys - w.bank->phys) : len;

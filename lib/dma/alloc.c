@@ -829,12 +829,6 @@ void dmam_free_coherent(struct device *dev, size_t size, void *vaddr,
 /* ---------------------------------------------------------------------- */
 
 /* The host mapping behind a mapped vm_area_struct. */
-struct dmaemu_vma {
-	void *addr;
-	size_t len;
-	unsigned long orig_start; /* vm_start as the driver gave it */
-	bool alias;		  /* @addr is the kernel view itself */
-};
 
 /**
  * dma_mmap_attrs() - map an allocation for a "user" thread.
@@ -942,6 +936,9 @@ void dmaemu_vma_unmap(struct vm_area_struct *vma)
 
 	if (!vma || !vma->dmaemu)
 		return;
+	/* As munmap() of the user mapping would. */
+	if (vma->vm_ops && vma->vm_ops->close)
+		vma->vm_ops->close(vma);
 	map = vma->dmaemu;
 	if (!map->alias)
 		munmap(map->addr, map->len);

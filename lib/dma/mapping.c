@@ -245,6 +245,10 @@ static const char *describe_host(struct dmaemu_machine *m, const void *p,
 		return "a DMA_ATTR_NO_KERNEL_MAPPING cookie";
 	case DMAEMU__REGION_MMIO:
 		return "an ioremap() cookie (use dma_map_resource())";
+	case DMAEMU__REGION_VMALLOC:
+		return "vmalloc() memory, virtually contiguous only: map its "
+		       "pages (vmalloc_to_page()) with dma_map_page() or a "
+		       "scatterlist";
 	default:
 		break;
 	}

@@ -68,8 +68,8 @@ bool dmaemu__owncheck_find(struct dmaemu_machine *m, uint64_t phys,
 	for (d = m->devices; d; d = d->next) {
 		uint64_t s;
 
-		if (!dmaemu__mapping_find_phys(dmaemu__devp(d), phys, limit, &map, &lo,
-					       &hi))
+		if (!dmaemu__mapping_find_phys(dmaemu__devp(d), phys, limit,
+					       &map, &lo, &hi))
 			continue;
 		s = lo > phys ? lo : phys;
 		if (s >= start)
