@@ -171,7 +171,7 @@ enum dmaemu__region {
 	DMAEMU__REGION_WC,	 /* write-combining alias of MEM */
 	DMAEMU__REGION_NOMAP,	 /* NO_KERNEL_MAPPING cookies: inaccessible */
 	DMAEMU__REGION_MMIO,	 /* ioremap cookies: readl/writel only */
-	DMAEMU__REGION_TWIN, /* internal: the TWIN copy (never handed out) */
+	DMAEMU__REGION_TWIN,	/* internal: the TWIN copy (never handed out) */
 	DMAEMU__REGION_VMALLOC, /* vmalloc(): pages of the CPU copy mapped
 				 * again, virtually contiguous */
 };
@@ -214,11 +214,11 @@ struct dmaemu__where {
 /* The machine                                                            */
 /* ---------------------------------------------------------------------- */
 
-struct dmaemu__palloc; /* page allocator state (page_alloc.c) */
+struct dmaemu__palloc;	/* page allocator state (page_alloc.c) */
 struct dmaemu__vmalloc; /* vmalloc areas (mm/vmalloc.c) */
-struct dmaemu__slab;   /* kmalloc state (slab.c) */
-struct dmaemu__cpu;    /* CPU access state: prefetch, stats (cpu.c) */
-struct dmaemu__wc;     /* write-combining buffers (wc.c) */
+struct dmaemu__slab;	/* kmalloc state (slab.c) */
+struct dmaemu__cpu;	/* CPU access state: prefetch, stats (cpu.c) */
+struct dmaemu__wc;	/* write-combining buffers (wc.c) */
 struct dmaemu__swiotlb;
 struct dmaemu__iommu;
 struct dmaemu__irqc;
@@ -248,7 +248,7 @@ struct dmaemu_machine {
 	size_t vmap_size;
 	uint64_t *vmap_phys;
 	struct dmaemu__vmalloc *vmalloc; /* mm/vmalloc.c's state */
-	unsigned int line; /* cache line size (opt.cache_line) */
+	unsigned int line;		 /* cache line size (opt.cache_line) */
 	unsigned int line_shift;
 
 	/* The CPU cache model.  Protected by cache_lock (order 3). */

@@ -352,6 +352,35 @@ START_TEST(test_wrappers_match_dma_api)
 }
 END_TEST
 
+/* The pci_pool names of 4.14 are the DMA pools on &pdev->dev. */
+START_TEST(test_pci_pool)
+{
+	struct pci_dev pdev;
+	struct pci_pool *pool;
+	dma_addr_t h;
+	uint8_t *blk, got[32];
+
+	make("profile=arm");
+	memset(&pdev, 0, sizeof(pdev));
+	ck_assert_int_eq(dmaemu_pci_dev_bind(dd, &pdev), 0);
+	pool = pci_pool_create("cmd", &pdev, 32, 16, 0);
+	ck_assert_ptr_nonnull(pool);
+	blk = pci_pool_zalloc(pool, GFP_KERNEL, &h);
+	ck_assert_ptr_nonnull(blk);
+	ck_assert(fixture_all(blk, 0, 32));
+	ck_assert_uint_eq(h & 15, 0);
+	fixture_cpu_fill(blk, 0x6d, 32);
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, got, 32), 0);
+	ck_assert(fixture_all(got, 0x6d, 32));
+	pci_pool_free(pool, blk, h);
+	blk = pci_pool_alloc(pool, GFP_KERNEL, &h);
+	ck_assert_ptr_nonnull(blk);
+	pci_pool_free(pool, blk, h);
+	pci_pool_destroy(pool);
+	ck_assert_int_eq(dmaemu_device_unbind(&pdev.dev), 0);
+}
+END_TEST
+
 /* pci_alloc_consistent() is GFP_ATOMIC, as in 4.14. */
 START_TEST(test_alloc_consistent_atomic)
 {
@@ -585,6 +614,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_pci_dev_setup);
 	tcase_add_loop_test(tc, test_wrappers_match_dma_api, 0, (int)NCONFIGS);
 	tcase_add_test(tc, test_alloc_consistent_atomic);
+	tcase_add_test(tc, test_pci_pool);
 	tcase_add_loop_test(tc, test_nic_ring, 0, (int)NCONFIGS);
 	suite_add_tcase(s, tc);
 	return s;

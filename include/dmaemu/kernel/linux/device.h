@@ -146,8 +146,8 @@ void *devres_get(struct device *dev, void *new_res, dr_match_t match,
 		 void *match_data);
 /** devres_remove() - unregister what devres_find() finds, without
  * releasing or freeing it.  Return: its data, or NULL. */
-void *devres_remove(struct device *dev, dr_release_t release,
-		    dr_match_t match, void *match_data);
+void *devres_remove(struct device *dev, dr_release_t release, dr_match_t match,
+		    void *match_data);
 /** devres_destroy() - devres_remove() then devres_free(), no release.
  * Return: 0, or -ENOENT (reported, as Linux warns). */
 int devres_destroy(struct device *dev, dr_release_t release, dr_match_t match,

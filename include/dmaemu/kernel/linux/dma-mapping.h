@@ -91,10 +91,11 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 #define dma_free_coherent(dev, size, cpu_addr, dma_handle) \
 	dma_free_attrs((dev), (size), (cpu_addr), (dma_handle), 0)
 
-#define dma_alloc_wc(dev, size, dma_addr, gfp) \
-	dma_alloc_attrs((dev), (size), (dma_addr), (gfp), DMA_ATTR_WRITE_COMBINE)
+#define dma_alloc_wc(dev, size, dma_addr, gfp)            \
+	dma_alloc_attrs((dev), (size), (dma_addr), (gfp), \
+			DMA_ATTR_WRITE_COMBINE)
 
-#define dma_free_wc(dev, size, cpu_addr, dma_addr)                    \
+#define dma_free_wc(dev, size, cpu_addr, dma_addr)            \
 	dma_free_attrs((dev), (size), (cpu_addr), (dma_addr), \
 		       DMA_ATTR_WRITE_COMBINE)
 
@@ -118,7 +119,7 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 #define dma_mmap_coherent(dev, vma, cpu_addr, dma_addr, size) \
 	dma_mmap_attrs((dev), (vma), (cpu_addr), (dma_addr), (size), 0)
 
-#define dma_mmap_wc(dev, vma, cpu_addr, dma_addr, size)               \
+#define dma_mmap_wc(dev, vma, cpu_addr, dma_addr, size)              \
 	dma_mmap_attrs((dev), (vma), (cpu_addr), (dma_addr), (size), \
 		       DMA_ATTR_WRITE_COMBINE)
 

@@ -115,10 +115,12 @@ void *phys_to_virt(phys_addr_t address);
 bool is_vmalloc_addr(const void *x);
 
 /* Memory types of user mappings (remap_pfn_range()). */
-#define pgprot_noncached(prot) \
-	__pgprot((pgprot_val(prot) & ~DMAEMU_PGPROT_WC) | DMAEMU_PGPROT_UNCACHED)
-#define pgprot_writecombine(prot) \
-	__pgprot((pgprot_val(prot) & ~DMAEMU_PGPROT_UNCACHED) | DMAEMU_PGPROT_WC)
+#define pgprot_noncached(prot)                            \
+	__pgprot((pgprot_val(prot) & ~DMAEMU_PGPROT_WC) | \
+		 DMAEMU_PGPROT_UNCACHED)
+#define pgprot_writecombine(prot)                               \
+	__pgprot((pgprot_val(prot) & ~DMAEMU_PGPROT_UNCACHED) | \
+		 DMAEMU_PGPROT_WC)
 #define PAGE_SHARED __pgprot(0)
 #define PAGE_KERNEL __pgprot(0)
 

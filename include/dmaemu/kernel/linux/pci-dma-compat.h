@@ -30,58 +30,56 @@ extern "C" {
 #define pci_dma_supported(hwdev, mask) \
 	dma_supported(dmaemu__pci_dma_dev(hwdev), (mask))
 
-#define pci_alloc_consistent(hwdev, size, dma_handle)                   \
+#define pci_alloc_consistent(hwdev, size, dma_handle)                     \
 	dma_alloc_attrs(dmaemu__pci_dma_dev(hwdev), (size), (dma_handle), \
 			GFP_ATOMIC, 0)
 
-#define pci_zalloc_consistent(hwdev, size, dma_handle)                  \
+#define pci_zalloc_consistent(hwdev, size, dma_handle)                    \
 	dma_alloc_attrs(dmaemu__pci_dma_dev(hwdev), (size), (dma_handle), \
 			GFP_ATOMIC | __GFP_ZERO, 0)
 
-#define pci_free_consistent(hwdev, size, vaddr, dma_handle)             \
-	dma_free_attrs(dmaemu__pci_dma_dev(hwdev), (size), (vaddr),       \
+#define pci_free_consistent(hwdev, size, vaddr, dma_handle)         \
+	dma_free_attrs(dmaemu__pci_dma_dev(hwdev), (size), (vaddr), \
 		       (dma_handle), 0)
 
 #define pci_map_single(hwdev, ptr, size, direction)                     \
-	dma_map_single_attrs(dmaemu__pci_dma_dev(hwdev), (ptr), (size),   \
+	dma_map_single_attrs(dmaemu__pci_dma_dev(hwdev), (ptr), (size), \
 			     (enum dma_data_direction)(direction), 0)
 
-#define pci_unmap_single(hwdev, dma_addr, size, direction)              \
-	dma_unmap_single_attrs(dmaemu__pci_dma_dev(hwdev), (dma_addr),    \
-			       (size), (enum dma_data_direction)(direction), \
-			       0)
+#define pci_unmap_single(hwdev, dma_addr, size, direction)                     \
+	dma_unmap_single_attrs(dmaemu__pci_dma_dev(hwdev), (dma_addr), (size), \
+			       (enum dma_data_direction)(direction), 0)
 
-#define pci_map_page(hwdev, page, offset, size, direction)              \
-	dma_map_page_attrs(dmaemu__pci_dma_dev(hwdev), (page), (offset),  \
+#define pci_map_page(hwdev, page, offset, size, direction)               \
+	dma_map_page_attrs(dmaemu__pci_dma_dev(hwdev), (page), (offset), \
 			   (size), (enum dma_data_direction)(direction), 0)
 
 #define pci_unmap_page(hwdev, dma_address, size, direction)             \
-	dma_unmap_page_attrs(dmaemu__pci_dma_dev(hwdev), (dma_address),   \
+	dma_unmap_page_attrs(dmaemu__pci_dma_dev(hwdev), (dma_address), \
 			     (size), (enum dma_data_direction)(direction), 0)
 
-#define pci_map_sg(hwdev, sg, nents, direction)                         \
-	dma_map_sg_attrs(dmaemu__pci_dma_dev(hwdev), (sg), (nents),       \
+#define pci_map_sg(hwdev, sg, nents, direction)                     \
+	dma_map_sg_attrs(dmaemu__pci_dma_dev(hwdev), (sg), (nents), \
 			 (enum dma_data_direction)(direction), 0)
 
-#define pci_unmap_sg(hwdev, sg, nents, direction)                       \
-	dma_unmap_sg_attrs(dmaemu__pci_dma_dev(hwdev), (sg), (nents),     \
+#define pci_unmap_sg(hwdev, sg, nents, direction)                     \
+	dma_unmap_sg_attrs(dmaemu__pci_dma_dev(hwdev), (sg), (nents), \
 			   (enum dma_data_direction)(direction), 0)
 
-#define pci_dma_sync_single_for_cpu(hwdev, dma_handle, size, direction) \
-	dma_sync_single_for_cpu(dmaemu__pci_dma_dev(hwdev), (dma_handle),  \
+#define pci_dma_sync_single_for_cpu(hwdev, dma_handle, size, direction)   \
+	dma_sync_single_for_cpu(dmaemu__pci_dma_dev(hwdev), (dma_handle), \
 				(size), (enum dma_data_direction)(direction))
 
-#define pci_dma_sync_single_for_device(hwdev, dma_handle, size,          \
-				       direction)                        \
-	dma_sync_single_for_device(dmaemu__pci_dma_dev(hwdev),           \
-				   (dma_handle), (size),                 \
+#define pci_dma_sync_single_for_device(hwdev, dma_handle, size, direction)   \
+	dma_sync_single_for_device(dmaemu__pci_dma_dev(hwdev), (dma_handle), \
+				   (size),                                   \
 				   (enum dma_data_direction)(direction))
 
 #define pci_dma_sync_sg_for_cpu(hwdev, sg, nelems, direction)           \
-	dma_sync_sg_for_cpu(dmaemu__pci_dma_dev(hwdev), (sg), (nelems),   \
+	dma_sync_sg_for_cpu(dmaemu__pci_dma_dev(hwdev), (sg), (nelems), \
 			    (enum dma_data_direction)(direction))
 
-#define pci_dma_sync_sg_for_device(hwdev, sg, nelems, direction)        \
+#define pci_dma_sync_sg_for_device(hwdev, sg, nelems, direction)           \
 	dma_sync_sg_for_device(dmaemu__pci_dma_dev(hwdev), (sg), (nelems), \
 			       (enum dma_data_direction)(direction))
 

@@ -27,6 +27,7 @@
 #include <dmaemu/ktypes.h>
 #include <linux/compiler.h>
 #include <linux/device.h>
+#include <linux/dmapool.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
 
@@ -62,7 +63,7 @@ struct pci_device_id {
 	unsigned long driver_data;
 };
 
-#define PCI_DEVICE(vend, dev)                                        \
+#define PCI_DEVICE(vend, dev)                                       \
 	.vendor = (vend), .device = (dev), .subvendor = PCI_ANY_ID, \
 	.subdevice = PCI_ANY_ID
 
@@ -115,12 +116,11 @@ static inline struct device *dmaemu__pci_dma_dev(struct pci_dev *hwdev)
 #define pci_resource_start(dev, bar) ((dev)->resource[(bar)].start)
 #define pci_resource_end(dev, bar) ((dev)->resource[(bar)].end)
 #define pci_resource_flags(dev, bar) ((dev)->resource[(bar)].flags)
-#define pci_resource_len(dev, bar)                                  \
-	((pci_resource_start((dev), (bar)) == 0 &&                  \
-	  pci_resource_end((dev), (bar)) ==                         \
-		  pci_resource_start((dev), (bar)))                 \
-		 ? 0                                                \
-		 : (pci_resource_end((dev), (bar)) -                \
+#define pci_resource_len(dev, bar)                                            \
+	((pci_resource_start((dev), (bar)) == 0 &&                            \
+	  pci_resource_end((dev), (bar)) == pci_resource_start((dev), (bar))) \
+		 ? 0                                                          \
+		 : (pci_resource_end((dev), (bar)) -                          \
 		    pci_resource_start((dev), (bar)) + 1))
 
 /** pci_name() - the device's name ("0000:00:03.0" in Linux; here the
@@ -215,6 +215,18 @@ static inline void __iomem *pci_ioremap_bar(struct pci_dev *pdev, int bar)
 {
 	return pci_iomap(pdev, bar, 0);
 }
+
+/* The PCI names of the DMA pools (Linux 4.14 still has them). */
+#define pci_pool dma_pool
+#define pci_pool_create(name, pdev, size, align, allocation)                \
+	dma_pool_create((name), dmaemu__pci_dma_dev(pdev), (size), (align), \
+			(allocation))
+#define pci_pool_destroy(pool) dma_pool_destroy(pool)
+#define pci_pool_alloc(pool, flags, handle) \
+	dma_pool_alloc((pool), (flags), (handle))
+#define pci_pool_zalloc(pool, flags, handle) \
+	dma_pool_zalloc((pool), (flags), (handle))
+#define pci_pool_free(pool, vaddr, addr) dma_pool_free((pool), (vaddr), (addr))
 
 static inline struct pci_dev *pci_dev_get(struct pci_dev *pdev)
 {
