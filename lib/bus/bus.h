@@ -329,10 +329,12 @@ bool dmaemu__irq_is_handler_thread(struct dmaemu_machine *m);
 int dmaemu__platform_add(struct dmaemu_device *d);
 void dmaemu__platform_del(struct dmaemu_device *d);
 /* Hold off binding and unbinding of platform drivers (the bind lock,
- * outermost): dmaemu_device_bind() and _unbind() run under it. */
-void dmaemu__platform_lock(void);
+ * outermost): dmaemu_device_bind() and _unbind() run under it.  Return:
+ * whether it was taken (false: the calling thread holds it already, in a
+ * driver's probe() or remove()); pass that to the unlock. */
+bool dmaemu__platform_lock(void);
+void dmaemu__platform_unlock(bool taken);
 /* The physical address of @d's register window; 0: none. */
 uint64_t dmaemu__regs_phys(const struct dmaemu_device *d);
-void dmaemu__platform_unlock(void);
 
 #endif /* DMAEMU_LIB_BUS_H */

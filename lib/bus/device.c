@@ -611,6 +611,8 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	if (dmaemu__devp(d) != &d->dev) {
 		live_del_locked(dmaemu__devp(d));
 		dmaemu__devp(d)->dmaemu = NULL;
+		if (dmaemu__devp(d)->init_name == d->name)
+			dmaemu__devp(d)->init_name = NULL;
 	}
 	live_del_locked(&d->dev);
 	pthread_rwlock_unlock(&live_lock);
@@ -701,7 +703,7 @@ int dmaemu_device_bind(struct dmaemu_device *d, struct device *dev)
 	struct dmaemu_device *o;
 	struct live_ent *e;
 	const char *why = NULL;
-	bool retired = false;
+	bool retired = false, locked;
 	int err = -EBUSY;
 
 	if (!dmaemu__device_alive(d) || !dev) {
@@ -713,7 +715,7 @@ int dmaemu_device_bind(struct dmaemu_device *d, struct device *dev)
 				     : "not a live emulated device");
 		return -EINVAL;
 	}
-	dmaemu__platform_lock();
+	locked = dmaemu__platform_lock();
 	o = live_lookup(dev, &retired);
 	if (o) {
 		why = "the struct device is a device's already";
@@ -722,7 +724,7 @@ int dmaemu_device_bind(struct dmaemu_device *d, struct device *dev)
 		why = bind_busy(d);
 	}
 	if (why) {
-		dmaemu__platform_unlock();
+		dmaemu__platform_unlock(locked);
 		dmaemu__reportf(d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"dmaemu_device_bind(%s): %s", d->name, why);
 		return err;
@@ -754,7 +756,7 @@ int dmaemu_device_bind(struct dmaemu_device *d, struct device *dev)
 		__atomic_add_fetch(&live_gen, 1, __ATOMIC_RELEASE);
 	}
 	pthread_rwlock_unlock(&live_lock);
-	dmaemu__platform_unlock();
+	dmaemu__platform_unlock(locked);
 	if (err)
 		dev->dmaemu = NULL;
 	return err;
@@ -764,6 +766,7 @@ int dmaemu_device_unbind(struct device *dev)
 {
 	struct dmaemu_device *d = dmaemu__device_of(dev);
 	struct live_ent *e;
+	bool locked;
 
 	if (!d || dev == &d->dev) {
 		dmaemu__reportf(d ? d->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0,
@@ -780,7 +783,7 @@ int dmaemu_device_unbind(struct device *dev)
 				d->name);
 		return -EINVAL;
 	}
-	dmaemu__platform_lock();
+	locked = dmaemu__platform_lock();
 	/* As the driver core unbinding a driver and the bus removing the
 	 * device: devres, then what the driver left. */
 	dmaemu__devres_release_all(d);
@@ -795,7 +798,9 @@ int dmaemu_device_unbind(struct device *dev)
 	__atomic_store_n(&d->devp, &d->dev, __ATOMIC_RELEASE);
 	pthread_rwlock_unlock(&live_lock);
 	dev->dmaemu = NULL;
-	dmaemu__platform_unlock();
+	if (dev->init_name == d->name) /* the name goes with the device */
+		dev->init_name = NULL;
+	dmaemu__platform_unlock(locked);
 	return 0;
 }
 

@@ -41,6 +41,22 @@ struct drv_node {
 static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct drv_node *drivers;      /* bind_lock */
 static struct dmaemu_device *devices; /* bind_lock, by d->plat_next */
+/* The calling thread holds bind_lock (driver code in probe()/remove()
+ * may bind or put a struct device of its own: dmaemu__platform_lock()
+ * must not take it again). */
+static __thread bool bind_held;
+
+static void bind_take(void)
+{
+	dmaemu__lock(&bind_lock);
+	bind_held = true;
+}
+
+static void bind_drop(void)
+{
+	bind_held = false;
+	dmaemu__unlock(&bind_lock);
+}
 
 #define MMIO_ALIGN (16ULL << 20)
 
@@ -328,14 +344,18 @@ static bool matches(const struct dmaemu_device *d,
 	       !strcmp(d->ops->name, drv->driver.name);
 }
 
-void dmaemu__platform_lock(void)
+bool dmaemu__platform_lock(void)
 {
-	dmaemu__lock(&bind_lock);
+	if (bind_held)
+		return false;
+	bind_take();
+	return true;
 }
 
-void dmaemu__platform_unlock(void)
+void dmaemu__platform_unlock(bool taken)
 {
-	dmaemu__unlock(&bind_lock);
+	if (taken)
+		bind_drop();
 }
 
 int dmaemu__platform_add(struct dmaemu_device *d)
@@ -348,7 +368,7 @@ int dmaemu__platform_add(struct dmaemu_device *d)
 	ret = make_resources(d);
 	if (ret)
 		return ret;
-	dmaemu__lock(&bind_lock);
+	bind_take();
 	d->plat_next = devices;
 	devices = d;
 	for (n = drivers; n; n = n->next) {
@@ -357,7 +377,7 @@ int dmaemu__platform_add(struct dmaemu_device *d)
 			break;
 		}
 	}
-	dmaemu__unlock(&bind_lock);
+	bind_drop();
 	return 0;
 }
 
@@ -367,7 +387,7 @@ void dmaemu__platform_del(struct dmaemu_device *d)
 
 	if (!d->pdev.resource)
 		return;
-	dmaemu__lock(&bind_lock);
+	bind_take();
 	if (d->drv)
 		unbind(d);
 	for (pp = &devices; *pp; pp = &(*pp)->plat_next) {
@@ -376,7 +396,7 @@ void dmaemu__platform_del(struct dmaemu_device *d)
 			break;
 		}
 	}
-	dmaemu__unlock(&bind_lock);
+	bind_drop();
 	dmaemu__free(d->pdev.resource);
 	d->pdev.resource = NULL;
 	d->pdev.num_resources = 0;
@@ -399,10 +419,10 @@ int platform_driver_register(struct platform_driver *drv)
 	n = dmaemu__malloc(sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	dmaemu__lock(&bind_lock);
+	bind_take();
 	for (struct drv_node *o = drivers; o; o = o->next) {
 		if (o->drv == drv) {
-			dmaemu__unlock(&bind_lock);
+			bind_drop();
 			dmaemu__free(n);
 			dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 					"platform_driver_register(%s): "
@@ -417,7 +437,7 @@ int platform_driver_register(struct platform_driver *drv)
 	for (d = devices; d; d = d->plat_next)
 		if (!d->drv && matches(d, drv))
 			probe(d, drv);
-	dmaemu__unlock(&bind_lock);
+	bind_drop();
 	return 0;
 }
 
@@ -426,7 +446,7 @@ void platform_driver_unregister(struct platform_driver *drv)
 	struct drv_node **pp, *n = NULL;
 	struct dmaemu_device *d;
 
-	dmaemu__lock(&bind_lock);
+	bind_take();
 	for (pp = &drivers; *pp; pp = &(*pp)->next) {
 		if ((*pp)->drv == drv) {
 			n = *pp;
@@ -438,7 +458,7 @@ void platform_driver_unregister(struct platform_driver *drv)
 		for (d = devices; d; d = d->plat_next)
 			if (d->drv == drv)
 				unbind(d);
-	dmaemu__unlock(&bind_lock);
+	bind_drop();
 	if (!n)
 		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"platform_driver_unregister(%s): not "

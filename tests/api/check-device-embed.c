@@ -19,6 +19,7 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
+#include <linux/platform_device.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
@@ -431,6 +432,62 @@ START_TEST(test_devres_at_destroy)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* A platform driver that ties a child device of its own in probe()       */
+/* ---------------------------------------------------------------------- */
+
+static struct my_card child;
+static struct dmaemu_device *child_hw;
+
+static int parent_probe(struct platform_device *pdev)
+{
+	memset(&child, 0, sizeof(child));
+	child.dev.parent = &pdev->dev;
+	child.dev.release = card_release;
+	device_initialize(&child.dev);
+	return dmaemu_device_bind(child_hw, &child.dev);
+}
+
+static int parent_remove(struct platform_device *pdev)
+{
+	(void)pdev;
+	put_device(&child.dev);
+	return 0;
+}
+
+static struct platform_driver parent_drv = {
+	.probe = parent_probe,
+	.remove = parent_remove,
+	.driver = {.name = "parent-model"},
+};
+
+static const struct dmaemu_device_ops parent_ops = {.name = "parent-model"};
+
+START_TEST(test_bind_in_probe)
+{
+	struct dmaemu_device *parent;
+	dma_addr_t h;
+	void *p;
+
+	make("profile=arm64");
+	child_hw = dd;
+	parent = dmaemu_device_create(m, "parent0", &parent_ops, NULL);
+	ck_assert_ptr_nonnull(parent);
+	ck_assert_int_eq(platform_driver_register(&parent_drv), 0);
+	ck_assert_ptr_eq(dmaemu_dev_to_device(&child.dev), dd);
+	ck_assert_ptr_eq(child.dev.parent, dmaemu_device_to_dev(parent));
+	p = dma_alloc_coherent(&child.dev, 4096, &h, GFP_KERNEL);
+	ck_assert_ptr_nonnull(p);
+	dma_free_coherent(&child.dev, 4096, p, h);
+	/* remove() puts the child: untied and released under the bind
+	 * lock that remove() runs with. */
+	platform_driver_unregister(&parent_drv);
+	ck_assert_int_eq(child.released, 1);
+	ck_assert_ptr_null(dmaemu_dev_to_device(&child.dev));
+	dmaemu_device_destroy(parent);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("device-embed");
@@ -445,6 +502,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_refcount_release);
 	tcase_add_test(tc, test_devres_order);
 	tcase_add_test(tc, test_devres_at_destroy);
+	tcase_add_test(tc, test_bind_in_probe);
 	suite_add_tcase(s, tc);
 	return s;
 }

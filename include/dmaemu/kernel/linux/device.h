@@ -43,7 +43,7 @@ struct device_dma_parameters {
  * struct device - a device as the DMA API sees it.
  * @init_name:         name given at creation (also dev_name()); a bound
  *                     struct device left without one gets the emulated
- *                     device's.
+ *                     device's until it is untied.
  * @parent:            the device this one hangs below (NULL: none); kept,
  *                     not interpreted.
  * @platform_data:     board data for the driver (dev_get_platdata()).
