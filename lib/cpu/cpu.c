@@ -25,6 +25,8 @@
  *                 bytes: store forwarding)
  *      NOMAP      no-kernel-mapping-access report, then the access faults
  *      MMIO       mmio-access report (plain access), then it faults
+ *      VMALLOC    as LINEAR, for the page vmalloc() mapped there (the
+ *                 same CPU copy through a second host mapping)
  *
  * A line the model does not hold but whose CPU copy has dirty bytes was
  * written by uninstrumented code (or by a store the compiler folded into a
@@ -412,6 +414,10 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 	m = w.m;
 	switch (w.region) {
 	case DMAEMU__REGION_LINEAR:
+	case DMAEMU__REGION_VMALLOC:
+		/* A vmalloc address is a second view of the CPU copy, page
+		 * by page; lines never cross pages, so the line behind it is
+		 * modelled as through the linear map. */
 		n = line_part(m, w.phys, len);
 		dmaemu__lock(&m->cache_lock);
 		tls_bind(m);
@@ -458,12 +464,6 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		report_bad(m, DMAEMU_REPORT_MMIO_ACCESS, addr, len, store,
 			   w.phys);
 		return len;
-	case DMAEMU__REGION_VMALLOC:
-		/* The CPU copy itself, seen through vmalloc()'s second
-		 * mapping: the data are right; the cache model does not see
-		 * the access (as for uninstrumented code). */
-		n = DMAEMU__PAGE_SIZE - (addr & (DMAEMU__PAGE_SIZE - 1));
-		return n < len ? n : len;
 	default:
 		/* TWIN is never handed out; nothing to model. */
 		n = w.bank ? w.bank->size - (w.phys - w.bank->phys) : len;

@@ -353,6 +353,8 @@ int dmaemu__vmap_page(struct dmaemu_machine *m, size_t idx, uint64_t phys)
 		 (off_t)(phys - b->phys)) == MAP_FAILED)
 		return -errno;
 	__atomic_store_n(&m->vmap_phys[idx], phys, __ATOMIC_RELEASE);
+	/* No CPU fast-path entry may outlive what an address shows. */
+	dmaemu__mem_residency_changed();
 	return 0;
 }
 
@@ -362,6 +364,7 @@ void dmaemu__vunmap_page(struct dmaemu_machine *m, size_t idx)
 	uint8_t *at = m->vmap + (idx << DMAEMU__PAGE_SHIFT);
 
 	__atomic_store_n(&m->vmap_phys[idx], 0, __ATOMIC_RELEASE);
+	dmaemu__mem_residency_changed();
 	mmap(at, DMAEMU__PAGE_SIZE, PROT_NONE,
 	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 }

@@ -24,8 +24,8 @@
  * map-invalid-memory), as CONFIG_DEBUG_VIRTUAL and DMA API debugging do;
  * a driver maps such a buffer page by page (vmalloc_to_page()).
  *
- * Accesses through the area go to the CPU copy directly: the data are
- * the CPU's, but the cache model does not see them (docs/memory.md).
+ * CPU accesses through the area reach the CPU copy, and the CPU layer
+ * models them as accesses to the page's lines (cpu.c, DMAEMU__REGION_VMALLOC).
  *
  * Locks: vm->lock protects the area list and the used[] map; it is a
  * leaf except for the page allocator's locks, taken under it.

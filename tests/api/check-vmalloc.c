@@ -184,6 +184,42 @@ START_TEST(test_vmalloc_sg)
 }
 END_TEST
 
+/*
+ * The cache model sees CPU accesses through a vmalloc address as through
+ * the linear map: a load of a resident line whose DRAM changed under it
+ * is a stale-cpu-read (arm, arm64), whichever view it goes through.
+ */
+START_TEST(test_vmalloc_stale_read)
+{
+	uint8_t *v, *lin, tmp[8], dev_bytes[8];
+	struct dmaemu_report r;
+	uint64_t phys;
+
+	make(configs[_i]);
+	v = vzalloc(PAGE_SIZE);
+	ck_assert_ptr_nonnull(v);
+	lin = page_address(vmalloc_to_page(v));
+	phys = page_to_phys(vmalloc_to_page(v));
+	/* The CPU reads the line through the vmalloc view: resident. */
+	ck_assert_int_eq(dmaemu_cpu_read(tmp, v + 128, 8), 0);
+	ck_assert(fixture_all(tmp, 0, 8));
+	/* Behind its back, DRAM changes (no sync, no invalidate). */
+	memset(dev_bytes, 0xee, sizeof(dev_bytes));
+	ck_assert_int_eq(dmaemu_dram_write(m, phys + 128, dev_bytes, 8), 0);
+	ck_assert_int_eq(dmaemu_cpu_read(tmp, v + 128, 8), 0);
+	ck_assert(fixture_all(tmp, 0, 8)); /* the cache's stale copy */
+	ck_assert_uint_eq(count("stale-cpu-read"), 1);
+	ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
+	ck_assert_uint_eq(r.phys & ~63ULL, phys + 128);
+	/* The linear view of the same line is the same line. */
+	ck_assert_int_eq(dmaemu_cpu_read(tmp, lin + 128, 8), 0);
+	ck_assert(fixture_all(tmp, 0, 8));
+	ck_assert_uint_eq(count("stale-cpu-read"), 2);
+	vfree(v);
+	expected = 2;
+}
+END_TEST
+
 START_TEST(test_vmalloc_misuse)
 {
 	uint8_t *k, *v, *w;
@@ -410,6 +446,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_vmalloc_wrongly_mapped, 0, (int)NCONFIGS);
 	tcase_add_loop_test(tc, test_vmalloc_sg, 0, (int)NCONFIGS);
 	tcase_add_test(tc, test_vmalloc_misuse);
+	tcase_add_loop_test(tc, test_vmalloc_stale_read, 0, 2);
 	tcase_add_loop_test(tc, test_mmap_remap_pfn_range, 0, 3);
 	tcase_add_loop_test(tc, test_mmap_dma_coherent, 0, 3);
 	tcase_add_loop_test(tc, test_mmap_vmalloc, 0, 3);

@@ -8,9 +8,9 @@
  * the linear map of each page.  It is not DMA-able as one buffer:
  * dma_map_single() of it is a map-invalid-memory report, as DMA API
  * debugging gives; map its pages instead (vmalloc_to_page(), then
- * dma_map_page() or a scatterlist).  Accesses through the vmalloc area
- * are not seen by the cache model (docs/memory.md).  Each function uses
- * the current machine (<dmaemu/machine.h>).
+ * dma_map_page() or a scatterlist).  CPU accesses through the vmalloc
+ * area are modelled as through the linear map (docs/memory.md).  Each
+ * function uses the current machine (<dmaemu/machine.h>).
  */
 #ifndef DMAEMU_KERNEL_LINUX_VMALLOC_H
 #define DMAEMU_KERNEL_LINUX_VMALLOC_H
