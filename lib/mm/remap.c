@@ -106,7 +106,7 @@ static const char *bad_range(const struct vm_area_struct *vma,
 		return "the vma is empty or not whole pages";
 	if (!size || (size & ~PAGE_MASK) || (addr & ~PAGE_MASK))
 		return "the range is empty or not whole pages";
-	if (addr < vma->vm_start || addr - vma->vm_start > vma->vm_end ||
+	if (addr < vma->vm_start || addr >= vma->vm_end ||
 	    size > vma->vm_end - addr)
 		return "the range is not inside the vma";
 	return NULL;
@@ -159,6 +159,8 @@ int remap_vmalloc_range(struct vm_area_struct *vma, void *addr,
 		    : NULL;
 	if (!why && !m)
 		why = "not the start of a live vmalloc() area";
+	if (!why && pgoff > (SIZE_MAX >> PAGE_SHIFT) / 2)
+		why = "pgoff is past any area";
 	len = vma && !why ? vma->vm_end - vma->vm_start : 0;
 	/* Every page must exist before anything is mapped. */
 	for (off = 0; !why && off < len; off += PAGE_SIZE)

@@ -347,6 +347,33 @@ START_TEST(test_mmap_remap_pfn_range)
 	ck_assert_uint_eq(count("bad-argument") - before, 1);
 	ck_assert_ptr_null(bad.dmaemu);
 
+	/* A handler that maps page by page, the second page first, into a
+	 * vma that does not start at 0: the first call moves the area, an
+	 * address relative to the old start moves with it, the second call
+	 * uses the new start. */
+	{
+		struct vm_area_struct vp;
+		unsigned long old_start = 0x40000000UL;
+
+		memset(&vp, 0, sizeof(vp));
+		vp.vm_start = old_start;
+		vp.vm_end = old_start + 2 * PAGE_SIZE;
+		ck_assert_int_eq(remap_pfn_range(&vp, old_start + PAGE_SIZE,
+						 page_to_pfn(drv_pages) + 1,
+						 PAGE_SIZE, vp.vm_page_prot),
+				 0);
+		ck_assert_uint_ne(vp.vm_start, old_start);
+		ck_assert_int_eq(remap_pfn_range(&vp, vp.vm_start,
+						 page_to_pfn(drv_pages),
+						 PAGE_SIZE, vp.vm_page_prot),
+				 0);
+		user = (uint8_t *)vp.vm_start;
+		ck_assert_uint_eq(user[0], kern[0]);
+		ck_assert_uint_eq(user[PAGE_SIZE], 0x99);
+		dmaemu_vma_unmap(&vp);
+		ck_assert_uint_eq(vp.vm_start, old_start);
+	}
+
 	dmaemu_vma_unmap(&vma);
 	dmaemu_vma_unmap(&vu);
 	ck_assert_int_eq(closed, 2);
