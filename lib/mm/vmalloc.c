@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * vmalloc.c - vmalloc() and friends: memory that is virtually contiguous
- * and physically scattered, outside the linear map (Linux's
- * mm/vmalloc.c, without the lazy TLB flushing).
+ * and physically scattered, outside the linear map, and vmap() of a
+ * caller's pages (Linux's mm/vmalloc.c, without the lazy TLB flushing).
+ * vfree() of a vmap() area unmaps it and frees nothing, as in Linux (its
+ * pages are the caller's); vunmap() of a vmalloc() area is refused.
  *
  * How it works.  Each machine has a vmalloc area, one slot of its host
  * reservation (physmem.c).  vmalloc() takes single pages from the page
@@ -47,6 +49,7 @@ struct varea {
 	size_t npages; /* mapped pages (the guard follows) */
 	size_t size;   /* bytes asked for */
 	bool user;     /* vmalloc_user(): remap_vmalloc_range() may map it */
+	bool owned;    /* the pages are the area's, not vmap()'s caller's */
 	struct page **pages;
 };
 
@@ -118,7 +121,7 @@ static void area_release(struct dmaemu_machine *m, struct varea *a,
 	for (i = 0; i < a->npages; i++) {
 		if (i < mapped)
 			dmaemu__vunmap_page(m, a->first + i);
-		if (a->pages[i])
+		if (a->pages[i] && a->owned)
 			dmaemu__free_pages(m, a->pages[i], 0,
 					   DMAEMU__OWNER_VMALLOC, "vfree");
 	}
@@ -149,6 +152,7 @@ static void *do_vmalloc(unsigned long size, gfp_t gfp, bool user,
 	a->npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
 	a->size = size;
 	a->user = user;
+	a->owned = true;
 	a->pages = dmaemu__calloc(a->npages, sizeof(*a->pages));
 	if (!a->pages) {
 		dmaemu__free(a);
@@ -208,6 +212,33 @@ void *vmalloc_user(unsigned long size)
 {
 	return do_vmalloc(size, GFP_KERNEL | __GFP_HIGHMEM | __GFP_ZERO, true,
 			  "vmalloc_user");
+}
+
+void *vmalloc_node(unsigned long size, int node)
+{
+	(void)node;
+	return do_vmalloc(size, GFP_KERNEL | __GFP_HIGHMEM, false,
+			  "vmalloc_node");
+}
+
+void *vzalloc_node(unsigned long size, int node)
+{
+	(void)node;
+	return do_vmalloc(size, GFP_KERNEL | __GFP_HIGHMEM | __GFP_ZERO, false,
+			  "vzalloc_node");
+}
+
+void *__vmalloc(unsigned long size, gfp_t gfp_mask, pgprot_t prot)
+{
+	if (pgprot_val(prot) & (DMAEMU_PGPROT_UNCACHED | DMAEMU_PGPROT_WC)) {
+		dmaemu__reportf(dmaemu_machine_current(),
+				DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
+				"__vmalloc(%lu): only cacheable (PAGE_KERNEL) "
+				"vmalloc memory is emulated",
+				size);
+		return NULL;
+	}
+	return do_vmalloc(size, gfp_mask, false, "__vmalloc");
 }
 
 void *vmalloc_32(unsigned long size)
@@ -274,6 +305,103 @@ void vfree(const void *addr)
 				"area (never allocated, freed already, or "
 				"kmalloc() memory: kfree() it)",
 				addr);
+		return;
+	}
+	dmaemu__free(a->pages);
+	dmaemu__free(a);
+}
+
+void *vmap(struct page **pages, unsigned int count, unsigned long flags,
+	   pgprot_t prot)
+{
+	struct dmaemu_machine *m = dmaemu_machine_current();
+	struct dmaemu__vmalloc *vm = m ? m->vmalloc : NULL;
+	const char *why = NULL;
+	struct varea *a;
+	size_t i, first;
+
+	(void)flags;
+	if (!vm)
+		why = "no current machine";
+	else if (!pages || !count)
+		why = "no pages";
+	else if (pgprot_val(prot) & (DMAEMU_PGPROT_UNCACHED | DMAEMU_PGPROT_WC))
+		why = "only cacheable (PAGE_KERNEL) mappings are emulated";
+	for (i = 0; !why && i < count; i++)
+		if (!pages[i] || !dmaemu__phys_to_page(m, pages[i]->phys))
+			why = "a page that is not DRAM of the machine";
+	if (why) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"vmap(%u pages): %s", count, why);
+		return NULL;
+	}
+	a = dmaemu__calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->npages = count;
+	a->size = (size_t)count << PAGE_SHIFT;
+	a->pages = dmaemu__calloc(count, sizeof(*a->pages));
+	if (!a->pages) {
+		dmaemu__free(a);
+		return NULL;
+	}
+	dmaemu__lock(&vm->lock);
+	first = find_room(vm, count);
+	if (first == SIZE_MAX) {
+		dmaemu__unlock(&vm->lock);
+		dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0, a->size,
+				"vmap(%u pages): the vmalloc area has no room "
+				"left",
+				count);
+		dmaemu__free(a->pages);
+		dmaemu__free(a);
+		return NULL;
+	}
+	a->first = first;
+	memset(vm->used + first, 1, count + 1);
+	for (i = 0; i < count; i++) {
+		a->pages[i] = pages[i];
+		if (dmaemu__vmap_page(m, first + i, pages[i]->phys))
+			break;
+	}
+	if (i < count) {
+		area_release(m, a, i);
+		dmaemu__unlock(&vm->lock);
+		dmaemu__free(a->pages);
+		dmaemu__free(a);
+		return NULL;
+	}
+	a->next = vm->areas;
+	vm->areas = a;
+	dmaemu__unlock(&vm->lock);
+	return m->vmap + (first << PAGE_SHIFT);
+}
+
+void vunmap(const void *addr)
+{
+	struct dmaemu_machine *m;
+	struct varea *a = NULL;
+	bool wrong = false;
+
+	if (!addr)
+		return;
+	m = vmalloc_machine(addr);
+	if (m) {
+		dmaemu__lock(&m->vmalloc->lock);
+		a = area_at(m, addr, false);
+		/* vunmap() of a vmalloc() area would leak its pages. */
+		wrong = a && a->owned;
+		if (a && !wrong) {
+			area_at(m, addr, true);
+			area_release(m, a, a->npages);
+		}
+		dmaemu__unlock(&m->vmalloc->lock);
+	}
+	if (!a || wrong) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_FREE, 0, 0,
+				"vunmap(%p): %s", addr,
+				wrong ? "a vmalloc() area: vfree() it"
+				      : "not the start of a live vmap() area");
 		return;
 	}
 	dmaemu__free(a->pages);

@@ -220,6 +220,54 @@ START_TEST(test_vmalloc_stale_read)
 }
 END_TEST
 
+/* vmap() of scattered pages: one contiguous view; vunmap() keeps them. */
+START_TEST(test_vmap)
+{
+	struct page *pages[3], *spare;
+	uint8_t *v;
+	uint64_t before;
+	int i;
+
+	make(configs[_i % 3]);
+	for (i = 0; i < 3; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		ck_assert_ptr_nonnull(pages[i]);
+		fixture_cpu_fill(page_address(pages[i]), 0x30 + i, PAGE_SIZE);
+	}
+	/* Out of order, so the view is certainly not the linear map. */
+	spare = pages[0];
+	pages[0] = pages[2];
+	pages[2] = spare;
+	v = vmap(pages, 3, VM_MAP, PAGE_KERNEL);
+	ck_assert_ptr_nonnull(v);
+	ck_assert(is_vmalloc_addr(v));
+	ck_assert(fixture_all(v, 0x32, PAGE_SIZE));
+	ck_assert(fixture_all(v + PAGE_SIZE, 0x31, PAGE_SIZE));
+	ck_assert(fixture_all(v + 2 * PAGE_SIZE, 0x30, PAGE_SIZE));
+	ck_assert_ptr_eq(vmalloc_to_page(v + PAGE_SIZE + 9), pages[1]);
+	v[2 * PAGE_SIZE + 1] = 0x7e;
+	ck_assert_uint_eq(((uint8_t *)page_address(pages[2]))[1], 0x7e);
+
+	before = count("bad-argument");
+	ck_assert_ptr_null(
+		vmap(pages, 3, VM_MAP, pgprot_writecombine(PAGE_KERNEL)));
+	ck_assert_ptr_null(vmap(NULL, 3, VM_MAP, PAGE_KERNEL));
+	ck_assert_uint_eq(count("bad-argument") - before, 2);
+	vunmap(v);
+	ck_assert_ptr_null(vmalloc_to_page(v));
+	/* The pages are still the caller's. */
+	ck_assert_uint_eq(((uint8_t *)page_address(pages[2]))[1], 0x7e);
+	/* vunmap() of a vmalloc() area: refused. */
+	v = vmalloc(PAGE_SIZE);
+	vunmap(v);
+	ck_assert_uint_eq(count("bad-free"), 1);
+	vfree(v);
+	for (i = 0; i < 3; i++)
+		__free_page(pages[i]);
+	expected = 3;
+}
+END_TEST
+
 START_TEST(test_vmalloc_misuse)
 {
 	uint8_t *k, *v, *w;
@@ -473,6 +521,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_vmalloc_wrongly_mapped, 0, (int)NCONFIGS);
 	tcase_add_loop_test(tc, test_vmalloc_sg, 0, (int)NCONFIGS);
 	tcase_add_test(tc, test_vmalloc_misuse);
+	tcase_add_loop_test(tc, test_vmap, 0, 3);
 	tcase_add_loop_test(tc, test_vmalloc_stale_read, 0, 2);
 	tcase_add_loop_test(tc, test_mmap_remap_pfn_range, 0, 3);
 	tcase_add_loop_test(tc, test_mmap_dma_coherent, 0, 3);

@@ -38,11 +38,36 @@ void *vmalloc_user(unsigned long size);
 void *vmalloc_32(unsigned long size);
 /** vmalloc_32_user() - vmalloc_user() from 32-bit addressable pages. */
 void *vmalloc_32_user(unsigned long size);
+/** vmalloc_node(), vzalloc_node() - vmalloc(), vzalloc() (one node). */
+void *vmalloc_node(unsigned long size, int node);
+void *vzalloc_node(unsigned long size, int node);
 /**
- * vfree() - free what the vmalloc() family returned (NULL: nothing).  Any
- * other pointer is a bad-free report.
+ * __vmalloc() - vmalloc() with the caller's GFP flags; @prot must be
+ * cacheable (PAGE_KERNEL): other protections are a bad-argument report.
+ */
+void *__vmalloc(unsigned long size, gfp_t gfp_mask, pgprot_t prot);
+/**
+ * vfree() - free what the vmalloc() family returned (NULL: nothing); of a
+ * vmap() area, unmap it only (its pages are the caller's).  Any other
+ * pointer is a bad-free report.
  */
 void vfree(const void *addr);
+
+/* vmap() flags (Linux 4.14 values; kept, not interpreted). */
+#define VM_IOREMAP 0x00000001
+#define VM_ALLOC 0x00000002
+#define VM_MAP 0x00000004
+#define VM_USERMAP 0x00000008
+
+/**
+ * vmap() - map @count pages of the caller side by side in the vmalloc
+ * area, cacheable (@prot PAGE_KERNEL; others are a bad-argument report).
+ * Return: the address, or NULL (a report).
+ */
+void *vmap(struct page **pages, unsigned int count, unsigned long flags,
+	   pgprot_t prot);
+/** vunmap() - remove a vmap() mapping; the pages stay the caller's. */
+void vunmap(const void *addr);
 
 /**
  * vmalloc_to_page() - the DRAM page behind vmalloc address @addr.
