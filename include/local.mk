@@ -64,6 +64,8 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/module.h \
 	include/dmaemu/kernel/linux/moduleparam.h \
 	include/dmaemu/kernel/linux/mutex.h \
+	include/dmaemu/kernel/linux/pci-dma-compat.h \
+	include/dmaemu/kernel/linux/pci.h \
 	include/dmaemu/kernel/linux/platform_device.h \
 	include/dmaemu/kernel/linux/prefetch.h \
 	include/dmaemu/kernel/linux/preempt.h \
@@ -81,6 +83,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/timer.h \
 	include/dmaemu/kernel/linux/types.h \
 	include/dmaemu/kernel/linux/uaccess.h \
+	include/dmaemu/kernel/linux/vmalloc.h \
 	include/dmaemu/kernel/linux/wait.h \
 	include/dmaemu/kernel/linux/wait_bit.h \
 	include/dmaemu/kernel/linux/workqueue.h

@@ -152,9 +152,12 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	ret = dmaemu__slab_init(m);
 	if (ret < 0)
 		goto out_palloc;
-	ret = dmaemu__wc_init(m);
+	ret = dmaemu__vmalloc_init(m);
 	if (ret < 0)
 		goto out_slab;
+	ret = dmaemu__wc_init(m);
+	if (ret < 0)
+		goto out_vmalloc;
 	ret = dmaemu__cpu_init(m);
 	if (ret < 0)
 		goto out_wc;
@@ -183,6 +186,8 @@ out_cpu:
 	dmaemu__cpu_fini(m);
 out_wc:
 	dmaemu__wc_fini(m);
+out_vmalloc:
+	dmaemu__vmalloc_fini(m);
 out_slab:
 	dmaemu__slab_fini(m);
 out_palloc:
@@ -219,6 +224,7 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 	dmaemu__swiotlb_fini(m); /* its pool goes back to the page allocator */
 	dmaemu__cpu_fini(m);
 	dmaemu__wc_fini(m);
+	dmaemu__vmalloc_fini(m);
 	dmaemu__slab_fini(m);
 	dmaemu__palloc_fini(m);
 	cachesim_destroy(m->cache);

@@ -40,7 +40,9 @@ _Static_assert((int)DMAEMU_REGION_LINEAR == (int)DMAEMU__REGION_LINEAR &&
 			       (int)DMAEMU__REGION_UNCACHED &&
 		       (int)DMAEMU_REGION_WC == (int)DMAEMU__REGION_WC &&
 		       (int)DMAEMU_REGION_NOMAP == (int)DMAEMU__REGION_NOMAP &&
-		       (int)DMAEMU_REGION_MMIO == (int)DMAEMU__REGION_MMIO,
+		       (int)DMAEMU_REGION_MMIO == (int)DMAEMU__REGION_MMIO &&
+		       (int)DMAEMU_REGION_VMALLOC ==
+			       (int)DMAEMU__REGION_VMALLOC,
 	       "regions");
 _Static_assert((int)DMAEMU_OWNER_CPU == (int)DMAEMU__DOMAIN_CPU &&
 		       (int)DMAEMU_OWNER_DEVICE == (int)DMAEMU__DOMAIN_DEVICE,

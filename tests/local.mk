@@ -104,7 +104,10 @@ api_tests = \
 	tests/api/check-check-helpers \
 	tests/api/check-api-debug \
 	tests/api/check-coherence-misuse \
-	tests/api/check-ordering
+	tests/api/check-ordering \
+	tests/api/check-device-embed \
+	tests/api/check-pci \
+	tests/api/check-vmalloc
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
@@ -285,3 +288,5 @@ print-install-dirs:
 .PHONY: print-install-dirs
 
 include $(srcdir)/tests/fuzz/local.mk
+# Reports must name run_script() by its debug information.
+tests_api_check_pci_CFLAGS = $(AM_CFLAGS) -g

@@ -156,11 +156,76 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
  */
 void dmaemu_device_destroy(struct dmaemu_device *dev);
 
-/** dmaemu_device_to_dev() - the struct device drivers pass to the API. */
+/**
+ * dmaemu_device_to_dev() - the struct device drivers pass to the API: the
+ * one dmaemu_device_bind() tied to @dev, else the device's own.
+ */
 struct device *dmaemu_device_to_dev(struct dmaemu_device *dev);
 
-/** dmaemu_dev_to_device() - back from a struct device (NULL if foreign). */
+/**
+ * dmaemu_dev_to_device() - back from a struct device (NULL if foreign,
+ * never tied, untied again, or the device's own while another is bound).
+ */
 struct dmaemu_device *dmaemu_dev_to_device(const struct device *dev);
+
+/**
+ * dmaemu_device_bind() - make @dev, a struct device embedded in the
+ * caller's own structure (a struct pci_dev, a driver's private device),
+ * the struct device of emulated device @d, as a bus driver registering
+ * the device would.
+ * @d:   a live device that no platform driver is bound to and that holds
+ *       no DMA state yet (mappings, allocations, pools, managed
+ *       resources): bind before the driver uses it.
+ * @dev: zeroed or device_initialize()d; its memory must stay valid until
+ *       dmaemu_device_unbind(), the last put_device() or the destroy of
+ *       @d, whichever comes first.
+ *
+ * From then on the DMA API, devres, dev_printk() and
+ * dmaemu_device_to_dev() use @dev, and the struct device @d had before is
+ * no longer one of a device (a call with it is a bad-argument report).
+ * Fields left 0 get the defaults of dmaemu_device_create(): @dma_mask
+ * points at 32-bit storage, @coherent_dma_mask 32 bits, @dma_parms 64 KiB
+ * segments and a 4 GiB boundary; @init_name the device's name; a
+ * reference count of 0 becomes 1 (device_initialize()).
+ *
+ * Return: 0; -EINVAL with a bad-argument report when @d is not live or
+ * @dev is NULL or already a device's; -EBUSY with a bad-argument report
+ * when @d is bound to another struct device or to a platform driver, or
+ * holds DMA state.
+ */
+int dmaemu_device_bind(struct dmaemu_device *d, struct device *dev);
+
+/**
+ * dmaemu_device_unbind() - untie @dev from its emulated device, as the
+ * bus removing the device would: its managed resources are released
+ * (newest first), interrupt handlers still requested, streaming mappings
+ * and allocations still live are reported and released (as at
+ * dmaemu_device_destroy()), and the emulated device gets its own struct
+ * device back.
+ *
+ * Return: 0; -EINVAL with a bad-argument report when @dev is not bound.
+ */
+int dmaemu_device_unbind(struct device *dev);
+
+struct pci_dev;
+
+/**
+ * dmaemu_pci_dev_bind() - set up @pdev as the PCI core would for emulated
+ * device @d, and bind &@pdev->dev to @d (dmaemu_device_bind()).
+ * @d:    the device (the same conditions as dmaemu_device_bind()).
+ * @pdev: zeroed by the caller, who may have filled @vendor, @device,
+ *        @subsystem_*, @class, @revision, @devfn and @dev.init_name.
+ *
+ * Sets: @bus (bus 0), @dma_mask 32 bits with @dev.dma_mask pointing at it
+ * and @dev.coherent_dma_mask 32 bits (pci_setup_device()'s defaults),
+ * resource[0] an IORESOURCE_MEM BAR on @d's register window when it has
+ * one (pci_resource_start(), pci_iomap()), @irq the number of @d's
+ * interrupt line 0 when it has one.  Untie with
+ * dmaemu_device_unbind(&pdev->dev).
+ *
+ * Return: as dmaemu_device_bind(); -EINVAL for a NULL @pdev.
+ */
+int dmaemu_pci_dev_bind(struct dmaemu_device *d, struct pci_dev *pdev);
 
 /** dmaemu_device_priv() - the @priv given at creation. */
 void *dmaemu_device_priv(const struct dmaemu_device *dev);

@@ -49,12 +49,13 @@ enum dmaemu_profile {
 
 /* What a host address of a machine is (dmaemu_addr_info()). */
 enum dmaemu_region {
-	DMAEMU_REGION_NONE = 0, /* not emulated memory */
-	DMAEMU_REGION_LINEAR,	/* cacheable linear map: the CPU's copy */
-	DMAEMU_REGION_UNCACHED, /* uncached alias: DRAM (MEM) itself */
-	DMAEMU_REGION_WC,	/* write-combining alias of DRAM */
-	DMAEMU_REGION_NOMAP,	/* NO_KERNEL_MAPPING cookies */
-	DMAEMU_REGION_MMIO,	/* ioremap() cookies */
+	DMAEMU_REGION_NONE = 0,	   /* not emulated memory */
+	DMAEMU_REGION_LINEAR,	   /* cacheable linear map: the CPU's copy */
+	DMAEMU_REGION_UNCACHED,	   /* uncached alias: DRAM (MEM) itself */
+	DMAEMU_REGION_WC,	   /* write-combining alias of DRAM */
+	DMAEMU_REGION_NOMAP,	   /* NO_KERNEL_MAPPING cookies */
+	DMAEMU_REGION_MMIO,	   /* ioremap() cookies */
+	DMAEMU_REGION_VMALLOC = 7, /* vmalloc(): pages of the CPU's copy */
 };
 
 /* Which side owns a cache line (moved by map/unmap and the syncs). */

@@ -2,9 +2,10 @@
 /*
  * <dmaemu/vma.h> - the "user" mappings made by dma_mmap_attrs().
  *
- * dma_mmap_attrs() (<linux/dma-mapping.h>) maps a DMA allocation for a
- * "user" thread: it creates a host mapping of the buffer's DRAM and points
- * the vm_area_struct at it.  That mapping outlives the call, as a user
+ * dma_mmap_attrs() (<linux/dma-mapping.h>), remap_pfn_range()
+ * (<linux/mm.h>) and remap_vmalloc_range() (<linux/vmalloc.h>) map
+ * memory for a "user" thread: they create a host mapping and point the
+ * vm_area_struct at it.  That mapping outlives the call, as a user
  * mapping outlives the driver's mmap handler; release it here.
  */
 #ifndef DMAEMU_VMA_H
@@ -17,7 +18,8 @@ extern "C" {
 struct vm_area_struct;
 
 /**
- * dmaemu_vma_unmap() - remove the host mapping dma_mmap_attrs() made.
+ * dmaemu_vma_unmap() - remove the host mapping, as the user's munmap()
+ * would: @vma->vm_ops->close(@vma) runs first when the driver set it.
  * @vma: the area (NULL, or one never mapped, is ignored).
  *
  * After the call @vma->vm_start is 0, @vm_end the size, and the area can

@@ -3,7 +3,10 @@
  * bus.h - the bus layer of lib/: emulated devices (struct device), their
  * managed resources, and device-side DMA (dmaemu_dma_read/write).
  *
- *   device.c     devices, devres, clients, device-side DMA, dev_printk
+ *   device.c     devices, devres, clients, device-side DMA, dev_printk,
+ *                dmaemu_device_bind(), get_device()/put_device()
+ *   devres.c     generic managed resources (devres_alloc() and friends)
+ *   pci.c        struct pci_dev: dmaemu_pci_dev_init(), BARs
  *   translate.c  bus address translation (dma_offset, or the IOMMU)
  *   iommu.c      the IOMMU: domains, page tables, permissions, privilege,
  *                the page-table walk, faults
@@ -36,10 +39,14 @@ enum dmaemu__bus_slot {
 
 /**
  * struct dmaemu_device - an emulated device.
- * @dev:         the struct device of the DMA API; first, so that a
- *               pointer to one is a pointer to the other.
+ * @dev:         the device's own struct device; first, so that a pointer
+ *               to one is a pointer to the other.
  * @pdev:        the same device seen by the platform bus: its first member
  *               is @dev (platform.c fills the rest when @ops->name is set).
+ * @devp:        the struct device of the DMA API: &@dev, or the caller's
+ *               own one tied by dmaemu_device_bind() (written under the
+ *               live set's write lock, with nothing of the device's DMA
+ *               state live).
  * @m:           the machine.
  * @ops:         the model (NULL for a bare device).
  * @priv:        the model's data.
@@ -60,6 +67,7 @@ struct dmaemu_device {
 		struct device dev;
 		struct platform_device pdev;
 	};
+	struct device *devp;
 	struct dmaemu_machine *m;
 	const struct dmaemu_device_ops *ops;
 	void *priv;
@@ -75,6 +83,13 @@ struct dmaemu_device {
 	struct platform_driver *drv;
 	struct dmaemu_device *plat_next;
 };
+
+/* @d's struct device of the DMA API now (d->devp, read atomically: a
+ * device thread may read it while dmaemu_device_bind() changes it). */
+static inline struct device *dmaemu__devp(const struct dmaemu_device *d)
+{
+	return __atomic_load_n(&d->devp, __ATOMIC_ACQUIRE);
+}
 
 /* The machine and the emulated device of a struct device (NULL: foreign,
  * reported as bad-argument by the caller). */
@@ -111,9 +126,12 @@ struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
  *           lets it go on; a negative errno refuses it (nothing is
  *           transferred and the device gets the error), after the
  *           client's report.
+ * @busy:    does the client hold state of @dev that names it (mappings,
+ *           allocations, pools)?  dmaemu_device_bind() refuses then.
  */
 struct dmaemu__bus_client {
 	int (*add)(struct device *dev, void **data);
+	bool (*busy)(struct device *dev, void *data);
 	void (*release)(struct device *dev, void *data);
 	void (*free)(void *data);
 	void (*access)(struct device *dev, void *data, dma_addr_t dma,
@@ -133,7 +151,7 @@ void *dmaemu__device_data(const struct device *dev, enum dmaemu__bus_slot slot);
 static inline void *dmaemu__live_device_data(const struct device *dev,
 					     enum dmaemu__bus_slot slot)
 {
-	return ((const struct dmaemu_device *)(const void *)dev)->data[slot];
+	return dev->dmaemu->data[slot];
 }
 
 /*
@@ -249,7 +267,25 @@ void dmaemu__iommu_fini(struct dmaemu_machine *m);
  * 0 or -ENOENT when (@release, @data) is not registered for @dev.
  */
 typedef void (*dmaemu__devres_fn)(struct device *dev, void *data);
+/*
+ * One managed resource, on its device's list (newest first, under
+ * devres_lock).  @generic: the record is the head of a devres_alloc()
+ * node (devres.c), @data its payload: freeing the record frees both.
+ */
+struct dmaemu__devres {
+	dmaemu__devres_fn release;
+	void *data;
+	struct dmaemu__devres *next;
+	bool generic;
+};
 struct dmaemu_device *dmaemu__device_of(const struct device *dev);
+/* Is @d a live device?  Never reads *@d. */
+bool dmaemu__device_alive(const struct dmaemu_device *d);
+/* devres.c: free the record of a resource being released (the node of a
+ * devres_alloc()ed one). */
+void dmaemu__devres_free_record(struct dmaemu__devres *r);
+/* Link @r (a generic record) on @dev's list; 0 or -EINVAL. */
+int dmaemu__devres_link(struct device *dev, struct dmaemu__devres *r);
 void dmaemu__devices_fini(struct dmaemu_machine *m);
 int dmaemu__devres_add(struct device *dev, dmaemu__devres_fn release,
 		       void *data);
@@ -258,7 +294,7 @@ int dmaemu__devres_remove(struct device *dev, dmaemu__devres_fn release,
 int dmaemu__devres_release(struct device *dev, dmaemu__devres_fn release,
 			   void *data);
 /* Run every managed release of @d, newest first (driver unbind, destroy). */
-void dmaemu__devres_release_all(struct dmaemu_device *d);
+int dmaemu__devres_release_all(struct dmaemu_device *d);
 
 /*
  * thread.c.  dmaemu__thread_start(): at create, once the device is live,
@@ -309,5 +345,13 @@ bool dmaemu__irq_is_handler_thread(struct dmaemu_machine *m);
  */
 int dmaemu__platform_add(struct dmaemu_device *d);
 void dmaemu__platform_del(struct dmaemu_device *d);
+/* Hold off binding and unbinding of platform drivers (the bind lock,
+ * outermost): dmaemu_device_bind() and _unbind() run under it.  Return:
+ * whether it was taken (false: the calling thread holds it already, in a
+ * driver's probe() or remove()); pass that to the unlock. */
+bool dmaemu__platform_lock(void);
+void dmaemu__platform_unlock(bool taken);
+/* The physical address of @d's register window; 0: none. */
+uint64_t dmaemu__regs_phys(const struct dmaemu_device *d);
 
 #endif /* DMAEMU_LIB_BUS_H */

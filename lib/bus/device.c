@@ -79,13 +79,27 @@
 
 #define TOMBSTONE ((const struct device *)1)
 
+/*
+ * One entry of the live set: a struct device pointer and its emulated
+ * device.  @retired: @dev is the device's own struct device while another
+ * one is bound (dmaemu_device_bind()): the device is live, but that
+ * pointer is no longer one of a device.
+ */
+struct live_ent {
+	const struct device *dev;
+	struct dmaemu_device *d;
+	bool retired;
+};
+
 static pthread_rwlock_t live_lock = PTHREAD_RWLOCK_INITIALIZER;
-static const struct device **live;	   /* live_cap slots; live_lock */
+static struct live_ent *live;		   /* live_cap slots; live_lock */
 static size_t live_cap, live_n, live_used; /* used: live + tombstones */
-static uint64_t live_gen; /* bumped when a device leaves; atomics */
+static uint64_t live_gen; /* bumped when an entry leaves or changes */
 
 static __thread struct {
 	const struct device *dev;
+	struct dmaemu_device *d;
+	bool retired;
 	uint64_t gen;
 } live_hint __attribute__((tls_model("initial-exec")));
 
@@ -103,35 +117,36 @@ static size_t live_slot(const struct device *dev, size_t cap)
 	return (size_t)(h >> 32) & (cap - 1);
 }
 
-/* Is @dev in the table?  live_lock held (either way). */
-static bool live_has(const struct device *dev)
+/* The entry of @dev, or NULL.  live_lock held (either way). */
+static struct live_ent *live_find(const struct device *dev)
 {
 	size_t i, n;
 
 	if (!live_cap)
-		return false;
+		return NULL;
 	for (i = live_slot(dev, live_cap), n = 0; n < live_cap;
 	     i = (i + 1) & (live_cap - 1), n++) {
-		if (live[i] == dev)
-			return true;
-		if (!live[i])
-			return false;
+		if (live[i].dev == dev)
+			return &live[i];
+		if (!live[i].dev)
+			return NULL;
 	}
-	return false;
+	return NULL;
 }
 
 /* Rebuild at @cap slots without tombstones.  Write lock held. */
 static int live_rehash(size_t cap)
 {
-	const struct device **t = dmaemu__calloc(cap, sizeof(*t));
+	struct live_ent *t = dmaemu__calloc(cap, sizeof(*t));
 	size_t i, j;
 
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < live_cap; i++) {
-		if (!live[i] || live[i] == TOMBSTONE)
+		if (!live[i].dev || live[i].dev == TOMBSTONE)
 			continue;
-		for (j = live_slot(live[i], cap); t[j]; j = (j + 1) & (cap - 1))
+		for (j = live_slot(live[i].dev, cap); t[j].dev;
+		     j = (j + 1) & (cap - 1))
 			;
 		t[j] = live[i];
 	}
@@ -142,13 +157,12 @@ static int live_rehash(size_t cap)
 	return 0;
 }
 
-static int live_add(const struct device *dev)
+/* Add (@dev, @d).  Write lock held.  Return: 0 or -ENOMEM. */
+static int live_add_locked(const struct device *dev, struct dmaemu_device *d)
 {
 	size_t i;
-	int ret = 0;
+	int ret;
 
-	pthread_once(&live_once, live_init);
-	pthread_rwlock_wrlock(&live_lock);
 	/* Keep at least half the slots empty so probes stay short. */
 	if (2 * (live_used + 1) > live_cap) {
 		size_t cap = live_cap ? live_cap : 16;
@@ -157,32 +171,41 @@ static int live_add(const struct device *dev)
 			cap *= 2;
 		ret = live_rehash(cap);
 		if (ret)
-			goto out;
+			return ret;
 	}
-	for (i = live_slot(dev, live_cap); live[i] && live[i] != TOMBSTONE;
+	for (i = live_slot(dev, live_cap);
+	     live[i].dev && live[i].dev != TOMBSTONE;
 	     i = (i + 1) & (live_cap - 1))
 		;
-	if (!live[i])
+	if (!live[i].dev)
 		live_used++;
-	live[i] = dev;
+	live[i].dev = dev;
+	live[i].d = d;
+	live[i].retired = false;
 	live_n++;
-out:
+	return 0;
+}
+
+static int live_add(const struct device *dev, struct dmaemu_device *d)
+{
+	int ret;
+
+	pthread_once(&live_once, live_init);
+	pthread_rwlock_wrlock(&live_lock);
+	ret = live_add_locked(dev, d);
 	pthread_rwlock_unlock(&live_lock);
 	return ret;
 }
 
-static void live_del(const struct device *dev)
+/* Remove @dev's entry.  Write lock held. */
+static void live_del_locked(const struct device *dev)
 {
-	size_t i, n;
+	struct live_ent *e = live_find(dev);
 
-	pthread_rwlock_wrlock(&live_lock);
-	for (i = live_slot(dev, live_cap), n = 0; n < live_cap && live[i];
-	     i = (i + 1) & (live_cap - 1), n++) {
-		if (live[i] == dev) {
-			live[i] = TOMBSTONE;
-			live_n--;
-			break;
-		}
+	if (e) {
+		e->dev = TOMBSTONE;
+		e->d = NULL;
+		live_n--;
 	}
 	if (!live_n) {
 		dmaemu__free(live);
@@ -191,37 +214,65 @@ static void live_del(const struct device *dev)
 	}
 	/* Every thread's hint is now stale. */
 	__atomic_add_fetch(&live_gen, 1, __ATOMIC_RELEASE);
-	pthread_rwlock_unlock(&live_lock);
 }
 
-/* Does @dev belong to a live device?  Never reads *@dev. */
-static bool is_live(const struct device *dev)
+/*
+ * Look @dev up; never reads *@dev.  Return: its entry's device (with
+ * *@retired), or NULL when @dev is in no entry.
+ */
+static struct dmaemu_device *live_lookup(const struct device *dev,
+					 bool *retired)
 {
+	struct live_ent *e;
+	struct dmaemu_device *d = NULL;
 	uint64_t gen;
-	bool ok;
 
 	if (!dev)
-		return false;
+		return NULL;
 	gen = __atomic_load_n(&live_gen, __ATOMIC_ACQUIRE);
-	if (live_hint.dev == dev && live_hint.gen == gen)
-		return true;
+	if (live_hint.dev == dev && live_hint.gen == gen) {
+		*retired = live_hint.retired;
+		return live_hint.d;
+	}
 	pthread_rwlock_rdlock(&live_lock);
-	ok = live_has(dev);
+	e = live_find(dev);
+	if (e) {
+		d = e->d;
+		*retired = e->retired;
+	}
 	pthread_rwlock_unlock(&live_lock);
-	if (ok) {
+	if (d) {
 		live_hint.dev = dev;
+		live_hint.d = d;
+		live_hint.retired = *retired;
 		live_hint.gen = gen;
 	}
-	return ok;
+	return d;
+}
+
+/**
+ * dmaemu__device_alive() - is @d a live device?  Never reads *@d (a
+ * device's own struct device stays in the live set while it lives, bound
+ * or not).
+ */
+bool dmaemu__device_alive(const struct dmaemu_device *d)
+{
+	bool retired = false;
+
+	return d && live_lookup(&d->dev, &retired) == d;
 }
 
 /**
  * dmaemu__device_of() - the emulated device of @dev, checked.
- * Return: the device, or NULL when @dev is NULL or not a live device.
+ * Return: the device, or NULL when @dev is NULL or not the struct device
+ * of a live device.
  */
 struct dmaemu_device *dmaemu__device_of(const struct device *dev)
 {
-	return is_live(dev) ? (struct dmaemu_device *)(uintptr_t)dev : NULL;
+	bool retired = false;
+	struct dmaemu_device *d = live_lookup(dev, &retired);
+
+	return retired ? NULL : d;
 }
 
 void *dmaemu__device_data(const struct device *dev, enum dmaemu__bus_slot slot)
@@ -260,7 +311,7 @@ static int clients_add(struct dmaemu_device *d)
 
 		if (!c || !c->add)
 			continue;
-		ret = c->add(&d->dev, &d->data[i]);
+		ret = c->add(dmaemu__devp(d), &d->data[i]);
 		if (ret) {
 			clients_free(d, i);
 			return ret;
@@ -277,7 +328,7 @@ static void clients_release(struct dmaemu_device *d)
 		const struct dmaemu__bus_client *c = d->m->bus_client[i];
 
 		if (c && c->release)
-			c->release(&d->dev, d->data[i]);
+			c->release(dmaemu__devp(d), d->data[i]);
 	}
 }
 
@@ -290,8 +341,8 @@ static void clients_access(struct dmaemu_device *d, dma_addr_t dma,
 		const struct dmaemu__bus_client *c = d->m->bus_client[i];
 
 		if (c && c->access)
-			c->access(&d->dev, d->data[i], dma, phys, len, write,
-				  stale);
+			c->access(dmaemu__devp(d), d->data[i], dma, phys, len,
+				  write, stale);
 	}
 }
 
@@ -335,13 +386,28 @@ struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
 						     const char *fn)
 {
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+	bool retired = false;
+	struct dmaemu_device *d;
 
-	if (!m)
+	if (m)
+		return m;
+	d = live_lookup(dev, &retired);
+	if (!dev)
 		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-				"%s: %s", fn,
-				dev ? "not a device of an emulated machine"
-				    : "NULL device");
-	return m;
+				"%s: NULL device", fn);
+	else if (d)
+		dmaemu__reportf(d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s: the own struct device of %s, which "
+				"dmaemu_device_bind() replaced: pass the "
+				"bound one",
+				fn, d->name);
+	else
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s: %p is not the struct device of a live "
+				"emulated device (never tied to one with "
+				"dmaemu_device_bind(), untied, or destroyed)",
+				fn, (const void *)dev);
+	return NULL;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -409,7 +475,7 @@ static int regs_map(struct dmaemu_device *d)
 
 void *dmaemu_device_regs(struct dmaemu_device *d)
 {
-	return d && is_live(&d->dev) ? d->regs : NULL;
+	return dmaemu__device_alive(d) ? d->regs : NULL;
 }
 
 struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
@@ -442,7 +508,10 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	d->m = m;
 	d->ops = ops;
 	d->priv = priv;
+	d->devp = &d->dev;
+	dmaemu__vg_atomic(&d->devp, sizeof(d->devp));
 	d->dev.init_name = d->name;
+	d->dev.dmaemu_refs = 1;
 	d->dev.dmaemu = d;
 	/* Linux's defaults: 32-bit masks, 64 KiB segments, 4 GiB boundary. */
 	d->dev.dmaemu_dma_mask = DMA_BIT_MASK(32);
@@ -462,7 +531,7 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	for (o = m->devices; o; o = o->next)
 		if (!strcmp(o->name, name))
 			break;
-	if (o || live_add(&d->dev)) {
+	if (o || live_add(&d->dev, d)) {
 		dmaemu__unlock(&m->lock);
 		if (o) {
 			dmaemu__reportf(
@@ -503,17 +572,11 @@ out:
 	return NULL;
 }
 
-/* One managed resource. */
-struct dmaemu__devres {
-	dmaemu__devres_fn release;
-	void *data;
-	struct dmaemu__devres *next;
-};
-
-/* Run the managed releases, newest first. */
-void dmaemu__devres_release_all(struct dmaemu_device *d)
+/* Run the managed releases, newest first.  Return: how many. */
+int dmaemu__devres_release_all(struct dmaemu_device *d)
 {
 	struct dmaemu__devres *r;
+	int n = 0;
 
 	for (;;) {
 		dmaemu__lock(&d->devres_lock);
@@ -523,9 +586,11 @@ void dmaemu__devres_release_all(struct dmaemu_device *d)
 		dmaemu__unlock(&d->devres_lock);
 		if (!r)
 			break;
-		r->release(&d->dev, r->data);
-		dmaemu__free(r);
+		r->release(dmaemu__devp(d), r->data);
+		dmaemu__devres_free_record(r);
+		n++;
 	}
+	return n;
 }
 
 void dmaemu_device_destroy(struct dmaemu_device *d)
@@ -535,7 +600,7 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 
 	if (!d)
 		return;
-	if (!is_live(&d->dev)) {
+	if (!dmaemu__device_alive(d)) {
 		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"dmaemu_device_destroy(%p): not a live "
 				"device (destroyed already?)",
@@ -558,7 +623,7 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	dmaemu__irq_device_del(d);
 	dmaemu__devres_release_all(d);
 	clients_release(d);
-	dmaemu__iommu_device_release(&d->dev);
+	dmaemu__iommu_device_release(dmaemu__devp(d));
 	if (d->regs)
 		dmaemu__mmio_unmap(m, d->regs);
 	if (d->ops && d->ops->release)
@@ -571,7 +636,15 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 			break;
 		}
 	}
-	live_del(&d->dev);
+	pthread_rwlock_wrlock(&live_lock);
+	if (dmaemu__devp(d) != &d->dev) {
+		live_del_locked(dmaemu__devp(d));
+		dmaemu__devp(d)->dmaemu = NULL;
+		if (dmaemu__devp(d)->init_name == d->name)
+			dmaemu__devp(d)->init_name = NULL;
+	}
+	live_del_locked(&d->dev);
+	pthread_rwlock_unlock(&live_lock);
 	dmaemu__unlock(&m->lock);
 
 	clients_free(d, DMAEMU__BUS_NSLOTS);
@@ -601,7 +674,7 @@ void dmaemu__devices_fini(struct dmaemu_machine *m)
 
 struct device *dmaemu_device_to_dev(struct dmaemu_device *d)
 {
-	return d && is_live(&d->dev) ? &d->dev : NULL;
+	return dmaemu__device_alive(d) ? dmaemu__devp(d) : NULL;
 }
 
 struct dmaemu_device *dmaemu_dev_to_device(const struct device *dev)
@@ -611,17 +684,215 @@ struct dmaemu_device *dmaemu_dev_to_device(const struct device *dev)
 
 void *dmaemu_device_priv(const struct dmaemu_device *d)
 {
-	return d && is_live(&d->dev) ? d->priv : NULL;
+	return dmaemu__device_alive(d) ? d->priv : NULL;
 }
 
 struct dmaemu_machine *dmaemu_device_machine(const struct dmaemu_device *d)
 {
-	return d && is_live(&d->dev) ? d->m : NULL;
+	return dmaemu__device_alive(d) ? d->m : NULL;
 }
 
 const char *dmaemu_device_name(const struct dmaemu_device *d)
 {
-	return d && is_live(&d->dev) ? d->name : NULL;
+	return dmaemu__device_alive(d) ? d->name : NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* A struct device of the caller's: bind, unbind, references              */
+/* ---------------------------------------------------------------------- */
+
+/* Why @d cannot take another struct device now (NULL: it can).  Platform
+ * bind lock held. */
+static const char *bind_busy(struct dmaemu_device *d)
+{
+	unsigned int i;
+	bool res;
+
+	if (dmaemu__devp(d) != &d->dev)
+		return "it is bound to another struct device already";
+	if (d->drv)
+		return "a platform driver is bound to it";
+	dmaemu__lock(&d->devres_lock);
+	res = d->devres != NULL;
+	dmaemu__unlock(&d->devres_lock);
+	if (res)
+		return "it holds managed resources";
+	for (i = 0; i < DMAEMU__BUS_NSLOTS; i++) {
+		const struct dmaemu__bus_client *c = d->m->bus_client[i];
+
+		if (c && c->busy && c->busy(&d->dev, d->data[i]))
+			return "it holds DMA state (mappings or allocations)";
+	}
+	if (dmaemu__iommu_get_domain(d->m, &d->dev, false))
+		return "it has an IOMMU domain already";
+	return NULL;
+}
+
+int dmaemu_device_bind(struct dmaemu_device *d, struct device *dev)
+{
+	struct dmaemu_device *o;
+	struct live_ent *e;
+	const char *why = NULL;
+	bool retired = false, locked;
+	int err = -EBUSY;
+
+	if (!dmaemu__device_alive(d) || !dev) {
+		dmaemu__reportf(dmaemu__device_alive(d) ? d->m : NULL,
+				DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_bind(%p, %p): %s", (void *)d,
+				(void *)dev,
+				!dev ? "NULL struct device"
+				     : "not a live emulated device");
+		return -EINVAL;
+	}
+	locked = dmaemu__platform_lock();
+	o = live_lookup(dev, &retired);
+	if (o) {
+		why = "the struct device is a device's already";
+		err = -EINVAL;
+	} else {
+		why = bind_busy(d);
+	}
+	if (why) {
+		dmaemu__platform_unlock(locked);
+		dmaemu__reportf(d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_bind(%s): %s", d->name, why);
+		return err;
+	}
+	/* The defaults dmaemu_device_create() gives, where the bus left 0. */
+	if (!dev->dma_mask) {
+		dev->dmaemu_dma_mask = DMA_BIT_MASK(32);
+		dev->dma_mask = &dev->dmaemu_dma_mask;
+	}
+	if (!dev->coherent_dma_mask)
+		dev->coherent_dma_mask = DMA_BIT_MASK(32);
+	if (!dev->dma_parms) {
+		dev->dmaemu_dma_parms.max_segment_size = 65536;
+		dev->dmaemu_dma_parms.segment_boundary_mask = 0xffffffffUL;
+		dev->dma_parms = &dev->dmaemu_dma_parms;
+	}
+	if (!dev->init_name)
+		dev->init_name = d->name;
+	if (!__atomic_load_n(&dev->dmaemu_refs, __ATOMIC_RELAXED))
+		__atomic_store_n(&dev->dmaemu_refs, 1, __ATOMIC_RELAXED);
+	dev->dmaemu = d;
+
+	pthread_rwlock_wrlock(&live_lock);
+	err = live_add_locked(dev, d);
+	if (!err) {
+		e = live_find(&d->dev);
+		e->retired = true;
+		__atomic_store_n(&d->devp, dev, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&live_gen, 1, __ATOMIC_RELEASE);
+	}
+	pthread_rwlock_unlock(&live_lock);
+	dmaemu__platform_unlock(locked);
+	if (err)
+		dev->dmaemu = NULL;
+	return err;
+}
+
+int dmaemu_device_unbind(struct device *dev)
+{
+	struct dmaemu_device *d = dmaemu__device_of(dev);
+	struct live_ent *e;
+	bool locked;
+
+	if (!d || dev == &d->dev) {
+		dmaemu__reportf(d ? d->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0,
+				0,
+				"dmaemu_device_unbind(%p): not a struct device "
+				"that dmaemu_device_bind() tied",
+				(void *)dev);
+		return -EINVAL;
+	}
+	if (dmaemu__thread_is_self(d) || dmaemu__irq_is_handler_thread(d->m)) {
+		dmaemu__reportf(d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_unbind(%s): called from the "
+				"device's thread or an interrupt handler",
+				d->name);
+		return -EINVAL;
+	}
+	locked = dmaemu__platform_lock();
+	/* As the driver core unbinding a driver and the bus removing the
+	 * device: devres, then what the driver left. */
+	dmaemu__devres_release_all(d);
+	dmaemu__irq_device_release(d, "dmaemu_device_unbind()");
+	clients_release(d);
+	dmaemu__iommu_device_release(dev);
+	pthread_rwlock_wrlock(&live_lock);
+	live_del_locked(dev);
+	e = live_find(&d->dev);
+	if (e)
+		e->retired = false;
+	__atomic_store_n(&d->devp, &d->dev, __ATOMIC_RELEASE);
+	pthread_rwlock_unlock(&live_lock);
+	dev->dmaemu = NULL;
+	if (dev->init_name == d->name) /* the name goes with the device */
+		dev->init_name = NULL;
+	dmaemu__platform_unlock(locked);
+	return 0;
+}
+
+void device_initialize(struct device *dev)
+{
+	if (!dev) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"device_initialize(NULL)");
+		return;
+	}
+	__atomic_store_n(&dev->dmaemu_refs, 1, __ATOMIC_RELAXED);
+}
+
+struct device *get_device(struct device *dev)
+{
+	if (dev)
+		__atomic_add_fetch(&dev->dmaemu_refs, 1, __ATOMIC_RELAXED);
+	return dev;
+}
+
+void put_device(struct device *dev)
+{
+	struct dmaemu_device *d;
+	bool retired = false, own;
+	int refs;
+
+	if (!dev)
+		return;
+	d = live_lookup(dev, &retired);
+	own = d && dev == &d->dev;
+	refs = __atomic_load_n(&dev->dmaemu_refs, __ATOMIC_RELAXED);
+	do {
+		if (refs <= (own ? 1 : 0)) {
+			dmaemu__reportf(
+				d ? d->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0,
+				0, "put_device(%s): %s",
+				dev->init_name ? dev->init_name : "?",
+				own ? "the last reference belongs to the "
+				      "emulated device (a put without its "
+				      "get_device())"
+				    : "no reference left (a put without its "
+				      "get_device(), or device_initialize() "
+				      "never called)");
+			return;
+		}
+	} while (!__atomic_compare_exchange_n(&dev->dmaemu_refs, &refs,
+					      refs - 1, false, __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
+	if (refs > 1)
+		return;
+	/* Linux's device_release(): devres first, then the release. */
+	if (d && !retired)
+		dmaemu_device_unbind(dev);
+	if (dev->release)
+		dev->release(dev);
+	else
+		dmaemu__reportf(d ? d->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0,
+				0,
+				"put_device(%s): the last reference is gone "
+				"and the device has no release() function "
+				"(Linux warns: it is broken and must be fixed)",
+				dev->init_name ? dev->init_name : "?");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -641,6 +912,20 @@ int dmaemu__devres_add(struct device *dev, dmaemu__devres_fn release,
 		return -ENOMEM;
 	r->release = release;
 	r->data = data;
+	r->generic = false;
+	dmaemu__lock(&d->devres_lock);
+	r->next = d->devres;
+	d->devres = r;
+	dmaemu__unlock(&d->devres_lock);
+	return 0;
+}
+
+int dmaemu__devres_link(struct device *dev, struct dmaemu__devres *r)
+{
+	struct dmaemu_device *d = dmaemu__device_of(dev);
+
+	if (!d)
+		return -EINVAL;
 	dmaemu__lock(&d->devres_lock);
 	r->next = d->devres;
 	d->devres = r;
@@ -675,7 +960,7 @@ int dmaemu__devres_remove(struct device *dev, dmaemu__devres_fn release,
 {
 	struct dmaemu__devres *r = devres_unlink(dev, release, data);
 
-	dmaemu__free(r);
+	dmaemu__devres_free_record(r);
 	return r ? 0 : -ENOENT;
 }
 
@@ -687,7 +972,7 @@ int dmaemu__devres_release(struct device *dev, dmaemu__devres_fn release,
 	if (!r)
 		return -ENOENT;
 	r->release(dev, r->data);
-	dmaemu__free(r);
+	dmaemu__devres_free_record(r);
 	return 0;
 }
 
@@ -751,8 +1036,8 @@ static long translate(struct dmaemu_device *d, dma_addr_t addr, size_t len,
 		size_t contig = 0;
 		int ret;
 
-		ret = dmaemu__bus_translate(&d->dev, addr + done, len - done,
-					    write, &phys, &contig);
+		ret = dmaemu__bus_translate(dmaemu__devp(d), addr + done,
+					    len - done, write, &phys, &contig);
 		if (ret || !contig) {
 			if (p != stack)
 				dmaemu__free(p);
@@ -972,7 +1257,7 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	long n, i;
 	uint8_t *b = buf;
 
-	if (!d || !is_live(&d->dev)) {
+	if (!dmaemu__device_alive(d)) {
 		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"%s(): %s", fn,
 				d ? "not a live device" : "NULL device");
@@ -1055,7 +1340,7 @@ static void dma_point(struct dmaemu_device *d, const char *what)
 
 	if (!dmaemu__sched_on())
 		return;
-	dev = d ? dmaemu__device_of(&d->dev) : NULL;
+	dev = dmaemu__device_alive(d) ? d : NULL;
 	if (dev)
 		dmaemu__sched_point(dev->m, what);
 }

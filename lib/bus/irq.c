@@ -626,7 +626,7 @@ void dmaemu__irq_device_del(struct dmaemu_device *d)
 static struct dmaemu__irq_desc *line_of(struct dmaemu_device *d,
 					unsigned int line, const char *fn)
 {
-	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+	struct dmaemu_device *live = dmaemu__device_alive(d) ? d : NULL;
 
 	if (live && line < live->nr_irqs)
 		return live->irq[line];
@@ -673,7 +673,7 @@ int dmaemu_lower_irq(struct dmaemu_device *d, unsigned int line)
 
 int dmaemu_device_irq(struct dmaemu_device *d, unsigned int line)
 {
-	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+	struct dmaemu_device *live = dmaemu__device_alive(d) ? d : NULL;
 
 	if (!live || line >= live->nr_irqs)
 		return -EINVAL;

@@ -3,9 +3,11 @@
 lib_libdmaemu_internal_la_SOURCES += \
 	lib/bus/bus.h \
 	lib/bus/device.c \
+	lib/bus/devres.c \
 	lib/bus/iommu.c \
 	lib/bus/irq.c \
 	lib/bus/kwork.c \
+	lib/bus/pci.c \
 	lib/bus/platform.c \
 	lib/bus/thread.c \
 	lib/bus/translate.c

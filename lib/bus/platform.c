@@ -41,6 +41,22 @@ struct drv_node {
 static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct drv_node *drivers;      /* bind_lock */
 static struct dmaemu_device *devices; /* bind_lock, by d->plat_next */
+/* The calling thread holds bind_lock (driver code in probe()/remove()
+ * may bind or put a struct device of its own: dmaemu__platform_lock()
+ * must not take it again). */
+static __thread bool bind_held;
+
+static void bind_take(void)
+{
+	dmaemu__lock(&bind_lock);
+	bind_held = true;
+}
+
+static void bind_drop(void)
+{
+	bind_held = false;
+	dmaemu__unlock(&bind_lock);
+}
 
 #define MMIO_ALIGN (16ULL << 20)
 
@@ -243,6 +259,17 @@ int platform_get_irq(struct platform_device *pdev, unsigned int num)
 	return (int)r->start;
 }
 
+/**
+ * dmaemu__regs_phys() - the physical address of @d's register window (its
+ * IORESOURCE_MEM), or 0 when it has none.
+ */
+uint64_t dmaemu__regs_phys(const struct dmaemu_device *d)
+{
+	if (!d->regs)
+		return 0;
+	return mmio_phys(d->m) + (uint64_t)((uint8_t *)d->regs - d->m->mmio);
+}
+
 /* Fill @d's platform device: name, resources.  0 or -ENOMEM. */
 static int make_resources(struct dmaemu_device *d)
 {
@@ -254,8 +281,7 @@ static int make_resources(struct dmaemu_device *d)
 	if (!r)
 		return -ENOMEM;
 	if (d->regs) {
-		r[n].start = mmio_phys(d->m) +
-			     (uint64_t)((uint8_t *)d->regs - d->m->mmio);
+		r[n].start = dmaemu__regs_phys(d);
 		r[n].end = r[n].start + d->ops->mmio_size - 1;
 		r[n].name = d->name;
 		r[n].flags = IORESOURCE_MEM;
@@ -310,10 +336,27 @@ static void unbind(struct dmaemu_device *d)
 	cleanup(d, "remove()");
 }
 
+/* A device whose struct device is the caller's (dmaemu_device_bind())
+ * is on another bus: no platform driver probes it. */
 static bool matches(const struct dmaemu_device *d,
 		    const struct platform_driver *drv)
 {
-	return !strcmp(d->ops->name, drv->driver.name);
+	return dmaemu__devp(d) == &d->dev &&
+	       !strcmp(d->ops->name, drv->driver.name);
+}
+
+bool dmaemu__platform_lock(void)
+{
+	if (bind_held)
+		return false;
+	bind_take();
+	return true;
+}
+
+void dmaemu__platform_unlock(bool taken)
+{
+	if (taken)
+		bind_drop();
 }
 
 int dmaemu__platform_add(struct dmaemu_device *d)
@@ -326,7 +369,7 @@ int dmaemu__platform_add(struct dmaemu_device *d)
 	ret = make_resources(d);
 	if (ret)
 		return ret;
-	dmaemu__lock(&bind_lock);
+	bind_take();
 	d->plat_next = devices;
 	devices = d;
 	for (n = drivers; n; n = n->next) {
@@ -335,7 +378,7 @@ int dmaemu__platform_add(struct dmaemu_device *d)
 			break;
 		}
 	}
-	dmaemu__unlock(&bind_lock);
+	bind_drop();
 	return 0;
 }
 
@@ -345,7 +388,7 @@ void dmaemu__platform_del(struct dmaemu_device *d)
 
 	if (!d->pdev.resource)
 		return;
-	dmaemu__lock(&bind_lock);
+	bind_take();
 	if (d->drv)
 		unbind(d);
 	for (pp = &devices; *pp; pp = &(*pp)->plat_next) {
@@ -354,7 +397,7 @@ void dmaemu__platform_del(struct dmaemu_device *d)
 			break;
 		}
 	}
-	dmaemu__unlock(&bind_lock);
+	bind_drop();
 	dmaemu__free(d->pdev.resource);
 	d->pdev.resource = NULL;
 	d->pdev.num_resources = 0;
@@ -377,10 +420,10 @@ int platform_driver_register(struct platform_driver *drv)
 	n = dmaemu__malloc(sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	dmaemu__lock(&bind_lock);
+	bind_take();
 	for (struct drv_node *o = drivers; o; o = o->next) {
 		if (o->drv == drv) {
-			dmaemu__unlock(&bind_lock);
+			bind_drop();
 			dmaemu__free(n);
 			dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 					"platform_driver_register(%s): "
@@ -395,7 +438,7 @@ int platform_driver_register(struct platform_driver *drv)
 	for (d = devices; d; d = d->plat_next)
 		if (!d->drv && matches(d, drv))
 			probe(d, drv);
-	dmaemu__unlock(&bind_lock);
+	bind_drop();
 	return 0;
 }
 
@@ -404,7 +447,7 @@ void platform_driver_unregister(struct platform_driver *drv)
 	struct drv_node **pp, *n = NULL;
 	struct dmaemu_device *d;
 
-	dmaemu__lock(&bind_lock);
+	bind_take();
 	for (pp = &drivers; *pp; pp = &(*pp)->next) {
 		if ((*pp)->drv == drv) {
 			n = *pp;
@@ -416,7 +459,7 @@ void platform_driver_unregister(struct platform_driver *drv)
 		for (d = devices; d; d = d->plat_next)
 			if (d->drv == drv)
 				unbind(d);
-	dmaemu__unlock(&bind_lock);
+	bind_drop();
 	if (!n)
 		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"platform_driver_unregister(%s): not "

@@ -240,7 +240,7 @@ bool dmaemu__thread_is_self(const struct dmaemu_device *d)
 static struct dmaemu__devthread *thread_of(struct dmaemu_device *d,
 					   const char *fn)
 {
-	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+	struct dmaemu_device *live = dmaemu__device_alive(d) ? d : NULL;
 
 	if (live && live->thr)
 		return live->thr;
@@ -306,7 +306,7 @@ int dmaemu_device_timer_cancel(struct dmaemu_device *d)
 
 bool dmaemu_device_stopping(struct dmaemu_device *d)
 {
-	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+	struct dmaemu_device *live = dmaemu__device_alive(d) ? d : NULL;
 
 	return live && live->thr &&
 	       __atomic_load_n(&live->thr->stopping, __ATOMIC_ACQUIRE);
@@ -314,7 +314,7 @@ bool dmaemu_device_stopping(struct dmaemu_device *d)
 
 int dmaemu_device_reset(struct dmaemu_device *d)
 {
-	struct dmaemu_device *live = d ? dmaemu__device_of(&d->dev) : NULL;
+	struct dmaemu_device *live = dmaemu__device_alive(d) ? d : NULL;
 	struct dmaemu__devthread *t;
 	bool self;
 

@@ -197,7 +197,9 @@ enum dmaemu__region {
 	DMAEMU__REGION_WC,	 /* write-combining alias of MEM */
 	DMAEMU__REGION_NOMAP,	 /* NO_KERNEL_MAPPING cookies: inaccessible */
 	DMAEMU__REGION_MMIO,	 /* ioremap cookies: readl/writel only */
-	DMAEMU__REGION_TWIN, /* internal: the TWIN copy (never handed out) */
+	DMAEMU__REGION_TWIN,	/* internal: the TWIN copy (never handed out) */
+	DMAEMU__REGION_VMALLOC, /* vmalloc(): pages of the CPU copy mapped
+				 * again, virtually contiguous */
 };
 
 /*
@@ -208,6 +210,7 @@ struct dmaemu__bank {
 	uint64_t phys;	    /* first physical address */
 	uint64_t size;	    /* bytes, a multiple of the page size */
 	int memfd;	    /* backs MEM and its aliases */
+	int cpufd;	    /* backs the CPU copy (and vmalloc()'s views) */
 	uint8_t *mem;	    /* MEM, mapped shared; also the uncached alias */
 	uint8_t *cpu;	    /* CPU copy = the linear map drivers use */
 	uint8_t *twin;	    /* TWIN copy */
@@ -223,7 +226,8 @@ struct dmaemu__slot {
 	uint64_t skew;		   /* the view starts this far into its slot */
 };
 #define DMAEMU__VIEWS_PER_BANK 5 /* LINEAR, UNCACHED, WC, NOMAP, TWIN */
-#define DMAEMU__MAX_SLOTS (DMAEMU__MAX_BANKS * DMAEMU__VIEWS_PER_BANK + 1)
+/* Every bank's views, then the vmalloc area, then the MMIO window. */
+#define DMAEMU__MAX_SLOTS (DMAEMU__MAX_BANKS * DMAEMU__VIEWS_PER_BANK + 2)
 
 /* Result of classifying a host address. */
 struct dmaemu__where {
@@ -237,10 +241,11 @@ struct dmaemu__where {
 /* The machine                                                            */
 /* ---------------------------------------------------------------------- */
 
-struct dmaemu__palloc; /* page allocator state (page_alloc.c) */
-struct dmaemu__slab;   /* kmalloc state (slab.c) */
-struct dmaemu__cpu;    /* CPU access state: prefetch, stats (cpu.c) */
-struct dmaemu__wc;     /* write-combining buffers (wc.c) */
+struct dmaemu__palloc;	/* page allocator state (page_alloc.c) */
+struct dmaemu__vmalloc; /* vmalloc areas (mm/vmalloc.c) */
+struct dmaemu__slab;	/* kmalloc state (slab.c) */
+struct dmaemu__cpu;	/* CPU access state: prefetch, stats (cpu.c) */
+struct dmaemu__wc;	/* write-combining buffers (wc.c) */
 struct dmaemu__swiotlb;
 struct dmaemu__iommu;
 struct dmaemu__irqc;
@@ -264,7 +269,14 @@ struct dmaemu_machine {
 	struct dmaemu__slot slot[DMAEMU__MAX_SLOTS];
 	uint8_t *mmio; /* MMIO cookie window (PROT_NONE) */
 	size_t mmio_size;
-	unsigned int line; /* cache line size (opt.cache_line) */
+	/* The vmalloc area (mem/physmem.c maps, mm/vmalloc.c allocates):
+	 * vmap_phys[i] is the physical page mapped at page i of it, 0 for
+	 * none (written by the mapper, read atomically by classify). */
+	uint8_t *vmap;
+	size_t vmap_size;
+	uint64_t *vmap_phys;
+	struct dmaemu__vmalloc *vmalloc; /* mm/vmalloc.c's state */
+	unsigned int line;		 /* cache line size (opt.cache_line) */
 	unsigned int line_shift;
 
 	/* The CPU cache model.  Protected by cache_lock (order 3). */

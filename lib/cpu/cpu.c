@@ -25,6 +25,8 @@
  *                 bytes: store forwarding)
  *      NOMAP      no-kernel-mapping-access report, then the access faults
  *      MMIO       mmio-access report (plain access), then it faults
+ *      VMALLOC    as LINEAR, for the page vmalloc() mapped there (the
+ *                 same CPU copy through a second host mapping)
  *
  * A line the model does not hold but whose CPU copy has dirty bytes was
  * written by uninstrumented code (or by a store the compiler folded into a
@@ -434,6 +436,10 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 	m = w.m;
 	switch (w.region) {
 	case DMAEMU__REGION_LINEAR:
+	case DMAEMU__REGION_VMALLOC:
+		/* A vmalloc address is a second view of the CPU copy, page
+		 * by page; lines never cross pages, so the line behind it is
+		 * modelled as through the linear map. */
 		n = line_part(m, w.phys, len);
 		dmaemu__lock(&m->cache_lock);
 		tls_bind(m);

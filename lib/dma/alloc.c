@@ -81,8 +81,8 @@
 #include "dma/dma.h"
 #include "dmaemu/vma.h"
 
-/* The attributes that decide what the CPU address is: free, mmap and
- * get_sgtable must repeat them. */
+/* The attributes that decide what the CPU address is (repeat_attrs():
+ * which calls must repeat which). */
 #define SHAPE_ATTRS                                         \
 	(DMA_ATTR_WRITE_COMBINE | DMA_ATTR_NON_CONSISTENT | \
 	 DMA_ATTR_NO_KERNEL_MAPPING)
@@ -640,6 +640,20 @@ void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 }
 
 /*
+ * The attributes @fn must repeat, as Linux 4.14 depends on them: only
+ * NO_KERNEL_MAPPING for a free and for dma_get_sgtable_attrs() (arm's
+ * __arm_dma_free() and the IOMMU's __iommu_get_pages() take the cookie
+ * for a page list only with it; WRITE_COMBINE and NON_CONSISTENT change
+ * nothing there).  dma_mmap_attrs() must repeat all three: they choose
+ * the user view's protection (__get_dma_pgprot()).
+ */
+static unsigned long repeat_attrs(const char *fn)
+{
+	return strcmp(fn, "dma_mmap_attrs") ? DMA_ATTR_NO_KERNEL_MAPPING
+					    : SHAPE_ATTRS;
+}
+
+/*
  * Find and check the record of (@cpu_addr, @handle, @size, @attrs) for
  * @fn.  With @copy NULL the record is unlinked from the registry and
  * returned (the caller releases it); otherwise it stays live and @copy
@@ -663,13 +677,18 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 	struct coherent **pp, *c, *other;
 	struct dmaemu__mapping map;
 	char why[200], a1[160], a2[160];
-	unsigned long missing, extra;
+	unsigned long missing, extra, must = repeat_attrs(fn);
+	uint64_t phys = 0;
 
 	reg_lock();
 	pp = reg_slot(cpu_addr);
 	c = *pp;
+	if (c)
+		phys = c->chunk[0].phys;
 	if (!c) {
 		other = freeing ? reg_by_handle(dev, handle) : NULL;
+		if (other)
+			phys = other->chunk[0].phys;
 		if (other) {
 			kind = DMAEMU_REPORT_FREE_CPU_ADDRESS_MISMATCH;
 			snprintf(why, sizeof(why),
@@ -699,9 +718,9 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 			kind = DMAEMU_REPORT_UNMAP_SIZE_MISMATCH;
 		snprintf(why, sizeof(why), "size %zu, allocated with %zu", size,
 			 c->size);
-	} else if ((c->attrs ^ attrs) & SHAPE_ATTRS) {
-		missing = c->attrs & ~attrs & SHAPE_ATTRS;
-		extra = attrs & ~c->attrs & SHAPE_ATTRS;
+	} else if ((c->attrs ^ attrs) & must) {
+		missing = c->attrs & ~attrs & must;
+		extra = attrs & ~c->attrs & must;
 		if (missing)
 			kind = DMAEMU_REPORT_MISSING_ATTRIBUTE;
 		snprintf(why, sizeof(why),
@@ -733,7 +752,7 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 			 "by %s()): unmap it with the function that made it",
 			 map.fn ? map.fn : "?");
 	}
-	dmaemu__reportf(m, kind, 0, size,
+	dmaemu__reportf(m, kind, phys, size,
 			"%s(%s, %zu bytes, cpu_addr %p, dma 0x%" PRIx64
 			", attrs %s): %s",
 			fn, dev_name(dev), size, cpu_addr, (uint64_t)handle,
@@ -747,8 +766,8 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
  * @size:       the size asked for at allocation.
  * @cpu_addr:   the CPU address (or cookie) returned.
  * @dma_handle: the bus address returned.
- * @attrs:      the allocation's attributes: NO_KERNEL_MAPPING,
- *              WRITE_COMBINE and NON_CONSISTENT must be repeated.
+ * @attrs:      the allocation's attributes: NO_KERNEL_MAPPING must be
+ *              repeated (the others may be, as in Linux 4.14).
  *
  * A buffer never allocated or already freed, or freed with another device,
  * size or bus address, is reported (bad-free); a missing attribute is
@@ -873,12 +892,6 @@ void dmam_free_coherent(struct device *dev, size_t size, void *vaddr,
 /* ---------------------------------------------------------------------- */
 
 /* The host mapping behind a mapped vm_area_struct. */
-struct dmaemu_vma {
-	void *addr;
-	size_t len;
-	unsigned long orig_start; /* vm_start as the driver gave it */
-	bool alias;		  /* @addr is the kernel view itself */
-};
 
 /**
  * dma_mmap_attrs() - map an allocation for a "user" thread.
@@ -986,6 +999,9 @@ void dmaemu_vma_unmap(struct vm_area_struct *vma)
 
 	if (!vma || !vma->dmaemu)
 		return;
+	/* As munmap() of the user mapping would. */
+	if (vma->vm_ops && vma->vm_ops->close)
+		vma->vm_ops->close(vma);
 	map = vma->dmaemu;
 	if (!map->alias)
 		munmap(map->addr, map->len);
@@ -1006,7 +1022,8 @@ void dmaemu_vma_unmap(struct vm_area_struct *vma)
  * @cpu_addr: the CPU address or cookie dma_alloc_attrs() returned.
  * @dma_addr: its bus address.
  * @size:     its size.
- * @attrs:    its attributes (as dma_mmap_attrs()).
+ * @attrs:    its attributes (NO_KERNEL_MAPPING must be repeated; the
+ *            others may be, as in Linux 4.14).
  *
  * For sharing the buffer with another device (map the table for it).
  * Free the table with sg_free_table().
@@ -1113,6 +1130,22 @@ int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 	}
 	dmaemu__unlock(&registry.lock);
 	return ret;
+}
+
+/**
+ * dmaemu__alloc_device_busy() - does @dev hold a live allocation?
+ */
+bool dmaemu__alloc_device_busy(struct device *dev)
+{
+	struct coherent *c = NULL;
+	unsigned int b;
+
+	reg_lock();
+	for (b = 0; b < REG_BUCKETS && !c; b++)
+		for (c = registry.bucket[b]; c && c->dev != dev; c = c->next)
+			;
+	dmaemu__unlock(&registry.lock);
+	return c != NULL;
 }
 
 /**

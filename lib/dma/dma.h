@@ -449,6 +449,7 @@ struct dmaemu__alloc_info {
  */
 int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 		       size_t size, struct dmaemu__alloc_info *out);
+bool dmaemu__alloc_device_busy(struct device *dev);
 unsigned long dmaemu__alloc_release_device(struct device *dev);
 
 /* mask.c: does @mask reach the lowest page of DRAM (bus addresses)? */

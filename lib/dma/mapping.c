@@ -100,7 +100,7 @@ static const char *const type_names[] = {
 static struct dmaemu_machine *api_enter(struct device *dev, const char *fn,
 					int dir, unsigned long attrs)
 {
-	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
+	struct dmaemu_machine *m = dmaemu__dev_machine_or_report(dev, fn);
 
 	/*
 	 * Maps, unmaps and syncs are barriers for the ordering checks
@@ -109,14 +109,8 @@ static struct dmaemu_machine *api_enter(struct device *dev, const char *fn,
 	 * ARMv7's with a dsb; on x86 they stand for those.
 	 */
 	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
-	if (!m) {
-		dmaemu__reportf(
-			NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0, "%s(): %s", fn,
-			dev ? "not a live emulated device (destroyed, or not "
-			      "made by dmaemu_device_create())"
-			    : "NULL device");
+	if (!m)
 		return NULL;
-	}
 	if (dir >= 0 && !valid_dma_direction(dir)) {
 		dmaemu__reportf(
 			m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
@@ -258,6 +252,10 @@ static const char *describe_host(struct dmaemu_machine *m, const void *p,
 		return "a DMA_ATTR_NO_KERNEL_MAPPING cookie";
 	case DMAEMU__REGION_MMIO:
 		return "an ioremap() cookie (use dma_map_resource())";
+	case DMAEMU__REGION_VMALLOC:
+		return "vmalloc() memory, virtually contiguous only: map its "
+		       "pages (vmalloc_to_page()) with dma_map_page() or a "
+		       "scatterlist";
 	default:
 		break;
 	}

@@ -74,8 +74,8 @@ bool dmaemu__owncheck_find(struct dmaemu_machine *m, uint64_t phys,
 	for (d = m->devices; d; d = d->next) {
 		uint64_t s;
 
-		if (!dmaemu__mapping_find_phys(&d->dev, phys, limit, &map, &lo,
-					       &hi))
+		if (!dmaemu__mapping_find_phys(dmaemu__devp(d), phys, limit,
+					       &map, &lo, &hi))
 			continue;
 		s = lo > phys ? lo : phys;
 		if (s >= start)
@@ -97,7 +97,7 @@ void dmaemu__owncheck_device(struct device *dev,
 			     const struct dmaemu__mapping *map, dma_addr_t dma,
 			     uint64_t phys, size_t len, bool write)
 {
-	struct dmaemu_device *d = (struct dmaemu_device *)(void *)dev;
+	struct dmaemu_device *d = dev->dmaemu;
 	struct dmaemu_machine *m = d->m;
 	struct dmaemu__own_last last;
 	struct dmaemu__owner_info o;

@@ -1062,8 +1062,21 @@ static int registry_admit(struct device *dev, void *data, dma_addr_t dma,
 	return dmaemu__owncheck_admit(dev, dma, len, write, &a);
 }
 
+/* dmaemu_device_bind(): does @dev hold mappings or allocations? */
+static bool registry_busy(struct device *dev, void *data)
+{
+	struct dmaemu__registry *reg = data;
+	size_t n;
+
+	dmaemu__lock(&reg->lock);
+	n = reg->count;
+	dmaemu__unlock(&reg->lock);
+	return n || dmaemu__alloc_device_busy(dev);
+}
+
 static const struct dmaemu__bus_client registry_client = {
 	.add = registry_add,
+	.busy = registry_busy,
 	.release = registry_release,
 	.free = registry_free,
 	.access = registry_access,

@@ -71,6 +71,16 @@ static inline struct dmaemu__bank *dmaemu__bank_of_phys(
 	return NULL;
 }
 
+/*
+ * The vmalloc area and user views (physmem.c): map or unmap one page of
+ * the CPU copy in the vmalloc area; the files behind a bank's CPU copy
+ * and MEM, with @phys's offset in them (-1: not DRAM).
+ */
+int dmaemu__vmap_page(struct dmaemu_machine *m, size_t idx, uint64_t phys);
+void dmaemu__vunmap_page(struct dmaemu_machine *m, size_t idx);
+int dmaemu__cpu_fd(struct dmaemu_machine *m, uint64_t phys, uint64_t *off);
+int dmaemu__mem_fd(struct dmaemu_machine *m, uint64_t phys, uint64_t *off);
+
 /* View of @phys in the given copy; NULL when @phys is not DRAM. */
 uint8_t *dmaemu__phys_mem(struct dmaemu_machine *m, uint64_t phys);
 uint8_t *dmaemu__phys_cpu(struct dmaemu_machine *m, uint64_t phys);

@@ -19,7 +19,10 @@
  * into another view.  Each view starts at a small skew into its slot.  MEM is a
  * memfd mapped shared, which lets the same pages appear a second time as
  * the write-combining alias; the MEM view itself doubles as the uncached
- * alias.  CPU and TWIN are private anonymous mappings.  Everything is
+ * alias.  The CPU copy is a second memfd mapped shared, so that vmalloc()
+ * can map its pages again, scattered pages side by side, in the vmalloc
+ * slot (one slot before the MMIO window): classify finds their physical
+ * addresses in vmap_phys.  TWIN is a private anonymous mapping.  Everything is
  * MAP_NORESERVE and starts zero-filled, so untouched memory costs no host
  * memory and the three copies start out equal.
  *
@@ -90,6 +93,12 @@ static int map_bank(struct dmaemu_machine *m, struct dmaemu__bank *b,
 		return -errno;
 	if (ftruncate(b->memfd, (off_t)b->size) < 0)
 		return -errno;
+	snprintf(name, sizeof(name), "dmaemu-cpu%u", index);
+	b->cpufd = memfd_create(name, MFD_CLOEXEC);
+	if (b->cpufd < 0)
+		return -errno;
+	if (ftruncate(b->cpufd, (off_t)b->size) < 0)
+		return -errno;
 
 	for (v = 0; v < DMAEMU__VIEWS_PER_BANK; v++) {
 		uint8_t *base = slot_base(m, first + v) + view_skew(v);
@@ -100,6 +109,10 @@ static int map_bank(struct dmaemu_machine *m, struct dmaemu__bank *b,
 		m->slot[first + v].bank = b;
 		switch (bank_views[v]) {
 		case DMAEMU__REGION_LINEAR:
+			p2 = mmap(base, b->size, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
+				  b->cpufd, 0);
+			break;
 		case DMAEMU__REGION_TWIN:
 			p2 = mmap(base, b->size, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
@@ -167,7 +180,7 @@ int dmaemu__physmem_init(struct dmaemu_machine *m)
 	dmaemu__vg_atomic(&dmaemu__mem_gen, sizeof(dmaemu__mem_gen));
 	dmaemu__vg_atomic(&dmaemu__mem_dgen, sizeof(dmaemu__mem_dgen));
 	for (i = 0; i < DMAEMU__MAX_BANKS; i++)
-		m->bank[i].memfd = -1;
+		m->bank[i].memfd = m->bank[i].cpufd = -1;
 	m->nbanks = 0;
 	m->bank[m->nbanks].phys = o->mem_base;
 	m->bank[m->nbanks++].size = o->mem;
@@ -182,7 +195,7 @@ int dmaemu__physmem_init(struct dmaemu_machine *m)
 	/* Banks are at least 1 MiB (mem >= 1M): the skews (at most 4 *
 	 * 68 KiB) leave a guard in every slot. */
 	m->slot_shift = ilog2_ceil(biggest) + 1;
-	m->nslots = m->nbanks * DMAEMU__VIEWS_PER_BANK + 1;
+	m->nslots = m->nbanks * DMAEMU__VIEWS_PER_BANK + 2;
 	m->resv_size = (size_t)m->nslots << m->slot_shift;
 	r = mmap(NULL, m->resv_size, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -197,6 +210,15 @@ int dmaemu__physmem_init(struct dmaemu_machine *m)
 		if (ret < 0)
 			return ret;
 	}
+	/* The vmalloc area: PROT_NONE until vmalloc() maps pages there. */
+	m->slot[m->nslots - 2].region = DMAEMU__REGION_VMALLOC;
+	m->slot[m->nslots - 2].bank = NULL;
+	m->vmap = slot_base(m, m->nslots - 2);
+	m->vmap_size = (size_t)1 << m->slot_shift;
+	m->vmap_phys = dmaemu__calloc(m->vmap_size >> DMAEMU__PAGE_SHIFT,
+				      sizeof(*m->vmap_phys));
+	if (!m->vmap_phys)
+		return -ENOMEM;
 	m->slot[m->nslots - 1].region = DMAEMU__REGION_MMIO;
 	m->slot[m->nslots - 1].bank = NULL;
 	m->mmio = slot_base(m, m->nslots - 1);
@@ -220,9 +242,14 @@ void dmaemu__physmem_fini(struct dmaemu_machine *m)
 		b->pages = NULL;
 		if (b->memfd >= 0)
 			close(b->memfd);
-		b->memfd = -1;
+		if (b->cpufd >= 0)
+			close(b->cpufd);
+		b->memfd = b->cpufd = -1;
 		b->mem = b->cpu = b->twin = b->wc = b->nomap = NULL;
 	}
+	dmaemu__free(m->vmap_phys);
+	m->vmap_phys = NULL;
+	m->vmap = NULL;
 	if (m->resv)
 		munmap(m->resv, m->resv_size);
 	m->resv = NULL;
@@ -266,6 +293,18 @@ bool dmaemu__classify(const void *addr, struct dmaemu__where *w)
 			return false;
 		w->region = DMAEMU__REGION_MMIO;
 		w->phys = in;
+		return true;
+	}
+	if (s->region == DMAEMU__REGION_VMALLOC) {
+		uint64_t phys =
+			__atomic_load_n(&m->vmap_phys[in >> DMAEMU__PAGE_SHIFT],
+					__ATOMIC_ACQUIRE);
+
+		if (!phys)
+			return false;
+		w->region = DMAEMU__REGION_VMALLOC;
+		w->phys = phys + (in & (DMAEMU__PAGE_SIZE - 1));
+		w->bank = dmaemu__bank_of_phys(m, w->phys, 1);
 		return true;
 	}
 	in -= s->skew; /* below the skew: wraps, above any bank size */
@@ -315,4 +354,66 @@ uint8_t *dmaemu__phys_cpu(struct dmaemu_machine *m, uint64_t phys)
 uint8_t *dmaemu__phys_twin(struct dmaemu_machine *m, uint64_t phys)
 {
 	return dmaemu__phys_view(m, phys, DMAEMU__REGION_TWIN);
+}
+
+/**
+ * dmaemu__vmap_page() - map DRAM page @phys of the CPU copy at page @idx
+ * of the vmalloc area (a view of the same host pages as the linear map).
+ * The caller owns page @idx (mm/vmalloc.c's lock).
+ * Return: 0, -EINVAL (not DRAM, outside the area), or -errno of mmap().
+ */
+int dmaemu__vmap_page(struct dmaemu_machine *m, size_t idx, uint64_t phys)
+{
+	struct dmaemu__bank *b =
+		dmaemu__bank_of_phys(m, phys, DMAEMU__PAGE_SIZE);
+	uint8_t *at = m->vmap + (idx << DMAEMU__PAGE_SHIFT);
+
+	if (!b || (phys & (DMAEMU__PAGE_SIZE - 1)) ||
+	    idx >= m->vmap_size >> DMAEMU__PAGE_SHIFT)
+		return -EINVAL;
+	if (mmap(at, DMAEMU__PAGE_SIZE, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED, b->cpufd,
+		 (off_t)(phys - b->phys)) == MAP_FAILED)
+		return -errno;
+	__atomic_store_n(&m->vmap_phys[idx], phys, __ATOMIC_RELEASE);
+	/* No CPU fast-path entry may outlive what an address shows. */
+	dmaemu__mem_residency_changed();
+	return 0;
+}
+
+/** dmaemu__vunmap_page() - make page @idx of the vmalloc area a hole again. */
+void dmaemu__vunmap_page(struct dmaemu_machine *m, size_t idx)
+{
+	uint8_t *at = m->vmap + (idx << DMAEMU__PAGE_SHIFT);
+
+	__atomic_store_n(&m->vmap_phys[idx], 0, __ATOMIC_RELEASE);
+	dmaemu__mem_residency_changed();
+	mmap(at, DMAEMU__PAGE_SIZE, PROT_NONE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+}
+
+/**
+ * dmaemu__cpu_fd() - the file behind the CPU copy of the bank holding
+ * @phys, and @phys's offset in it (for user views of cacheable memory).
+ * Return: the descriptor, or -1 when @phys is not DRAM.
+ */
+int dmaemu__cpu_fd(struct dmaemu_machine *m, uint64_t phys, uint64_t *off)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, 1);
+
+	if (!b)
+		return -1;
+	*off = phys - b->phys;
+	return b->cpufd;
+}
+
+/** dmaemu__mem_fd() - the same for MEM (uncached user views). */
+int dmaemu__mem_fd(struct dmaemu_machine *m, uint64_t phys, uint64_t *off)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, 1);
+
+	if (!b)
+		return -1;
+	*off = phys - b->phys;
+	return b->memfd;
 }

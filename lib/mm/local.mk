@@ -9,4 +9,6 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/mm/slab.c \
 	lib/mm/sync.c \
 	lib/mm/task.c \
-	lib/mm/time.c
+	lib/mm/time.c \
+	lib/mm/remap.c \
+	lib/mm/vmalloc.c

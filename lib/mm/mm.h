@@ -20,6 +20,28 @@ int dmaemu__palloc_init(struct dmaemu_machine *m);
 void dmaemu__palloc_fini(struct dmaemu_machine *m);
 int dmaemu__slab_init(struct dmaemu_machine *m);
 void dmaemu__slab_fini(struct dmaemu_machine *m);
+/* vmalloc.c: after palloc_init; fini before palloc_fini. */
+int dmaemu__vmalloc_init(struct dmaemu_machine *m);
+void dmaemu__vmalloc_fini(struct dmaemu_machine *m);
+struct page *dmaemu__vmalloc_user_page(struct dmaemu_machine *m,
+				       const void *addr, size_t off,
+				       size_t *npages, const char **why);
+
+/*
+ * A "user" view of emulated memory (remap.c: remap_pfn_range(),
+ * remap_vmalloc_range(); dma/alloc.c: dma_mmap_attrs()), recorded in
+ * vma->dmaemu and removed by dmaemu_vma_unmap().
+ * @addr:       the host mapping the vma was moved to.
+ * @len:        its length (the vma's).
+ * @orig_start: vm_start as the driver gave it.
+ * @alias:      @addr is the kernel's own view (nothing to unmap).
+ */
+struct dmaemu_vma {
+	void *addr;
+	size_t len;
+	unsigned long orig_start;
+	bool alias;
+};
 
 /* ---------------------------------------------------------------------- */
 /* struct page state (page_alloc.c)                                       */
@@ -37,6 +59,7 @@ enum dmaemu__owner {
 	DMAEMU__OWNER_KMALLOC, /* a kmalloc() larger than the classes */
 	DMAEMU__OWNER_DMA,     /* dma_alloc_attrs() and the DMA pools */
 	DMAEMU__OWNER_SWIOTLB, /* the bounce buffer pool */
+	DMAEMU__OWNER_VMALLOC, /* the pages of a vmalloc() area */
 	DMAEMU__OWNER_NR
 };
 

@@ -119,6 +119,7 @@ static const char *const owner_names[DMAEMU__OWNER_NR] = {
 	[DMAEMU__OWNER_KMALLOC] = "kmalloc()",
 	[DMAEMU__OWNER_DMA] = "dma_alloc_attrs()",
 	[DMAEMU__OWNER_SWIOTLB] = "swiotlb",
+	[DMAEMU__OWNER_VMALLOC] = "vmalloc()",
 };
 
 /* Where to steal from when a migrate type's lists are empty. */

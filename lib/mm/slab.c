@@ -375,6 +375,8 @@ static void describe_addr(const void *p, const struct dmaemu__where *w,
 		[DMAEMU__REGION_NOMAP] = "a NO_KERNEL_MAPPING cookie",
 		[DMAEMU__REGION_MMIO] = "an MMIO (ioremap) cookie",
 		[DMAEMU__REGION_TWIN] = "internal memory of the emulator",
+		[DMAEMU__REGION_VMALLOC] = "vmalloc() memory (free it with "
+					   "vfree())",
 	};
 	unsigned int r = (unsigned int)w->region;
 

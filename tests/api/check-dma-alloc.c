@@ -470,26 +470,98 @@ START_TEST(test_nomap_repeat_attr)
 	ck_assert_uint_eq(vma.vm_start, 0);
 	ck_assert_ptr_null(vma.dmaemu);
 
-	/* A WRITE_COMBINE buffer freed without it is refused the same way,
-	 * and one freed with an attribute it never had. */
+	/* A WRITE_COMBINE buffer freed with NO_KERNEL_MAPPING, which it
+	 * never had, is refused; freed without WRITE_COMBINE it is freed, as
+	 * in Linux 4.14, where only NO_KERNEL_MAPPING changes what a free
+	 * does. */
 	{
 		dma_addr_t h2;
 		void *wc = dma_alloc_wc(dev, 4096, &h2, GFP_KERNEL);
 
 		ck_assert_ptr_nonnull(wc);
-		dma_free_coherent(dev, 4096, wc, h2);
-		ck_assert_uint_eq(count("missing-attribute"), 3);
 		dma_free_attrs(dev, 4096, wc, h2, DMA_ATTR_WRITE_COMBINE | nkm);
 		ck_assert_uint_eq(count("bad-free"), 1);
-		dma_free_wc(dev, 4096, wc, h2);
+		dma_free_coherent(dev, 4096, wc, h2);
+		ck_assert_uint_eq(count("missing-attribute"), 2);
 	}
 
 	/* Still live: the right free works, with no new report. */
 	dma_free_attrs(dev, 4096, p, h, nkm);
 	ck_assert_int_eq(dmaemu_mm_stats(m, &after), 0);
 	ck_assert_uint_eq(after.pages_free, before.pages_free + 1);
-	ck_assert_uint_eq(count(NULL), 4);
-	expected = 4;
+	ck_assert_uint_eq(count(NULL), 3);
+	expected = 3;
+}
+END_TEST
+
+/* The newest report of the machine. */
+static void last_report(struct dmaemu_report *r)
+{
+	ck_assert_uint_gt(dmaemu_report_kept(m), 0);
+	ck_assert_int_eq(dmaemu_report_get(m, dmaemu_report_kept(m) - 1, r), 0);
+}
+
+/*
+ * Which attributes a call must repeat, as in Linux 4.14: free and
+ * get_sgtable depend on NO_KERNEL_MAPPING only (arm's __arm_dma_free(),
+ * __iommu_get_pages()), so a dma_alloc_wc() buffer is described by a
+ * plain dma_get_sgtable() (DRM's CMA helpers do this) and freed without
+ * WRITE_COMBINE; a refused call's report names the buffer's physical
+ * address.  Run on every profile, and with the IOMMU.
+ */
+START_TEST(test_repeat_attrs_as_4_14)
+{
+	struct dmaemu_allocation_info ai;
+	struct dmaemu_report r;
+	struct sg_table sgt;
+	struct scatterlist *sg;
+	unsigned int i, total = 0;
+	dma_addr_t h;
+	void *p;
+
+	mk_profile(profiles[_i % 3], _i >= 3 ? "iommu=1" : NULL);
+	/* get_sgtable of a write-combined buffer, attrs 0 */
+	p = dma_alloc_wc(dev, 3 * 4096, &h, GFP_KERNEL);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(
+		dmaemu_device_allocation_find(ddev, p, 0, 3 * 4096, &ai), 0);
+	ck_assert_int_eq(dma_get_sgtable(dev, &sgt, p, h, 3 * 4096), 0);
+	for_each_sg (sgt.sgl, sg, sgt.orig_nents, i)
+		total += sg->length;
+	ck_assert_uint_eq(total, 3 * 4096);
+	ck_assert_uint_eq(sg_phys(sgt.sgl), ai.phys);
+	sg_free_table(&sgt);
+	/* freed without WRITE_COMBINE: freed, nothing reported */
+	dma_free_attrs(dev, 3 * 4096, p, h, 0);
+	ck_assert_int_eq(dmaemu_device_allocation_find(ddev, NULL, h, 1, &ai),
+			 -ENOENT);
+	p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, DMA_ATTR_NON_CONSISTENT);
+	ck_assert_ptr_nonnull(p);
+	dma_free_coherent(dev, 4096, p, h);
+	ck_assert_uint_eq(count(NULL), 0);
+
+	/* NO_KERNEL_MAPPING must be repeated; the reports name the buffer */
+	p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL,
+			    DMA_ATTR_NO_KERNEL_MAPPING);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(dmaemu_device_allocation_find(ddev, NULL, h, 1, &ai),
+			 0);
+	ck_assert_uint_ne(ai.phys, 0);
+	ck_assert_int_eq(dma_get_sgtable(dev, &sgt, p, h, 4096), -EINVAL);
+	last_report(&r);
+	ck_assert_str_eq(r.kind_name, "missing-attribute");
+	ck_assert_uint_eq(r.phys, ai.phys);
+	dma_free_attrs(dev, 4096, p, h, 0);
+	last_report(&r);
+	ck_assert_str_eq(r.kind_name, "missing-attribute");
+	ck_assert_uint_eq(r.phys, ai.phys);
+	dma_free_attrs(dev, 2048, p, h, DMA_ATTR_NO_KERNEL_MAPPING);
+	last_report(&r);
+	ck_assert_str_eq(r.kind_name, "unmap-size-mismatch");
+	ck_assert_uint_eq(r.phys, ai.phys);
+	ck_assert_uint_eq(count(NULL), 3);
+	dma_free_attrs(dev, 4096, p, h, DMA_ATTR_NO_KERNEL_MAPPING);
+	expected = 3;
 }
 END_TEST
 
@@ -1017,6 +1089,7 @@ static Suite *alloc_suite(void)
 	tcase_add_loop_test(tc, test_write_combine, 0, 3);
 	tcase_add_loop_test(tc, test_nomap_cookie, 0, 3);
 	tcase_add_loop_test(tc, test_nomap_repeat_attr, 0, 3);
+	tcase_add_loop_test(tc, test_repeat_attrs_as_4_14, 0, 6);
 	tcase_add_loop_test(tc, test_mmap_nomap, 0, 3);
 	tcase_add_loop_test(tc, test_mmap_coherent, 0, 3);
 	tcase_add_loop_test(tc, test_other_attrs, 0, 3);

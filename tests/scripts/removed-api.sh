@@ -3,13 +3,17 @@
 # removed in Linux 4.14, are compile errors naming their replacements
 # (dma_alloc_attrs/dma_free_attrs with DMA_ATTR_NON_CONSISTENT), with $CC
 # and with clang, at -O0 and -O2; the same driver converted by
-# cocci/dma_alloc_noncoherent.cocci compiles cleanly.
+# cocci/dma_alloc_noncoherent.cocci compiles cleanly.  The five-argument
+# forms (dev, size, handle, dir, gfp) and (dev, size, vaddr, handle, dir)
+# are Linux 5.10's API, and their errors say that instead.
 . "$top_srcdir/tests/runner/tap.sh"
 
 cc=${CC:-cc}
 kdir="$top_srcdir/include/dmaemu/kernel"
 alloc_msg='error: dma_alloc_noncoherent() was removed in Linux 4.14: use dma_alloc_attrs(..., DMA_ATTR_NON_CONSISTENT)'
 free_msg='error: dma_free_noncoherent() was removed in Linux 4.14: use dma_free_attrs(..., DMA_ATTR_NON_CONSISTENT)'
+alloc510_msg='error: dma_alloc_noncoherent(dev, size, handle, dir, gfp) is the Linux 5.10 API, not in 4.14: use dma_alloc_attrs(dev, size, handle, gfp, DMA_ATTR_NON_CONSISTENT)'
+free510_msg='error: dma_free_noncoherent(dev, size, vaddr, handle, dir) is the Linux 5.10 API, not in 4.14: use dma_free_attrs(dev, size, vaddr, handle, DMA_ATTR_NON_CONSISTENT)'
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -46,6 +50,25 @@ sed '/^void ring_fini(struct ring \*r, size_t bytes)$/,$d' \
 	"$tmp/driver.c" >"$tmp/alloc.c"
 sed '/^int ring_init(struct ring \*r, size_t bytes)$/,/^}$/d' \
 	"$tmp/driver.c" >"$tmp/free.c"
+
+# A driver written for Linux 5.10's dma_alloc_noncoherent().
+cat >"$tmp/v510.c" <<'EOT'
+#include <linux/dma-mapping.h>
+
+void *buf_get(struct device *dev, size_t bytes, dma_addr_t *h);
+void buf_put(struct device *dev, size_t bytes, void *p, dma_addr_t h);
+
+void *buf_get(struct device *dev, size_t bytes, dma_addr_t *h)
+{
+	return dma_alloc_noncoherent(dev, bytes, h, DMA_FROM_DEVICE,
+				     GFP_KERNEL);
+}
+
+void buf_put(struct device *dev, size_t bytes, void *p, dma_addr_t h)
+{
+	dma_free_noncoherent(dev, bytes, p, h, DMA_FROM_DEVICE);
+}
+EOT
 
 compile() { # compile COMPILER FILE OPT
 	$1 -std=gnu11 $3 -Wall -Werror -I"$top_srcdir/include" -I"$kdir" \
@@ -85,6 +108,13 @@ for c in $compilers; do
 			rejects "$c" free.c "$opt" "$free_msg"
 		check "$c $opt: a driver using both gets both errors" \
 			rejects "$c" driver.c "$opt" "$alloc_msg" "$free_msg"
+		check "$c $opt: the five-argument forms are named Linux 5.10's API" \
+			rejects "$c" v510.c "$opt" "$alloc510_msg" "$free510_msg"
+		if grep -F "was removed in Linux 4.14" "$tmp/log" >/dev/null; then
+			not_ok "$c $opt: a 5.10 call is not told it was removed in 4.14"
+		else
+			ok "$c $opt: a 5.10 call is not told it was removed in 4.14"
+		fi
 	done
 done
 command -v clang >/dev/null 2>&1 || skip "clang not installed"

@@ -103,8 +103,9 @@ START_TEST(test_protection)
 {
 	char p[5];
 
+	/* The CPU copy is shared: vmalloc() maps its pages a second time. */
 	perms_of(m->bank[0].cpu, p);
-	ck_assert_str_eq(p, "rw-p");
+	ck_assert_str_eq(p, "rw-s");
 	perms_of(m->bank[0].twin + 4096, p);
 	ck_assert_str_eq(p, "rw-p");
 	perms_of(m->bank[0].mem, p);
@@ -122,6 +123,16 @@ START_TEST(test_protection)
 	/* The guard after the linear map. */
 	perms_of(m->bank[0].cpu + m->bank[0].size, p);
 	ck_assert_str_eq(p, "---p");
+	/* The vmalloc area, empty: inaccessible, and no address of it is
+	 * a view until vmalloc() maps a page there. */
+	perms_of(m->vmap, p);
+	ck_assert_str_eq(p, "---p");
+	{
+		struct dmaemu__where w;
+
+		ck_assert(!dmaemu__classify(m->vmap, &w));
+		ck_assert_ptr_eq(w.m, m);
+	}
 }
 END_TEST
 

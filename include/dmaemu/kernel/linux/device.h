@@ -2,10 +2,19 @@
 /*
  * <linux/device.h> - the struct device that drivers pass to the DMA API.
  *
- * Every struct device belongs to an emulated device made with
- * dmaemu_device_create() (<dmaemu/device.h>), and through it to a machine.
- * Drivers read and set the DMA fields as in the kernel; the fields named
- * dmaemu_* belong to the emulator.
+ * A struct device belongs to an emulated device (<dmaemu/device.h>), and
+ * through it to a machine: either the one dmaemu_device_create() made (a
+ * platform device's), or one embedded in the caller's own bus structure
+ * (a struct pci_dev, a driver's private device) and tied to an emulated
+ * device with dmaemu_device_bind().  Drivers read and set the DMA fields
+ * as in the kernel; the fields named dmaemu_* belong to the emulator.
+ * The DMA API given a struct device tied to nothing reports bad-argument
+ * and fails the call.
+ *
+ * Lifetime: device_initialize() gives a struct device one reference;
+ * get_device() and put_device() count them, and the last put_device()
+ * runs the managed resources' releases (devres) and then @release, as
+ * Linux's device_release() does.
  */
 #ifndef DMAEMU_KERNEL_LINUX_DEVICE_H
 #define DMAEMU_KERNEL_LINUX_DEVICE_H
@@ -32,23 +41,36 @@ struct device_dma_parameters {
 
 /**
  * struct device - a device as the DMA API sees it.
- * @init_name:         name given at creation (also dev_name()).
+ * @init_name:         name given at creation (also dev_name()); a bound
+ *                     struct device left without one gets the emulated
+ *                     device's until it is untied.
+ * @parent:            the device this one hangs below (NULL: none); kept,
+ *                     not interpreted.
+ * @platform_data:     board data for the driver (dev_get_platdata()).
  * @dma_mask:          streaming DMA mask; points at @dmaemu_dma_mask until a
  *                     driver points it elsewhere.
  * @coherent_dma_mask: mask for coherent allocations.
  * @dma_parms:         segment limits; points at @dmaemu_dma_parms.
  * @driver_data:       for dev_get_drvdata()/dev_set_drvdata().
- * @dmaemu:            the emulated device this struct belongs to.
+ * @release:           called by the last put_device() (Linux's
+ *                     device_release()).
+ * @dmaemu:            the emulated device this struct belongs to (NULL:
+ *                     none).
+ * @dmaemu_refs:       the reference count of get_device()/put_device().
  * @dmaemu_dma_mask:   storage for the default @dma_mask.
  * @dmaemu_dma_parms:  storage for the default @dma_parms.
  */
 struct device {
 	const char *init_name;
+	struct device *parent;
+	void *platform_data;
 	u64 *dma_mask;
 	u64 coherent_dma_mask;
 	struct device_dma_parameters *dma_parms;
 	void *driver_data;
+	void (*release)(struct device *dev);
 	struct dmaemu_device *dmaemu;
+	int dmaemu_refs;
 	u64 dmaemu_dma_mask;
 	struct device_dma_parameters dmaemu_dma_parms;
 };
@@ -62,6 +84,85 @@ struct device_driver {
 };
 
 struct resource;
+
+/**
+ * device_initialize() - prepare a struct device the caller embeds in its
+ * own structure: one reference (get_device()/put_device()).  The caller
+ * zeroes it first (as the kernel's callers kzalloc() it) and sets
+ * @release; dmaemu_device_bind() ties it to an emulated device.
+ */
+void device_initialize(struct device *dev);
+
+/**
+ * get_device() - take a reference to @dev.
+ * Return: @dev (NULL stays NULL).
+ */
+struct device *get_device(struct device *dev);
+
+/**
+ * put_device() - drop a reference to @dev.  The last one unties @dev from
+ * its emulated device (dmaemu_device_unbind(): managed resources
+ * released, live mappings reported) and calls @dev->release; a device
+ * without @release is reported (bad-argument), as Linux warns.  A put of
+ * a device whose count is 0 already, or of the struct device
+ * dmaemu_device_create() made (the emulated device owns its last
+ * reference), is reported and does nothing.
+ */
+void put_device(struct device *dev);
+
+/*
+ * Generic managed resources (drivers/base/devres.c).  A resource is
+ * allocated with devres_alloc() (zeroed host memory: not DMA-able; map
+ * devm_kzalloc() memory instead), added to a device with devres_add(),
+ * and released, newest first, when the device is unbound, destroyed or
+ * put for the last time; @release(dev, res) runs first, then the memory
+ * is freed.  A device must be tied to an emulated device to take one.
+ */
+typedef void (*dr_release_t)(struct device *dev, void *res);
+typedef int (*dr_match_t)(struct device *dev, void *res, void *match_data);
+
+/**
+ * devres_alloc() - allocate a resource of @size bytes, zeroed.
+ * Return: its data, or NULL (out of host memory; a NULL @release is
+ * reported as bad-argument).
+ */
+void *devres_alloc(dr_release_t release, size_t size, unsigned int gfp);
+/** devres_free() - free a resource never added (or removed again). */
+void devres_free(void *res);
+/** devres_add() - register @res with @dev (released after the newer). */
+void devres_add(struct device *dev, void *res);
+/**
+ * devres_find() - the newest resource of @dev made with @release for
+ * which @match (NULL: any) returns nonzero.  Return: its data, or NULL.
+ */
+void *devres_find(struct device *dev, dr_release_t release, dr_match_t match,
+		  void *match_data);
+/**
+ * devres_get() - devres_find() for @new_res's release; when there is
+ * none, add @new_res.  Return: the resource found (@new_res is then
+ * freed) or @new_res.
+ */
+void *devres_get(struct device *dev, void *new_res, dr_match_t match,
+		 void *match_data);
+/** devres_remove() - unregister what devres_find() finds, without
+ * releasing or freeing it.  Return: its data, or NULL. */
+void *devres_remove(struct device *dev, dr_release_t release, dr_match_t match,
+		    void *match_data);
+/** devres_destroy() - devres_remove() then devres_free(), no release.
+ * Return: 0, or -ENOENT (reported, as Linux warns). */
+int devres_destroy(struct device *dev, dr_release_t release, dr_match_t match,
+		   void *match_data);
+/** devres_release() - devres_remove(), @release, devres_free().
+ * Return: 0, or -ENOENT (reported, as Linux warns). */
+int devres_release(struct device *dev, dr_release_t release, dr_match_t match,
+		   void *match_data);
+/**
+ * devres_release_all() - release every managed resource of @dev, newest
+ * first (devres_alloc()ed ones, devm_*, dmam_*), as the driver core does
+ * when a driver is unbound.  Return: how many; -ENODEV when @dev is not
+ * tied to an emulated device.
+ */
+int devres_release_all(struct device *dev);
 
 /**
  * devm_kmalloc() - kmalloc() that is freed when the driver is unbound from
@@ -86,6 +187,12 @@ void *devm_ioremap_resource(struct device *dev, struct resource *res);
 static inline const char *dev_name(const struct device *dev)
 {
 	return dev->init_name;
+}
+
+/** dev_get_platdata() - the board data given to the driver. */
+static inline void *dev_get_platdata(const struct device *dev)
+{
+	return dev->platform_data;
 }
 
 static inline void *dev_get_drvdata(const struct device *dev)

@@ -68,42 +68,36 @@ void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 
 /**
  * dma_free_attrs() - free what dma_alloc_attrs() returned.  @attrs must
- * repeat NO_KERNEL_MAPPING (and is checked for it); a buffer never
- * allocated, or freed with another size or handle, is reported.
+ * repeat NO_KERNEL_MAPPING (missing: a missing-attribute report, nothing
+ * freed; added to a buffer without it: bad-free), as Linux 4.14 depends
+ * on it; the other attributes need not be repeated.  A buffer never
+ * allocated, or freed with another size or handle, is reported; reports
+ * name the buffer's physical address.
  */
 void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		    dma_addr_t dma_handle, unsigned long attrs);
 
-static inline void *dma_alloc_coherent(struct device *dev, size_t size,
-				       dma_addr_t *dma_handle, gfp_t flag)
-{
-	return dma_alloc_attrs(dev, size, dma_handle, flag, 0);
-}
+/*
+ * The shorthands are macros over the out-of-line calls (the kernel's are
+ * static inlines), so that a report names the driver's line as its "at"
+ * line whatever the optimisation level, not a line of this header.
+ */
+#define dma_alloc_coherent(dev, size, dma_handle, flag) \
+	dma_alloc_attrs((dev), (size), (dma_handle), (flag), 0)
 
-static inline void *dma_zalloc_coherent(struct device *dev, size_t size,
-					dma_addr_t *dma_handle, gfp_t flag)
-{
-	return dma_alloc_attrs(dev, size, dma_handle, flag | __GFP_ZERO, 0);
-}
+#define dma_zalloc_coherent(dev, size, dma_handle, flag) \
+	dma_alloc_attrs((dev), (size), (dma_handle), (flag) | __GFP_ZERO, 0)
 
-static inline void dma_free_coherent(struct device *dev, size_t size,
-				     void *cpu_addr, dma_addr_t dma_handle)
-{
-	dma_free_attrs(dev, size, cpu_addr, dma_handle, 0);
-}
+#define dma_free_coherent(dev, size, cpu_addr, dma_handle) \
+	dma_free_attrs((dev), (size), (cpu_addr), (dma_handle), 0)
 
-static inline void *dma_alloc_wc(struct device *dev, size_t size,
-				 dma_addr_t *dma_addr, gfp_t gfp)
-{
-	return dma_alloc_attrs(dev, size, dma_addr, gfp,
-			       DMA_ATTR_WRITE_COMBINE);
-}
+#define dma_alloc_wc(dev, size, dma_addr, gfp)            \
+	dma_alloc_attrs((dev), (size), (dma_addr), (gfp), \
+			DMA_ATTR_WRITE_COMBINE)
 
-static inline void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
-			       dma_addr_t dma_addr)
-{
-	dma_free_attrs(dev, size, cpu_addr, dma_addr, DMA_ATTR_WRITE_COMBINE);
-}
+#define dma_free_wc(dev, size, cpu_addr, dma_addr)            \
+	dma_free_attrs((dev), (size), (cpu_addr), (dma_addr), \
+		       DMA_ATTR_WRITE_COMBINE)
 
 /* Managed allocations: released when the device is destroyed. */
 void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
@@ -122,22 +116,18 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		   void *cpu_addr, dma_addr_t dma_addr, size_t size,
 		   unsigned long attrs);
 
-static inline int dma_mmap_coherent(struct device *dev,
-				    struct vm_area_struct *vma, void *cpu_addr,
-				    dma_addr_t dma_addr, size_t size)
-{
-	return dma_mmap_attrs(dev, vma, cpu_addr, dma_addr, size, 0);
-}
+#define dma_mmap_coherent(dev, vma, cpu_addr, dma_addr, size) \
+	dma_mmap_attrs((dev), (vma), (cpu_addr), (dma_addr), (size), 0)
 
-static inline int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma,
-			      void *cpu_addr, dma_addr_t dma_addr, size_t size)
-{
-	return dma_mmap_attrs(dev, vma, cpu_addr, dma_addr, size,
-			      DMA_ATTR_WRITE_COMBINE);
-}
+#define dma_mmap_wc(dev, vma, cpu_addr, dma_addr, size)              \
+	dma_mmap_attrs((dev), (vma), (cpu_addr), (dma_addr), (size), \
+		       DMA_ATTR_WRITE_COMBINE)
 
 /**
  * dma_get_sgtable_attrs() - describe an allocation as a scatter table.
+ * @attrs must repeat NO_KERNEL_MAPPING, as for dma_free_attrs(); a
+ * dma_alloc_wc() buffer may be described with @attrs 0 (DRM's CMA
+ * helpers do).
  * Return: 0, or a negative errno.
  */
 int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
@@ -249,14 +239,33 @@ int dma_set_seg_boundary(struct device *dev, unsigned long mask);
  * 4.14: dma_alloc_attrs() with DMA_ATTR_NON_CONSISTENT does the same, and
  * cocci/dma_alloc_noncoherent.cocci converts callers.  A use is a compile
  * error naming the replacement (the pragma fires while preprocessing, with
- * GCC and Clang, at any optimisation level).
+ * GCC and Clang, at any optimisation level).  Linux 5.10 brought the names
+ * back with another signature (a direction before the GFP flags, and the
+ * driver syncing with dma_sync_single_for_*()): a call with five
+ * arguments is that API, which 4.14 does not have, and its error says so.
+ * The argument count picks the message.
  */
 /* clang-format off */
+#define DMAEMU__NC_CAT_(a, b) a##b
+#define DMAEMU__NC_CAT(a, b) DMAEMU__NC_CAT_(a, b)
+#define DMAEMU__NC_PICK_(a1, a2, a3, a4, a5, a6, a7, a8, a9, n, ...) n
+#define DMAEMU__NC_FORM(...) \
+	DMAEMU__NC_PICK_(__VA_ARGS__, 413, 413, 413, 413, 510, 413, 413, 413, 413, 413)
 #define dma_alloc_noncoherent(...) \
+	DMAEMU__NC_CAT(DMAEMU__ALLOC_NC_, DMAEMU__NC_FORM(__VA_ARGS__))(__VA_ARGS__)
+#define dma_free_noncoherent(...) \
+	DMAEMU__NC_CAT(DMAEMU__FREE_NC_, DMAEMU__NC_FORM(__VA_ARGS__))(__VA_ARGS__)
+#define DMAEMU__ALLOC_NC_413(...) \
 	(_Pragma("GCC error \"dma_alloc_noncoherent() was removed in Linux 4.14: use dma_alloc_attrs(..., DMA_ATTR_NON_CONSISTENT)\"") \
 	 (void *)0)
-#define dma_free_noncoherent(...) \
+#define DMAEMU__FREE_NC_413(...) \
 	(_Pragma("GCC error \"dma_free_noncoherent() was removed in Linux 4.14: use dma_free_attrs(..., DMA_ATTR_NON_CONSISTENT)\"") \
+	 (void)0)
+#define DMAEMU__ALLOC_NC_510(...) \
+	(_Pragma("GCC error \"dma_alloc_noncoherent(dev, size, handle, dir, gfp) is the Linux 5.10 API, not in 4.14: use dma_alloc_attrs(dev, size, handle, gfp, DMA_ATTR_NON_CONSISTENT) and dma_cache_sync(dev, vaddr, size, dir) around device accesses\"") \
+	 (void *)0)
+#define DMAEMU__FREE_NC_510(...) \
+	(_Pragma("GCC error \"dma_free_noncoherent(dev, size, vaddr, handle, dir) is the Linux 5.10 API, not in 4.14: use dma_free_attrs(dev, size, vaddr, handle, DMA_ATTR_NON_CONSISTENT)\"") \
 	 (void)0)
 /* clang-format on */
 

@@ -111,6 +111,39 @@ void *phys_to_virt(phys_addr_t address);
 #define __pa(x) virt_to_phys((const void *)(x))
 #define __va(x) phys_to_virt((phys_addr_t)(x))
 
+/** is_vmalloc_addr() - is @x in a machine's vmalloc area? */
+bool is_vmalloc_addr(const void *x);
+
+/* Memory types of user mappings (remap_pfn_range()). */
+#define pgprot_noncached(prot)                            \
+	__pgprot((pgprot_val(prot) & ~DMAEMU_PGPROT_WC) | \
+		 DMAEMU_PGPROT_UNCACHED)
+#define pgprot_writecombine(prot)                               \
+	__pgprot((pgprot_val(prot) & ~DMAEMU_PGPROT_UNCACHED) | \
+		 DMAEMU_PGPROT_WC)
+#define PAGE_SHARED __pgprot(0)
+#define PAGE_KERNEL __pgprot(0)
+
+/**
+ * remap_pfn_range() - map physical pages [@pfn, +@size) into @vma at user
+ * address @addr (inside the area), as a driver's mmap handler does.
+ * @prot: cacheable (the user sees the CPU's view, the same bytes as the
+ *        linear map), or pgprot_noncached()/pgprot_writecombine() (the
+ *        user sees DRAM itself on arm and arm64; on x86 every view is
+ *        coherent and the CPU's).
+ *
+ * See struct vm_area_struct: the first call moves the area to a host
+ * mapping; dmaemu_vma_unmap() (<dmaemu/vma.h>) removes it.  Adds VM_IO,
+ * VM_PFNMAP, VM_DONTEXPAND and VM_DONTDUMP to @vma->vm_flags.
+ *
+ * Return: 0; -EINVAL with a bad-argument report for a range outside the
+ * area or not whole pages, or pages that are not DRAM of the current
+ * machine (registers cannot be mapped to user space here); -ENOMEM when
+ * the host mapping failed.
+ */
+int remap_pfn_range(struct vm_area_struct *vma, unsigned long addr,
+		    unsigned long pfn, unsigned long size, pgprot_t prot);
+
 /**
  * split_page() - turn an allocation of 2^@order pages into 2^@order
  * allocations of one page each, to be freed one by one.

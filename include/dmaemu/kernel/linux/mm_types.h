@@ -31,6 +31,14 @@ typedef struct {
 #define pgprot_val(x) ((x).pgprot)
 #define __pgprot(x) ((pgprot_t){(x)})
 
+/*
+ * The memory type of a user mapping, the only part of a pgprot_t the
+ * emulator reads (remap_pfn_range()): cacheable unless one of these is
+ * set by pgprot_noncached() or pgprot_writecombine() (<linux/mm.h>).
+ */
+#define DMAEMU_PGPROT_UNCACHED 0x100000000UL
+#define DMAEMU_PGPROT_WC 0x200000000UL
+
 /* vm_flags bits (Linux 4.14 values). */
 #define VM_READ 0x00000001UL
 #define VM_WRITE 0x00000002UL
@@ -42,6 +50,20 @@ typedef struct {
 #define VM_DONTDUMP 0x04000000UL
 
 struct dmaemu_vma;
+struct vm_area_struct;
+struct vm_fault;
+
+/**
+ * struct vm_operations_struct - what a driver's mmap handler may hang on a
+ * vma.  @close runs when the "user" mapping goes (dmaemu_vma_unmap());
+ * @open and @fault are kept for code that sets them and never called
+ * (there is no fork and no demand paging).
+ */
+struct vm_operations_struct {
+	void (*open)(struct vm_area_struct *area);
+	void (*close)(struct vm_area_struct *area);
+	int (*fault)(struct vm_fault *vmf);
+};
 
 /**
  * struct vm_area_struct - a "user" mapping, as dma_mmap_attrs() fills it.
@@ -54,10 +76,18 @@ struct dmaemu_vma;
  * @vm_end:       one past the last user address.
  * @vm_pgoff:     offset into the buffer, in pages.
  * @vm_page_prot: protection the driver asks for; left as given.
- * @vm_flags:     VM_* bits; dma_mmap_attrs() adds VM_IO, VM_PFNMAP,
- *                VM_DONTEXPAND and VM_DONTDUMP as remap_pfn_range() does.
+ * @vm_flags:     VM_* bits; dma_mmap_attrs() and remap_pfn_range() add
+ *                VM_IO, VM_PFNMAP, VM_DONTEXPAND and VM_DONTDUMP.
+ * @vm_ops:       the driver's operations (@close runs at unmap).
+ * @vm_private_data: the driver's.
  * @dmaemu:       the emulator's record of the host mapping (NULL until
  *                mapped); released by dmaemu_vma_unmap() (<dmaemu/vma.h>).
+ *
+ * The same holds for remap_pfn_range() and remap_vmalloc_range()
+ * (<linux/mm.h>, <linux/vmalloc.h>): the first call of an mmap handler
+ * moves the area to a host mapping of its size (an address it is given
+ * relative to the old @vm_start moves with it) and fills the range asked;
+ * later calls fill more of it.
  */
 struct vm_area_struct {
 	unsigned long vm_start;
@@ -65,6 +95,8 @@ struct vm_area_struct {
 	unsigned long vm_pgoff;
 	pgprot_t vm_page_prot;
 	unsigned long vm_flags;
+	const struct vm_operations_struct *vm_ops;
+	void *vm_private_data;
 	struct dmaemu_vma *dmaemu;
 };
 
