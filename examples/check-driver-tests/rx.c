@@ -6,8 +6,8 @@
  * Built with dmaemu-cc, so that every load and store goes through the
  * emulated cache.
  */
-#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
-#include <string.h>
+#include <linux/errno.h>
+#include <linux/string.h>
 
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>

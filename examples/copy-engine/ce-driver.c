@@ -8,7 +8,7 @@
  * completion that the interrupt handler completes; remove quiesces the
  * engine before freeing what it uses.
  */
-#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
+#include <linux/errno.h>
 
 #include <linux/completion.h>
 #include <linux/device.h>

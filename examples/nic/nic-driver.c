@@ -11,8 +11,8 @@
  * frame out and gives the buffer back; remove quiesces the card before
  * freeing what it uses.
  */
-#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
-#include <string.h>
+#include <linux/errno.h>
+#include <linux/string.h>
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>

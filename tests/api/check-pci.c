@@ -25,15 +25,16 @@
  */
 #include "config.h"
 
-#include <endian.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <asm/barrier.h>
+#include <asm/byteorder.h>
 #include <linux/compiler.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
+#include <linux/kernel.h>
 #include <linux/pci.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -416,9 +417,9 @@ END_TEST
 
 /* A receive descriptor as the NIC reads it: little-endian. */
 struct rx_desc {
-	uint32_t addr;
-	uint16_t len;
-	uint16_t status;
+	__le32 addr;
+	__le16 len;
+	__le16 status;
 };
 
 struct card {
@@ -453,10 +454,10 @@ static int card_open(struct card *c)
 			c->rx_buf[i] = NULL;
 			goto err;
 		}
-		c->ring[i].addr = htole32((uint32_t)c->rx_dma[i]);
-		c->ring[i].len = htole16(RX_BUF);
+		c->ring[i].addr = cpu_to_le32(lower_32_bits(c->rx_dma[i]));
+		c->ring[i].len = cpu_to_le16(RX_BUF);
 		wmb();
-		c->ring[i].status = htole16(DESC_OWN);
+		c->ring[i].status = cpu_to_le16(DESC_OWN);
 	}
 	writel((uint32_t)c->ring_dma, c->regs + REG_RING);
 	return 0;
@@ -516,19 +517,19 @@ static void card_poll(struct card *c)
 		struct rx_desc *d = &c->ring[c->cur];
 		unsigned int len;
 
-		if (le16toh(READ_ONCE(d->status)) & DESC_OWN)
+		if (le16_to_cpu(READ_ONCE(d->status)) & DESC_OWN)
 			break;
 		dma_rmb();
-		len = le16toh(d->len);
+		len = le16_to_cpu(d->len);
 		pci_dma_sync_single_for_cpu(pdev, c->rx_dma[c->cur], len,
 					    PCI_DMA_FROMDEVICE);
 		dmaemu_cpu_read(c->last, c->rx_buf[c->cur],
 				len < 64 ? len : 64);
 		pci_dma_sync_single_for_device(pdev, c->rx_dma[c->cur], len,
 					       PCI_DMA_FROMDEVICE);
-		d->len = htole16(RX_BUF);
+		d->len = cpu_to_le16(RX_BUF);
 		wmb();
-		d->status = htole16(DESC_OWN);
+		d->status = cpu_to_le16(DESC_OWN);
 		c->got++;
 		c->cur = (c->cur + 1) % RX_RING;
 	}
@@ -561,10 +562,11 @@ static void nic_receive(unsigned int *next, uint8_t byte, unsigned int len)
 	dma_addr_t at = reg_ring + *next * sizeof(d);
 
 	ck_assert_int_eq(dmaemu_dma_read(dd, at, &d, sizeof(d)), 0);
-	ck_assert(le16toh(d.status) & DESC_OWN);
+	ck_assert(le16_to_cpu(d.status) & DESC_OWN);
 	memset(frame, byte, len);
-	ck_assert_int_eq(dmaemu_dma_write(dd, le32toh(d.addr), frame, len), 0);
-	d.len = htole16((uint16_t)len);
+	ck_assert_int_eq(dmaemu_dma_write(dd, le32_to_cpu(d.addr), frame, len),
+			 0);
+	d.len = cpu_to_le16((uint16_t)len);
 	d.status = 0;
 	ck_assert_int_eq(dmaemu_dma_write(dd, at, &d, sizeof(d)), 0);
 	*next = (*next + 1) % RX_RING;
