@@ -151,6 +151,8 @@ static void *device_thread(void *arg)
 		if (t->sctx)
 			dmaemu__sched_point(d->m, "device run");
 		d->ops->run(d, ev);
+		/* The work done is in memory before the thread sleeps. */
+		dmaemu__pw_drain(d);
 		dmaemu__lock(&t->lock);
 		t->in_run = false;
 		kick(t);
@@ -341,6 +343,7 @@ int dmaemu_device_reset(struct dmaemu_device *d)
 		dmaemu__unlock(&t->lock);
 	}
 	dmaemu__irq_device_quiesce(d);
+	dmaemu__pw_drain(d);
 	if (d->ops && d->ops->reset)
 		d->ops->reset(d);
 	if (t && !self) {
