@@ -286,6 +286,8 @@ int dmaemu__devres_release(struct device *dev, dmaemu__devres_fn release,
  * reset and destroy).  No lock of the library held; the model's may be.
  */
 void dmaemu__pw_drain(struct dmaemu_device *d);
+/* Are writes of @d posted still? */
+bool dmaemu__pw_pending(struct dmaemu_device *d);
 /* Run every managed release of @d, newest first (driver unbind, destroy). */
 void dmaemu__devres_release_all(struct dmaemu_device *d);
 

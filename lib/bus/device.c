@@ -1242,6 +1242,16 @@ void dmaemu__pw_drain(struct dmaemu_device *d)
 	dmaemu__unlock(&d->pw_lock);
 }
 
+bool dmaemu__pw_pending(struct dmaemu_device *d)
+{
+	bool n;
+
+	dmaemu__lock(&d->pw_lock);
+	n = d->pw_n != 0;
+	dmaemu__unlock(&d->pw_lock);
+	return n;
+}
+
 int dmaemu_dma_drain(struct dmaemu_device *d)
 {
 	unsigned int n;

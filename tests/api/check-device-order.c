@@ -21,6 +21,7 @@
 
 #include <asm/barrier.h>
 #include <linux/compiler.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
@@ -548,6 +549,170 @@ START_TEST(test_bad_options)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* A device thread in lockstep                                            */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The streaming model: a write to register 0 rings the doorbell; run then
+ * writes CHUNKS chunks of 0xab to the data buffer, one DMA call each,
+ * and 1 to the status byte.
+ */
+#define CHUNKS 8
+#define CHUNK 4096
+
+struct stream {
+	dma_addr_t data, status;
+};
+
+static void stream_write(struct dmaemu_device *d, uint64_t off, uint64_t val,
+			 unsigned int size)
+{
+	(void)off;
+	(void)val;
+	(void)size;
+	dmaemu_device_doorbell(d);
+}
+
+static void stream_run(struct dmaemu_device *d, unsigned int events)
+{
+	static uint8_t chunk[CHUNK];
+	struct stream *st = dmaemu_device_priv(d);
+	uint8_t one = 1;
+	unsigned int i;
+
+	(void)events;
+	memset(chunk, 0xab, sizeof(chunk));
+	for (i = 0; i < CHUNKS; i++)
+		dmaemu_dma_write(d, st->data + i * CHUNK, chunk, CHUNK);
+	dmaemu_dma_write(d, st->status, &one, 1);
+}
+
+static const struct dmaemu_device_ops stream_ops = {
+	.mmio_size = 16,
+	.mmio_read = regs_read,
+	.mmio_write = stream_write,
+	.run = stream_run,
+};
+
+/* What the polling driver saw. */
+struct seen {
+	bool partial;	   /* some chunks there, not all */
+	bool status_first; /* the status without all the data */
+	uint64_t done_ns;  /* when it saw the status, from the doorbell */
+};
+
+/*
+ * One lockstep run: the driver rings the doorbell and polls (udelay(1)
+ * between polls, as a driver does) until the status is set.
+ */
+static void stream_once(uint64_t seed, unsigned long attrs, const char *timing,
+			struct seen *out)
+{
+	struct stream st;
+	struct buf b;
+	void __iomem *regs;
+	uint64_t t0;
+
+	m = fixture_machine("mem=16M:sched=lockstep:seed=%llu",
+			    (unsigned long long)seed);
+	dd = dmaemu_device_create(m, "stream0", &stream_ops, &st);
+	ck_assert_ptr_nonnull(dd);
+	dev = dmaemu_device_to_dev(dd);
+	expected = 0;
+	if (timing)
+		ck_assert_int_eq(dmaemu_device_set_options(dd, timing), 0);
+	b.attrs = attrs;
+	b.cpu = dma_alloc_attrs(dev, (CHUNKS + 1) * CHUNK, &b.dma, GFP_KERNEL,
+				attrs);
+	ck_assert_ptr_nonnull(b.cpu);
+	st.data = b.dma + CHUNK;
+	st.status = b.dma;
+	memset(out, 0, sizeof(*out));
+	regs = dmaemu_device_regs(dd);
+	t0 = dmaemu_time_ns();
+	writel(1, regs);
+	for (;;) {
+		bool status = sees(b.cpu, 1, 1);
+		bool first = sees(b.cpu + CHUNK, 0xab, CHUNK);
+		bool last = sees(b.cpu + CHUNKS * CHUNK, 0xab, CHUNK);
+
+		if (first != last)
+			out->partial = true;
+		if (status) {
+			out->status_first = !first || !last;
+			out->done_ns = dmaemu_time_ns() - t0;
+			break;
+		}
+		udelay(1);
+	}
+	/* A register read pushes the rest: everything is there after it
+	 * (freeing the buffer before would let the data land in freed
+	 * memory, which the checks report). */
+	ck_assert_uint_eq(readl(regs), 0x5a);
+	ck_assert(sees(b.cpu + CHUNK, 0xab, CHUNKS * CHUNK));
+	dma_free_attrs(dev, (CHUNKS + 1) * CHUNK, b.cpu, b.dma, attrs);
+	finish();
+}
+
+/* A long transfer yields between its chunks: a driver sees it part done. */
+START_TEST(test_partial_transfer)
+{
+	unsigned int partial = 0, status_first = 0;
+	struct seen a, again;
+	uint64_t seed;
+
+	for (seed = 1; seed <= 16; seed++) {
+		stream_once(seed, 0, NULL, &a);
+		partial += a.partial;
+		status_first += a.status_first;
+		stream_once(seed, 0, NULL, &again);
+		ck_assert_int_eq(a.partial, again.partial);
+		ck_assert_uint_eq(a.done_ns, again.done_ns);
+	}
+	ck_assert_uint_gt(partial, 0);
+	ck_assert_uint_eq(status_first, 0);
+}
+END_TEST
+
+/* With a bandwidth cap the chunks arrive at their emulated times. */
+START_TEST(test_partial_bandwidth)
+{
+	struct seen a;
+	uint64_t seed;
+
+	for (seed = 1; seed <= 4; seed++) {
+		stream_once(seed, 0, "bandwidth=1G", &a);
+		ck_assert(a.partial);
+		ck_assert(!a.status_first);
+		ck_assert_uint_ge(a.done_ns, CHUNKS * CHUNK + 1);
+		ck_assert_uint_lt(a.done_ns, CHUNKS * CHUNK + 1 + 20000);
+	}
+}
+END_TEST
+
+/* A polling driver sees the status before the data in some seeds when
+ * the buffer is WEAK_ORDERING, never when the status is WRITE_BARRIER. */
+START_TEST(test_lockstep_weak)
+{
+	unsigned int first = 0;
+	struct seen a;
+	uint64_t seed;
+
+	for (seed = 1; seed <= 24; seed++) {
+		stream_once(seed, DMA_ATTR_WEAK_ORDERING, NULL, &a);
+		first += a.status_first;
+	}
+	ck_assert_uint_gt(first, 0);
+	for (seed = 1; seed <= 24; seed++) {
+		stream_once(seed,
+			    DMA_ATTR_WEAK_ORDERING | DMA_ATTR_WRITE_BARRIER,
+			    NULL, &a);
+		ck_assert(!a.status_first);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("device-order");
@@ -572,6 +737,10 @@ static Suite *suite(void)
 	tcase_add_test(tt, test_bandwidth);
 	tcase_add_test(tt, test_jitter);
 	tcase_add_test(tt, test_bad_options);
+	tcase_add_test(tt, test_partial_transfer);
+	tcase_add_test(tt, test_partial_bandwidth);
+	tcase_add_test(tt, test_lockstep_weak);
+	tcase_set_timeout(tt, 120);
 	suite_add_tcase(s, tt);
 	return s;
 }
