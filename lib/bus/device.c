@@ -55,7 +55,12 @@
  * space), the IOMMU domain (iommu.c: the page table), then the model
  * (ops->release).  Only then does the device leave the live set.
  *
- * Locks: the live set's lock and each device's devres lock are leaves;
+ * Posted writes and timing: see "The posted-write queue" below.
+ *
+ * Locks: each device's pw_lock is held while its posted writes land, so
+ * the device access's own locks (stripes, the clients', the report lock)
+ * nest inside it; a model's lock may be held when it is taken.  The live
+ * set's lock and each device's devres lock are leaves;
  * m->lock (order 1) protects the machine's list of devices and is taken
  * before the live set's lock when a device is added.
  */
