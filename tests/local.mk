@@ -200,6 +200,12 @@ tests_api_check_checksum_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 tests_api_check_legacy_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+# The streaming camera, driven at the register level, its frames read
+# through dma_mmap_attrs() views.
+check_PROGRAMS += tests/api/check-camera
+TESTS += tests/api/check-camera
+tests_api_check_camera_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 # The display controller, driven at the register level; its PNG files are
 # read back with libpng.
 check_PROGRAMS += tests/api/check-display
