@@ -4,7 +4,8 @@
 
 lib_LTLIBRARIES += devices/libdmaemu-devices.la
 devices_libdmaemu_devices_la_SOURCES = devices/copy-engine.c devices/nic.c \
-	devices/checksum.c devices/legacy.c devices/display.c
+	devices/checksum.c devices/legacy.c devices/display.c \
+	devices/camera.c
 devices_libdmaemu_devices_la_CPPFLAGS = -I$(top_srcdir)/include \
 	-I$(top_srcdir)/include/dmaemu/kernel $(LIBPNG_CFLAGS)
 devices_libdmaemu_devices_la_LIBADD = lib/libdmaemu.la $(LIBPNG_LIBS) \
@@ -14,4 +15,4 @@ devices_libdmaemu_devices_la_LDFLAGS = -version-info 0:0:0 -no-undefined
 pkgconfig_DATA += devices/dmaemu-devices.pc
 EXTRA_DIST += devices/dmaemu-devices.pc.in docs/devices/copy-engine.md \
 	docs/devices/nic.md docs/devices/checksum.md docs/devices/legacy.md \
-	docs/devices/display.md
+	docs/devices/display.md docs/devices/camera.md

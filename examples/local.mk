@@ -11,12 +11,18 @@ EXTRA_DIST += $(copy_engine_srcs) examples/copy-engine/ce-driver.h
 nic_srcs = $(srcdir)/examples/nic/main.c $(srcdir)/examples/nic/nic-driver.c
 EXTRA_DIST += $(nic_srcs) examples/nic/nic-driver.h
 
+camera_srcs = $(srcdir)/examples/camera/main.c \
+	$(srcdir)/examples/camera/cam-driver.c
+EXTRA_DIST += $(camera_srcs) examples/camera/cam-driver.h
+
 if HAVE_INSTRUMENT
 if !SANITIZER_BUILD
-check_SCRIPTS += examples/copy-engine/copy-engine examples/nic/nic
+check_SCRIPTS += examples/copy-engine/copy-engine examples/nic/nic \
+	examples/camera/camera
 endif
 endif
-CLEANFILES += examples/copy-engine/copy-engine examples/nic/nic
+CLEANFILES += examples/copy-engine/copy-engine examples/nic/nic \
+	examples/camera/camera
 
 examples/copy-engine/copy-engine: $(copy_engine_srcs) \
 		$(srcdir)/examples/copy-engine/ce-driver.h tools/dmaemu-cc \
@@ -30,6 +36,12 @@ examples/nic/nic: $(nic_srcs) $(srcdir)/examples/nic/nic-driver.h \
 	@$(MKDIR_P) examples/nic
 	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
 		-o $@ $(nic_srcs) -ldmaemu-devices
+
+examples/camera/camera: $(camera_srcs) $(srcdir)/examples/camera/cam-driver.h \
+		tools/dmaemu-cc lib/libdmaemu.la devices/libdmaemu-devices.la
+	@$(MKDIR_P) examples/camera
+	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
+		-o $@ $(camera_srcs) -ldmaemu-devices
 
 # A user's Check suite of a driver, built against an installed dmaemu by
 # its own Makefile (tests/scripts/check-driver-tests.sh).

@@ -106,6 +106,7 @@ kernel_linux_byteorder_HEADERS = \
 devicesdir = $(pkgincludedir)/devices
 devices_HEADERS = include/dmaemu/devices/copy-engine.h \
 	include/dmaemu/devices/nic.h include/dmaemu/devices/checksum.h \
+	include/dmaemu/devices/camera.h \
 	include/dmaemu/devices/legacy.h include/dmaemu/devices/display.h
 
 # The guard headers: for every kernel header name dmaemu does not provide

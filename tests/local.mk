@@ -107,7 +107,8 @@ api_tests = \
 	tests/api/check-ordering \
 	tests/api/check-device-embed \
 	tests/api/check-pci \
-	tests/api/check-vmalloc
+	tests/api/check-vmalloc \
+	tests/api/check-device-order
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
@@ -201,6 +202,12 @@ TESTS += tests/api/check-checksum tests/api/check-legacy
 tests_api_check_checksum_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 tests_api_check_legacy_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+# The streaming camera, driven at the register level, its frames read
+# through dma_mmap_attrs() views.
+check_PROGRAMS += tests/api/check-camera
+TESTS += tests/api/check-camera
+tests_api_check_camera_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 # The display controller, driven at the register level; its PNG files are
 # read back with libpng.

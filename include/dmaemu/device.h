@@ -381,6 +381,71 @@ int dmaemu_dma_read(struct dmaemu_device *dev, dma_addr_t addr, void *buf,
 int dmaemu_dma_write(struct dmaemu_device *dev, dma_addr_t addr,
 		     const void *buf, size_t len);
 
+/**
+ * dmaemu_dma_drain() - the device waits for its posted writes: every
+ * write of @dev still in its posted-write queue lands, oldest first.
+ * @dev: the device.
+ *
+ * Device writes to memory carrying DMA_ATTR_WEAK_ORDERING (and, with the
+ * option posted_writes=relaxed, every write not to DMA_ATTR_WRITE_BARRIER
+ * memory) are posted: they land later and possibly out of order, as the
+ * machine's seed decides (docs/ordering.md, "Device writes").  The queue
+ * drains by itself where hardware pushes posted writes ahead: a driver's
+ * read of the device's registers, dmaemu_raise_irq(), the end of each
+ * ops->run call, a write to DMA_ATTR_WRITE_BARRIER memory, a read that
+ * may not pass them, reset and destroy.  A model calls this where its
+ * hardware has a write fence.
+ *
+ * Return: the number of writes that landed (0 or more); -EINVAL with a
+ * bad-argument report when @dev is not live.
+ */
+int dmaemu_dma_drain(struct dmaemu_device *dev);
+
+/**
+ * struct dmaemu_device_timing - how long the device's DMA takes, in
+ * emulated time.
+ * @latency_ns: per dmaemu_dma_read()/dmaemu_dma_write() call.
+ * @bandwidth:  bytes per second (0: no cap): a call of n bytes takes
+ *              n * 10^9 / @bandwidth ns more.
+ * @jitter_ns:  up to this much more per call, chosen by the machine's
+ *              seed, the device's name and the call's number, so a run
+ *              replays with the same seed.
+ *
+ * The calling thread (the model's) spends the time before the data
+ * moves: with sched=lockstep it waits on the machine's emulated clock,
+ * so the run stays deterministic; with sched=threads it sleeps on the
+ * host's clock.  All zero (the default): no wait.
+ */
+struct dmaemu_device_timing {
+	uint64_t latency_ns;
+	uint64_t bandwidth;
+	uint64_t jitter_ns;
+};
+
+/**
+ * dmaemu_device_set_timing() - set @dev's timing knobs.
+ * @dev: the device.
+ * @t:   the knobs (NULL: all zero).
+ *
+ * Return: 0; -EINVAL with a bad-argument report when @dev is not live.
+ */
+int dmaemu_device_set_timing(struct dmaemu_device *dev,
+			     const struct dmaemu_device_timing *t);
+
+/**
+ * dmaemu_device_set_options() - set @dev's timing knobs from a string.
+ * @dev:  the device.
+ * @opts: "key=value" items separated by ':' or ',': latency=, jitter=
+ *        (a number with a unit ns, us, ms or s; no unit: ns) and
+ *        bandwidth= (bytes per second, with an optional k, M or G:
+ *        10^3, 10^6, 10^9); keys not given keep their value.
+ *
+ * Return: 0; -EINVAL with a bad-argument report (naming the item) for
+ * an unknown key, a bad number or unit, or a @dev that is not live, and
+ * then nothing is changed.
+ */
+int dmaemu_device_set_options(struct dmaemu_device *dev, const char *opts);
+
 #ifdef __cplusplus
 }
 #endif

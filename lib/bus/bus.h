@@ -30,6 +30,7 @@ struct device;
 struct dmaemu__devres;
 struct dmaemu__devthread;
 struct dmaemu__irq_desc;
+struct dmaemu__posted;
 
 /* The bus clients' slots (see below). */
 enum dmaemu__bus_slot {
@@ -61,6 +62,15 @@ enum dmaemu__bus_slot {
  * @irq:         their descriptors (irq.c), @nr_irqs of them.
  * @drv:         the platform driver bound (platform.c's bind lock).
  * @plat_next:   the platform bus's list of devices (bind lock).
+ * @pw_lock:     protects @pw, @pw_n and @pw_seq, and is held while posted
+ *               writes land, so that they land in the order chosen (taken
+ *               after the model's lock; the clients' locks, stripes and
+ *               the report lock nest inside it).
+ * @pw:          the posted-write queue (device.c), @pw_n entries, oldest
+ *               first; allocated at the first posted write.
+ * @pw_seq:      device writes issued so far (the seed's choices key).
+ * @timing:      the timing knobs (dmaemu_device_set_timing()); @pw_lock.
+ * @t_seq:       device accesses timed so far (the jitter's key); @pw_lock.
  */
 struct dmaemu_device {
 	union {
@@ -82,6 +92,12 @@ struct dmaemu_device {
 	struct dmaemu__irq_desc **irq;
 	struct platform_driver *drv;
 	struct dmaemu_device *plat_next;
+	pthread_mutex_t pw_lock;
+	struct dmaemu__posted *pw;
+	unsigned int pw_n;
+	uint64_t pw_seq;
+	struct dmaemu_device_timing timing;
+	uint64_t t_seq;
 };
 
 /* @d's struct device of the DMA API now (d->devp, read atomically: a
@@ -128,6 +144,9 @@ struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
  *           client's report.
  * @busy:    does the client hold state of @dev that names it (mappings,
  *           allocations, pools)?  dmaemu_device_bind() refuses then.
+ * @order:   the posted-write queue asks which DMA_ATTR_* bits the bus
+ *           range [@dma, +@len) carries: *@any, those of some byte,
+ *           *@all, those of every byte (0 for bytes in no live range).
  */
 struct dmaemu__bus_client {
 	int (*add)(struct device *dev, void **data);
@@ -138,6 +157,9 @@ struct dmaemu__bus_client {
 		       uint64_t phys, size_t len, bool write, bool stale);
 	int (*admit)(struct device *dev, void *data, dma_addr_t dma, size_t len,
 		     bool write);
+	void (*order)(struct device *dev, void *data, dma_addr_t dma,
+		      size_t len, bool write, unsigned long *any,
+		      unsigned long *all);
 };
 void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
 			const struct dmaemu__bus_client *c);
@@ -293,6 +315,15 @@ int dmaemu__devres_remove(struct device *dev, dmaemu__devres_fn release,
 			  void *data);
 int dmaemu__devres_release(struct device *dev, dmaemu__devres_fn release,
 			   void *data);
+/*
+ * The posted-write queue (device.c): dmaemu__pw_drain() lands every
+ * write of @d still posted, oldest first; called where hardware pushes
+ * posted writes ahead (a register read, an interrupt, the end of a run,
+ * reset and destroy).  No lock of the library held; the model's may be.
+ */
+void dmaemu__pw_drain(struct dmaemu_device *d);
+/* Are writes of @d posted still? */
+bool dmaemu__pw_pending(struct dmaemu_device *d);
 /* Run every managed release of @d, newest first (driver unbind, destroy). */
 int dmaemu__devres_release_all(struct dmaemu_device *d);
 

@@ -55,7 +55,12 @@
  * space), the IOMMU domain (iommu.c: the page table), then the model
  * (ops->release).  Only then does the device leave the live set.
  *
- * Locks: the live set's lock and each device's devres lock are leaves;
+ * Posted writes and timing: see "The posted-write queue" below.
+ *
+ * Locks: each device's pw_lock is held while its posted writes land, so
+ * the device access's own locks (stripes, the clients', the report lock)
+ * nest inside it; a model's lock may be held when it is taken.  The live
+ * set's lock and each device's devres lock are leaves;
  * m->lock (order 1) protects the machine's list of devices and is taken
  * before the live set's lock when a device is added.
  */
@@ -67,6 +72,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -418,7 +424,12 @@ struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
 static uint64_t regs_read(void *priv, uint64_t off, unsigned int size)
 {
 	struct dmaemu_device *d = priv;
-	uint64_t v = d->ops->mmio_read(d, off, size);
+	uint64_t v;
+
+	/* A read completion pushes the device's posted writes ahead of it
+	 * (PCI ordering): what the register says has landed, has. */
+	dmaemu__pw_drain(d);
+	v = d->ops->mmio_read(d, off, size);
 
 	dmaemu__trace(d->m, DMAEMU__TRACE_MMIO, "mmio_read",
 		      "dev=%s off=0x%" PRIx64 " size=%u val=0x%" PRIx64,
@@ -505,6 +516,8 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 		goto out_free;
 	if (dmaemu__mutex_init(&d->devres_lock))
 		goto out_name;
+	if (dmaemu__mutex_init(&d->pw_lock))
+		goto out_devres;
 	d->m = m;
 	d->ops = ops;
 	d->priv = priv;
@@ -562,6 +575,8 @@ out_regs:
 	if (d->regs)
 		dmaemu__mmio_unmap(m, d->regs);
 out_mutex:
+	pthread_mutex_destroy(&d->pw_lock);
+out_devres:
 	pthread_mutex_destroy(&d->devres_lock);
 out_name:
 	dmaemu__free(d->name);
@@ -618,8 +633,11 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 					: "an interrupt handler");
 		return;
 	}
+	/* Writes still posted land while the driver's buffers live. */
+	dmaemu__pw_drain(d);
 	dmaemu__platform_del(d);
 	dmaemu__thread_stop(d);
+	dmaemu__pw_drain(d);
 	dmaemu__irq_device_del(d);
 	dmaemu__devres_release_all(d);
 	clients_release(d);
@@ -649,6 +667,8 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 
 	clients_free(d, DMAEMU__BUS_NSLOTS);
 	dmaemu__order_forget_device(m, d);
+	dmaemu__free(d->pw);
+	pthread_mutex_destroy(&d->pw_lock);
 	pthread_mutex_destroy(&d->devres_lock);
 	dmaemu__free(d->name);
 	dmaemu__free(d);
@@ -1361,13 +1381,451 @@ static void trace_access(struct dmaemu_device *d, const char *name,
 					       : "");
 }
 
+/* ---------------------------------------------------------------------- */
+/* The posted-write queue and the timing knobs                            */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * How it works.  A device write that may pass earlier writes (to memory
+ * with DMA_ATTR_WEAK_ORDERING; with posted_writes=relaxed, any write but
+ * one to DMA_ATTR_WRITE_BARRIER memory) is checked (translated and
+ * admitted, so a bad address fails the call at once) and then posted: a
+ * copy of its bytes waits in the device's queue for a number of later
+ * device DMA calls (0 to PW_MAX_WAIT) that the seed chooses per write.
+ * After each device DMA call the writes whose wait is over land, oldest
+ * first, and the others count down.  So a write with wait 0 lands at the
+ * end of its own call, before older writes still waiting: it passed them.
+ *
+ *   dma_write(data)   weak, wait 2   queue: data(2)
+ *   dma_write(status) weak, wait 0   queue: data(1)      status landed
+ *      ... a driver polling status now sees it before data ...
+ *   dma_read(desc)    weak           queue: data(0)  ->  data lands
+ *
+ * A write that may not pass (the default, PCI's ordering) first lands
+ * every write before it; so does a write to DMA_ATTR_WRITE_BARRIER memory
+ * (DMA-attributes.txt: it "forces all pending DMA writes to complete").
+ * A read lands the queue first unless every byte it reads carries
+ * WEAK_ORDERING (reads may then pass writes) and it reads none of the
+ * bytes still posted: a device always reads its own writes.  A write over
+ * bytes still posted lands the queue first, so two writes to one byte
+ * never swap.  The queue also drains where hardware pushes posted writes:
+ * a register read (its completion), dmaemu_raise_irq() (an MSI is a
+ * posted write behind the others), the end of each run, reset, destroy,
+ * and dmaemu_dma_drain().  It holds PW_MAX writes; one more lands the
+ * oldest.  ordering=strong turns posting off.
+ */
+#define PW_MAX 16
+#define PW_MAX_WAIT 3
+
+struct dmaemu__posted {
+	dma_addr_t dma;
+	size_t len;
+	unsigned int wait; /* device DMA calls left before it lands */
+	uint8_t *data;
+};
+
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The seed's choice number @seq of device @d for @what (a salt): the
+ * same in every run with that seed, whatever the host's timing. */
+static uint64_t dev_choice(const struct dmaemu_device *d, uint64_t what,
+			   uint64_t seq)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	const char *c;
+
+	for (c = d->name; *c; c++)
+		h = (h ^ (uint8_t)*c) * 0x100000001b3ULL;
+	return mix64(d->m->opt.seed ^ mix64(h ^ what) ^
+		     (seq * 0x9e3779b97f4a7c15ULL));
+}
+
+/* The DMA_ATTR_* bits of [@dma, +@len) (the clients' order op). */
+static void range_attrs(struct dmaemu_device *d, dma_addr_t dma, size_t len,
+			bool write, unsigned long *any, unsigned long *all)
+{
+	unsigned int i;
+
+	*any = 0;
+	*all = 0;
+	for (i = 0; i < DMAEMU__BUS_NSLOTS; i++) {
+		const struct dmaemu__bus_client *c = d->m->bus_client[i];
+
+		if (c && c->order) {
+			c->order(&d->dev, d->data[i], dma, len, write, any,
+				 all);
+			return;
+		}
+	}
+}
+
+/* Land posted write @i of @d (then forget it).  pw_lock held. */
+static void pw_land(struct dmaemu_device *d, unsigned int i)
+{
+	struct dmaemu__posted e = d->pw[i];
+
+	memmove(&d->pw[i], &d->pw[i + 1], (d->pw_n - i - 1) * sizeof(e));
+	d->pw_n--;
+	/* A fault now (the driver unmapped the buffer while the write was
+	 * posted) is reported by the access; the device has moved on. */
+	device_access(d, e.dma, e.data, e.len, true, "dmaemu_dma_write");
+	dmaemu__trace(d->m, DMAEMU__TRACE_DEVICE, "dma_write_landed",
+		      "dev=%s addr=0x%" PRIx64 " len=%zu", d->name,
+		      (uint64_t)e.dma, e.len);
+	dmaemu__free(e.data);
+}
+
+/* Land every posted write, oldest first.  pw_lock held. */
+static unsigned int pw_flush(struct dmaemu_device *d)
+{
+	unsigned int n = d->pw_n;
+
+	while (d->pw_n)
+		pw_land(d, 0);
+	return n;
+}
+
+/* After a device DMA call: land the writes whose wait is over, count the
+ * others down.  pw_lock held. */
+static void pw_tick(struct dmaemu_device *d)
+{
+	unsigned int i = 0;
+
+	while (i < d->pw_n) {
+		if (!d->pw[i].wait) {
+			pw_land(d, i);
+			continue;
+		}
+		d->pw[i].wait--;
+		i++;
+	}
+}
+
+/* Does [@dma, +@len) touch a write still posted?  pw_lock held. */
+static bool pw_overlaps(const struct dmaemu_device *d, dma_addr_t dma,
+			size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->pw_n; i++)
+		if (dma < d->pw[i].dma + d->pw[i].len &&
+		    d->pw[i].dma < dma + len)
+			return true;
+	return false;
+}
+
+/* May writes of @d be posted at all on its machine? */
+static bool pw_on(const struct dmaemu_device *d)
+{
+	return !d->m->opt.ordering_strong;
+}
+
+void dmaemu__pw_drain(struct dmaemu_device *d)
+{
+	dmaemu__lock(&d->pw_lock);
+	pw_flush(d);
+	dmaemu__unlock(&d->pw_lock);
+}
+
+bool dmaemu__pw_pending(struct dmaemu_device *d)
+{
+	bool n;
+
+	dmaemu__lock(&d->pw_lock);
+	n = d->pw_n != 0;
+	dmaemu__unlock(&d->pw_lock);
+	return n;
+}
+
+int dmaemu_dma_drain(struct dmaemu_device *d)
+{
+	unsigned int n;
+
+	if (!dmaemu__device_alive(d)) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_dma_drain(): %s",
+				d ? "not a live device" : "NULL device");
+		return -EINVAL;
+	}
+	dmaemu__lock(&d->pw_lock);
+	n = pw_flush(d);
+	dmaemu__unlock(&d->pw_lock);
+	return (int)n;
+}
+
+/*
+ * Check a write that is about to be posted as device_access() would
+ * (bad arguments, translation, the clients' admission), moving nothing.
+ * Return: 0 or what device_access() would return.
+ */
+static int pw_check(struct dmaemu_device *d, dma_addr_t addr, size_t len)
+{
+	struct piece stack[PIECES_ON_STACK], *p = NULL;
+	long n;
+	int ret = 0;
+
+	if (addr + len - 1 < addr)
+		return device_access(d, addr, stack, len, true,
+				     "dmaemu_dma_write");
+	n = translate(d, addr, len, true, stack, &p);
+	if (n < 0)
+		return n == -ENOMEM ? -ENOMEM : -EFAULT;
+	if (dmaemu__checks_on(d->m, DMAEMU__CHECK_COHERENCE) &&
+	    clients_admit(d, addr, len, true))
+		ret = -EFAULT;
+	if (p != stack)
+		dmaemu__free(p);
+	return ret;
+}
+
+/* Post a write of @d (pw_lock held).  Return: 0 or a negative errno. */
+static int pw_post(struct dmaemu_device *d, dma_addr_t addr, const void *buf,
+		   size_t len)
+{
+	struct dmaemu__posted *e;
+	uint8_t *copy;
+	int ret = pw_check(d, addr, len);
+
+	if (ret)
+		return ret;
+	copy = dmaemu__malloc(len);
+	if (!copy)
+		return -ENOMEM;
+	if (!d->pw) {
+		d->pw = dmaemu__calloc(PW_MAX, sizeof(*d->pw));
+		if (!d->pw) {
+			dmaemu__free(copy);
+			return -ENOMEM;
+		}
+	}
+	if (d->pw_n == PW_MAX)
+		pw_land(d, 0);
+	memcpy(copy, buf, len);
+	e = &d->pw[d->pw_n++];
+	e->dma = addr;
+	e->len = len;
+	e->data = copy;
+	e->wait = (unsigned int)(dev_choice(d, 0x706f7374 /* "post" */,
+					    d->pw_seq) %
+				 (PW_MAX_WAIT + 1));
+	return 0;
+}
+
+/*
+ * The time a device access of @len bytes takes (the timing knobs), spent
+ * by the calling thread before the data moves: on the lockstep clock when
+ * the caller is a context of a lockstep machine, else on the host's.
+ */
+static void spend_time(struct dmaemu_device *d, size_t len)
+{
+	struct dmaemu_device_timing t;
+	uint64_t ns, seq;
+
+	dmaemu__lock(&d->pw_lock);
+	t = d->timing;
+	seq = d->t_seq++;
+	dmaemu__unlock(&d->pw_lock);
+	ns = t.latency_ns;
+	if (t.bandwidth)
+		ns += (uint64_t)(((unsigned __int128)len * 1000000000ULL +
+				  t.bandwidth - 1) /
+				 t.bandwidth);
+	if (t.jitter_ns)
+		ns += dev_choice(d, 0x6a6974 /* "jit" */, seq) %
+		      (t.jitter_ns + 1);
+	if (!ns)
+		return;
+	if (dmaemu__sched_sleep(ns, "device busy") == -ENOSYS) {
+		struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ULL),
+				      .tv_nsec = (long)(ns % 1000000000ULL)};
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+}
+
+static int dma_write(struct dmaemu_device *d, dma_addr_t addr, const void *buf,
+		     size_t len)
+{
+	unsigned long any, all;
+	bool post;
+	int ret;
+
+	if (!d || !dmaemu__device_alive(d) || !len || !buf || !pw_on(d))
+		return device_access(d, addr, (void *)(uintptr_t)buf, len, true,
+				     "dmaemu_dma_write");
+	dmaemu__lock(&d->pw_lock);
+	range_attrs(d, addr, len, true, &any, &all);
+	if (any & DMA_ATTR_WRITE_BARRIER)
+		post = false;
+	else if (d->m->opt.posted_relaxed)
+		post = true;
+	else
+		post = (all & DMA_ATTR_WEAK_ORDERING) != 0;
+	if (!post || pw_overlaps(d, addr, len))
+		pw_flush(d);
+	if (post)
+		ret = pw_post(d, addr, buf, len);
+	else
+		ret = device_access(d, addr, (void *)(uintptr_t)buf, len, true,
+				    "dmaemu_dma_write");
+	d->pw_seq++;
+	pw_tick(d);
+	dmaemu__unlock(&d->pw_lock);
+	return ret;
+}
+
+static int dma_read(struct dmaemu_device *d, dma_addr_t addr, void *buf,
+		    size_t len)
+{
+	unsigned long any, all;
+	int ret;
+
+	if (!d || !dmaemu__device_alive(d) || !len || !buf || !pw_on(d))
+		return device_access(d, addr, buf, len, false,
+				     "dmaemu_dma_read");
+	dmaemu__lock(&d->pw_lock);
+	if (d->pw_n) {
+		range_attrs(d, addr, len, false, &any, &all);
+		if (!(all & DMA_ATTR_WEAK_ORDERING) ||
+		    pw_overlaps(d, addr, len))
+			pw_flush(d);
+	}
+	ret = device_access(d, addr, buf, len, false, "dmaemu_dma_read");
+	pw_tick(d);
+	dmaemu__unlock(&d->pw_lock);
+	return ret;
+}
+
+int dmaemu_device_set_timing(struct dmaemu_device *d,
+			     const struct dmaemu_device_timing *t)
+{
+	static const struct dmaemu_device_timing zero;
+
+	if (!dmaemu__device_alive(d)) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_set_timing(): %s",
+				d ? "not a live device" : "NULL device");
+		return -EINVAL;
+	}
+	if (!t)
+		t = &zero;
+	dmaemu__lock(&d->pw_lock);
+	d->timing = *t;
+	dmaemu__unlock(&d->pw_lock);
+	return 0;
+}
+
+/* Parse @v (@n chars) as a number with one of @units (name, factor).
+ * Return: 0, or -EINVAL. */
+struct unit {
+	const char *name;
+	uint64_t factor;
+};
+
+static int parse_num(const char *v, size_t n, const struct unit *units,
+		     uint64_t *out)
+{
+	uint64_t x = 0;
+	size_t i = 0, k;
+
+	if (!n || v[0] < '0' || v[0] > '9')
+		return -EINVAL;
+	for (; i < n && v[i] >= '0' && v[i] <= '9'; i++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		x = 10 * x + (uint64_t)(v[i] - '0');
+	}
+	if (i == n) {
+		*out = x;
+		return 0;
+	}
+	for (k = 0; units[k].name; k++) {
+		if (strlen(units[k].name) == n - i &&
+		    !strncmp(v + i, units[k].name, n - i)) {
+			if (x && units[k].factor > UINT64_MAX / x)
+				return -EINVAL;
+			*out = x * units[k].factor;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int dmaemu_device_set_options(struct dmaemu_device *d, const char *opts)
+{
+	static const struct unit times[] = {{"ns", 1},
+					    {"us", 1000},
+					    {"ms", 1000000},
+					    {"s", 1000000000},
+					    {NULL, 0}};
+	static const struct unit rates[] = {
+		{"k", 1000}, {"M", 1000000}, {"G", 1000000000}, {NULL, 0}};
+	struct dmaemu_device_timing t;
+	const char *p = opts;
+
+	if (!d || !dmaemu__device_alive(d) || !opts) {
+		dmaemu__reportf(dmaemu__device_alive(d) ? d->m : NULL,
+				DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_set_options(): %s",
+				!d			   ? "NULL device"
+				: !dmaemu__device_alive(d) ? "not a live device"
+							   : "NULL options");
+		return -EINVAL;
+	}
+	dmaemu__lock(&d->pw_lock);
+	t = d->timing;
+	dmaemu__unlock(&d->pw_lock);
+	while (*p) {
+		size_t n = strcspn(p, ":,"), k;
+		const char *eq = memchr(p, '=', n);
+		uint64_t *dst = NULL;
+		const struct unit *u = times;
+
+		if (n) {
+			k = eq ? (size_t)(eq - p) : n;
+			if (k == 7 && !strncmp(p, "latency", k))
+				dst = &t.latency_ns;
+			else if (k == 6 && !strncmp(p, "jitter", k))
+				dst = &t.jitter_ns;
+			else if (k == 9 && !strncmp(p, "bandwidth", k)) {
+				dst = &t.bandwidth;
+				u = rates;
+			}
+			if (!eq || !dst ||
+			    parse_num(eq + 1, n - k - 1, u, dst)) {
+				dmaemu__reportf(
+					d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+					"dmaemu_device_set_options(%s): bad "
+					"item '%.*s' (expected latency=TIME, "
+					"jitter=TIME with TIME a number and "
+					"ns, us, ms or s, or bandwidth=BYTES "
+					"per second with k, M or G)",
+					d->name, (int)n, p);
+				return -EINVAL;
+			}
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	return dmaemu_device_set_timing(d, &t);
+}
+
 int dmaemu_dma_read(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		    size_t len)
 {
 	int ret;
 
 	dma_point(d, "dma read");
-	ret = device_access(d, addr, buf, len, false, "dmaemu_dma_read");
+	if (dmaemu__device_alive(d))
+		spend_time(d, len);
+	ret = dma_read(d, addr, buf, len);
 	trace_access(d, "dma_read", addr, len, ret);
 	return ret;
 }
@@ -1378,8 +1836,9 @@ int dmaemu_dma_write(struct dmaemu_device *d, dma_addr_t addr, const void *buf,
 	int ret;
 
 	dma_point(d, "dma write");
-	ret = device_access(d, addr, (void *)(uintptr_t)buf, len, true,
-			    "dmaemu_dma_write");
+	if (dmaemu__device_alive(d))
+		spend_time(d, len);
+	ret = dma_write(d, addr, buf, len);
 	trace_access(d, "dma_write", addr, len, ret);
 	return ret;
 }

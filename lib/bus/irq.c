@@ -646,6 +646,10 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 
 	if (!desc)
 		return -EINVAL;
+	/* The interrupt goes behind the device's posted writes (an MSI is
+	 * one more posted write): the handler sees what they wrote. */
+	if (up)
+		dmaemu__pw_drain(d);
 	ic = desc->ic;
 	dmaemu__trace(ic->m, DMAEMU__TRACE_IRQ, up ? "irq_raise" : "irq_lower",
 		      "dev=%s line=%u irq=%u", d->dev.init_name, line,

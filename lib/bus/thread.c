@@ -151,6 +151,13 @@ static void *device_thread(void *arg)
 		if (t->sctx)
 			dmaemu__sched_point(d->m, "device run");
 		d->ops->run(d, ev);
+		/* The work done is in memory before the thread sleeps.  In
+		 * lockstep, writes still posted land a microsecond of
+		 * emulated time after the run, not with it, so a driver
+		 * polling with udelay() may look in between. */
+		if (t->sctx && dmaemu__pw_pending(d))
+			dmaemu__sched_sleep(1000, "posted writes");
+		dmaemu__pw_drain(d);
 		dmaemu__lock(&t->lock);
 		t->in_run = false;
 		kick(t);
@@ -341,6 +348,7 @@ int dmaemu_device_reset(struct dmaemu_device *d)
 		dmaemu__unlock(&t->lock);
 	}
 	dmaemu__irq_device_quiesce(d);
+	dmaemu__pw_drain(d);
 	if (d->ops && d->ops->reset)
 		d->ops->reset(d);
 	if (t && !self) {

@@ -176,6 +176,7 @@ struct dmaemu__options {
 	unsigned int trace_events;	  /* groups traced from create */
 	bool ordering_strong;	/* ordering=strong: no checks (cpu/order.c) */
 	bool portability_notes; /* x86: ordering findings as notes */
+	bool posted_relaxed;	/* posted_writes=relaxed (bus/device.c) */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];

@@ -110,6 +110,7 @@ enum {
 	K_TRACE_EVENTS,
 	K_ORDERING,
 	K_PORTABILITY_NOTES,
+	K_POSTED_WRITES,
 	K_NKEYS
 };
 
@@ -321,6 +322,14 @@ static const struct opt_key keys[K_NKEYS] = {
 				 1,
 				 0,
 				 {NULL}},
+	[K_POSTED_WRITES] = {"posted_writes",
+			     OPT_PAIR,
+			     OFF(posted_relaxed),
+			     0,
+			     1,
+			     0,
+			     {"ordered", "relaxed",
+			      "expected ordered or relaxed"}},
 };
 
 static const char *const profile_names[] = {
@@ -704,6 +713,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->trace_events = DMAEMU__TRACE_ALL;
 	o->ordering_strong = false;
 	o->portability_notes = true;
+	o->posted_relaxed = false;
 }
 
 /**

@@ -56,8 +56,9 @@
  * against what was allocated (size, handle, attributes), and by the rest of
  * the DMA layer to find NON_CONSISTENT buffers (dmaemu__alloc_find()) and
  * leaked allocations (dmaemu__alloc_release_device()).  WRITE_BARRIER and
- * WEAK_ORDERING are kept in the record for the device write-queue model,
- * which comes with the device models; until then they change nothing.
+ * WEAK_ORDERING are also kept with the bus range of the allocation
+ * (registry.c), where the device's posted-write queue asks for them
+ * (bus/device.c, docs/ordering.md).
  *
  * Locking.  registry.lock protects the hash table and the records' links.
  * It is a leaf: nothing else is taken while it is held (page allocation,
@@ -577,6 +578,7 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	 * (dma_mmap_attrs() maps them all). */
 	range.dma = c->handle;
 	range.size = c->len;
+	range.attrs = attrs;
 	range.fn = call ? call->fn : "dma_alloc_attrs";
 	range.caller = call ? call->caller : NULL;
 	if (dmaemu__mapping_coherent_add(dev, &range))

@@ -244,6 +244,7 @@ struct dmaemu__coh_range {
 	const char *fn;	     /* "dma_alloc_attrs" */
 	const void *caller;  /* the driver's return address */
 	const char *backend; /* NULL for an allocation */
+	unsigned long attrs; /* DMA_ATTR_* of the allocation */
 	/* For a range that went away: the call that undid it. */
 	const char *gone_fn;
 	const void *gone_caller;

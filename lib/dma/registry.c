@@ -1039,6 +1039,49 @@ static void registry_access(struct device *dev, void *data, dma_addr_t dma,
 		dmaemu__owncheck_device(dev, &copy, dma, phys, len, write);
 }
 
+/*
+ * registry_order() - the ordering attributes of a device access (the bus
+ * client's order op): *@any gets the DMA_ATTR_* bits of some range the
+ * access reaches, *@all those every byte of it carries (0 when a byte is
+ * in no live range).  A byte held by several mappings counts the first
+ * holder found (the one the access is counted in).
+ */
+static void registry_order(struct device *dev, void *data, dma_addr_t dma,
+			   size_t len, bool write, unsigned long *any,
+			   unsigned long *all)
+{
+	struct dmaemu__registry *reg = data;
+	uint64_t p = dma, end = dma + len;
+
+	(void)dev;
+	*any = 0;
+	*all = ~0UL;
+	dmaemu__lock(&reg->lock);
+	while (p < end) {
+		const struct dmaemu__coh_range *c;
+		struct node *n = holder_at(reg, p, write);
+		unsigned long a;
+		uint64_t stop;
+
+		if (n) {
+			a = n->map.attrs;
+			stop = n->map.dma + n->map.size;
+		} else if ((c = coh_at(reg, p))) {
+			a = c->attrs;
+			stop = c->dma + c->size;
+		} else {
+			a = 0;
+			stop = next_start(reg, p);
+		}
+		*any |= a;
+		*all &= a;
+		p = stop < end ? stop : end;
+	}
+	dmaemu__unlock(&reg->lock);
+	if (!len)
+		*all = 0;
+}
+
 /* Device destroy, after the managed resources: what the device still
  * holds is reported and released, mappings first. */
 static void registry_release(struct device *dev, void *data)
@@ -1081,6 +1124,7 @@ static const struct dmaemu__bus_client registry_client = {
 	.free = registry_free,
 	.access = registry_access,
 	.admit = registry_admit,
+	.order = registry_order,
 };
 
 void dmaemu__dma_init(struct dmaemu_machine *m)

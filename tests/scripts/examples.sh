@@ -11,7 +11,7 @@
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-for ex in copy-engine nic; do
+for ex in copy-engine nic camera; do
 	prog="$top_builddir/examples/$ex/$ex"
 	for p in arm arm64 x86; do
 		if DMAEMU_OPTIONS= "$prog" "$p" >"$tmp/out" 2>&1; then
