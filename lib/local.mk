@@ -6,7 +6,8 @@
 # everything except the dmaemu__ prefix.
 
 noinst_LTLIBRARIES += lib/libdmaemu-internal.la
-lib_libdmaemu_internal_la_SOURCES = lib/machine.c lib/testing.c
+lib_libdmaemu_internal_la_SOURCES = lib/machine.c lib/testing.c \
+	lib/linemap.c lib/dump.c
 lib_libdmaemu_internal_la_LIBADD = cachesim/libcachesim.la $(LIBDW_LIBS) \
 	$(PTHREAD_LIBS)
 

@@ -450,6 +450,9 @@ struct dmaemu__alloc_info {
 int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 		       size_t size, struct dmaemu__alloc_info *out);
 unsigned long dmaemu__alloc_release_device(struct device *dev);
+/* alloc.c: copies of up to @max live allocations of @dev; how many live. */
+size_t dmaemu__alloc_list(struct device *dev, struct dmaemu__alloc_info *out,
+			  size_t max);
 
 /* mask.c: does @mask reach the lowest page of DRAM (bus addresses)? */
 bool dmaemu__dma_mask_supported(struct dmaemu_machine *m, uint64_t mask);
