@@ -7,7 +7,7 @@
 
 noinst_LTLIBRARIES += lib/libdmaemu-internal.la
 lib_libdmaemu_internal_la_SOURCES = lib/machine.c lib/testing.c \
-	lib/linemap.c lib/dump.c
+	lib/linemap.c lib/dump.c lib/stats.c
 lib_libdmaemu_internal_la_LIBADD = cachesim/libcachesim.la $(LIBDW_LIBS) \
 	$(PTHREAD_LIBS)
 

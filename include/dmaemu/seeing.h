@@ -107,6 +107,155 @@ int dmaemu_line_map_svg(struct dmaemu_machine *m, uint64_t phys, size_t len,
  */
 int dmaemu_machine_dump(struct dmaemu_machine *m, FILE *f);
 
+/* ---------------------------------------------------------------------- */
+/* Statistics                                                             */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct dmaemu_device_stats - what one device and its driver did.
+ * @maps:              successful map calls (dma_map_single/page/sg/
+ *                     resource; a scatterlist counts once).
+ * @unmaps:            unmaps that found their mapping.
+ * @syncs_for_device:  dma_sync_*_for_device() calls (single and sg).
+ * @syncs_for_cpu:     dma_sync_*_for_cpu() calls.
+ * @bytes_mapped:      bytes those maps covered.
+ * @bytes_cleaned:     bytes the streaming API's cache maintenance wrote
+ *                     back (arm, arm64: map and sync_for_device other
+ *                     than FROM_DEVICE; 0 on x86, where devices snoop).
+ * @bytes_invalidated: bytes it invalidated (FROM_DEVICE maps, unmaps and
+ *                     syncs for the CPU not TO_DEVICE).
+ * @bytes_bounced:     bytes copied to or from swiotlb bounce buffers.
+ * @iommu_pages:       IOVA pages mapped now in the device's IOMMU domain.
+ * @live_mappings:     live streaming mappings now (segments one by one).
+ * @dev_reads:         successful device DMA reads (dmaemu_dma_read()).
+ * @dev_writes:        successful device DMA writes.
+ * @dev_bytes_read:    bytes those reads moved.
+ * @dev_bytes_written: bytes those writes moved.
+ * @irqs:              interrupts the device raised (dmaemu_raise_irq()).
+ */
+struct dmaemu_device_stats {
+	uint64_t maps;
+	uint64_t unmaps;
+	uint64_t syncs_for_device;
+	uint64_t syncs_for_cpu;
+	uint64_t bytes_mapped;
+	uint64_t bytes_cleaned;
+	uint64_t bytes_invalidated;
+	uint64_t bytes_bounced;
+	uint64_t iommu_pages;
+	uint64_t live_mappings;
+	uint64_t dev_reads;
+	uint64_t dev_writes;
+	uint64_t dev_bytes_read;
+	uint64_t dev_bytes_written;
+	uint64_t irqs;
+};
+
+/**
+ * dmaemu_device_stats() - fill @st for @dev.
+ * @dev: the device.
+ * @st:  filled in (zeroed on error).
+ *
+ * The counters are kept with relaxed atomic additions on the paths they
+ * count; each is exact once the threads that add to it are quiet.
+ *
+ * Return: 0; -EINVAL (bad-argument report) for a NULL argument or a
+ * destroyed @dev.
+ */
+int dmaemu_device_stats(struct dmaemu_device *dev,
+			struct dmaemu_device_stats *st);
+
+/* Cache levels dmaemu_machine_stats() describes. */
+#define DMAEMU_STATS_LEVELS 4
+
+/**
+ * struct dmaemu_cache_level_stats - one level of the cache model.
+ * @accesses, @hits, @misses: CPU accesses the model saw at this level.
+ * @evictions:  lines evicted.
+ * @writebacks: dirty lines written back by evictions.
+ * @maint_ops:  cache maintenance calls (clean, invalidate, by range).
+ * @maint_lines: lines they cleaned or dropped.
+ * @maint_writebacks: dirty lines they wrote back.
+ */
+struct dmaemu_cache_level_stats {
+	uint64_t accesses;
+	uint64_t hits;
+	uint64_t misses;
+	uint64_t evictions;
+	uint64_t writebacks;
+	uint64_t maint_ops;
+	uint64_t maint_lines;
+	uint64_t maint_writebacks;
+};
+
+/**
+ * struct dmaemu_machine_stats - a machine's statistics.
+ * @cache_levels:    levels of the model (at most DMAEMU_STATS_LEVELS
+ *                   are described in @cache).
+ * @cache:           per level, L1 first (cachesim's statistics).
+ * @stale_reads:     CPU reads of device-changed bytes the model saw.
+ * @wc_flushes:      write-combining buffers drained by a barrier.
+ * @wc_evictions:    write-combining buffers drained to make room.
+ * @pages_total:     pages of DRAM the page allocator manages.
+ * @pages_free:      of which free.
+ * @page_allocs:     live alloc_pages() allocations.
+ * @zone_allocs:     successful page allocations, all zones.
+ * @zone_failures:   failed page allocations, all zones.
+ * @kmalloc_objects: live kmalloc objects.
+ * @kmalloc_bytes:   their usable bytes.
+ * @slabs:           slabs holding them.
+ * @swiotlb_slots:   slots of the bounce pool (0: not made).
+ * @swiotlb_used:    of which in use.
+ * @swiotlb_maps:    bounce buffers handed out.
+ * @swiotlb_bounced: bytes copied.
+ * @devices:         live devices.
+ * @reports:         reports made.
+ */
+struct dmaemu_machine_stats {
+	unsigned int cache_levels;
+	struct dmaemu_cache_level_stats cache[DMAEMU_STATS_LEVELS];
+	uint64_t stale_reads;
+	uint64_t wc_flushes;
+	uint64_t wc_evictions;
+	unsigned long pages_total;
+	unsigned long pages_free;
+	unsigned long page_allocs;
+	unsigned long zone_allocs;
+	unsigned long zone_failures;
+	unsigned long kmalloc_objects;
+	uint64_t kmalloc_bytes;
+	unsigned long slabs;
+	uint64_t swiotlb_slots;
+	uint64_t swiotlb_used;
+	uint64_t swiotlb_maps;
+	uint64_t swiotlb_bounced;
+	unsigned int devices;
+	uint64_t reports;
+};
+
+/**
+ * dmaemu_machine_stats() - fill @st for @m.
+ * @m:  the machine.
+ * @st: filled in (zeroed on error).
+ *
+ * Return: 0; -EINVAL (bad-argument report) for a NULL argument.
+ */
+int dmaemu_machine_stats(struct dmaemu_machine *m,
+			 struct dmaemu_machine_stats *st);
+
+/**
+ * dmaemu_machine_stats_print() - write a summary of the statistics of
+ * @m and of each of its devices (live ones, and with stats=1 those
+ * destroyed before) to @f: what option stats=1 prints when the machine
+ * is destroyed.  The lines start with "dmaemu stats: ".
+ * @m: the machine.
+ * @f: the stream.
+ *
+ * Return: 0; -EINVAL (bad-argument report) for a NULL argument; -EIO when
+ * writing @f failed.
+ */
+int dmaemu_machine_stats_print(struct dmaemu_machine *m, FILE *f);
+
 #ifdef __cplusplus
 }
 #endif

@@ -74,7 +74,14 @@ struct dmaemu_device {
 	struct dmaemu__irq_desc **irq;
 	struct platform_driver *drv;
 	struct dmaemu_device *plat_next;
+	struct dmaemu__dev_stats stats; /* atomics (core/core.h) */
 };
+
+/* The statistics of live device @dev (a struct device of the machine). */
+static inline struct dmaemu__dev_stats *dmaemu__dev_stats(struct device *dev)
+{
+	return &((struct dmaemu_device *)(void *)dev)->stats;
+}
 
 /* The machine and the emulated device of a struct device (NULL: foreign,
  * reported as bad-argument by the caller). */

@@ -530,6 +530,7 @@ void dmaemu__devres_release_all(struct dmaemu_device *d)
 
 void dmaemu_device_destroy(struct dmaemu_device *d)
 {
+	struct dmaemu__stats_gone *gone;
 	struct dmaemu_device **pp;
 	struct dmaemu_machine *m;
 
@@ -564,6 +565,12 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	if (d->ops && d->ops->release)
 		d->ops->release(d);
 
+	gone = m->opt.stats ? calloc(1, sizeof(*gone)) : NULL;
+	if (gone) {
+		snprintf(gone->name, sizeof(gone->name), "%s",
+			 d->name ? d->name : "?");
+		dmaemu__dev_stats_read(&gone->st, &d->stats);
+	}
 	dmaemu__lock(&m->lock);
 	for (pp = &m->devices; *pp; pp = &(*pp)->next) {
 		if (*pp == d) {
@@ -572,6 +579,10 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 		}
 	}
 	live_del(&d->dev);
+	if (gone) {
+		gone->next = m->stats_gone;
+		m->stats_gone = gone;
+	}
 	dmaemu__unlock(&m->lock);
 
 	clients_free(d, DMAEMU__BUS_NSLOTS);
@@ -596,6 +607,12 @@ void dmaemu__devices_fini(struct dmaemu_machine *m)
 		if (!d)
 			break;
 		dmaemu_device_destroy(d);
+	}
+	while (m->stats_gone) {
+		struct dmaemu__stats_gone *g = m->stats_gone;
+
+		m->stats_gone = g->next;
+		free(g);
 	}
 }
 
@@ -1083,6 +1100,10 @@ int dmaemu_dma_read(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 
 	dma_point(d, "dma read");
 	ret = device_access(d, addr, buf, len, false, "dmaemu_dma_read");
+	if (!ret) {
+		DMAEMU__STAT_ADD(&d->stats, dev_reads, 1);
+		DMAEMU__STAT_ADD(&d->stats, dev_bytes_read, len);
+	}
 	trace_access(d, "dma_read", addr, len, ret);
 	return ret;
 }
@@ -1095,6 +1116,10 @@ int dmaemu_dma_write(struct dmaemu_device *d, dma_addr_t addr, const void *buf,
 	dma_point(d, "dma write");
 	ret = device_access(d, addr, (void *)(uintptr_t)buf, len, true,
 			    "dmaemu_dma_write");
+	if (!ret) {
+		DMAEMU__STAT_ADD(&d->stats, dev_writes, 1);
+		DMAEMU__STAT_ADD(&d->stats, dev_bytes_written, len);
+	}
 	trace_access(d, "dma_write", addr, len, ret);
 	return ret;
 }

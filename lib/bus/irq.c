@@ -647,6 +647,8 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 	if (!desc)
 		return -EINVAL;
 	ic = desc->ic;
+	if (up)
+		DMAEMU__STAT_ADD(&d->stats, irqs, 1);
 	dmaemu__trace(ic->m, DMAEMU__TRACE_IRQ, up ? "irq_raise" : "irq_lower",
 		      "dev=%s line=%u irq=%u", d->dev.init_name, line,
 		      desc->irq);

@@ -147,6 +147,7 @@ struct dmaemu__options {
 	unsigned int wc_buffers;   /* number of write-combining buffers */
 	unsigned int wc_size;	   /* bytes per buffer (power of two) */
 	bool prefetch;
+	bool stats; /* print the statistics at machine destroy */
 	unsigned int prefetch_rate; /* 1 in N CPU accesses may prefetch */
 	uint64_t seed;
 	bool halt_on_error;
@@ -250,6 +251,43 @@ struct dmaemu__report_rec;	/* recorded reports (report-query.c) */
 struct dmaemu__supp;		/* suppression rules (report.c) */
 #define DMAEMU__BUS_MAX_SLOTS 4 /* >= DMAEMU__BUS_NSLOTS (bus.h) */
 
+/*
+ * struct dmaemu__dev_stats - what one device did (<dmaemu/seeing.h>'s
+ * dmaemu_device_stats()).  Kept in the device (bus/bus.h), added to with
+ * relaxed atomics by the layers that see each event: the DMA API
+ * (dma/mapping.c: maps, unmaps, syncs), the architecture's maintenance
+ * (dma/arch.c: bytes cleaned and invalidated), the bounce pool
+ * (dma/swiotlb.c), device DMA (bus/device.c) and interrupts (bus/irq.c).
+ */
+struct dmaemu__dev_stats {
+	uint64_t maps, unmaps, syncs_for_device, syncs_for_cpu;
+	uint64_t bytes_mapped, bytes_cleaned, bytes_invalidated, bytes_bounced;
+	uint64_t dev_reads, dev_writes, dev_bytes_read, dev_bytes_written;
+	uint64_t irqs;
+};
+#define DMAEMU__STAT_ADD(st, field, n) \
+	__atomic_fetch_add(&(st)->field, (uint64_t)(n), __ATOMIC_RELAXED)
+
+/* A snapshot of @src in @dst, each counter loaded atomically. */
+static inline void dmaemu__dev_stats_read(struct dmaemu__dev_stats *dst,
+					  const struct dmaemu__dev_stats *src)
+{
+	const uint64_t *s = (const uint64_t *)(const void *)src;
+	uint64_t *d = (uint64_t *)(void *)dst;
+	size_t i;
+
+	for (i = 0; i < sizeof(*src) / sizeof(uint64_t); i++)
+		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
+}
+
+/* With stats=1, the statistics of a destroyed device, kept for the
+ * summary at machine destroy (bus/device.c; m->lock). */
+struct dmaemu__stats_gone {
+	struct dmaemu__stats_gone *next;
+	char name[64];
+	struct dmaemu__dev_stats st;
+};
+
 struct dmaemu_machine {
 	struct dmaemu__options opt;
 	pthread_mutex_t lock; /* lists below; order 1 */
@@ -290,6 +328,7 @@ struct dmaemu_machine {
 	 * (ownership.c), mapped on first use under m->lock, then read with
 	 * atomic loads. */
 	struct dmaemu_device *devices;
+	struct dmaemu__stats_gone *stats_gone; /* oldest last */
 	/* The bus (bus/): clients by slot and the IOMMU's owner hook (what
 	 * a faulting page belongs to), set at create before any device
 	 * exists, then read-only. */

@@ -86,10 +86,10 @@ struct dmaemu__dma_backend {
  *   x86:   nothing (devices snoop).
  * arch.c.
  */
-void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, uint64_t phys,
-				  size_t size, int dir);
-void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, uint64_t phys,
-			       size_t size, int dir);
+void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, struct device *dev,
+				  uint64_t phys, size_t size, int dir);
+void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
+			       uint64_t phys, size_t size, int dir);
 
 /* ---------------------------------------------------------------------- */
 /* Dispatch and the registry (mapping.c, registry.c)                     */

@@ -435,6 +435,154 @@ START_TEST(test_dump)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* Statistics                                                             */
+/* ---------------------------------------------------------------------- */
+
+/* The backends of test_stats: direct, swiotlb=force, iommu=1, on arm64
+ * (maintenance) and x86 (none). */
+static const char *const stats_opts[] = {
+	"profile=arm64", "profile=arm64:swiotlb=force", "profile=arm64:iommu=1",
+	"profile=x86",	 "profile=x86:swiotlb=force",	"profile=x86:iommu=1",
+};
+
+/*
+ * A known sequence: a 4096-byte TO_DEVICE mapping the device reads 100
+ * bytes of, synced for the CPU and back, unmapped; a 256-byte FROM_DEVICE
+ * mapping the device writes, unmapped.  Every counter has one value that
+ * only counting right gives.
+ */
+START_TEST(test_stats)
+{
+	static const uint8_t pkt[256] = {1};
+	struct dmaemu_device_stats ds;
+	struct dmaemu_machine_stats ms;
+	bool arm = _i < 3, bounce = _i % 3 == 1, iommu = _i % 3 == 2;
+	uint8_t *tx, *rx, got[100];
+	dma_addr_t dtx, drx;
+
+	make(stats_opts[_i]);
+	tx = kmalloc(4096, GFP_KERNEL);
+	rx = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(tx);
+	ck_assert_ptr_nonnull(rx);
+	ck_assert_int_eq(dmaemu_device_stats(dd, &ds), 0);
+	ck_assert_uint_eq(ds.maps + ds.syncs_for_cpu + ds.bytes_cleaned, 0);
+
+	dtx = dma_map_single(dev, tx, 4096, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dtx));
+	ck_assert_int_eq(dmaemu_dma_read(dd, dtx + 8, got, 100), 0);
+	dma_sync_single_for_cpu(dev, dtx, 4096, DMA_TO_DEVICE);
+	dma_sync_single_for_device(dev, dtx, 4096, DMA_TO_DEVICE);
+	drx = dma_map_single(dev, rx, 256, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, drx));
+
+	ck_assert_int_eq(dmaemu_device_stats(dd, &ds), 0);
+	ck_assert_uint_eq(ds.maps, 2);
+	ck_assert_uint_eq(ds.live_mappings, 2);
+	ck_assert_uint_eq(ds.iommu_pages, iommu ? 2 : 0);
+	ck_assert_int_eq(dmaemu_dma_write(dd, drx, pkt, 256), 0);
+	dma_unmap_single(dev, dtx, 4096, DMA_TO_DEVICE);
+	dma_unmap_single(dev, drx, 256, DMA_FROM_DEVICE);
+
+	ck_assert_int_eq(dmaemu_device_stats(dd, &ds), 0);
+	ck_assert_uint_eq(ds.maps, 2);
+	ck_assert_uint_eq(ds.unmaps, 2);
+	ck_assert_uint_eq(ds.live_mappings, 0);
+	ck_assert_uint_eq(ds.iommu_pages, 0);
+	ck_assert_uint_eq(ds.syncs_for_cpu, 1);
+	ck_assert_uint_eq(ds.syncs_for_device, 1);
+	ck_assert_uint_eq(ds.bytes_mapped, 4096 + 256);
+	/* arm64: map and sync_for_device of TO_DEVICE clean, FROM_DEVICE's
+	 * map and unmap invalidate; x86 does no maintenance. */
+	ck_assert_uint_eq(ds.bytes_cleaned, arm ? 2 * 4096 : 0);
+	ck_assert_uint_eq(ds.bytes_invalidated, arm ? 2 * 256 : 0);
+	/* swiotlb: TO_DEVICE copies out at map and sync_for_device,
+	 * FROM_DEVICE copies back at unmap. */
+	ck_assert_uint_eq(ds.bytes_bounced, bounce ? 2 * 4096 + 256 : 0);
+	ck_assert_uint_eq(ds.dev_reads, 1);
+	ck_assert_uint_eq(ds.dev_bytes_read, 100);
+	ck_assert_uint_eq(ds.dev_writes, 1);
+	ck_assert_uint_eq(ds.dev_bytes_written, 256);
+	ck_assert_uint_eq(ds.irqs, 0);
+
+	ck_assert_int_eq(dmaemu_machine_stats(m, &ms), 0);
+	ck_assert_uint_eq(ms.cache_levels, 1);
+	ck_assert_uint_eq(ms.devices, 1);
+	ck_assert_uint_eq(ms.kmalloc_objects, 2);
+	ck_assert_uint_eq(ms.swiotlb_maps, bounce ? 2 : 0);
+	ck_assert_uint_eq(ms.swiotlb_bounced, ds.bytes_bounced);
+	ck_assert_uint_eq(ms.swiotlb_used, 0);
+	ck_assert_uint_ge(ms.pages_total, ms.pages_free);
+	ck_assert_uint_gt(ms.zone_allocs, 0);
+	/* The maintenance of the maps shows in the cache model's counts. */
+	if (arm)
+		ck_assert_uint_gt(ms.cache[0].maint_ops, 0);
+	kfree(tx);
+	kfree(rx);
+	teardown();
+}
+END_TEST
+
+/* Interrupts, per device; a device destroyed keeps its line in the
+ * summary with stats=1. */
+START_TEST(test_stats_irqs_and_summary)
+{
+	static const struct dmaemu_device_ops irq_ops = {.nr_irqs = 1};
+	struct dmaemu_device_stats ds;
+	struct dmaemu_device *d2;
+	uint64_t before;
+	char *s;
+
+	make("profile=arm64:stats=1");
+	d2 = dmaemu_device_create(m, "irq0", &irq_ops, NULL);
+	ck_assert_ptr_nonnull(d2);
+	ck_assert_int_eq(dmaemu_raise_irq(d2, 0), 0);
+	ck_assert_int_eq(dmaemu_lower_irq(d2, 0), 0);
+	ck_assert_int_eq(dmaemu_raise_irq(d2, 0), 0);
+	ck_assert_int_eq(dmaemu_lower_irq(d2, 0), 0);
+	ck_assert_int_eq(dmaemu_device_stats(d2, &ds), 0);
+	ck_assert_uint_eq(ds.irqs, 2);
+	ck_assert_int_eq(dmaemu_device_stats(dd, &ds), 0);
+	ck_assert_uint_eq(ds.irqs, 0);
+	dmaemu_device_destroy(d2);
+
+	before = bad_args();
+	ck_assert_int_eq(dmaemu_device_stats(d2, &ds), -EINVAL);
+	one_bad_argument(before);
+	before = bad_args();
+	ck_assert_int_eq(dmaemu_device_stats(dd, NULL), -EINVAL);
+	one_bad_argument(before);
+	before = bad_args();
+	ck_assert_int_eq(dmaemu_machine_stats(m, NULL), -EINVAL);
+	one_bad_argument(before);
+	before = bad_args();
+	ck_assert_int_eq(dmaemu_machine_stats_print(m, NULL), -EINVAL);
+	one_bad_argument(before);
+
+	ck_assert_int_eq(dmaemu_machine_stats_print(m, out), 0);
+	s = output();
+	ck_assert(!strncmp(s, "dmaemu stats: L1: ", 18));
+	ck_assert_ptr_nonnull(strstr(
+		s, "\ndmaemu stats: device irq0 (destroyed): 0 maps (0 bytes), "
+		   "0 unmaps, 0 syncs for device, 0 for cpu; 0 bytes "
+		   "cleaned, 0 invalidated, 0 bounced; 0 iommu pages; "
+		   "device 0 reads (0 bytes), 0 writes (0 bytes); 2 irqs\n"));
+	ck_assert_ptr_nonnull(strstr(s, "\ndmaemu stats: device dev0: 0 maps"));
+	ck_assert_ptr_nonnull(strstr(s, "\ndmaemu stats: swiotlb: 0 of 0 "));
+	ck_assert_ptr_nonnull(strstr(s, "\ndmaemu stats: slab: "));
+	ck_assert_ptr_nonnull(strstr(s, "\ndmaemu stats: pages: "));
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "\ndmaemu stats: %llu reports\n",
+			 (unsigned long long)dmaemu_report_count(m, NULL));
+		ck_assert_ptr_nonnull(strstr(s, want));
+	}
+	teardown();
+}
+END_TEST
+
 static Suite *seeing_suite(void)
 {
 	Suite *s = suite_create("seeing");
@@ -445,6 +593,8 @@ static Suite *seeing_suite(void)
 	tcase_add_test(tc, test_line_map_svg);
 	tcase_add_test(tc, test_line_map_bad_arguments);
 	tcase_add_loop_test(tc, test_dump, 0, 3);
+	tcase_add_loop_test(tc, test_stats, 0, 6);
+	tcase_add_test(tc, test_stats_irqs_and_summary);
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	suite_add_tcase(s, tc);
 	return s;
