@@ -6,8 +6,7 @@
 # everything except the dmaemu__ prefix.
 
 noinst_LTLIBRARIES += lib/libdmaemu-internal.la
-lib_libdmaemu_internal_la_SOURCES = lib/machine.c lib/testing.c \
-	lib/linemap.c lib/dump.c lib/stats.c
+lib_libdmaemu_internal_la_SOURCES = lib/machine.c lib/testing.c
 lib_libdmaemu_internal_la_LIBADD = cachesim/libcachesim.la $(LIBDW_LIBS) \
 	$(PTHREAD_LIBS)
 
@@ -18,6 +17,9 @@ include $(srcdir)/lib/cpu/local.mk
 include $(srcdir)/lib/mm/local.mk
 include $(srcdir)/lib/bus/local.mk
 include $(srcdir)/lib/dma/local.mk
+# The pictures, the dump and the statistics (<dmaemu/seeing.h>): top layer,
+# off every hot path.
+lib_libdmaemu_internal_la_SOURCES += lib/linemap.c lib/dump.c lib/stats.c
 
 lib_LTLIBRARIES += lib/libdmaemu.la
 lib_libdmaemu_la_SOURCES =

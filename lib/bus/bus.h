@@ -74,7 +74,9 @@ struct dmaemu_device {
 	struct dmaemu__irq_desc **irq;
 	struct platform_driver *drv;
 	struct dmaemu_device *plat_next;
+	char stats_pad0[DMAEMU__STATS_PAD];
 	struct dmaemu__dev_stats stats; /* atomics (core/core.h) */
+	char stats_pad1[DMAEMU__STATS_PAD];
 };
 
 /* The statistics of live device @dev (a struct device of the machine). */

@@ -147,7 +147,6 @@ struct dmaemu__options {
 	unsigned int wc_buffers;   /* number of write-combining buffers */
 	unsigned int wc_size;	   /* bytes per buffer (power of two) */
 	bool prefetch;
-	bool stats; /* print the statistics at machine destroy */
 	unsigned int prefetch_rate; /* 1 in N CPU accesses may prefetch */
 	uint64_t seed;
 	bool halt_on_error;
@@ -177,6 +176,7 @@ struct dmaemu__options {
 	unsigned int trace_events;	  /* groups traced from create */
 	bool ordering_strong;	/* ordering=strong: no checks (cpu/order.c) */
 	bool portability_notes; /* x86: ordering findings as notes */
+	bool stats;		/* print the statistics at machine destroy */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -265,6 +265,9 @@ struct dmaemu__dev_stats {
 	uint64_t dev_reads, dev_writes, dev_bytes_read, dev_bytes_written;
 	uint64_t irqs;
 };
+/* In a device, the counters get cache lines of their own: a line the DMA
+ * path writes with atomics must not hold what other threads read. */
+#define DMAEMU__STATS_PAD 64
 #define DMAEMU__STAT_ADD(st, field, n) \
 	__atomic_fetch_add(&(st)->field, (uint64_t)(n), __ATOMIC_RELAXED)
 
@@ -328,7 +331,6 @@ struct dmaemu_machine {
 	 * (ownership.c), mapped on first use under m->lock, then read with
 	 * atomic loads. */
 	struct dmaemu_device *devices;
-	struct dmaemu__stats_gone *stats_gone; /* oldest last */
 	/* The bus (bus/): clients by slot and the IOMMU's owner hook (what
 	 * a faulting page belongs to), set at create before any device
 	 * exists, then read-only. */
@@ -394,6 +396,10 @@ struct dmaemu_machine {
 	/* Registry (machine.c): immutable while the machine is live. */
 	uint64_t seq;		/* creation order, for "current" */
 	unsigned int reg_index; /* slot in the registry */
+
+	/* stats=1: counters of destroyed devices (bus/device.c), newest
+	 * first, under m->lock. */
+	struct dmaemu__stats_gone *stats_gone;
 };
 
 /*

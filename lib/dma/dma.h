@@ -172,6 +172,7 @@ struct dmaemu__mapping {
 	struct dmaemu__mapping **segs;
 	struct dmaemu__sg_ent *ents;
 	uint64_t dev_reads, dev_writes;
+	uint64_t dev_bytes_read, dev_bytes_written; /* of those accesses */
 	struct dmaemu__dev_access last;
 };
 

@@ -50,10 +50,10 @@ static void make(const char *opts)
 }
 
 /* What was written to the stream since make() or the last call. */
+static char *copy; /* output()'s last answer */
+
 static char *output(void)
 {
-	static char *copy;
-
 	ck_assert_int_eq(fflush(out), 0);
 	free(copy);
 	copy = strndup(out_buf, out_len);
@@ -66,6 +66,8 @@ static char *output(void)
 
 static void teardown(void)
 {
+	free(copy);
+	copy = NULL;
 	if (out) {
 		fclose(out);
 		free(out_buf);
@@ -482,6 +484,21 @@ START_TEST(test_stats)
 	ck_assert_uint_eq(ds.live_mappings, 2);
 	ck_assert_uint_eq(ds.iommu_pages, iommu ? 2 : 0);
 	ck_assert_int_eq(dmaemu_dma_write(dd, drx, pkt, 256), 0);
+	{
+		/* Per mapping: the accesses and bytes of each. */
+		struct dmaemu_mapping_info mi;
+
+		ck_assert_int_eq(dmaemu_device_mapping_find(dd, dtx, 1, &mi),
+				 0);
+		ck_assert_uint_eq(mi.dev_reads, 1);
+		ck_assert_uint_eq(mi.dev_bytes_read, 100);
+		ck_assert_uint_eq(mi.dev_writes + mi.dev_bytes_written, 0);
+		ck_assert_int_eq(dmaemu_device_mapping_find(dd, drx, 1, &mi),
+				 0);
+		ck_assert_uint_eq(mi.dev_writes, 1);
+		ck_assert_uint_eq(mi.dev_bytes_written, 256);
+		ck_assert_uint_eq(mi.dev_reads + mi.dev_bytes_read, 0);
+	}
 	dma_unmap_single(dev, dtx, 4096, DMA_TO_DEVICE);
 	dma_unmap_single(dev, drx, 256, DMA_FROM_DEVICE);
 
