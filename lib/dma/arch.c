@@ -110,9 +110,9 @@ void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
 	switch (m->opt.profile) {
 	case DMAEMU__PROFILE_ARM:
 	case DMAEMU__PROFILE_ARM64:
-		inv_range(m, phys, size);
 		DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), bytes_invalidated,
 				 size);
+		inv_range(m, phys, size);
 		break;
 	case DMAEMU__PROFILE_X86:
 		break;

@@ -16,6 +16,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 
 #include <dmaemu/cpu.h>
@@ -541,6 +542,44 @@ START_TEST(test_stats)
 }
 END_TEST
 
+/* A scatterlist counts once as a map and once as an unmap, its bytes
+ * added up (arm64, direct: the TO_DEVICE map cleans each entry). */
+START_TEST(test_stats_sg)
+{
+	struct dmaemu_device_stats ds;
+	struct scatterlist sg[2];
+	uint8_t *a, *b;
+
+	make("profile=arm64");
+	a = kmalloc(512, GFP_KERNEL);
+	b = kmalloc(1024, GFP_KERNEL);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], a, 512);
+	sg_set_buf(&sg[1], b, 1024);
+	ck_assert_int_eq(dma_map_sg(dev, sg, 2, DMA_TO_DEVICE), 2);
+	dma_sync_sg_for_cpu(dev, sg, 2, DMA_TO_DEVICE);
+	dma_sync_sg_for_device(dev, sg, 2, DMA_TO_DEVICE);
+	ck_assert_int_eq(dmaemu_device_stats(dd, &ds), 0);
+	ck_assert_uint_eq(ds.maps, 1);
+	ck_assert_uint_eq(ds.live_mappings, 2);
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+	ck_assert_int_eq(dmaemu_device_stats(dd, &ds), 0);
+	ck_assert_uint_eq(ds.maps, 1);
+	ck_assert_uint_eq(ds.unmaps, 1);
+	ck_assert_uint_eq(ds.live_mappings, 0);
+	ck_assert_uint_eq(ds.bytes_mapped, 1536);
+	ck_assert_uint_eq(ds.syncs_for_cpu, 1);
+	ck_assert_uint_eq(ds.syncs_for_device, 1);
+	ck_assert_uint_eq(ds.bytes_cleaned, 2 * 1536);
+	ck_assert_uint_eq(ds.bytes_invalidated, 0);
+	kfree(a);
+	kfree(b);
+	teardown();
+}
+END_TEST
+
 /* Interrupts, per device; a device destroyed keeps its line in the
  * summary with stats=1. */
 START_TEST(test_stats_irqs_and_summary)
@@ -611,6 +650,7 @@ static Suite *seeing_suite(void)
 	tcase_add_test(tc, test_line_map_bad_arguments);
 	tcase_add_loop_test(tc, test_dump, 0, 3);
 	tcase_add_loop_test(tc, test_stats, 0, 6);
+	tcase_add_test(tc, test_stats_sg);
 	tcase_add_test(tc, test_stats_irqs_and_summary);
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	suite_add_tcase(s, tc);
