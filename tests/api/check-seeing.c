@@ -639,6 +639,55 @@ START_TEST(test_stats_irqs_and_summary)
 }
 END_TEST
 
+/* stats=1: the summary on the report stream at machine destroy, with a
+ * device destroyed before; stats=0 (the default): nothing. */
+START_TEST(test_stats_option)
+{
+	char path[] = "/tmp/check-seeing-log-XXXXXX", opts[128], text[4096];
+	struct dmaemu_machine *m2;
+	struct dmaemu_device *d2;
+	size_t n;
+	FILE *f;
+	int fd, k;
+
+	for (k = 0; k < 2; k++) {
+		fd = mkstemp(path);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+		snprintf(opts, sizeof(opts),
+			 "profile=arm64:mem=16M:stats=%d:log_path=%s", !k,
+			 path);
+		m2 = dmaemu_machine_create(opts);
+		ck_assert_ptr_nonnull(m2);
+		d2 = dmaemu_device_create(m2, "gone0", NULL, NULL);
+		ck_assert_ptr_nonnull(d2);
+		dmaemu_device_destroy(d2);
+		ck_assert_ptr_nonnull(
+			dmaemu_device_create(m2, "live0", NULL, NULL));
+		dmaemu_machine_destroy(m2);
+		f = fopen(path, "r");
+		ck_assert_ptr_nonnull(f);
+		n = fread(text, 1, sizeof(text) - 1, f);
+		text[n] = '\0';
+		fclose(f);
+		unlink(path);
+		strcpy(path, "/tmp/check-seeing-log-XXXXXX");
+		if (k) {
+			ck_assert_ptr_null(strstr(text, "dmaemu stats:"));
+			continue;
+		}
+		ck_assert_ptr_nonnull(strstr(text, "dmaemu stats: L1: "));
+		ck_assert_ptr_nonnull(strstr(
+			text, "\ndmaemu stats: device gone0 (destroyed): "
+			      "0 maps"));
+		ck_assert_ptr_nonnull(
+			strstr(text, "\ndmaemu stats: device live0: 0 maps"));
+		ck_assert_ptr_nonnull(
+			strstr(text, "\ndmaemu stats: 0 reports\n"));
+	}
+}
+END_TEST
+
 static Suite *seeing_suite(void)
 {
 	Suite *s = suite_create("seeing");
@@ -652,6 +701,7 @@ static Suite *seeing_suite(void)
 	tcase_add_loop_test(tc, test_stats, 0, 6);
 	tcase_add_test(tc, test_stats_sg);
 	tcase_add_test(tc, test_stats_irqs_and_summary);
+	tcase_add_test(tc, test_stats_option);
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	suite_add_tcase(s, tc);
 	return s;
