@@ -5,7 +5,9 @@
  *
  * How it works.  Each device keeps a struct dmaemu__dev_stats (core.h) in
  * its struct dmaemu_device; the layers that see an event add to it with a
- * relaxed atomic add, one instruction on the path (no lock, no branch):
+ * relaxed atomic load and store (no lock, no locked instruction, no
+ * branch; concurrent additions to one counter may lose one, see
+ * DMAEMU__STAT_ADD in core/core.h):
  *
  *	dma/mapping.c   maps, unmaps, syncs, bytes mapped
  *	dma/arch.c      bytes cleaned and invalidated by the streaming API

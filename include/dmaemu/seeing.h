@@ -156,8 +156,11 @@ struct dmaemu_device_stats {
  * @dev: the device.
  * @st:  filled in (zeroed on error).
  *
- * The counters are kept with relaxed atomic additions on the paths they
- * count; each is exact once the threads that add to it are quiet.
+ * The counters cost the paths they count no lock and no locked
+ * instruction (a relaxed atomic load and store), so they are exact when
+ * one thread at a time makes the device's calls (or its DMA); threads
+ * that add to one counter of one device at the same instant may lose a
+ * count.
  *
  * Return: 0; -EINVAL (bad-argument report) for a NULL argument or a
  * destroyed @dev.

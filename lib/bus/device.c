@@ -442,6 +442,7 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	d->m = m;
 	d->ops = ops;
 	d->priv = priv;
+	dmaemu__vg_atomic(&d->stats, sizeof(d->stats));
 	d->dev.init_name = d->name;
 	d->dev.dmaemu = d;
 	/* Linux's defaults: 32-bit masks, 64 KiB segments, 4 GiB boundary. */
