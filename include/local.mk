@@ -15,6 +15,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/mm.h \
 	include/dmaemu/report.h \
 	include/dmaemu/sched.h \
+	include/dmaemu/seeing.h \
 	include/dmaemu/testing.h \
 	include/dmaemu/trace.h \
 	include/dmaemu/sync.h \

@@ -24,6 +24,7 @@
 
 #include "dma/dma.h"
 #include "dmaemu/sync.h"
+#include "dmaemu/seeing.h"
 
 /* The machine's mutexes, in one place so that create and destroy agree. */
 static int init_mutexes(struct dmaemu_machine *m)
@@ -214,6 +215,12 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 {
 	if (!m)
 		return;
+	if (m->opt.stats) { /* on the report stream, while all is there */
+		FILE *f = m->log ? m->log : stderr;
+
+		dmaemu_machine_stats_print(m, f);
+		fflush(f);
+	}
 	dmaemu__devices_fini(m); /* reports their leaks: the machine is whole */
 	dmaemu__kwork_fini(m);	 /* the kernel worker: drivers are gone */
 	dmaemu__irq_fini(m);	 /* the interrupt thread, now idle */

@@ -301,6 +301,8 @@ static void mapping_out(const struct dmaemu__mapping *r,
 	}
 	o->dev_reads = r->dev_reads;
 	o->dev_writes = r->dev_writes;
+	o->dev_bytes_read = r->dev_bytes_read;
+	o->dev_bytes_written = r->dev_bytes_written;
 	o->last_valid = r->last.valid;
 	o->last_write = r->last.write;
 	o->last_dma = r->last.dma;

@@ -101,6 +101,7 @@ api_tests = \
 	tests/api/check-report-policy \
 	tests/api/check-fault \
 	tests/api/check-trace \
+	tests/api/check-seeing \
 	tests/api/check-check-helpers \
 	tests/api/check-api-debug \
 	tests/api/check-coherence-misuse \

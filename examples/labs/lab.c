@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * lab.c - the shared part of the lab programs (lab.h): arguments, the
- * machine, the cache-line pictures and the result line.
+ * machine, the cache-line pictures (the library's printer,
+ * <dmaemu/seeing.h>) and the result line.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <dmaemu/report.h>
+#include <dmaemu/seeing.h>
 #include <dmaemu/testing.h>
 
 #include "lab.h"
@@ -94,58 +95,49 @@ void lab_say(const char *fmt, ...)
 	fputc('\n', stdout);
 }
 
-static bool use_colour(void)
+/* DMAEMU_LAB_COLOR=never|always, else the library's choice (a terminal,
+ * NO_COLOR unset); NO_COLOR wins over "always". */
+static int colour_mode(void)
 {
-	const char *c = getenv("DMAEMU_LAB_COLOR"), *term = getenv("TERM");
+	const char *c = getenv("DMAEMU_LAB_COLOR");
 
-	if (c && !strcmp(c, "never"))
-		return false;
-	if (getenv("NO_COLOR"))
-		return false;
+	if (getenv("NO_COLOR") || (c && !strcmp(c, "never")))
+		return DMAEMU_COLOUR_NEVER;
 	if (c && !strcmp(c, "always"))
-		return true;
-	return isatty(STDOUT_FILENO) && term && strcmp(term, "dumb");
+		return DMAEMU_COLOUR_ALWAYS;
+	return DMAEMU_COLOUR_AUTO;
 }
 
 /*
- * One byte of the picture: '.' nothing to say, 'c' CPU-dirty (its copy is
- * newer than memory), 'd' device-changed (memory is newer than the CPU's
- * copy), '!' both.  Bytes outside the buffer are ' '.
+ * With DMAEMU_LAB_SVG=DIR, each picture is also written as
+ * DIR/NAME-VARIANT-N.svg (N counting the pictures from 1), so the buggy
+ * and the fixed variant's pictures can be set side by side.
  */
-static void show_line(const struct dmaemu_line_state *st, uint64_t lo,
-		      uint64_t hi, bool colour)
+static void write_svg(struct lab *lab, uint64_t phys, size_t len,
+		      const char *title)
 {
-	static const char *const paint[] = {['.'] = "",
-					    ['c'] = "\033[30;43m",
-					    ['d'] = "\033[30;46m",
-					    ['!'] = "\033[97;41m"};
-	unsigned int i;
+	const char *dir = getenv("DMAEMU_LAB_SVG");
+	char path[4096];
+	FILE *f;
 
-	printf("    0x%09llx %-6s %-3s ", (unsigned long long)st->phys,
-	       st->owner == DMAEMU_OWNER_DEVICE ? "device" : "cpu",
-	       st->resident ? (st->dirty_levels ? "R+D" : "R") : "-");
-	for (i = 0; i < st->line_size; i++) {
-		uint64_t p = st->phys + i;
-		bool c = dmaemu_line_mask_test(st->cpu_dirty, i);
-		bool d = dmaemu_line_mask_test(st->dev_changed, i);
-		char ch = c && d ? '!' : c ? 'c' : d ? 'd' : '.';
-
-		if (p < lo || p >= hi)
-			ch = ' ';
-		if (colour && ch != '.' && ch != ' ')
-			printf("%s%c\033[0m", paint[(int)ch], ch);
-		else
-			putchar(ch);
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s-%s-%u.svg", dir, lab->name,
+		 LAB_VARIANT, ++lab->pictures);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "%s: cannot write %s\n", lab->name, path);
+		return;
 	}
-	putchar('\n');
+	if (dmaemu_line_map_svg(lab->m, phys, len, title, f) < 0)
+		fprintf(stderr, "%s: cannot draw %s\n", lab->name, path);
+	if (fclose(f))
+		fprintf(stderr, "%s: cannot write %s\n", lab->name, path);
 }
 
 void lab_show(struct lab *lab, const void *addr, size_t len, const char *title)
 {
 	struct dmaemu_addr_info ai;
-	struct dmaemu_line_state st;
-	bool colour = use_colour();
-	uint64_t p, end;
 
 	fflush(stdout);
 	printf("\n  %s\n", title);
@@ -155,15 +147,11 @@ void lab_show(struct lab *lab, const void *addr, size_t len, const char *title)
 		printf("    (not memory of this machine)\n\n");
 		return;
 	}
-	end = ai.phys + len;
-	printf("    %-11s %-6s %-3s bytes of the line: . same  c CPU-dirty"
-	       "  d device-changed  ! both\n",
-	       "line", "owner", "$");
-	for (p = ai.phys; p < end; p = st.phys + st.line_size) {
-		if (dmaemu_line_state(lab->m, p, &st))
-			break;
-		show_line(&st, ai.phys, end, colour);
-	}
+	fflush(stdout);
+	if (dmaemu_line_map_print(lab->m, ai.phys, len, stdout, colour_mode()) <
+	    0)
+		printf("    (cannot draw these lines)\n");
+	write_svg(lab, ai.phys, len, title);
 	putchar('\n');
 	fflush(stdout);
 }

@@ -31,6 +31,7 @@ struct lab {
 	const char *name;    /* the lab's name */
 	const char *profile; /* arm, arm64 (the default) or x86 */
 	unsigned long long seed;
+	unsigned int pictures; /* lab_show() calls so far */
 };
 
 /*
@@ -46,9 +47,12 @@ struct lab *lab_start(const char *name, int argc, char **argv,
  * lab_show() - draw the cache lines of the @len bytes at @addr (an address
  * of the machine's memory in any view) under the heading @title: one row a
  * line, with where it is cached, its owner and, per byte, whether the
- * CPU's copy is dirty or the device changed memory since the CPU's copy
- * was taken.  Colour when stdout is a terminal (or DMAEMU_LAB_COLOR=always)
- * unless NO_COLOR is set or DMAEMU_LAB_COLOR=never.
+ * CPU's copy is dirty, the device changed memory since the CPU's copy
+ * was taken, or the bytes wait in a write-combining buffer
+ * (dmaemu_line_map_print()).  Colour when stdout is a terminal (or
+ * DMAEMU_LAB_COLOR=always) unless NO_COLOR is set or
+ * DMAEMU_LAB_COLOR=never.  With DMAEMU_LAB_SVG=DIR the picture is also
+ * written to DIR/NAME-VARIANT-N.svg, N counting the pictures from 1.
  */
 void lab_show(struct lab *lab, const void *addr, size_t len, const char *title);
 

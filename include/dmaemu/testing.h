@@ -286,6 +286,9 @@ void *dmaemu_phys_view(struct dmaemu_machine *m, uint64_t phys, int region);
  * @sg_mapped:     scatterlist: segments it returned (else 0).
  * @dev_reads:     device reads that touched the mapping.
  * @dev_writes:    device writes that touched it.
+ * @dev_bytes_read:    bytes of those reads (an access is counted whole in
+ *                     the mapping holding its first byte).
+ * @dev_bytes_written: bytes of those writes.
  * @last_valid:    the device has accessed it; then @last_dma, @last_len
  *                 and @last_write describe the last access.
  */
@@ -307,6 +310,8 @@ struct dmaemu_mapping_info {
 	int sg_mapped;
 	uint64_t dev_reads;
 	uint64_t dev_writes;
+	uint64_t dev_bytes_read;
+	uint64_t dev_bytes_written;
 	bool last_valid;
 	bool last_write;
 	uint64_t last_dma;

@@ -98,7 +98,23 @@ struct dmaemu_device {
 	uint64_t pw_seq;
 	struct dmaemu_device_timing timing;
 	uint64_t t_seq;
+	char stats_pad0[DMAEMU__STATS_PAD];
+	struct dmaemu__dev_stats stats; /* atomics (core/core.h) */
+	char stats_pad1[DMAEMU__STATS_PAD];
 };
+
+/*
+ * The statistics of live device @dev: its emulated device's, through the
+ * struct device's link to it (a struct embedded in the caller's structure
+ * and bound to the device has it too).  A struct device with no device
+ * counts into a sink nobody reads.
+ */
+static inline struct dmaemu__dev_stats *dmaemu__dev_stats(struct device *dev)
+{
+	static struct dmaemu__dev_stats sink;
+
+	return dev && dev->dmaemu ? &dev->dmaemu->stats : &sink;
+}
 
 /* @d's struct device of the DMA API now (d->devp, read atomically: a
  * device thread may read it while dmaemu_device_bind() changes it). */

@@ -523,6 +523,7 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	d->priv = priv;
 	d->devp = &d->dev;
 	dmaemu__vg_atomic(&d->devp, sizeof(d->devp));
+	dmaemu__vg_atomic(&d->stats, sizeof(d->stats));
 	d->dev.init_name = d->name;
 	d->dev.dmaemu_refs = 1;
 	d->dev.dmaemu = d;
@@ -610,6 +611,7 @@ int dmaemu__devres_release_all(struct dmaemu_device *d)
 
 void dmaemu_device_destroy(struct dmaemu_device *d)
 {
+	struct dmaemu__stats_gone *gone;
 	struct dmaemu_device **pp;
 	struct dmaemu_machine *m;
 
@@ -647,6 +649,12 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	if (d->ops && d->ops->release)
 		d->ops->release(d);
 
+	gone = m->opt.stats ? dmaemu__calloc(1, sizeof(*gone)) : NULL;
+	if (gone) {
+		snprintf(gone->name, sizeof(gone->name), "%s",
+			 d->name ? d->name : "?");
+		dmaemu__dev_stats_read(&gone->st, &d->stats);
+	}
 	dmaemu__lock(&m->lock);
 	for (pp = &m->devices; *pp; pp = &(*pp)->next) {
 		if (*pp == d) {
@@ -663,6 +671,10 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	}
 	live_del_locked(&d->dev);
 	pthread_rwlock_unlock(&live_lock);
+	if (gone) {
+		gone->next = m->stats_gone;
+		m->stats_gone = gone;
+	}
 	dmaemu__unlock(&m->lock);
 
 	clients_free(d, DMAEMU__BUS_NSLOTS);
@@ -689,6 +701,12 @@ void dmaemu__devices_fini(struct dmaemu_machine *m)
 		if (!d)
 			break;
 		dmaemu_device_destroy(d);
+	}
+	while (m->stats_gone) {
+		struct dmaemu__stats_gone *g = m->stats_gone;
+
+		m->stats_gone = g->next;
+		dmaemu__free(g);
 	}
 }
 
@@ -1826,6 +1844,10 @@ int dmaemu_dma_read(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	if (dmaemu__device_alive(d))
 		spend_time(d, len);
 	ret = dma_read(d, addr, buf, len);
+	if (!ret) {
+		DMAEMU__STAT_ADD(&d->stats, dev_reads, 1);
+		DMAEMU__STAT_ADD(&d->stats, dev_bytes_read, len);
+	}
 	trace_access(d, "dma_read", addr, len, ret);
 	return ret;
 }
@@ -1839,6 +1861,10 @@ int dmaemu_dma_write(struct dmaemu_device *d, dma_addr_t addr, const void *buf,
 	if (dmaemu__device_alive(d))
 		spend_time(d, len);
 	ret = dma_write(d, addr, buf, len);
+	if (!ret) {
+		DMAEMU__STAT_ADD(&d->stats, dev_writes, 1);
+		DMAEMU__STAT_ADD(&d->stats, dev_bytes_written, len);
+	}
 	trace_access(d, "dma_write", addr, len, ret);
 	return ret;
 }

@@ -651,6 +651,8 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 	if (up)
 		dmaemu__pw_drain(d);
 	ic = desc->ic;
+	if (up)
+		DMAEMU__STAT_ADD(&d->stats, irqs, 1);
 	dmaemu__trace(ic->m, DMAEMU__TRACE_IRQ, up ? "irq_raise" : "irq_lower",
 		      "dev=%s line=%u irq=%u", d->dev.init_name, line,
 		      desc->irq);

@@ -81,6 +81,7 @@ enum {
 	K_WC_BUFFERS,
 	K_WC_SIZE,
 	K_PREFETCH,
+	K_STATS,
 	K_PREFETCH_RATE,
 	K_SEED,
 	K_HALT_ON_ERROR,
@@ -180,6 +181,7 @@ static const struct opt_key keys[K_NKEYS] = {
 		       F_POW2,
 		       {NULL}},
 	[K_PREFETCH] = {"prefetch", OPT_BOOL, OFF(prefetch), 0, 1, 0, {NULL}},
+	[K_STATS] = {"stats", OPT_BOOL, OFF(stats), 0, 1, 0, {NULL}},
 	[K_PREFETCH_RATE] = {"prefetch_rate",
 			     OPT_UINT,
 			     OFF(prefetch_rate),
@@ -692,6 +694,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->wc_buffers = 4;
 	o->wc_size = 64;
 	o->prefetch = false;
+	o->stats = false;
 	o->prefetch_rate = 256;
 	o->seed = 1;
 	o->halt_on_error = false;

@@ -339,6 +339,10 @@ void dmaemu__wc_stats(struct dmaemu_machine *m, uint64_t *flushes,
 		      uint64_t *evictions);
 /* Bytes of [@phys, @phys + @len) pending in write-combining buffers. */
 size_t dmaemu__wc_pending(struct dmaemu_machine *m, uint64_t phys, size_t len);
+/* The buffers in use: up to @max chunk addresses and pending byte counts,
+ * in buffer order (the machine dump); returns how many are in use. */
+size_t dmaemu__wc_buffers(struct dmaemu_machine *m, uint64_t *chunk,
+			  unsigned int *pending, size_t max);
 
 /* ---------------------------------------------------------------------- */
 /* Ordering on coherent memory (order.c)                                  */

@@ -391,6 +391,32 @@ size_t dmaemu__wc_pending(struct dmaemu_machine *m, uint64_t phys, size_t len)
 	return walk(m, phys, len, pending_byte, NULL);
 }
 
+size_t dmaemu__wc_buffers(struct dmaemu_machine *m, uint64_t *chunk,
+			  unsigned int *pending, size_t max)
+{
+	size_t n = 0;
+	unsigned int i, j;
+
+	dmaemu__lock(&m->wc_lock);
+	for (i = 0; i < m->wc->n; i++) {
+		struct wc_buf *b = &m->wc->buf[i];
+		unsigned int bytes = 0;
+
+		if (!b->used)
+			continue;
+		for (j = 0; j < m->wc->words; j++)
+			bytes += (unsigned int)__builtin_popcountll(
+				b->pending[j]);
+		if (n < max) {
+			chunk[n] = b->chunk;
+			pending[n] = bytes;
+		}
+		n++;
+	}
+	dmaemu__unlock(&m->wc_lock);
+	return n;
+}
+
 void dmaemu__wc_stats(struct dmaemu_machine *m, uint64_t *flushes,
 		      uint64_t *evictions)
 {

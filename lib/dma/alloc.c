@@ -1151,6 +1151,45 @@ bool dmaemu__alloc_device_busy(struct device *dev)
 }
 
 /**
+ * dmaemu__alloc_list() - the live allocations of @dev (the machine dump).
+ * @dev: the device.
+ * @out: room for @max entries, filled in no particular order.
+ * @max: entries @out can take.
+ *
+ * Cost: O(live allocations of every device), under the registry lock.
+ *
+ * Return: how many are live (which may exceed @max).
+ */
+size_t dmaemu__alloc_list(struct device *dev, struct dmaemu__alloc_info *out,
+			  size_t max)
+{
+	unsigned int b;
+	size_t n = 0;
+
+	reg_lock();
+	for (b = 0; b < REG_BUCKETS; b++) {
+		struct coherent *c;
+
+		for (c = registry.bucket[b]; c; c = c->next) {
+			if (c->dev != dev)
+				continue;
+			if (n < max) {
+				out[n].cpu_addr = c->cpu_addr;
+				out[n].handle = c->handle;
+				out[n].size = c->size;
+				out[n].attrs = c->attrs;
+				out[n].phys = c->chunk[0].phys;
+				out[n].contiguous = c->nchunks == 1;
+				out[n].view = view_names[c->view];
+			}
+			n++;
+		}
+	}
+	dmaemu__unlock(&registry.lock);
+	return n;
+}
+
+/**
  * dmaemu__alloc_release_device() - at device destroy: free what the
  * driver left allocated.
  * @dev: the device going away (its devres, hence its managed buffers,

@@ -63,22 +63,30 @@ static void inv_range(struct dmaemu_machine *m, uint64_t phys, size_t size)
  * dmaemu__arch_sync_for_device() - cache maintenance before the device
  * owns [@phys, @phys + @size) (map, sync_for_device).
  * @m:    machine.
+ * @dev:  the device (its statistics count the bytes cleaned or
+ *        invalidated: a partly covered edge line of an invalidate is
+ *        counted as invalidated, though it is cleaned first).
  * @phys: first byte (DRAM).
  * @size: bytes.
  * @dir:  DMA direction of the mapping.
  */
-void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, uint64_t phys,
-				  size_t size, int dir)
+void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, struct device *dev,
+				  uint64_t phys, size_t size, int dir)
 {
 	if (!size)
 		return;
 	switch (m->opt.profile) {
 	case DMAEMU__PROFILE_ARM:
 	case DMAEMU__PROFILE_ARM64:
-		if (dir == DMAEMU__DIR_FROM_DEVICE && !m->opt.map_clean)
+		if (dir == DMAEMU__DIR_FROM_DEVICE && !m->opt.map_clean) {
 			inv_range(m, phys, size);
-		else
+			DMAEMU__STAT_ADD(dmaemu__dev_stats(dev),
+					 bytes_invalidated, size);
+		} else {
 			dmaemu__range_clean(m, phys, size);
+			DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), bytes_cleaned,
+					 size);
+		}
 		break;
 	case DMAEMU__PROFILE_X86:
 		break;
@@ -89,18 +97,21 @@ void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, uint64_t phys,
  * dmaemu__arch_sync_for_cpu() - cache maintenance before the CPU takes
  * [@phys, @phys + @size) back (unmap, sync_for_cpu).
  * @m:    machine.
+ * @dev:  the device (statistics).
  * @phys: first byte (DRAM).
  * @size: bytes.
  * @dir:  DMA direction of the mapping.
  */
-void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, uint64_t phys,
-			       size_t size, int dir)
+void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
+			       uint64_t phys, size_t size, int dir)
 {
 	if (!size || dir == DMAEMU__DIR_TO_DEVICE)
 		return;
 	switch (m->opt.profile) {
 	case DMAEMU__PROFILE_ARM:
 	case DMAEMU__PROFILE_ARM64:
+		DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), bytes_invalidated,
+				 size);
 		inv_range(m, phys, size);
 		break;
 	case DMAEMU__PROFILE_X86:

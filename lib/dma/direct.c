@@ -28,7 +28,7 @@ static dma_addr_t direct_map(struct dmaemu_machine *m, struct device *dev,
 			     unsigned long attrs)
 {
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		dmaemu__arch_sync_for_device(m, phys, size, dir);
+		dmaemu__arch_sync_for_device(m, dev, phys, size, dir);
 	return phys + m->opt.dma_offset;
 }
 
@@ -37,21 +37,22 @@ static void direct_unmap(struct dmaemu_machine *m, struct device *dev,
 			 unsigned long attrs)
 {
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		dmaemu__arch_sync_for_cpu(m, phys, size, dir);
+		dmaemu__arch_sync_for_cpu(m, dev, phys, size, dir);
 }
 
 static void direct_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
 				dma_addr_t map_addr, uint64_t map_phys,
 				dma_addr_t addr, size_t size, int dir)
 {
-	dmaemu__arch_sync_for_cpu(m, map_phys + (addr - map_addr), size, dir);
+	dmaemu__arch_sync_for_cpu(m, dev, map_phys + (addr - map_addr), size,
+				  dir);
 }
 
 static void direct_sync_for_device(struct dmaemu_machine *m, struct device *dev,
 				   dma_addr_t map_addr, uint64_t map_phys,
 				   dma_addr_t addr, size_t size, int dir)
 {
-	dmaemu__arch_sync_for_device(m, map_phys + (addr - map_addr), size,
+	dmaemu__arch_sync_for_device(m, dev, map_phys + (addr - map_addr), size,
 				     dir);
 }
 
@@ -69,7 +70,8 @@ static int direct_map_sg(struct dmaemu_machine *m, struct device *dev,
 		sg->dma_address = phys + m->opt.dma_offset;
 		sg->dma_length = sg->length;
 		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-			dmaemu__arch_sync_for_device(m, phys, sg->length, dir);
+			dmaemu__arch_sync_for_device(m, dev, phys, sg->length,
+						     dir);
 	}
 	return nents;
 }
@@ -84,7 +86,7 @@ static void direct_unmap_sg(struct dmaemu_machine *m, struct device *dev,
 	if (attrs & DMA_ATTR_SKIP_CPU_SYNC)
 		return;
 	for_each_sg (sgl, sg, nents, i)
-		dmaemu__arch_sync_for_cpu(m, sg_phys(sg), sg->length, dir);
+		dmaemu__arch_sync_for_cpu(m, dev, sg_phys(sg), sg->length, dir);
 }
 
 const struct dmaemu__dma_ops dmaemu__direct_ops = {

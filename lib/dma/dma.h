@@ -86,10 +86,10 @@ struct dmaemu__dma_backend {
  *   x86:   nothing (devices snoop).
  * arch.c.
  */
-void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, uint64_t phys,
-				  size_t size, int dir);
-void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, uint64_t phys,
-			       size_t size, int dir);
+void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, struct device *dev,
+				  uint64_t phys, size_t size, int dir);
+void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
+			       uint64_t phys, size_t size, int dir);
 
 /* ---------------------------------------------------------------------- */
 /* Dispatch and the registry (mapping.c, registry.c)                     */
@@ -172,6 +172,7 @@ struct dmaemu__mapping {
 	struct dmaemu__mapping **segs;
 	struct dmaemu__sg_ent *ents;
 	uint64_t dev_reads, dev_writes;
+	uint64_t dev_bytes_read, dev_bytes_written; /* of those accesses */
 	struct dmaemu__dev_access last;
 };
 
@@ -452,6 +453,9 @@ int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 		       size_t size, struct dmaemu__alloc_info *out);
 bool dmaemu__alloc_device_busy(struct device *dev);
 unsigned long dmaemu__alloc_release_device(struct device *dev);
+/* alloc.c: copies of up to @max live allocations of @dev; how many live. */
+size_t dmaemu__alloc_list(struct device *dev, struct dmaemu__alloc_info *out,
+			  size_t max);
 
 /* mask.c: does @mask reach the lowest page of DRAM (bus addresses)? */
 bool dmaemu__dma_mask_supported(struct dmaemu_machine *m, uint64_t mask);

@@ -602,8 +602,8 @@ static int unmap_range(struct dmaemu_machine *m, struct device *dev,
 static void for_each_run(struct dmaemu_machine *m, struct device *dev,
 			 struct dmaemu__iommu_domain *hw, dma_addr_t addr,
 			 size_t size, int dir,
-			 void (*fn)(struct dmaemu_machine *, uint64_t, size_t,
-				    int))
+			 void (*fn)(struct dmaemu_machine *, struct device *,
+				    uint64_t, size_t, int))
 {
 	while (size) {
 		uint64_t phys;
@@ -614,7 +614,7 @@ static void for_each_run(struct dmaemu_machine *m, struct device *dev,
 		if (!run)
 			goto bad;
 		if (dmaemu__bank_of_phys(m, phys, run))
-			fn(m, phys, run, dir);
+			fn(m, dev, phys, run, dir);
 		addr += run;
 		size -= run;
 	}
@@ -662,7 +662,7 @@ static dma_addr_t iommu_map(struct dmaemu_machine *m, struct device *dev,
 
 	dma = map_contig(m, dev, phys, size, dir, attrs, KIND_SINGLE);
 	if (dma != DMA_MAPPING_ERROR && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		dmaemu__arch_sync_for_device(m, phys, size, dir);
+		dmaemu__arch_sync_for_device(m, dev, phys, size, dir);
 	return dma;
 }
 
@@ -749,7 +749,7 @@ static void iommu_unmap_sg(struct dmaemu_machine *m, struct device *dev,
 		for_each_sg (sgl, s, nents, i)
 			if (s->length &&
 			    dmaemu__bank_of_phys(m, sg_phys(s), s->length))
-				dmaemu__arch_sync_for_cpu(m, sg_phys(s),
+				dmaemu__arch_sync_for_cpu(m, dev, sg_phys(s),
 							  s->length, dir);
 	hw = domain_of(m, dev, false, &iv);
 	unmap_range(m, dev, hw, iv, sg_dma_address(sgl), 0, KIND_SG);
@@ -796,7 +796,7 @@ static int iommu_map_sg(struct dmaemu_machine *m, struct device *dev,
 		for_each_sg (sgl, s, nents, i)
 			if (s->length &&
 			    dmaemu__bank_of_phys(m, sg_phys(s), s->length))
-				dmaemu__arch_sync_for_device(m, sg_phys(s),
+				dmaemu__arch_sync_for_device(m, dev, sg_phys(s),
 							     s->length, dir);
 
 	/* One IOVA range for the whole list, each entry's pages at its

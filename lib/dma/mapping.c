@@ -335,6 +335,24 @@ static bool fault_map(struct dmaemu_machine *m, struct device *dev,
 	return dmaemu__should_fail(m, DMAEMU_FAULT_DMA_MAP, size, what);
 }
 
+/* The device's statistics: a map of @bytes; a sync (the API's calls, counted
+ * whether or not they found their mapping). */
+static void count_map(struct device *dev, uint64_t bytes)
+{
+	struct dmaemu__dev_stats *st = dmaemu__dev_stats(dev);
+
+	DMAEMU__STAT_ADD(st, maps, 1);
+	DMAEMU__STAT_ADD(st, bytes_mapped, bytes);
+}
+
+static void count_sync(struct device *dev, bool for_device)
+{
+	if (for_device)
+		DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), syncs_for_device, 1);
+	else
+		DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), syncs_for_cpu, 1);
+}
+
 static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 			   uint64_t phys, const void *cpu, size_t size, int dir,
 			   unsigned long attrs, enum dmaemu__map_type type,
@@ -362,6 +380,7 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	map->cpu_addr = cpu;
 	map->prefetch = m->opt.prefetch;
 	dmaemu__mapping_insert(dev, map);
+	count_map(dev, size);
 	dmaemu__owner_map(m, phys, size, dir == DMAEMU__DIR_TO_DEVICE);
 	if (m->opt.prefetch)
 		dmaemu__prefetch_add_range(m, phys, size);
@@ -770,9 +789,9 @@ static void sync_range(struct dmaemu_machine *m, struct device *dev,
 	if (past > b->phys + b->size - p)
 		past = (size_t)(b->phys + b->size - p);
 	if (for_device)
-		dmaemu__arch_sync_for_device(m, p, past, dir);
+		dmaemu__arch_sync_for_device(m, dev, p, past, dir);
 	else
-		dmaemu__arch_sync_for_cpu(m, p, past, dir);
+		dmaemu__arch_sync_for_cpu(m, dev, p, past, dir);
 }
 
 static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
@@ -791,6 +810,7 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		report_no_mapping(m, dev, fn, type, addr, size, dir);
 		return;
 	}
+	DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), unmaps, 1);
 	ops = dmaemu__dma_ops_of(map->ops);
 	dmaemu__trace(m, DMAEMU__TRACE_DMA,
 		      type == DMAEMU__MAP_SINGLE ? "dma_unmap_single"
@@ -870,6 +890,7 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	struct dmaemu__mapping *head, *seg;
 	struct scatterlist *sg;
 	bool bounce = false;
+	uint64_t bytes;
 	int i, n;
 
 	if (!m)
@@ -979,6 +1000,9 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		check_overlap(m, dev, head->ents[i].phys, head->ents[i].len,
 			      dir, attrs, fn);
 	dmaemu__mapping_insert(dev, head);
+	for (i = 0, bytes = 0; i < nents; i++)
+		bytes += head->ents[i].len;
+	count_map(dev, bytes);
 	for (i = 0; i < nents; i++) {
 		dmaemu__owner_map(m, head->ents[i].phys, head->ents[i].len,
 				  dir == DMAEMU__DIR_TO_DEVICE);
@@ -1065,6 +1089,7 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 			dir_name((int)dir));
 		return;
 	}
+	DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), unmaps, 1);
 	/* The recorded count is what is unmapped. */
 	check_unmap(m, dev, fn, head, DMAEMU__MAP_SG, head->size, nents,
 		    (int)dir);
@@ -1093,6 +1118,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 
 	if (!m)
 		return;
+	count_sync(dev, for_device);
 	ret = sg ? dmaemu__mapping_find_sg(dev, sg_dma_address(sg), sg, &c)
 		 : -ENOENT;
 	if (ret) {
@@ -1212,6 +1238,7 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys,
 	fill_record(map, DMAEMU__MAP_RESOURCE, dma, phys, size, dir, attrs, ops,
 		    fn, caller);
 	dmaemu__mapping_insert(dev, map);
+	count_map(dev, size);
 	return dma;
 }
 
@@ -1257,6 +1284,7 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 				  (int)dir);
 		return;
 	}
+	DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), unmaps, 1);
 	if (size != map->size)
 		report_other_size(m, dev, fn, map, size, (int)dir);
 	check_unmap(m, dev, fn, map, DMAEMU__MAP_RESOURCE, size, 0, (int)dir);
@@ -1311,9 +1339,9 @@ static bool sync_allocation(struct dmaemu_machine *m, struct device *dev,
 		return true; /* coherent memory: nothing to do */
 	phys = info.phys + (addr - info.handle);
 	if (for_device)
-		dmaemu__arch_sync_for_device(m, phys, size, dir);
+		dmaemu__arch_sync_for_device(m, dev, phys, size, dir);
 	else
-		dmaemu__arch_sync_for_cpu(m, phys, size, dir);
+		dmaemu__arch_sync_for_cpu(m, dev, phys, size, dir);
 	return true;
 }
 
@@ -1327,6 +1355,7 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 
 	if (!m)
 		return;
+	count_sync(dev, for_device);
 	dmaemu__trace(m, DMAEMU__TRACE_DMA,
 		      for_device ? "dma_sync_single_for_device"
 				 : "dma_sync_single_for_cpu",

@@ -1016,10 +1016,13 @@ static void registry_access(struct device *dev, void *data, dma_addr_t dma,
 		n = find_holding(reg, dma, 1);
 	if (n) {
 		map = &n->map;
-		if (write)
+		if (write) {
 			map->dev_writes++;
-		else
+			map->dev_bytes_written += len;
+		} else {
 			map->dev_reads++;
+			map->dev_bytes_read += len;
+		}
 		map->last.dma = dma;
 		map->last.len = len;
 		map->last.write = write;

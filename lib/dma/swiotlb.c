@@ -491,7 +491,8 @@ static void bounce(struct dmaemu_machine *m, uint64_t dst, uint64_t src,
 	}
 }
 
-static void count_bounce(struct dmaemu_machine *m, size_t size)
+static void count_bounce(struct dmaemu_machine *m, struct device *dev,
+			 size_t size)
 {
 	struct dmaemu__swiotlb *s =
 		__atomic_load_n(&m->swiotlb, __ATOMIC_ACQUIRE);
@@ -499,6 +500,7 @@ static void count_bounce(struct dmaemu_machine *m, size_t size)
 	dmaemu__lock(&s->lock);
 	s->bounced += size;
 	dmaemu__unlock(&s->lock);
+	DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), bytes_bounced, size);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -577,7 +579,7 @@ static uint64_t bounce_map(struct dmaemu_machine *m, struct device *dev,
 	}
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC) && to_dev(dir)) {
 		bounce(m, tlb, phys, size);
-		count_bounce(m, size);
+		count_bounce(m, dev, size);
 	}
 	return tlb;
 }
@@ -678,14 +680,14 @@ static dma_addr_t swiotlb_map(struct dmaemu_machine *m, struct device *dev,
 	/* As swiotlb_map_page(): bounce only when it has to. */
 	if (!m->opt.swiotlb_force && capable(dev, phys_to_bus(m, phys), size)) {
 		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-			dmaemu__arch_sync_for_device(m, phys, size, dir);
+			dmaemu__arch_sync_for_device(m, dev, phys, size, dir);
 		return phys_to_bus(m, phys);
 	}
 	tlb = bounce_map(m, dev, phys, size, dir, attrs);
 	if (tlb == INVALID_PHYS)
 		return DMA_MAPPING_ERROR;
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		dmaemu__arch_sync_for_device(m, tlb, size, dir);
+		dmaemu__arch_sync_for_device(m, dev, tlb, size, dir);
 	return phys_to_bus(m, tlb);
 }
 
@@ -703,12 +705,12 @@ static bool to_cpu(struct dmaemu_machine *m, struct device *dev, uint64_t tlb,
 	bool in_pool;
 
 	if (!skip && dmaemu__bank_of_phys(m, tlb, size))
-		dmaemu__arch_sync_for_cpu(m, tlb, size, dir);
+		dmaemu__arch_sync_for_cpu(m, dev, tlb, size, dir);
 	if (!bounce_lookup(m, dev, tlb, &size, unmap, &orig, &in_pool))
 		return false;
 	if (!skip && from_dev(dir)) {
 		bounce(m, orig, tlb, size);
-		count_bounce(m, size);
+		count_bounce(m, dev, size);
 	}
 	return true;
 }
@@ -750,10 +752,10 @@ static void swiotlb_sync_for_device(struct dmaemu_machine *m,
 	if (bounce_lookup(m, dev, tlb, &size, false, &orig, &in_pool) &&
 	    to_dev(dir)) {
 		bounce(m, tlb, orig, size);
-		count_bounce(m, size);
+		count_bounce(m, dev, size);
 	}
 	if (dmaemu__bank_of_phys(m, tlb, size))
-		dmaemu__arch_sync_for_device(m, tlb, size, dir);
+		dmaemu__arch_sync_for_device(m, dev, tlb, size, dir);
 }
 
 static void swiotlb_unmap_sg(struct dmaemu_machine *m, struct device *dev,
@@ -797,8 +799,8 @@ static int swiotlb_map_sg(struct dmaemu_machine *m, struct device *dev,
 		sg->dma_address = phys_to_bus(m, dev_phys);
 		sg->dma_length = sg->length;
 		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-			dmaemu__arch_sync_for_device(m, dev_phys, sg->length,
-						     dir);
+			dmaemu__arch_sync_for_device(m, dev, dev_phys,
+						     sg->length, dir);
 	}
 	return nents;
 }

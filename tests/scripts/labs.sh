@@ -119,6 +119,32 @@ else
 	skip "NO_COLOR: no script(1)"
 fi
 
+# 4b. --svg: each picture as an SVG file, before (buggy) and after the fix
+# (fixed).  rx-stale's fourth picture is the line after the driver read
+# frame 4: one stale device-changed byte in the buggy variant, none once
+# the fix invalidates.
+run_ok "run --svg: buggy" run rx-stale --no-color --svg "$tmp/svg"
+run_ok "run --svg: fixed" run rx-stale --fixed --no-color --svg "$tmp/svg"
+for v in buggy fixed; do
+	for i in 1 2 3 4; do
+		check "--svg: rx-stale-$v-$i.svg written" \
+			sh -c "head -c 200 '$tmp/svg/rx-stale-$v-$i.svg' | grep -q '<svg '"
+	done
+done
+if command -v xmllint >/dev/null 2>&1; then
+	check "--svg: well-formed XML" xmllint --noout "$tmp"/svg/*.svg
+else
+	skip "--svg: well-formed XML: no xmllint"
+fi
+check "--svg: buggy, after the read: the stale byte" \
+	test "$(grep -c 'data-state="d"' "$tmp/svg/rx-stale-buggy-4.svg")" -eq 1
+check "--svg: fixed, after the read: nothing stale" \
+	test "$(grep -c 'data-state="d"' "$tmp/svg/rx-stale-fixed-4.svg")" -eq 0
+check "--svg: the picture's title is the lab's heading" \
+	grep -q '<title>after the driver has read it:</title>' \
+	"$tmp/svg/rx-stale-fixed-4.svg"
+run_fails "--svg without a value" 2 "--svg needs a value" run rx-stale --svg
+
 # 5. Bad input: a message and a non-zero exit.
 run_fails "unknown lab" 2 "no lab 'no-such-lab'" run no-such-lab
 run_fails "unknown profile" 2 "unknown profile 'sparc'" run rx-stale \
