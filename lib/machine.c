@@ -207,6 +207,8 @@ out_free:
 
 void dmaemu_machine_destroy(struct dmaemu_machine *m)
 {
+	if (dmaemu__machine_bad(m, "dmaemu_machine_destroy"))
+		return;
 	if (!m)
 		return;
 	dmaemu__devices_fini(m); /* reports their leaks: the machine is whole */

@@ -104,7 +104,8 @@ api_tests = \
 	tests/api/check-check-helpers \
 	tests/api/check-api-debug \
 	tests/api/check-coherence-misuse \
-	tests/api/check-ordering
+	tests/api/check-ordering \
+	tests/api/check-bad-input
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 

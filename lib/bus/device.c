@@ -424,6 +424,10 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 			  : !name || !*name ? "no device name"
 					    : bad_ops(ops);
 
+	if (dmaemu__machine_bad(m, "dmaemu_device_create")) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (why) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"dmaemu_device_create(%s): %s",

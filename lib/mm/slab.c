@@ -849,6 +849,11 @@ void *kmemdup(const void *src, size_t len, gfp_t gfp)
 
 	if (!m)
 		return NULL;
+	if (!src && len) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"kmemdup(NULL, %zu)", len);
+		return NULL;
+	}
 	p = dmaemu__kmalloc(m, len, gfp, "kmemdup");
 	if (p && len)
 		cpu_copy(p, src, len);
