@@ -420,6 +420,8 @@ void dmaemu__machine_unregister(struct dmaemu_machine *m);
  * dereferenced: it is compared with the registry's entries.
  */
 bool dmaemu__machine_bad(const struct dmaemu_machine *m, const char *fn);
+/* Is @m a live machine?  (Compared with the registry, not dereferenced.) */
+bool dmaemu__machine_live(const struct dmaemu_machine *m);
 /* options.c */
 void dmaemu__options_defaults(struct dmaemu__options *o);
 int dmaemu__options_parse(struct dmaemu__options *o, const char *s,

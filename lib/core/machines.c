@@ -126,7 +126,7 @@ void dmaemu__machine_unregister(struct dmaemu_machine *m)
 	dmaemu__unlock(&registry_lock);
 }
 
-static bool machine_live(const struct dmaemu_machine *m)
+bool dmaemu__machine_live(const struct dmaemu_machine *m)
 {
 	unsigned int i, n = __atomic_load_n(&registry_used, __ATOMIC_ACQUIRE);
 
@@ -138,7 +138,7 @@ static bool machine_live(const struct dmaemu_machine *m)
 
 bool dmaemu__machine_bad(const struct dmaemu_machine *m, const char *fn)
 {
-	if (!m || machine_live(m))
+	if (!m || dmaemu__machine_live(m))
 		return false;
 	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 			"%s: %p is not a live machine (destroyed, or not made "
@@ -153,7 +153,7 @@ void dmaemu_machine_set_current(struct dmaemu_machine *m)
 	if (dmaemu__machine_bad(m, "dmaemu_machine_set_current"))
 		return;
 	dmaemu__lock(&registry_lock);
-	if (!m || machine_live(m))
+	if (!m || dmaemu__machine_live(m))
 		__atomic_store_n(&current, m, __ATOMIC_RELEASE);
 	dmaemu__unlock(&registry_lock);
 }
