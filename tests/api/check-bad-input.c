@@ -16,7 +16,7 @@
  * The macros of an entry:
  *   REP(stmt)        stmt makes at least one report
  *   RET(expr, want)  expr returns want (an error value)
- *   RETREP(expr, want)  both
+ *   REP(RET(expr, want))  both
  *   QUIET(stmt)      legal by contract (kfree(NULL)): no report
  *   SILENT(stmt)     no crash, but no report or error either (a gap)
  */
@@ -94,7 +94,6 @@ static uint64_t nrep(void)
 			      "%s returned %lld, not %lld", #expr, _r, \
 			      (long long)(want));                      \
 	} while (0)
-#define RETREP(expr, want) RET(expr, want)
 #define QUIET(stmt)                                                     \
 	do {                                                            \
 		uint64_t _b = nrep();                                   \
@@ -119,8 +118,9 @@ static void setup(void)
 	ck_assert_ptr_nonnull(dead_m);
 	m = dmaemu_machine_create("log_path=/dev/null");
 	ck_assert_ptr_nonnull(m);
-	/* The dead machine's memory stays allocated? No: it is freed, and
-	 * nothing is made after, so its address is not reused. */
+	/* The destroyed machine and device are destroyed last, and no entry
+	 * makes a machine or a device before it uses them: their addresses
+	 * are not those of live ones. */
 	d = dmaemu_device_create(m, "bad0", NULL, NULL);
 	ck_assert_ptr_nonnull(d);
 	dev = dmaemu_device_to_dev(d);
