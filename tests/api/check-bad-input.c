@@ -114,9 +114,9 @@ static void setup(void)
 	struct dmaemu_device *x;
 
 	unsetenv("DMAEMU_OPTIONS");
-	dead_m = dmaemu_machine_create("log_path=/dev/null");
+	dead_m = dmaemu_machine_create("mem=16M:log_path=/dev/null");
 	ck_assert_ptr_nonnull(dead_m);
-	m = dmaemu_machine_create("log_path=/dev/null");
+	m = dmaemu_machine_create("mem=16M:log_path=/dev/null");
 	ck_assert_ptr_nonnull(m);
 	/* The destroyed machine and device are destroyed last, and no entry
 	 * makes a machine or a device before it uses them: their addresses
