@@ -708,6 +708,12 @@ void dev_printk(const char *level, const struct device *dev, const char *fmt,
 	va_list ap;
 	FILE *out;
 
+	if (!fmt) {
+		/* Not passed on: a NULL format is undefined for vsnprintf(). */
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dev_printk(NULL format)");
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

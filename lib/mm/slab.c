@@ -910,6 +910,11 @@ char *kvasprintf(gfp_t gfp, const char *fmt, va_list args)
 
 	if (!m)
 		return NULL;
+	if (!fmt) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"kvasprintf(NULL format)");
+		return NULL;
+	}
 	va_copy(aq, args);
 	n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);

@@ -358,7 +358,7 @@ static void e_kstrndup(void)
 }
 static void e_kasprintf(void)
 {
-	PNULL(kasprintf(GFP_KERNEL, NULL));
+	REP(PNULL(kasprintf(GFP_KERNEL, NULL)));
 }
 static char *call_kvasprintf(const char *fmt, ...)
 {
@@ -372,7 +372,7 @@ static char *call_kvasprintf(const char *fmt, ...)
 }
 static void e_kvasprintf(void)
 {
-	PNULL(call_kvasprintf(NULL));
+	REP(PNULL(call_kvasprintf(NULL)));
 }
 
 /* devres */
@@ -1232,7 +1232,7 @@ static void e_vprintk(void)
 static void e_dev_printk(void)
 {
 	QUIET(dev_printk(KERN_INFO, NULL, "no device\n"));
-	SILENT(dev_printk(KERN_INFO, dev, NULL));
+	REP(dev_printk(KERN_INFO, dev, NULL));
 	QUIET(dev_printk(NULL, dev, "no level\n"));
 }
 static void e_print_hex_dump(void)
