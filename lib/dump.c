@@ -154,6 +154,8 @@ int dmaemu_machine_dump(struct dmaemu_machine *m, FILE *f)
 	unsigned int pending[64];
 	size_t n, i;
 
+	if (dmaemu__machine_bad(m, __func__))
+		return -EINVAL;
 	if (!m || !f) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"%s: NULL %s", __func__,

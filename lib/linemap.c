@@ -58,6 +58,8 @@ static int letter_index(char c)
 static int check_args(struct dmaemu_machine *m, uint64_t phys, size_t len,
 		      FILE *f, const char *fn)
 {
+	if (dmaemu__machine_bad(m, fn))
+		return -EINVAL;
 	if (!m || !f || !len) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, phys, len,
 				"%s: %s", fn,

@@ -213,6 +213,8 @@ out_free:
 
 void dmaemu_machine_destroy(struct dmaemu_machine *m)
 {
+	if (dmaemu__machine_bad(m, "dmaemu_machine_destroy"))
+		return;
 	if (!m)
 		return;
 	if (m->opt.stats) { /* on the report stream, while all is there */

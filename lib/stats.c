@@ -93,6 +93,8 @@ int dmaemu_machine_stats(struct dmaemu_machine *m,
 
 	if (st)
 		memset(st, 0, sizeof(*st));
+	if (dmaemu__machine_bad(m, __func__))
+		return -EINVAL;
 	if (!m || !st) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"%s: NULL %s", __func__,
@@ -173,6 +175,8 @@ int dmaemu_machine_stats_print(struct dmaemu_machine *m, FILE *f)
 	unsigned int l;
 	int ret;
 
+	if (dmaemu__machine_bad(m, __func__))
+		return -EINVAL;
 	if (!f) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"%s: NULL stream", __func__);

@@ -64,6 +64,8 @@ _Static_assert((int)DMAEMU_MAP_SINGLE == (int)DMAEMU__MAP_SINGLE &&
 static int check_machine(struct dmaemu_machine *m, const void *out,
 			 const char *fn)
 {
+	if (dmaemu__machine_bad(m, fn))
+		return -EINVAL;
 	if (m && out)
 		return 0;
 	dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0, "%s: NULL %s", fn,

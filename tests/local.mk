@@ -109,7 +109,8 @@ api_tests = \
 	tests/api/check-device-embed \
 	tests/api/check-pci \
 	tests/api/check-vmalloc \
-	tests/api/check-device-order
+	tests/api/check-device-order \
+	tests/api/check-bad-input
 check_PROGRAMS += $(api_tests)
 TESTS += $(api_tests)
 
@@ -188,6 +189,26 @@ tests_api_check_lockstep_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/examples/copy-engine
 tests_api_check_lockstep_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS) -lpthread
+# The soak (docs/reliability.md): driver threads and devices on every
+# profile, backend and scheduling mode, every byte checked; a few rounds
+# here, make stress runs it for STRESS_SECONDS.
+check_PROGRAMS += tests/api/check-soak
+TESTS += tests/api/check-soak
+tests_api_check_soak_SOURCES = tests/api/check-soak.c \
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h
+tests_api_check_soak_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/copy-engine
+tests_api_check_soak_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+STRESS_SECONDS = 180
+stress: tests/api/check-soak
+	$(AM_V_at)SOAK_SECONDS='$(STRESS_SECONDS)' tests/api/check-soak \
+		>stress.log; st=$$?; awk '{ print } \
+	/^# .* transfers/ { n += $$8; b += $$10; s += $$12; l += $$14 } \
+	END { printf "# total: %.0f transfers, %.0f bytes, %.1f s, %.0f lost\n", \
+		n, b, s, l }' stress.log; exit $$st
+CLEANFILES += stress.log
+.PHONY: stress
 # The network card with its reference driver (examples/nic), the same way.
 check_PROGRAMS += tests/api/check-nic
 TESTS += tests/api/check-nic

@@ -107,7 +107,8 @@ int dmaemu_cpu_stats(struct dmaemu_machine *m, unsigned int level,
  * Unlike a plain access, touching a NO_KERNEL_MAPPING or MMIO cookie does
  * not fault: it is reported and nothing is copied.
  *
- * Return: 0; -EINVAL for a NULL pointer with @len > 0; -EFAULT for a
+ * Return: 0; -EINVAL for a NULL pointer with @len > 0 or a range that
+ * wraps around the address space (reported); -EFAULT for a
  * cookie (reported).
  */
 int dmaemu_cpu_read(void *dst, const void *src, size_t len);

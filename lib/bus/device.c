@@ -501,6 +501,10 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 			  : !name || !*name ? "no device name"
 					    : bad_ops(ops);
 
+	if (dmaemu__machine_bad(m, "dmaemu_device_create")) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (why) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"dmaemu_device_create(%s): %s",
@@ -884,8 +888,15 @@ void device_initialize(struct device *dev)
 
 struct device *get_device(struct device *dev)
 {
-	if (dev)
-		__atomic_add_fetch(&dev->dmaemu_refs, 1, __ATOMIC_RELAXED);
+	if (!dev)
+		return NULL;
+	/* Linux's kobject_get() warns about a kobject never initialized. */
+	if (!__atomic_fetch_add(&dev->dmaemu_refs, 1, __ATOMIC_RELAXED))
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"get_device(%p): a struct device never "
+				"initialized (device_initialize() or "
+				"dmaemu_device_bind() first)",
+				(void *)dev);
 	return dev;
 }
 
@@ -1027,6 +1038,12 @@ void dev_printk(const char *level, const struct device *dev, const char *fmt,
 	va_list ap;
 	FILE *out;
 
+	if (!fmt) {
+		/* Not passed on: a NULL format is undefined for vsnprintf(). */
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dev_printk(NULL format)");
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

@@ -538,11 +538,15 @@ void dmaemu__iommu_domain_info(struct dmaemu__iommu_domain *d,
 int dmaemu_device_set_privileged(struct dmaemu_device *ddev, bool privileged)
 {
 	struct dmaemu__iommu_domain *d;
+	struct dmaemu_machine *m;
 
 	if (!ddev)
 		return -EINVAL;
-	d = dmaemu__iommu_get_domain(dmaemu_device_machine(ddev),
-				     dmaemu_device_to_dev(ddev), true);
+	/* A device that is not live: reported by dmaemu_device_machine(). */
+	m = dmaemu_device_machine(ddev);
+	if (!m)
+		return -EINVAL;
+	d = dmaemu__iommu_get_domain(m, dmaemu_device_to_dev(ddev), true);
 	if (!d)
 		return -ENOMEM;
 	dmaemu__lock(&d->lock);

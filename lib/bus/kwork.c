@@ -519,6 +519,11 @@ void delayed_work_timer_fn(unsigned long data)
 {
 	struct delayed_work *dwork = (struct delayed_work *)data;
 
+	if (!dwork) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"delayed_work_timer_fn(0): no delayed work");
+		return;
+	}
 	/* Pending since queue_delayed_work(): only the queueing is left, on
 	 * the worker the timer ran on (the current machine may be another
 	 * one by now). */

@@ -481,6 +481,16 @@ struct dmaemu_machine *dmaemu__machine_of_addr(const void *addr);
  * out (the most recent other machine becomes current if it was). */
 int dmaemu__machine_register(struct dmaemu_machine *m);
 void dmaemu__machine_unregister(struct dmaemu_machine *m);
+/*
+ * dmaemu__machine_bad() - is @m a pointer that is not a live machine (one
+ * destroyed, or never made by dmaemu_machine_create())?  Then a
+ * bad-argument report naming @fn, on the current machine.  NULL is not
+ * bad here (each function says what NULL means).  @m is never
+ * dereferenced: it is compared with the registry's entries.
+ */
+bool dmaemu__machine_bad(const struct dmaemu_machine *m, const char *fn);
+/* Is @m a live machine?  (Compared with the registry, not dereferenced.) */
+bool dmaemu__machine_live(const struct dmaemu_machine *m);
 /* options.c */
 void dmaemu__options_defaults(struct dmaemu__options *o);
 int dmaemu__options_parse(struct dmaemu__options *o, const char *s,

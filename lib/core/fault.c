@@ -200,6 +200,8 @@ int dmaemu_fault_set(struct dmaemu_machine *m, enum dmaemu_fault_point point,
 {
 	struct dmaemu__fault_attr a;
 
+	if (dmaemu__machine_bad(m, "dmaemu_fault_set"))
+		return -EINVAL;
 	if (!m)
 		return -EINVAL;
 	if ((unsigned int)point >= DMAEMU_FAULT_NPOINTS) {
@@ -230,6 +232,8 @@ unsigned long dmaemu_fault_injected(const struct dmaemu_machine *m,
 	struct dmaemu_machine *mm = (struct dmaemu_machine *)m;
 	unsigned long n;
 
+	if (dmaemu__machine_bad(m, "dmaemu_fault_injected"))
+		return 0;
 	if (!m || (unsigned int)point >= DMAEMU_FAULT_NPOINTS)
 		return 0;
 	dmaemu__lock(&mm->fault_lock);

@@ -126,12 +126,34 @@ void dmaemu__machine_unregister(struct dmaemu_machine *m)
 	dmaemu__unlock(&registry_lock);
 }
 
+bool dmaemu__machine_live(const struct dmaemu_machine *m)
+{
+	unsigned int i, n = __atomic_load_n(&registry_used, __ATOMIC_ACQUIRE);
+
+	for (i = 0; i < n; i++)
+		if (__atomic_load_n(&registry[i], __ATOMIC_ACQUIRE) == m)
+			return true;
+	return false;
+}
+
+bool dmaemu__machine_bad(const struct dmaemu_machine *m, const char *fn)
+{
+	if (!m || dmaemu__machine_live(m))
+		return false;
+	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s: %p is not a live machine (destroyed, or not made "
+			"by dmaemu_machine_create())",
+			fn, (const void *)m);
+	return true;
+}
+
 void dmaemu_machine_set_current(struct dmaemu_machine *m)
 {
-	dmaemu__lock(&registry_lock);
 	/* Only a live machine (or none) can become current. */
-	if (!m || (m->reg_index < DMAEMU__MAX_MACHINES &&
-		   registry[m->reg_index] == m))
+	if (dmaemu__machine_bad(m, "dmaemu_machine_set_current"))
+		return;
+	dmaemu__lock(&registry_lock);
+	if (!m || dmaemu__machine_live(m))
 		__atomic_store_n(&current, m, __ATOMIC_RELEASE);
 	dmaemu__unlock(&registry_lock);
 }

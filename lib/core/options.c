@@ -906,6 +906,8 @@ int dmaemu_machine_option(struct dmaemu_machine *m, const char *key, char *buf,
 {
 	const struct opt_key *k;
 
+	if (dmaemu__machine_bad(m, "dmaemu_machine_option"))
+		return -EINVAL;
 	if (!m || !key || !buf || !len)
 		return -EINVAL;
 	k = find_key(key, strlen(key));

@@ -247,6 +247,8 @@ int dmaemu_report_set_callback(struct dmaemu_machine *m, dmaemu_report_fn fn,
 {
 	struct dmaemu__report_rec *rc;
 
+	if (dmaemu__machine_bad(m, "dmaemu_report_set_callback"))
+		return -EINVAL;
 	if (!m) {
 		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"dmaemu_report_set_callback(NULL machine)");
@@ -272,6 +274,8 @@ unsigned int dmaemu_report_kept(struct dmaemu_machine *m)
 {
 	unsigned int n = 0;
 
+	if (dmaemu__machine_bad(m, "dmaemu_report_kept"))
+		return 0;
 	if (!m)
 		return 0;
 	dmaemu__lock(&m->report_lock);
@@ -285,6 +289,8 @@ uint64_t dmaemu_report_dropped(struct dmaemu_machine *m)
 {
 	uint64_t n;
 
+	if (dmaemu__machine_bad(m, "dmaemu_report_dropped"))
+		return 0;
 	if (!m)
 		return 0;
 	dmaemu__lock(&m->report_lock);
@@ -307,6 +313,8 @@ int dmaemu_report_get(struct dmaemu_machine *m, unsigned int i,
 	struct dmaemu__report_rec *rc;
 	int ret = -ENOENT;
 
+	if (dmaemu__machine_bad(m, "dmaemu_report_get"))
+		return -EINVAL;
 	if (!m)
 		return bad_null("dmaemu_report_get", "machine");
 	if (!out) {
@@ -331,6 +339,8 @@ int dmaemu_report_next(struct dmaemu_machine *m, uint64_t after,
 	unsigned int i;
 	int ret = -ENOENT;
 
+	if (dmaemu__machine_bad(m, "dmaemu_report_next"))
+		return -EINVAL;
 	if (!m)
 		return bad_null("dmaemu_report_next", "machine");
 	if (!out) {
@@ -359,6 +369,8 @@ void dmaemu_report_clear(struct dmaemu_machine *m)
 	struct dmaemu__report_rec *rc;
 	unsigned int i;
 
+	if (dmaemu__machine_bad(m, "dmaemu_report_clear"))
+		return;
 	if (!m)
 		return;
 	dmaemu__lock(&m->report_lock);

@@ -879,6 +879,8 @@ uint64_t dmaemu_report_count(struct dmaemu_machine *m, const char *kind)
 {
 	uint64_t n;
 
+	if (dmaemu__machine_bad(m, "dmaemu_report_count"))
+		return 0;
 	if (!m)
 		return 0;
 	dmaemu__lock(&m->report_lock);
@@ -891,6 +893,8 @@ uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind)
 {
 	uint64_t n;
 
+	if (dmaemu__machine_bad(m, "dmaemu_report_suppressed"))
+		return 0;
 	if (!m)
 		return 0;
 	dmaemu__lock(&m->report_lock);
@@ -908,6 +912,8 @@ void dmaemu__report_counters_zero(struct dmaemu_machine *m)
 
 void dmaemu_report_reset(struct dmaemu_machine *m)
 {
+	if (dmaemu__machine_bad(m, "dmaemu_report_reset"))
+		return;
 	if (!m)
 		return;
 	dmaemu__lock(&m->report_lock);

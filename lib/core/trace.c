@@ -247,8 +247,11 @@ void dmaemu__trace(struct dmaemu_machine *m, unsigned int group,
 
 int dmaemu_trace_start(struct dmaemu_machine *m, const char *events)
 {
-	unsigned int mask = m ? m->opt.trace_events : 0;
+	unsigned int mask;
 
+	if (dmaemu__machine_bad(m, "dmaemu_trace_start"))
+		return -EINVAL;
+	mask = m ? m->opt.trace_events : 0;
 	if (!m)
 		return -EINVAL;
 	if (events && dmaemu__trace_parse(events, &mask) < 0) {
@@ -265,6 +268,8 @@ int dmaemu_trace_start(struct dmaemu_machine *m, const char *events)
 
 void dmaemu_trace_stop(struct dmaemu_machine *m)
 {
+	if (dmaemu__machine_bad(m, "dmaemu_trace_stop"))
+		return;
 	if (m)
 		__atomic_store_n(&m->trace_mask, 0, __ATOMIC_RELAXED);
 }
@@ -272,6 +277,8 @@ void dmaemu_trace_stop(struct dmaemu_machine *m)
 void dmaemu_trace_set_callback(struct dmaemu_machine *m, dmaemu_trace_fn fn,
 			       void *arg)
 {
+	if (dmaemu__machine_bad(m, "dmaemu_trace_set_callback"))
+		return;
 	if (!m)
 		return;
 	dmaemu__lock(&m->trace_lock);

@@ -602,6 +602,8 @@ int dmaemu_cpu_stats(struct dmaemu_machine *m, unsigned int level,
 	struct dmaemu__tstats *ts;
 	uint64_t lh = 0, sh = 0, unc = 0;
 
+	if (dmaemu__machine_bad(m, "dmaemu_cpu_stats"))
+		return -EINVAL;
 	if (!m || !st)
 		return -EINVAL;
 	c = m->cpu;
@@ -716,13 +718,40 @@ static int cpu_copy(void *dst, const void *src, size_t len, bool write,
 	return 0;
 }
 
+/*
+ * dmaemu_cpu_read()/dmaemu_cpu_write() with NULL or a range that wraps
+ * around the address space: a bad-argument report naming @fn.
+ */
+static bool copy_bad(const void *dst, const void *src, size_t len,
+		     const char *fn)
+{
+	const char *why = NULL;
+
+	if (!len)
+		return false;
+	if (!dst || !src)
+		why = "NULL buffer";
+	else if ((uintptr_t)dst + len < (uintptr_t)dst ||
+		 (uintptr_t)src + len < (uintptr_t)src)
+		why = "the range wraps around the address space";
+	if (!why)
+		return false;
+	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s(%p, %p, %zu): %s", fn, dst, src, len, why);
+	return true;
+}
+
 int dmaemu_cpu_read(void *dst, const void *src, size_t len)
 {
+	if (copy_bad(dst, src, len, "dmaemu_cpu_read"))
+		return -EINVAL;
 	return cpu_copy(dst, src, len, false, __builtin_return_address(0));
 }
 
 int dmaemu_cpu_write(void *dst, const void *src, size_t len)
 {
+	if (copy_bad(dst, src, len, "dmaemu_cpu_write"))
+		return -EINVAL;
 	return cpu_copy(dst, src, len, true, __builtin_return_address(0));
 }
 
@@ -826,6 +855,22 @@ static bool io_size_ok(unsigned int size)
 }
 
 /*
+ * An accessor on the first page of the address space (a NULL register
+ * base plus an offset: an ioremap() that failed, unchecked): a
+ * bad-argument report, and a read gives all ones, as a bus error does.
+ */
+static bool io_null(const volatile void *addr, unsigned int size,
+		    const char *what)
+{
+	if ((uintptr_t)addr >= 4096)
+		return false;
+	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"MMIO %s of %u bytes at %p: a NULL register base", what,
+			size, (const void *)addr);
+	return true;
+}
+
+/*
  * The device registers a @write (else a read) of @size bytes at @w, in the
  * MMIO window, reaches: true with *@mm set, or false after a report that
  * names @site, the driver's line.
@@ -860,7 +905,7 @@ uint64_t dmaemu_mmio_read(const volatile void *addr, unsigned int size,
 	struct dmaemu__mmio_map mm;
 	uint64_t v = ~0ULL;
 
-	if (!io_size_ok(size))
+	if (!io_size_ok(size) || io_null(addr, size, "read"))
 		return v;
 	if (dmaemu__classify((const void *)addr, &w) &&
 	    w.region == DMAEMU__REGION_MMIO) {
@@ -903,7 +948,7 @@ void dmaemu_mmio_write(volatile void *addr, uint64_t val, unsigned int size,
 	struct dmaemu_machine *m;
 	bool mmio;
 
-	if (!io_size_ok(size))
+	if (!io_size_ok(size) || io_null(addr, size, "write"))
 		return;
 	mmio = dmaemu__classify((const void *)addr, &w) &&
 	       w.region == DMAEMU__REGION_MMIO;

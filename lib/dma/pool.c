@@ -81,8 +81,61 @@ struct dma_pool {
 	size_t *offsets; /* block offsets inside a page, ascending */
 	bool managed;	 /* made by dmam_pool_create() */
 	pthread_mutex_t lock;
-	struct pool_page *pages; /* newest first */
+	struct pool_page *pages;    /* newest first */
+	struct dma_pool *live_next; /* live_pools (live_lock) */
 };
+
+/*
+ * The live pools, so that a destroyed pool or a pointer that never was a
+ * pool is a bad-argument report rather than a use of freed or foreign
+ * memory: the candidate is compared with the list's entries, never
+ * dereferenced.  live_lock is a leaf.
+ */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dma_pool *live_pools;
+
+static void live_add(struct dma_pool *pool)
+{
+	dmaemu__lock(&live_lock);
+	pool->live_next = live_pools;
+	live_pools = pool;
+	dmaemu__unlock(&live_lock);
+}
+
+/* Take @pool off the list: false if it was not on it. */
+static bool live_del(struct dma_pool *pool)
+{
+	struct dma_pool **pp;
+	bool found = false;
+
+	dmaemu__lock(&live_lock);
+	for (pp = &live_pools; *pp; pp = &(*pp)->live_next)
+		if (*pp == pool) {
+			*pp = pool->live_next;
+			found = true;
+			break;
+		}
+	dmaemu__unlock(&live_lock);
+	return found;
+}
+
+/* Is @pool not a live pool?  Then a bad-argument report naming @fn. */
+static bool pool_bad(const struct dma_pool *pool, const char *fn)
+{
+	const struct dma_pool *p;
+
+	dmaemu__lock(&live_lock);
+	for (p = live_pools; p && p != pool; p = p->live_next)
+		;
+	dmaemu__unlock(&live_lock);
+	if (p)
+		return false;
+	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s: %p is not a live pool (destroyed, or not made by "
+			"dma_pool_create())",
+			fn, (const void *)pool);
+	return true;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Creation and destruction                                               */
@@ -193,6 +246,7 @@ struct dma_pool *dma_pool_create(const char *name, struct device *dev,
 		dmaemu__free(pool);
 		return NULL;
 	}
+	live_add(pool);
 	return pool;
 }
 
@@ -221,6 +275,10 @@ void dma_pool_destroy(struct dma_pool *pool)
 
 	if (!pool)
 		return;
+	if (!live_del(pool)) {
+		pool_bad(pool, "dma_pool_destroy");
+		return;
+	}
 	/* Destroyed before its device: the device must not destroy it
 	 * again.  (On the devres path the entry is already gone.) */
 	if (pool->managed)
@@ -351,6 +409,8 @@ void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 	unsigned int i;
 	uint8_t *vaddr;
 
+	if (pool && pool_bad(pool, "dma_pool_alloc"))
+		return NULL;
 	if (!pool || !handle) {
 		dmaemu__reportf(
 			pool ? pool->m : NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
@@ -459,6 +519,8 @@ void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 				"dma_pool_free: NULL pool");
 		return;
 	}
+	if (pool_bad(pool, "dma_pool_free"))
+		return;
 	dmaemu__lock(&pool->lock);
 	for (page = pool->pages; page; page = page->next)
 		if (dma >= page->dma && dma - page->dma < pool->allocation)
@@ -546,6 +608,8 @@ void dmam_pool_destroy(struct dma_pool *pool)
 {
 	DMAEMU__API_CALL(call, "dmam_pool_destroy");
 	if (!pool)
+		return;
+	if (pool_bad(pool, "dmam_pool_destroy"))
 		return;
 	if (!pool->managed)
 		dmaemu__reportf(pool->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,

@@ -40,11 +40,16 @@ static void set_irqs_off(bool off)
 		if (irqs_off_m)
 			__atomic_add_fetch(&irqs_off_m->irqs_off, 1,
 					   __ATOMIC_SEQ_CST);
-	} else if (!off && irqs_off && irqs_off_m) {
-		/* The last one on: a lockstep interrupt thread may go on. */
+	} else if (!off && irqs_off && irqs_off_m &&
+		   dmaemu__machine_live(irqs_off_m)) {
+		/* The last one on: a lockstep interrupt thread may go on.
+		 * (A machine destroyed since the disable has nothing left to
+		 * count in.) */
 		if (!__atomic_sub_fetch(&irqs_off_m->irqs_off, 1,
 					__ATOMIC_SEQ_CST))
 			dmaemu__sched_wake(&irqs_off_m->irqs_off);
+		irqs_off_m = NULL;
+	} else if (!off) {
 		irqs_off_m = NULL;
 	}
 	irqs_off = off;

@@ -1018,6 +1018,8 @@ int dmaemu_zone_info(struct dmaemu_machine *m, int zone,
 	struct zone *z;
 	int ret;
 
+	if (dmaemu__machine_bad(m, "dmaemu_zone_info"))
+		return -EINVAL;
 	if (!info)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
@@ -1068,6 +1070,8 @@ static int free_counts(struct dmaemu_machine *m, int zone, int mt,
 int dmaemu_buddyinfo(struct dmaemu_machine *m, int zone,
 		     unsigned long counts[DMAEMU_MAX_ORDER])
 {
+	if (dmaemu__machine_bad(m, "dmaemu_buddyinfo"))
+		return -EINVAL;
 	return free_counts(m, zone, -1, counts);
 }
 
@@ -1197,6 +1201,8 @@ int dmaemu_mm_stats(struct dmaemu_machine *m, struct dmaemu_mm_stats *st)
 	struct dmaemu__palloc *pa;
 	int zi;
 
+	if (dmaemu__machine_bad(m, "dmaemu_mm_stats"))
+		return -EINVAL;
 	if (!st)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));

@@ -741,6 +741,8 @@ struct dmaemu_thread *dmaemu_thread_create(struct dmaemu_machine *m,
 {
 	struct dmaemu_thread *t;
 
+	if (dmaemu__machine_bad(m, "dmaemu_thread_create"))
+		return NULL;
 	if (!m || !fn) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"dmaemu_thread_create(): %s",
@@ -799,8 +801,11 @@ static struct dmaemu__sched *public_sched(struct dmaemu_machine *m,
 int dmaemu_sched_set_trace(struct dmaemu_machine *m, dmaemu_sched_trace_fn fn,
 			   void *arg)
 {
-	struct dmaemu__sched *s = public_sched(m, "dmaemu_sched_set_trace");
+	struct dmaemu__sched *s;
 
+	if (dmaemu__machine_bad(m, "dmaemu_sched_set_trace"))
+		return -EINVAL;
+	s = public_sched(m, "dmaemu_sched_set_trace");
 	if (!s)
 		return -EINVAL;
 	dmaemu__lock(&s->lock);
@@ -812,9 +817,12 @@ int dmaemu_sched_set_trace(struct dmaemu_machine *m, dmaemu_sched_trace_fn fn,
 
 uint64_t dmaemu_sched_fingerprint(struct dmaemu_machine *m, uint64_t *points)
 {
-	struct dmaemu__sched *s = m ? m->sched : NULL;
+	struct dmaemu__sched *s;
 	uint64_t h = 0, n = 0;
 
+	if (dmaemu__machine_bad(m, "dmaemu_sched_fingerprint"))
+		return 0;
+	s = m ? m->sched : NULL;
 	if (s) {
 		dmaemu__lock(&s->lock);
 		h = s->hash;

@@ -851,6 +851,11 @@ void *kmemdup(const void *src, size_t len, gfp_t gfp)
 
 	if (!m)
 		return NULL;
+	if (!src && len) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"kmemdup(NULL, %zu)", len);
+		return NULL;
+	}
 	p = dmaemu__kmalloc(m, len, gfp, "kmemdup");
 	if (p && len)
 		cpu_copy(p, src, len);
@@ -907,6 +912,11 @@ char *kvasprintf(gfp_t gfp, const char *fmt, va_list args)
 
 	if (!m)
 		return NULL;
+	if (!fmt) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"kvasprintf(NULL format)");
+		return NULL;
+	}
 	va_copy(aq, args);
 	n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);

@@ -255,10 +255,24 @@ static bool owner_held(unsigned long *owner)
 	return held;
 }
 
+/*
+ * A NULL object (Linux would oops): a bad-argument report naming @fn, and
+ * the caller returns without touching anything.
+ */
+static bool null_obj(const void *obj, const char *fn)
+{
+	if (obj)
+		return false;
+	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0, "%s(NULL)", fn);
+	return true;
+}
+
 void spin_lock_init(spinlock_t *lock)
 {
 	struct bucket *b = bucket_of(lock);
 
+	if (null_obj(lock, __func__))
+		return;
 	dmaemu__lock(&b->lock);
 	lock->owner = 0;
 	dmaemu__unlock(&b->lock);
@@ -266,12 +280,16 @@ void spin_lock_init(spinlock_t *lock)
 
 void spin_lock(spinlock_t *lock)
 {
+	if (null_obj(lock, __func__))
+		return;
 	dmaemu_preempt_disable();
 	owner_lock(&lock->owner, "spin_lock");
 }
 
 int spin_trylock(spinlock_t *lock)
 {
+	if (null_obj(lock, __func__))
+		return 0;
 	dmaemu_preempt_disable();
 	if (owner_trylock(&lock->owner))
 		return 1;
@@ -281,12 +299,16 @@ int spin_trylock(spinlock_t *lock)
 
 void spin_unlock(spinlock_t *lock)
 {
+	if (null_obj(lock, __func__))
+		return;
 	if (owner_unlock(&lock->owner, "spin_unlock"))
 		(void)dmaemu_preempt_enable();
 }
 
 bool spin_is_locked(spinlock_t *lock)
 {
+	if (null_obj(lock, __func__))
+		return false;
 	return owner_held(&lock->owner);
 }
 
@@ -332,6 +354,8 @@ void mutex_init(struct mutex *lock)
 {
 	struct bucket *b = bucket_of(lock);
 
+	if (null_obj(lock, __func__))
+		return;
 	dmaemu__lock(&b->lock);
 	lock->owner = 0;
 	dmaemu__unlock(&b->lock);
@@ -339,6 +363,8 @@ void mutex_init(struct mutex *lock)
 
 void mutex_destroy(struct mutex *lock)
 {
+	if (null_obj(lock, __func__))
+		return;
 	if (owner_held(&lock->owner))
 		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"mutex_destroy(%p): the mutex is locked",
@@ -347,28 +373,38 @@ void mutex_destroy(struct mutex *lock)
 
 void mutex_lock(struct mutex *lock)
 {
+	if (null_obj(lock, __func__))
+		return;
 	dmaemu_might_sleep("mutex_lock()");
 	owner_lock(&lock->owner, "mutex_lock");
 }
 
 int mutex_lock_interruptible(struct mutex *lock)
 {
+	if (null_obj(lock, __func__))
+		return -EINVAL;
 	mutex_lock(lock);
 	return 0;
 }
 
 int mutex_trylock(struct mutex *lock)
 {
+	if (null_obj(lock, __func__))
+		return 0;
 	return owner_trylock(&lock->owner);
 }
 
 void mutex_unlock(struct mutex *lock)
 {
+	if (null_obj(lock, __func__))
+		return;
 	owner_unlock(&lock->owner, "mutex_unlock");
 }
 
 bool mutex_is_locked(struct mutex *lock)
 {
+	if (null_obj(lock, __func__))
+		return false;
 	return owner_held(&lock->owner);
 }
 
@@ -380,6 +416,8 @@ void init_waitqueue_head(wait_queue_head_t *wq)
 {
 	struct bucket *b = bucket_of(wq);
 
+	if (null_obj(wq, __func__))
+		return;
 	dmaemu__lock(&b->lock);
 	wq->seq = 0;
 	dmaemu__unlock(&b->lock);
@@ -389,6 +427,8 @@ void wake_up(wait_queue_head_t *wq)
 {
 	struct bucket *b = bucket_of(wq);
 
+	if (null_obj(wq, __func__))
+		return;
 	/* Like the kernel's wake-ups and completions (a spinlock inside),
 	 * waking and being woken order accesses (cpu/order.c). */
 	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
@@ -403,6 +443,8 @@ unsigned long dmaemu_waitq_prepare(struct wait_queue_head *wq)
 	struct bucket *b = bucket_of(wq);
 	unsigned long seq;
 
+	if (null_obj(wq, __func__))
+		return 0;
 	dmaemu__lock(&b->lock);
 	seq = wq->seq;
 	dmaemu__unlock(&b->lock);
@@ -416,6 +458,8 @@ long dmaemu_waitq_sleep(struct wait_queue_head *wq, unsigned long seq,
 	struct deadline d;
 	int ret = 0;
 
+	if (null_obj(wq, __func__))
+		return 0;
 	if (timeout <= 0)
 		return 0;
 	deadline_of(timeout, &d);
@@ -432,6 +476,8 @@ void init_completion(struct completion *x)
 {
 	struct bucket *b = bucket_of(x);
 
+	if (null_obj(x, __func__))
+		return;
 	dmaemu__lock(&b->lock);
 	x->done = 0;
 	x->wait.seq = 0;
@@ -442,6 +488,8 @@ void reinit_completion(struct completion *x)
 {
 	struct bucket *b = bucket_of(x);
 
+	if (null_obj(x, __func__))
+		return;
 	dmaemu__lock(&b->lock);
 	x->done = 0;
 	dmaemu__unlock(&b->lock);
@@ -451,6 +499,8 @@ static void do_complete(struct completion *x, bool all)
 {
 	struct bucket *b = bucket_of(x);
 
+	if (null_obj(x, all ? "complete_all" : "complete"))
+		return;
 	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	dmaemu__lock(&b->lock);
 	if (all)
@@ -479,6 +529,8 @@ static long do_wait(struct completion *x, long timeout, const char *what)
 	struct deadline d;
 	long left = 0;
 
+	if (null_obj(x, what))
+		return 0;
 	dmaemu_might_sleep(what);
 	deadline_of(timeout, &d);
 	dmaemu__lock(&b->lock);
@@ -512,6 +564,8 @@ unsigned long wait_for_completion_timeout(struct completion *x,
 
 int wait_for_completion_interruptible(struct completion *x)
 {
+	if (null_obj(x, __func__))
+		return -EINVAL;
 	wait_for_completion(x);
 	return 0;
 }
@@ -527,6 +581,8 @@ bool try_wait_for_completion(struct completion *x)
 	struct bucket *b = bucket_of(x);
 	bool ok;
 
+	if (null_obj(x, __func__))
+		return false;
 	dmaemu__lock(&b->lock);
 	ok = x->done != 0;
 	if (ok && x->done != UINT_MAX)
@@ -540,6 +596,8 @@ bool completion_done(struct completion *x)
 	struct bucket *b = bucket_of(x);
 	bool done;
 
+	if (null_obj(x, __func__))
+		return false;
 	dmaemu__lock(&b->lock);
 	done = x->done != 0;
 	dmaemu__unlock(&b->lock);

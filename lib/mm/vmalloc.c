@@ -146,6 +146,14 @@ static void *do_vmalloc(unsigned long size, gfp_t gfp, bool user,
 	dmaemu__check_sleep(m, gfp, caller);
 	if (!size)
 		return NULL;
+	if (size > m->vmap_size - PAGE_SIZE) {
+		/* PAGE_ALIGN() of a size this large would wrap. */
+		dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0, size,
+				"%s(%lu): larger than the vmalloc area (%zu "
+				"KiB)",
+				caller, size, m->vmap_size >> 10);
+		return NULL;
+	}
 	a = dmaemu__calloc(1, sizeof(*a));
 	if (!a)
 		return NULL;
