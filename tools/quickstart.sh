@@ -26,7 +26,7 @@ packages=(
 	build-essential autoconf automake libtool pkgconf autoconf-archive
 	check libsubunit-dev libbsd-dev libdw-dev valgrind clang libclang-rt-14-dev
 	clang-format coccinelle libpng-dev
-	python3
+	python3 libxml2-utils
 	groff-base man-db
 )
 
