@@ -82,6 +82,8 @@ int __wrap_memcmp(const void *a, const void *b, size_t len)
 {
 	dmaemu__cpu_range_at(a, len, false, SITE);
 	dmaemu__cpu_range_at(b, len, false, SITE);
+	if (!len) /* memcmp() may not be given NULL, even for 0 bytes */
+		return 0;
 	return memcmp(a, b, len);
 }
 
@@ -89,6 +91,8 @@ int __wrap_bcmp(const void *a, const void *b, size_t len)
 {
 	dmaemu__cpu_range_at(a, len, false, SITE);
 	dmaemu__cpu_range_at(b, len, false, SITE);
+	if (!len)
+		return 0;
 	return bcmp(a, b, len);
 }
 

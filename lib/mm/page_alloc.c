@@ -560,6 +560,9 @@ static void report_failure(struct dmaemu_machine *m, unsigned int gfp,
 			   unsigned int order, int zi, const char *caller,
 			   const char *why)
 {
+	/* An order past any block's (a bad argument) has no byte count. */
+	uint64_t bytes = order < 64 - PAGE_SHIFT ? (uint64_t)PAGE_SIZE << order
+						 : UINT64_MAX;
 	char names[256];
 
 	dmaemu_gfp_format(gfp, names, sizeof(names));
@@ -567,16 +570,14 @@ static void report_failure(struct dmaemu_machine *m, unsigned int gfp,
 		struct dmaemu_zone_info zinfo;
 
 		dmaemu_zone_info(m, zi, &zinfo);
-		dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0,
-				PAGE_SIZE << order,
+		dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0, bytes,
 				"%s: page allocation failure: order:%u, "
 				"mode:%#x(%s): %s (zone %s: %lu of %lu pages "
 				"free, min %lu)",
 				caller, order, gfp, names, why, zone_names[zi],
 				zinfo.free, zinfo.present, zinfo.min_free);
 	} else {
-		dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0,
-				PAGE_SIZE << order,
+		dmaemu__reportf(m, DMAEMU_REPORT_ALLOC_FAILURE, 0, bytes,
 				"%s: page allocation failure: order:%u, "
 				"mode:%#x(%s): %s",
 				caller, order, gfp, names, why);
@@ -1251,7 +1252,10 @@ static struct page *alloc_checked(gfp_t gfp, unsigned int order,
 		snprintf(what, sizeof(what), "%s(%s, order %u)", caller, names,
 			 order);
 		if (dmaemu__should_fail(m, DMAEMU_FAULT_PAGE_ALLOC,
-					PAGE_SIZE << order, what))
+					order < 64 - PAGE_SHIFT
+						? (size_t)PAGE_SIZE << order
+						: SIZE_MAX,
+					what))
 			return NULL;
 	}
 	page = dmaemu__alloc_pages(m, gfp, order, UINT64_MAX,
