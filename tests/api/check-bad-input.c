@@ -363,6 +363,9 @@ static void e_kasprintf(void)
 {
 	REP(PNULL(kasprintf(GFP_KERNEL, NULL)));
 }
+/* NULL formats on purpose: no format attribute, no literal. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static char *call_kvasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -373,6 +376,7 @@ static char *call_kvasprintf(const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
+#pragma GCC diagnostic pop
 static void e_kvasprintf(void)
 {
 	REP(PNULL(call_kvasprintf(NULL)));
@@ -1214,6 +1218,8 @@ static void e_ndelay(void)
 }
 
 /* printk */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static int call_vprintk(const char *fmt, ...)
 {
 	va_list ap;
@@ -1224,6 +1230,7 @@ static int call_vprintk(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+#pragma GCC diagnostic pop
 static void e_printk(void)
 {
 	RET(printk(NULL), 0);
@@ -1489,14 +1496,14 @@ static void e_dmaemu_iommu_iova_to_phys(void)
 static void e_dmaemu_mmio_read(void)
 {
 	REP(RET(dmaemu_mmio_read(NULL, 4, 0), ~0ULL));
-	REP(RET(dmaemu_mmio_read((char *)NULL + 0x10, 4, 0), ~0ULL));
+	REP(RET(dmaemu_mmio_read((char *)(uintptr_t)0x10, 4, 0), ~0ULL));
 	QUIET(dmaemu_mmio_read(host, 4, 0)); /* memory: a volatile load */
 	RET(dmaemu_mmio_read(host, 3, 0), ~0ULL);
 }
 static void e_dmaemu_mmio_write(void)
 {
 	REP(dmaemu_mmio_write(NULL, 1, 4, 0));
-	REP(dmaemu_mmio_write((char *)NULL + 0x10, 1, 4, 0));
+	REP(dmaemu_mmio_write((char *)(uintptr_t)0x10, 1, 4, 0));
 	QUIET(dmaemu_mmio_write(host, 1, 4, 0)); /* memory: a volatile store */
 }
 

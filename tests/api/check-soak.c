@@ -392,11 +392,7 @@ static Suite *suite(void)
 	double secs = env ? atof(env) : 0;
 
 	unsetenv("DMAEMU_OPTIONS");
-#ifdef DMAEMU_SANITIZER
-	rounds = 4; /* TSan runs it several times slower */
-#else
 	rounds = RUNNING_ON_VALGRIND ? 1 : 10;
-#endif
 	if (secs > 0)
 		seconds_each = secs / NCONFIG;
 	tcase_set_timeout(tc, seconds_each + 600);
