@@ -417,10 +417,12 @@ static void op_free(struct run *r)
 		break;
 	case S_COHERENT:
 		if (how == 6) {
-			/* A missing or extra attribute: nothing is freed. */
+			/* DMA_ATTR_NO_KERNEL_MAPPING missing or extra (the
+			 * one attribute 4.14 needs repeated): nothing is
+			 * freed. */
 			dma_free_attrs(dev_of(r, s->dev), s->size, s->cpu,
 				       s->handle,
-				       s->attrs ^ DMA_ATTR_WRITE_COMBINE);
+				       s->attrs ^ DMA_ATTR_NO_KERNEL_MAPPING);
 			expect(r, before, false, "dma_free_attrs(attrs)");
 			before = dmaemu_report_count(r->m, NULL);
 		} else if (how == 5 && s->size > 1) {
