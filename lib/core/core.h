@@ -642,6 +642,17 @@ void dmaemu__fault_init(struct dmaemu_machine *m);
 bool dmaemu__should_fail(struct dmaemu_machine *m,
 			 enum dmaemu_fault_point point, size_t size,
 			 const char *what);
+/*
+ * dmaemu__fault_armed() - may any call fail now?  The fast test in front
+ * of dmaemu__should_fail(): some point is on, or this thread asked for the
+ * Nth call to fail.  Callers skip building the log text when it is false.
+ */
+static inline bool dmaemu__fault_armed(struct dmaemu_machine *m)
+{
+	return __atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) ||
+	       dmaemu_fail_nth_left();
+}
+
 /* Option parsing and printing of a fault point's value (options.c). */
 int dmaemu__fault_parse(const char *s, struct dmaemu__fault_attr *a);
 void dmaemu__fault_format(const struct dmaemu__fault_attr *a, char *buf,

@@ -519,9 +519,7 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 		return NULL;
 	}
 	dmaemu__check_sleep(m, gfp, "dma_alloc_attrs");
-	if (!(gfp & __GFP_NOFAIL) &&
-	    (__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) ||
-	     dmaemu_fail_nth_left())) {
+	if (!(gfp & __GFP_NOFAIL) && dmaemu__fault_armed(m)) {
 		char what[480], gfpn[256];
 
 		dmaemu_gfp_format(gfp, gfpn, sizeof(gfpn));

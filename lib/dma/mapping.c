@@ -327,8 +327,7 @@ static bool fault_map(struct dmaemu_machine *m, struct device *dev,
 {
 	char what[256];
 
-	if (!__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) &&
-	    !dmaemu_fail_nth_left())
+	if (!dmaemu__fault_armed(m))
 		return false;
 	snprintf(what, sizeof(what), "%s(%s, %zu bytes, %s)", fn, dev_name(dev),
 		 size, dir_name(dir));
@@ -904,8 +903,7 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	}
 	if (!has_mask(m, dev, fn))
 		return 0;
-	if (__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) ||
-	    dmaemu_fail_nth_left()) {
+	if (dmaemu__fault_armed(m)) {
 		size_t total = 0;
 
 		for_each_sg (sgl, sg, nents, i)

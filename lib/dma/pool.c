@@ -417,9 +417,7 @@ void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 			"dma_pool_alloc: NULL %s", pool ? "handle" : "pool");
 		return NULL;
 	}
-	if (!(mem_flags & __GFP_NOFAIL) &&
-	    (__atomic_load_n(&pool->m->fault_any, __ATOMIC_RELAXED) ||
-	     dmaemu_fail_nth_left())) {
+	if (!(mem_flags & __GFP_NOFAIL) && dmaemu__fault_armed(pool->m)) {
 		char what[320], names[160];
 
 		dmaemu_gfp_format(mem_flags, names, sizeof(names));

@@ -556,13 +556,21 @@ static int preferred_zone(struct dmaemu__palloc *pa, unsigned int gfp)
 	return zi;
 }
 
+/*
+ * The bytes of a block of @order, saturated at UINT64_MAX: an order past
+ * any block's (a bad argument) would shift PAGE_SIZE out of the word.
+ */
+static uint64_t order_bytes(unsigned int order)
+{
+	return order < 64 - PAGE_SHIFT ? (uint64_t)PAGE_SIZE << order
+				       : UINT64_MAX;
+}
+
 static void report_failure(struct dmaemu_machine *m, unsigned int gfp,
 			   unsigned int order, int zi, const char *caller,
 			   const char *why)
 {
-	/* An order past any block's (a bad argument) has no byte count. */
-	uint64_t bytes = order < 64 - PAGE_SHIFT ? (uint64_t)PAGE_SIZE << order
-						 : UINT64_MAX;
+	uint64_t bytes = order_bytes(order);
 	char names[256];
 
 	dmaemu_gfp_format(gfp, names, sizeof(names));
@@ -1243,19 +1251,14 @@ static struct page *alloc_checked(gfp_t gfp, unsigned int order,
 	if (!m)
 		return NULL;
 	dmaemu__check_sleep(m, gfp, caller);
-	if (!(gfp & __GFP_NOFAIL) &&
-	    (__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) ||
-	     dmaemu_fail_nth_left())) {
+	if (!(gfp & __GFP_NOFAIL) && dmaemu__fault_armed(m)) {
 		char what[320], names[256];
 
 		dmaemu_gfp_format(gfp, names, sizeof(names));
 		snprintf(what, sizeof(what), "%s(%s, order %u)", caller, names,
 			 order);
 		if (dmaemu__should_fail(m, DMAEMU_FAULT_PAGE_ALLOC,
-					order < 64 - PAGE_SHIFT
-						? (size_t)PAGE_SIZE << order
-						: SIZE_MAX,
-					what))
+					(size_t)order_bytes(order), what))
 			return NULL;
 	}
 	page = dmaemu__alloc_pages(m, gfp, order, UINT64_MAX,

@@ -591,8 +591,7 @@ static bool fault_point(struct dmaemu_machine *m, enum dmaemu_fault_point pt,
 {
 	char what[320], names[256];
 
-	if (!__atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) &&
-	    !dmaemu_fail_nth_left())
+	if (!dmaemu__fault_armed(m))
 		return false;
 	dmaemu_gfp_format(gfp, names, sizeof(names));
 	snprintf(what, sizeof(what), "%s(%zu, %s)", caller, size, names);
