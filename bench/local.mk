@@ -66,3 +66,17 @@ bench_bench_ordering_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
 bench_bench_ordering_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 bench_bench_ordering_LDADD = devices/libdmaemu-devices.la lib/libdmaemu.la
 bench_list += bench/bench-ordering
+
+# The devices through their reference drivers (copy engine bandwidth and
+# two-engine scaling, the network card's frame rate, the interrupt round
+# trip); the drivers are built with the instrumentation flags.
+noinst_PROGRAMS += bench/bench-devices
+bench_bench_devices_SOURCES = bench/bench-devices.c \
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h \
+	examples/nic/nic-driver.c examples/nic/nic-driver.h
+bench_bench_devices_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/examples/copy-engine -I$(top_srcdir)/examples/nic
+bench_bench_devices_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
+bench_bench_devices_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+bench_bench_devices_LDADD = devices/libdmaemu-devices.la lib/libdmaemu.la
+bench_list += bench/bench-devices

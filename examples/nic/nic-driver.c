@@ -314,6 +314,11 @@ void nicdrv_set_loopback(struct nicdrv *nd, bool on)
 	spin_unlock_irqrestore(&nd->lock, flags);
 }
 
+void nicdrv_set_coalesce(struct nicdrv *nd, unsigned int tx, unsigned int rx)
+{
+	writel((rx & 0xffff) << 16 | (tx & 0xffff), nd->regs + NIC_COALESCE);
+}
+
 void nicdrv_get_stats(struct nicdrv *nd, struct nicdrv_stats *st)
 {
 	unsigned long flags;

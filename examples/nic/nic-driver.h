@@ -40,6 +40,10 @@ int nicdrv_recv(struct nicdrv *nd, void *buf, size_t size,
 /* Turn the card's loopback wire on or off (TX frames come back on RX). */
 void nicdrv_set_loopback(struct nicdrv *nd, bool on);
 
+/* Set the card's interrupt coalescing: one TX_DONE per @tx frames sent,
+ * one RX_DONE per @rx frames received (0 and 1: every frame). */
+void nicdrv_set_coalesce(struct nicdrv *nd, unsigned int tx, unsigned int rx);
+
 /* Counters of the driver. */
 struct nicdrv_stats {
 	unsigned long irqs;    /* interrupts taken */

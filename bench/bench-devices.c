@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench-devices.c - the threaded devices at work, through their reference
+ * drivers built with the instrumentation flags (as driver code is), on an
+ * arm64 machine with every check on:
+ *
+ *   ce_bw_vs_memcpy   the copy engine moving 64 MiB in 1 MiB descriptors
+ *                     (cedrv_memcpy(): map, doorbell, the device's copy,
+ *                     interrupt, unmap), as a fraction of host memcpy()'s
+ *                     bandwidth on 64 MiB measured in the same run;
+ *                     target >= 0.40.
+ *   ce_two_engines    two engines driven from two driver threads against
+ *                     one engine from one thread, throughput ratio;
+ *                     target >= 1.6.
+ *   nic_pps           100,000 64-byte frames sent and received through the
+ *                     card's loopback with RX and TX interrupt coalescing
+ *                     of 16; target >= 500,000 frames/s.  The same with one
+ *                     interrupt per frame is printed beside it.
+ *   irq_round_trip    doorbell -> device thread -> interrupt handler ->
+ *                     completion for a 64-byte fill descriptor, median,
+ *                     beside a bare condition-variable round trip between
+ *                     two host threads (informational: no target).
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+
+#include <dmaemu/device.h>
+#include <dmaemu/devices/copy-engine.h>
+#include <dmaemu/devices/nic.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/report.h>
+#include <dmaemu/sched.h>
+
+#include "bench.h"
+#include "ce-driver.h"
+#include "nic-driver.h"
+
+#define MIB (1024 * 1024)
+#define CE_BUFS 64  /* 64 MiB in 1 MiB descriptors */
+#define TWO_BUFS 16 /* per engine in the two-engine race */
+#define REPS 3
+#define FRAMES 100000
+#define FRAME_LEN 64
+#define BATCH 48 /* in flight: fewer than the card's 63 RX buffers */
+#define RT_N 2001
+
+static const char opts[] = "profile=arm64:mem=512M:log_path=/dev/null";
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *t, unsigned int n)
+{
+	qsort(t, n, sizeof(*t), cmp_double);
+	return t[n / 2];
+}
+
+/* The highest of @n rates. */
+static double best_rate(const double *v, unsigned int n)
+{
+	double best = v[0];
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] > best)
+			best = v[i];
+	return best;
+}
+
+/* ---- the copy engine ---------------------------------------------- */
+
+struct ce_job {
+	struct cedrv *ce;
+	void *src[CE_BUFS], *dst[CE_BUFS];
+	unsigned int n;
+	int err;
+};
+
+static void *ce_worker(void *arg)
+{
+	struct ce_job *j = arg;
+	unsigned int i;
+
+	for (i = 0; i < j->n && !j->err; i++)
+		j->err = cedrv_memcpy(j->ce, j->dst[i], j->src[i], MIB);
+	return NULL;
+}
+
+static int ce_buffers(struct ce_job *j, unsigned int n, uint8_t seed)
+{
+	unsigned int i;
+
+	j->n = n;
+	for (i = 0; i < n; i++) {
+		j->src[i] = kmalloc(MIB, GFP_KERNEL);
+		j->dst[i] = kmalloc(MIB, GFP_KERNEL);
+		if (!j->src[i] || !j->dst[i])
+			return -1;
+		memset(j->src[i], (int)(seed + i), MIB);
+		memset(j->dst[i], 0, MIB); /* touched, as a reused buffer */
+	}
+	return 0;
+}
+
+static int ce_check(const struct ce_job *j)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->n; i++)
+		if (memcmp(j->dst[i], j->src[i], MIB))
+			return -1;
+	return j->err ? -1 : 0;
+}
+
+static void ce_free(struct ce_job *j)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->n; i++) {
+		kfree(j->src[i]);
+		kfree(j->dst[i]);
+	}
+}
+
+static struct cedrv *ce_of(struct dmaemu_device *d)
+{
+	return d ? dev_get_drvdata(dmaemu_device_to_dev(d)) : NULL;
+}
+
+/*
+ * One machine with two engines: the time of 64 MiB through one engine
+ * (@one_ns), of TWO_BUFS MiB through one engine, and of TWO_BUFS MiB
+ * through each of two engines at once (@par_ns), and the round-trip
+ * times of RT_N fill descriptors (@rt).  Return: 0, or -1 on any error.
+ */
+static int ce_round(double *one_ns, double *seq_ns, double *par_ns, double *rt,
+		    uint64_t *reports)
+{
+	struct dmaemu_machine *m = dmaemu_machine_create(opts);
+	struct dmaemu_device *d0 = NULL, *d1 = NULL;
+	struct ce_job *big = NULL, *a = NULL, *b = NULL;
+	struct dmaemu_thread *t0, *t1;
+	struct cedrv *ce0, *ce1;
+	void *ring = NULL;
+	dma_addr_t ring_dma;
+	double t;
+	int ret = -1;
+	unsigned int i;
+
+	if (!m)
+		return -1;
+	if (platform_driver_register(&cedrv_driver))
+		goto out_m;
+	d0 = dmaemu_copy_engine_create(m, "ce0");
+	d1 = dmaemu_copy_engine_create(m, "ce1");
+	ce0 = ce_of(d0);
+	ce1 = ce_of(d1);
+	big = calloc(1, sizeof(*big));
+	a = calloc(1, sizeof(*a));
+	b = calloc(1, sizeof(*b));
+	if (!ce0 || !ce1 || !big || !a || !b)
+		goto out;
+	if (ce_buffers(big, CE_BUFS, 1) || ce_buffers(a, TWO_BUFS, 2) ||
+	    ce_buffers(b, TWO_BUFS, 3))
+		goto out;
+
+	big->ce = ce0;
+	ce_worker(big); /* the first pass touches the machine's pages */
+	t = bench_now_ns();
+	ce_worker(big);
+	*one_ns = bench_now_ns() - t;
+	if (ce_check(big))
+		goto out;
+
+	a->ce = ce0;
+	ce_worker(a);
+	b->ce = ce1;
+	ce_worker(b);
+	t = bench_now_ns();
+	ce_worker(a);
+	*seq_ns = bench_now_ns() - t;
+	if (ce_check(a))
+		goto out;
+
+	memset(a->dst[0], 0, MIB);
+	memset(b->dst[0], 0, MIB);
+	t = bench_now_ns();
+	t0 = dmaemu_thread_create(m, "drv-a", ce_worker, a);
+	t1 = dmaemu_thread_create(m, "drv-b", ce_worker, b);
+	if (t0)
+		dmaemu_thread_join(t0);
+	if (t1)
+		dmaemu_thread_join(t1);
+	*par_ns = bench_now_ns() - t;
+	if (!t0 || !t1 || ce_check(a) || ce_check(b))
+		goto out;
+
+	ring = dma_alloc_coherent(dmaemu_device_to_dev(d0), 64, &ring_dma,
+				  GFP_KERNEL);
+	if (!ring)
+		goto out;
+	for (i = 0; i < RT_N; i++) {
+		t = bench_now_ns();
+		if (cedrv_run(ce0, CE_OP_FILL, i, ring_dma, 64))
+			goto out;
+		rt[i] = bench_now_ns() - t;
+	}
+	ret = 0;
+out:
+	if (ring)
+		dma_free_coherent(dmaemu_device_to_dev(d0), 64, ring, ring_dma);
+	if (big)
+		ce_free(big);
+	if (a)
+		ce_free(a);
+	if (b)
+		ce_free(b);
+	free(big);
+	free(a);
+	free(b);
+	if (d1)
+		dmaemu_device_destroy(d1);
+	if (d0)
+		dmaemu_device_destroy(d0);
+	platform_driver_unregister(&cedrv_driver);
+out_m:
+	*reports += dmaemu_report_count(m, NULL);
+	dmaemu_machine_destroy(m);
+	return ret;
+}
+
+/* Host memcpy() of 64 MiB between two touched buffers: ns, best of 3. */
+static double memcpy_ns(void)
+{
+	size_t len = (size_t)CE_BUFS * MIB;
+	char *src = malloc(len), *dst = malloc(len);
+	double best = -1, t;
+	unsigned int r;
+
+	if (!src || !dst)
+		goto out;
+	memset(src, 0x5a, len);
+	memset(dst, 0, len);
+	for (r = 0; r < 3; r++) {
+		t = bench_now_ns();
+		memcpy(dst, src, len);
+		t = bench_now_ns() - t;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	if (memcmp(dst, src, len))
+		best = -1;
+out:
+	free(src);
+	free(dst);
+	return best;
+}
+
+/* ---- the network card ---------------------------------------------- */
+
+/* Frames per second of FRAMES 64-byte frames through the loopback with
+ * the coalescing @coal (RX and TX); -1 on an error or a wrong frame. */
+static double nic_round(unsigned int coal, uint64_t *reports)
+{
+	struct dmaemu_machine *m = dmaemu_machine_create(opts);
+	unsigned char want[FRAME_LEN], got[2048];
+	unsigned int sent = 0, recvd = 0, n;
+	struct dmaemu_device *card;
+	struct nicdrv *nd;
+	double t0, pps = -1;
+
+	if (!m)
+		return -1;
+	if (platform_driver_register(&nicdrv_driver))
+		goto out_m;
+	card = dmaemu_nic_create(m, "nic0");
+	nd = card ? dev_get_drvdata(dmaemu_device_to_dev(card)) : NULL;
+	if (!nd)
+		goto out;
+	nicdrv_set_loopback(nd, true);
+	nicdrv_set_coalesce(nd, coal, coal);
+	t0 = bench_now_ns();
+	while (recvd < FRAMES) {
+		for (n = 0; n < BATCH && sent < FRAMES; n++, sent++) {
+			memset(want, (int)sent, sizeof(want));
+			if (nicdrv_xmit(nd, want, sizeof(want)))
+				goto out;
+		}
+		for (; recvd < sent; recvd++)
+			if (nicdrv_recv(nd, got, sizeof(got), 10 * HZ) !=
+				    FRAME_LEN ||
+			    got[0] != (unsigned char)recvd ||
+			    got[FRAME_LEN - 1] != (unsigned char)recvd)
+				goto out;
+	}
+	pps = FRAMES / ((bench_now_ns() - t0) * 1e-9);
+out:
+	if (card)
+		dmaemu_device_destroy(card);
+	platform_driver_unregister(&nicdrv_driver);
+out_m:
+	*reports += dmaemu_report_count(m, NULL);
+	dmaemu_machine_destroy(m);
+	return pps;
+}
+
+/* ---- a bare condition-variable round trip ------------------------- */
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int ping, pong;
+	int stop;
+} pp = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
+
+static void *ponger(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&pp.lock);
+	for (;;) {
+		while (pp.ping == pp.pong && !pp.stop)
+			pthread_cond_wait(&pp.cond, &pp.lock);
+		if (pp.stop)
+			break;
+		pp.pong = pp.ping;
+		pthread_cond_broadcast(&pp.cond);
+	}
+	pthread_mutex_unlock(&pp.lock);
+	return NULL;
+}
+
+/* Median ns of RT_N ping-pongs; -1 when the thread cannot start. */
+static double condvar_rt(void)
+{
+	static double t[RT_N];
+	pthread_t th;
+	unsigned int i;
+	double t0;
+
+	if (pthread_create(&th, NULL, ponger, NULL))
+		return -1;
+	for (i = 0; i < RT_N; i++) {
+		t0 = bench_now_ns();
+		pthread_mutex_lock(&pp.lock);
+		pp.ping++;
+		pthread_cond_broadcast(&pp.cond);
+		while (pp.pong != pp.ping)
+			pthread_cond_wait(&pp.cond, &pp.lock);
+		pthread_mutex_unlock(&pp.lock);
+		t[i] = bench_now_ns() - t0;
+	}
+	pthread_mutex_lock(&pp.lock);
+	pp.stop = 1;
+	pthread_cond_broadcast(&pp.cond);
+	pthread_mutex_unlock(&pp.lock);
+	pthread_join(th, NULL);
+	return median(t, RT_N);
+}
+
+int main(void)
+{
+	static double rt[RT_N], rts[REPS];
+	double one[REPS], seq[REPS], par[REPS], pps16[REPS], pps1[REPS];
+	double mc, ce1, cseq, cpar, p16, p1, rtmed, cv;
+	uint64_t reports = 0;
+	unsigned int r;
+
+	unsetenv("DMAEMU_OPTIONS");
+	mc = memcpy_ns();
+	cv = condvar_rt();
+	for (r = 0; r < REPS; r++) {
+		if (ce_round(&one[r], &seq[r], &par[r], rt, &reports)) {
+			fprintf(stderr, "bench-devices: a copy-engine run "
+					"failed\n");
+			return 1;
+		}
+		rts[r] = median(rt, RT_N);
+		pps16[r] = nic_round(16, &reports);
+		pps1[r] = nic_round(1, &reports);
+		if (pps16[r] < 0 || pps1[r] < 0) {
+			fprintf(stderr, "bench-devices: a network-card run "
+					"failed\n");
+			return 1;
+		}
+	}
+	if (reports) {
+		fprintf(stderr, "bench-devices: the drivers were reported\n");
+		return 1;
+	}
+	ce1 = bench_min(one, REPS);
+	cseq = bench_min(seq, REPS);
+	cpar = bench_min(par, REPS);
+	rtmed = bench_min(rts, REPS);
+	p16 = best_rate(pps16, REPS);
+	p1 = best_rate(pps1, REPS);
+
+	/* memcpy() of 64 MiB below 2 GB/s or above 200 GB/s is no memcpy. */
+	bench_judge("ce_bw_vs_memcpy", mc / ce1, BENCH_GE, 0.40,
+		    mc > 64.0 * MIB / 200 && mc < 64.0 * MIB / 2,
+		    "copy engine %.2f GB/s over 64 MiB in 1 MiB descriptors; "
+		    "baseline memcpy %.2f GB/s",
+		    64.0 * MIB / ce1, 64.0 * MIB / mc);
+	bench_judge("ce_two_engines", 2 * cseq / cpar, BENCH_GE, 1.6, cseq > 0,
+		    "two engines %.2f GB/s from two threads; baseline one "
+		    "engine %.2f GB/s",
+		    2.0 * TWO_BUFS * MIB / cpar, 1.0 * TWO_BUFS * MIB / cseq);
+	bench_judge("nic_pps", p16, BENCH_GE, 500000, p1 > 0,
+		    "64-byte frames/s through the loopback, coalescing 16; "
+		    "%.0f frames/s with one interrupt per frame",
+		    p1);
+	bench_info("nic_pps_no_coalescing", p1,
+		   "64-byte frames/s, one interrupt per frame");
+	bench_info("irq_round_trip_ns", rtmed,
+		   "doorbell to completion of a 64-byte fill, median; a bare "
+		   "condition-variable round trip %.0f ns (%.1fx)",
+		   cv, cv > 0 ? rtmed / cv : 0);
+	return bench_status();
+}
