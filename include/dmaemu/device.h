@@ -438,7 +438,9 @@ int dmaemu_device_set_timing(struct dmaemu_device *dev,
  * @opts: "key=value" items separated by ':' or ',': latency=, jitter=
  *        (a number with a unit ns, us, ms or s; no unit: ns) and
  *        bandwidth= (bytes per second, with an optional k, M or G:
- *        10^3, 10^6, 10^9); keys not given keep their value.
+ *        10^3, 10^6, 10^9); keys not given keep their value; "off"
+ *        sets all three to zero.  A device starts with the machine's
+ *        device_timing= option (the same syntax; default off).
  *
  * Return: 0; -EINVAL with a bad-argument report (naming the item) for
  * an unknown key, a bad number or unit, or a @dev that is not live, and

@@ -525,6 +525,7 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	d->m = m;
 	d->ops = ops;
 	d->priv = priv;
+	d->timing = m->opt.device_timing; /* device_timing= */
 	d->devp = &d->dev;
 	dmaemu__vg_atomic(&d->devp, sizeof(d->devp));
 	dmaemu__vg_atomic(&d->stats, sizeof(d->stats));
@@ -1756,53 +1757,10 @@ int dmaemu_device_set_timing(struct dmaemu_device *d,
 	return 0;
 }
 
-/* Parse @v (@n chars) as a number with one of @units (name, factor).
- * Return: 0, or -EINVAL. */
-struct unit {
-	const char *name;
-	uint64_t factor;
-};
-
-static int parse_num(const char *v, size_t n, const struct unit *units,
-		     uint64_t *out)
-{
-	uint64_t x = 0;
-	size_t i = 0, k;
-
-	if (!n || v[0] < '0' || v[0] > '9')
-		return -EINVAL;
-	for (; i < n && v[i] >= '0' && v[i] <= '9'; i++) {
-		if (x > (UINT64_MAX - 9) / 10)
-			return -EINVAL;
-		x = 10 * x + (uint64_t)(v[i] - '0');
-	}
-	if (i == n) {
-		*out = x;
-		return 0;
-	}
-	for (k = 0; units[k].name; k++) {
-		if (strlen(units[k].name) == n - i &&
-		    !strncmp(v + i, units[k].name, n - i)) {
-			if (x && units[k].factor > UINT64_MAX / x)
-				return -EINVAL;
-			*out = x * units[k].factor;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 int dmaemu_device_set_options(struct dmaemu_device *d, const char *opts)
 {
-	static const struct unit times[] = {{"ns", 1},
-					    {"us", 1000},
-					    {"ms", 1000000},
-					    {"s", 1000000000},
-					    {NULL, 0}};
-	static const struct unit rates[] = {
-		{"k", 1000}, {"M", 1000000}, {"G", 1000000000}, {NULL, 0}};
 	struct dmaemu_device_timing t;
-	const char *p = opts;
+	const char *bad = NULL;
 
 	if (!d || !dmaemu__device_alive(d) || !opts) {
 		dmaemu__reportf(dmaemu__device_alive(d) ? d->m : NULL,
@@ -1816,38 +1774,14 @@ int dmaemu_device_set_options(struct dmaemu_device *d, const char *opts)
 	dmaemu__lock(&d->pw_lock);
 	t = d->timing;
 	dmaemu__unlock(&d->pw_lock);
-	while (*p) {
-		size_t n = strcspn(p, ":,"), k;
-		const char *eq = memchr(p, '=', n);
-		uint64_t *dst = NULL;
-		const struct unit *u = times;
-
-		if (n) {
-			k = eq ? (size_t)(eq - p) : n;
-			if (k == 7 && !strncmp(p, "latency", k))
-				dst = &t.latency_ns;
-			else if (k == 6 && !strncmp(p, "jitter", k))
-				dst = &t.jitter_ns;
-			else if (k == 9 && !strncmp(p, "bandwidth", k)) {
-				dst = &t.bandwidth;
-				u = rates;
-			}
-			if (!eq || !dst ||
-			    parse_num(eq + 1, n - k - 1, u, dst)) {
-				dmaemu__reportf(
-					d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-					"dmaemu_device_set_options(%s): bad "
-					"item '%.*s' (expected latency=TIME, "
-					"jitter=TIME with TIME a number and "
-					"ns, us, ms or s, or bandwidth=BYTES "
-					"per second with k, M or G)",
-					d->name, (int)n, p);
-				return -EINVAL;
-			}
-		}
-		p += n;
-		if (*p)
-			p++;
+	if (dmaemu__timing_parse(opts, &t, &bad)) {
+		dmaemu__reportf(d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_set_options(%s): bad item "
+				"'%.*s' (expected latency=TIME, jitter=TIME "
+				"with TIME a number and ns, us, ms or s, or "
+				"bandwidth=BYTES per second with k, M or G)",
+				d->name, (int)strcspn(bad, ":,"), bad);
+		return -EINVAL;
 	}
 	return dmaemu_device_set_timing(d, &t);
 }

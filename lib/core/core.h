@@ -87,6 +87,7 @@
 
 #include "base/base.h"
 #include "cachesim.h"
+#include "dmaemu/device.h"
 #include "dmaemu/fault.h"
 #include "dmaemu/machine.h"
 #include "dmaemu/report.h"
@@ -177,7 +178,9 @@ struct dmaemu__options {
 	bool ordering_strong;	/* ordering=strong: no checks (cpu/order.c) */
 	bool portability_notes; /* x86: ordering findings as notes */
 	bool posted_relaxed;	/* posted_writes=relaxed (bus/device.c) */
-	bool stats;		/* print the statistics at machine destroy */
+	/* device_timing=: every new device's timing knobs (bus/device.c) */
+	struct dmaemu_device_timing device_timing;
+	bool stats; /* print the statistics at machine destroy */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -652,6 +655,15 @@ static inline bool dmaemu__fault_armed(struct dmaemu_machine *m)
 	return __atomic_load_n(&m->fault_any, __ATOMIC_RELAXED) ||
 	       dmaemu_fail_nth_left();
 }
+
+/*
+ * Timing knobs of a device (options.c): the syntax of device_timing= and
+ * dmaemu_device_set_options(); format writes what parse reads back.
+ */
+int dmaemu__timing_parse(const char *s, struct dmaemu_device_timing *t,
+			 const char **bad);
+void dmaemu__timing_format(const struct dmaemu_device_timing *t, char *buf,
+			   size_t len);
 
 /* Option parsing and printing of a fault point's value (options.c). */
 int dmaemu__fault_parse(const char *s, struct dmaemu__fault_attr *a);

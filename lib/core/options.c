@@ -49,6 +49,7 @@ enum opt_type {
 	OPT_CHECKS,  /* unsigned int: a set of check families, as a list */
 	OPT_FAULT,   /* struct dmaemu__fault_attr: off or i,p,s,t (fault.c) */
 	OPT_TRACE,   /* unsigned int: a set of trace groups, as a list */
+	OPT_TIMING,  /* struct dmaemu_device_timing: off or a comma list */
 };
 
 #define F_POW2 0x1 /* value must be a power of two */
@@ -112,6 +113,7 @@ enum {
 	K_ORDERING,
 	K_PORTABILITY_NOTES,
 	K_POSTED_WRITES,
+	K_DEVICE_TIMING,
 	K_NKEYS
 };
 
@@ -332,6 +334,13 @@ static const struct opt_key keys[K_NKEYS] = {
 			     0,
 			     {"ordered", "relaxed",
 			      "expected ordered or relaxed"}},
+	[K_DEVICE_TIMING] = {"device_timing",
+			     OPT_TIMING,
+			     OFF(device_timing),
+			     0,
+			     0,
+			     0,
+			     {NULL}},
 };
 
 static const char *const profile_names[] = {
@@ -529,6 +538,10 @@ static void format_value(const struct dmaemu__options *o,
 	case OPT_TRACE:
 		dmaemu__trace_format_groups(*(const unsigned int *)f, buf, len);
 		break;
+	case OPT_TIMING:
+		dmaemu__timing_format((const struct dmaemu_device_timing *)f,
+				      buf, len);
+		break;
 	}
 }
 
@@ -610,6 +623,16 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 		if (dmaemu__trace_parse(val, (unsigned int *)f) < 0) {
 			*why = "expected all, none or a comma list of alloc, "
 			       "dma, device, mmio, irq, report";
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_TIMING:
+		if (dmaemu__timing_parse(val, (struct dmaemu_device_timing *)f,
+					 NULL) < 0) {
+			*why = "expected off or a comma list of latency=TIME, "
+			       "jitter=TIME (TIME: a number with ns, us, ms "
+			       "or s) and bandwidth=BYTES per second (with k, "
+			       "M or G)";
 			return -EINVAL;
 		}
 		return 0;
@@ -915,4 +938,122 @@ int dmaemu_machine_option(struct dmaemu_machine *m, const char *key, char *buf,
 		return -ENOENT;
 	format_value(&m->opt, k, buf, len);
 	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Device timing: device_timing= and dmaemu_device_set_options()           */
+
+struct unit {
+	const char *name;
+	uint64_t factor;
+};
+
+static const struct unit time_units[] = {
+	{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {NULL, 0}};
+static const struct unit rate_units[] = {
+	{"k", 1000}, {"M", 1000000}, {"G", 1000000000}, {NULL, 0}};
+
+/* Parse @v (@n chars) as a number with one of @units, or none.
+ * Return: 0, or -EINVAL (no digits, an unknown unit, an overflow). */
+static int parse_num_unit(const char *v, size_t n, const struct unit *units,
+			  uint64_t *out)
+{
+	uint64_t x = 0;
+	size_t i = 0, k;
+
+	if (!n || v[0] < '0' || v[0] > '9')
+		return -EINVAL;
+	for (; i < n && v[i] >= '0' && v[i] <= '9'; i++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		x = 10 * x + (uint64_t)(v[i] - '0');
+	}
+	if (i == n) {
+		*out = x;
+		return 0;
+	}
+	for (k = 0; units[k].name; k++) {
+		if (strlen(units[k].name) == n - i &&
+		    !strncmp(v + i, units[k].name, n - i)) {
+			if (x && units[k].factor > UINT64_MAX / x)
+				return -EINVAL;
+			*out = x * units[k].factor;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * dmaemu__timing_parse() - parse timing knobs into @t.
+ * @s:   "off", or items key=value separated by ',' or ':': latency=TIME,
+ *       jitter=TIME, bandwidth=RATE; keys not given keep @t's value.
+ * @t:   updated only when the whole string parses.
+ * @bad: NULL, or set to the first bad item (its length up to the next
+ *       separator) on an error.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int dmaemu__timing_parse(const char *s, struct dmaemu_device_timing *t,
+			 const char **bad)
+{
+	struct dmaemu_device_timing v = *t;
+	const char *p = s;
+
+	if (!strcmp(s, "off")) {
+		memset(t, 0, sizeof(*t));
+		return 0;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ":,"), k;
+		const char *eq = memchr(p, '=', n);
+		const struct unit *u = time_units;
+		uint64_t *dst = NULL;
+
+		if (n) {
+			k = eq ? (size_t)(eq - p) : n;
+			if (k == 7 && !strncmp(p, "latency", k))
+				dst = &v.latency_ns;
+			else if (k == 6 && !strncmp(p, "jitter", k))
+				dst = &v.jitter_ns;
+			else if (k == 9 && !strncmp(p, "bandwidth", k)) {
+				dst = &v.bandwidth;
+				u = rate_units;
+			}
+			if (!eq || !dst ||
+			    parse_num_unit(eq + 1, n - k - 1, u, dst)) {
+				if (bad)
+					*bad = p;
+				return -EINVAL;
+			}
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	*t = v;
+	return 0;
+}
+
+/* "off", or the knobs that are set, as dmaemu__timing_parse() reads them
+ * back: "latency=2000ns,jitter=200ns". */
+void dmaemu__timing_format(const struct dmaemu_device_timing *t, char *buf,
+			   size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (t->latency_ns)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
+				      "latency=%" PRIu64 "ns", t->latency_ns);
+	if (t->bandwidth)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
+				      "%sbandwidth=%" PRIu64, n ? "," : "",
+				      t->bandwidth);
+	if (t->jitter_ns)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
+				      "%sjitter=%" PRIu64 "ns", n ? "," : "",
+				      t->jitter_ns);
+	if (!n)
+		snprintf(buf, len, "off");
 }

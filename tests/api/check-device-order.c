@@ -510,6 +510,45 @@ START_TEST(test_jitter)
 }
 END_TEST
 
+/*
+ * device_timing= gives every new device its knobs: the copy of a machine
+ * made with it takes the same emulated time as one set by hand, the
+ * option reads back, a device can change its own, and bad values refuse
+ * the machine.
+ */
+START_TEST(test_machine_timing)
+{
+	char val[96];
+	struct buf b;
+
+	make("sched=lockstep:device_timing=latency=2us,bandwidth=1G", 1, NULL);
+	ck_assert_int_eq(
+		dmaemu_machine_option(m, "device_timing", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "latency=2000ns,bandwidth=1000000000");
+	buf_alloc(&b, 0);
+	ck_assert_uint_eq(timed_write(&b, 4096), 2000 + 4096);
+	ck_assert_int_eq(dmaemu_device_set_options(dd, "latency=0"), 0);
+	ck_assert_uint_eq(timed_write(&b, 4096), 4096);
+	ck_assert_int_eq(dmaemu_device_set_options(dd, "off"), 0);
+	ck_assert_uint_eq(timed_write(&b, 4096), 0);
+	buf_free(&b);
+	finish();
+
+	make("sched=lockstep:device_timing=off", 1, NULL);
+	ck_assert_int_eq(
+		dmaemu_machine_option(m, "device_timing", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "off");
+	buf_alloc(&b, 0);
+	ck_assert_uint_eq(timed_write(&b, 4096), 0);
+	buf_free(&b);
+	finish();
+
+	ck_assert_ptr_null(dmaemu_machine_create("device_timing=latency=2x"));
+	ck_assert_ptr_null(dmaemu_machine_create("device_timing=speed=1"));
+	ck_assert_ptr_null(dmaemu_machine_create("device_timing=jitter"));
+}
+END_TEST
+
 START_TEST(test_bad_options)
 {
 	static const char *const bad[] = {
@@ -734,6 +773,7 @@ static Suite *suite(void)
 	tcase_add_test(tt, test_bandwidth);
 	tcase_add_test(tt, test_jitter);
 	tcase_add_test(tt, test_bad_options);
+	tcase_add_test(tt, test_machine_timing);
 	tcase_add_test(tt, test_partial_transfer);
 	tcase_add_test(tt, test_partial_bandwidth);
 	tcase_add_test(tt, test_lockstep_weak);
