@@ -698,6 +698,9 @@ static inline bool dmaemu__tracing(const struct dmaemu_machine *m,
 }
 /* The calling thread's name in traces ("nic0-dev") and context ("dev"). */
 void dmaemu__trace_thread(const char *name, const char *ctx);
+/* Is this thread a device model's (named with ctx "dev")?  Its reports
+ * name the driver's line where the mapping was made in their SUMMARY. */
+bool dmaemu__on_device_thread(void);
 int dmaemu__trace_init(struct dmaemu_machine *m, char *err, size_t errlen);
 void dmaemu__trace_fini(struct dmaemu_machine *m);
 int dmaemu__trace_parse(const char *s, unsigned int *mask);

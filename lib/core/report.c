@@ -27,7 +27,9 @@
  * added for an API call whose name the headline does not start with);
  * the "by" lines are the stack above it, functions inlined there first,
  * up to STACK_LINES lines and no further than main; the SUMMARY line
- * points there instead of at a physical range.  Function, file and line
+ * points there instead of at a physical range (on a device model's
+ * thread, at the driver's line where the mapping concerned was made:
+ * device_side_summary()).  Function, file and line
  * come from the debug information (symbolize.c); without it a frame is
  * "rx_poll+0x2c (/path/prog)" as dladdr() knows it.  Under Valgrind the
  * "by" lines give way to Valgrind's own stack printing
@@ -680,6 +682,25 @@ static const char *at_text(const struct dmaemu__report_info *r,
 	return buf;
 }
 
+/*
+ * What the SUMMARY line of a report with ->where names.  A report made on
+ * a device model's thread has the model's code as its place; the driver's
+ * line that matters is where the mapping the report is about was made
+ * (->made_at, "dma_map_single_attrs() called from tx_map drv.c:41"), so
+ * the SUMMARY names that one, as sanitizers name the user's frame.
+ */
+static const char *device_side_summary(const struct dmaemu__report_info *r)
+{
+	static const char from[] = " called from ";
+	const char *caller;
+
+	if (!r->made_at || !dmaemu__on_device_thread())
+		return r->where;
+	caller = strstr(r->made_at, from);
+	return caller && caller[sizeof(from) - 1] ? caller + sizeof(from) - 1
+						  : r->where;
+}
+
 /* Format the report of @r into @t at @m's verbosity (see the top). */
 static void format(struct dmaemu_machine *m, struct text *t,
 		   const struct dmaemu__report_info *r, const char *kind,
@@ -710,7 +731,7 @@ static void format(struct dmaemu_machine *m, struct text *t,
 			add_thread_stack(t, true);
 			t->note = note;
 		}
-		add_where_summary(t, kind, r->where);
+		add_where_summary(t, kind, device_side_summary(r));
 	} else if (site) {
 		add_site(t, kind, site, in_fn);
 	} else {

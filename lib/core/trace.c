@@ -63,6 +63,11 @@ void dmaemu__trace_thread(const char *name, const char *ctx)
 	self.id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
 }
 
+bool dmaemu__on_device_thread(void)
+{
+	return self.ctx && !strcmp(self.ctx, "dev");
+}
+
 static void name_self(void)
 {
 	if (self.id)

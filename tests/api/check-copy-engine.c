@@ -415,6 +415,52 @@ START_TEST(test_reset_mid_transfer)
 }
 END_TEST
 
+/*
+ * A report the engine's thread makes names the driver's line in its
+ * SUMMARY: the source is written after its map and never synced, the
+ * engine reads it (stale-device-read on arm64, on the device's thread),
+ * and the SUMMARY points at the dma_map_single() of this file, not at
+ * the model's code.
+ */
+START_TEST(test_device_report_summary)
+{
+	struct dmaemu_report rep;
+	char want[96], *sum;
+	struct raw r;
+	dma_addr_t s;
+	uint8_t *buf;
+	int line;
+
+	raw_open(&r, "arm64", 256, true);
+	buf = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, 0x11, 256);
+	line = __LINE__ + 1;
+	s = dma_map_single(r.dev, buf, 256, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(r.dev, s));
+	memset(buf, 0x22, 64); /* after the map: never cleaned */
+	put_desc(&r, 0, DMAEMU_CE_OP_COPY, 256, s, r.dst_dma);
+	writel(DMAEMU_CE_CTRL_ENABLE, r.regs + DMAEMU_CE_REG_CTRL);
+	writel(1, r.regs + DMAEMU_CE_REG_TAIL);
+	WAIT_FOR(cget(&r.irqs) == 1);
+	ck_assert_uint_eq(r.dst[0], 0x11); /* what memory held */
+	dma_unmap_single(r.dev, s, 256, DMA_TO_DEVICE);
+	kfree(buf);
+	ck_assert_uint_eq(dmaemu_report_count(r.m, "stale-device-read"), 1);
+	ck_assert_int_eq(dmaemu_report_get(r.m, 0, &rep), 0);
+	ck_assert_str_eq(rep.kind_name, "stale-device-read");
+	ck_assert_ptr_nonnull(strstr(rep.text, "copy-engine.c"));
+	sum = strstr(rep.text, "SUMMARY: dmaemu: stale-device-read ");
+	ck_assert_ptr_nonnull(sum);
+	snprintf(want, sizeof(want),
+		 "check-copy-engine.c:%d in test_device_report_summary", line);
+	ck_assert_msg(strstr(sum, want), "SUMMARY does not name %s: %s", want,
+		      sum);
+	raw_close(&r);
+	dmaemu_machine_destroy(r.m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("copy-engine");
@@ -429,6 +475,7 @@ int main(void)
 	tcase_add_test(tc, test_coalescing);
 	tcase_add_loop_test(tc, test_ring_faults, 0, 3);
 	tcase_add_loop_test(tc, test_reset_mid_transfer, 0, 3);
+	tcase_add_test(tc, test_device_report_summary);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
