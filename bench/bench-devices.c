@@ -40,15 +40,13 @@
 
 #include "bench.h"
 #include "ce-driver.h"
-#include "nic-driver.h"
+#include "bench-nic.h"
 
 #define MIB (1024 * 1024)
 #define CE_BUFS 64  /* 64 MiB in 1 MiB descriptors */
 #define TWO_BUFS 16 /* per engine in the two-engine race */
 #define REPS 3
 #define FRAMES 100000
-#define FRAME_LEN 64
-#define BATCH 48 /* in flight: fewer than the card's 63 RX buffers */
 #define RT_N 2001
 
 static const char opts[] = "profile=arm64:mem=512M:log_path=/dev/null";
@@ -267,54 +265,6 @@ out:
 	return best;
 }
 
-/* ---- the network card ---------------------------------------------- */
-
-/* Frames per second of FRAMES 64-byte frames through the loopback with
- * the coalescing @coal (RX and TX); -1 on an error or a wrong frame. */
-static double nic_round(unsigned int coal, uint64_t *reports)
-{
-	struct dmaemu_machine *m = dmaemu_machine_create(opts);
-	unsigned char want[FRAME_LEN], got[2048];
-	unsigned int sent = 0, recvd = 0, n;
-	struct dmaemu_device *card;
-	struct nicdrv *nd;
-	double t0, pps = -1;
-
-	if (!m)
-		return -1;
-	if (platform_driver_register(&nicdrv_driver))
-		goto out_m;
-	card = dmaemu_nic_create(m, "nic0");
-	nd = card ? dev_get_drvdata(dmaemu_device_to_dev(card)) : NULL;
-	if (!nd)
-		goto out;
-	nicdrv_set_loopback(nd, true);
-	nicdrv_set_coalesce(nd, coal, coal);
-	t0 = bench_now_ns();
-	while (recvd < FRAMES) {
-		for (n = 0; n < BATCH && sent < FRAMES; n++, sent++) {
-			memset(want, (int)sent, sizeof(want));
-			if (nicdrv_xmit(nd, want, sizeof(want)))
-				goto out;
-		}
-		for (; recvd < sent; recvd++)
-			if (nicdrv_recv(nd, got, sizeof(got), 10 * HZ) !=
-				    FRAME_LEN ||
-			    got[0] != (unsigned char)recvd ||
-			    got[FRAME_LEN - 1] != (unsigned char)recvd)
-				goto out;
-	}
-	pps = FRAMES / ((bench_now_ns() - t0) * 1e-9);
-out:
-	if (card)
-		dmaemu_device_destroy(card);
-	platform_driver_unregister(&nicdrv_driver);
-out_m:
-	*reports += dmaemu_report_count(m, NULL);
-	dmaemu_machine_destroy(m);
-	return pps;
-}
-
 /* ---- a bare condition-variable round trip ------------------------- */
 
 static struct {
@@ -386,8 +336,8 @@ int main(void)
 			return 1;
 		}
 		rts[r] = median(rt, RT_N);
-		pps16[r] = nic_round(16, &reports);
-		pps1[r] = nic_round(1, &reports);
+		pps16[r] = bench_nic_pps(opts, 16, FRAMES, &reports);
+		pps1[r] = bench_nic_pps(opts, 1, FRAMES, &reports);
 		if (pps16[r] < 0 || pps1[r] < 0) {
 			fprintf(stderr, "bench-devices: a network-card run "
 					"failed\n");

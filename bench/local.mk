@@ -58,10 +58,11 @@ bench_list += bench/bench-checks
 # ordering=weak against ordering=strong in the same run; the driver is
 # built with the instrumentation flags, as driver code is.
 noinst_PROGRAMS += bench/bench-ordering
-bench_bench_ordering_SOURCES = bench/bench-ordering.c \
-	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h
+bench_bench_ordering_SOURCES = bench/bench-ordering.c bench/bench-nic.h \
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h \
+	examples/nic/nic-driver.c examples/nic/nic-driver.h
 bench_bench_ordering_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/examples/copy-engine
+	-I$(top_srcdir)/examples/copy-engine -I$(top_srcdir)/examples/nic
 bench_bench_ordering_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
 bench_bench_ordering_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 bench_bench_ordering_LDADD = devices/libdmaemu-devices.la lib/libdmaemu.la
@@ -71,7 +72,7 @@ bench_list += bench/bench-ordering
 # two-engine scaling, the network card's frame rate, the interrupt round
 # trip); the drivers are built with the instrumentation flags.
 noinst_PROGRAMS += bench/bench-devices
-bench_bench_devices_SOURCES = bench/bench-devices.c \
+bench_bench_devices_SOURCES = bench/bench-devices.c bench/bench-nic.h \
 	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h \
 	examples/nic/nic-driver.c examples/nic/nic-driver.h
 bench_bench_devices_CPPFLAGS = $(AM_CPPFLAGS) \
