@@ -441,6 +441,27 @@ static void track(struct coherent *c, bool on)
 				    on);
 }
 
+/*
+ * The pages go back to the allocator.  With a view that bypasses the
+ * cache, their cacheable alias held no line since prepare() (nothing
+ * reads through it), but the CPU's copy of those lines still holds what
+ * they held before the allocation, while the device and the view wrote
+ * DRAM.  The page's next user (a kmalloc() of the linear map) must find
+ * in a line the cache never fetched what DRAM holds, also in the bytes of
+ * a line it writes in part where the cache model cannot see the store
+ * (uninstrumented code): so the copies are made equal to DRAM again, an
+ * invalidate of lines the model does not hold.
+ */
+static void forget_cpu_copy(struct dmaemu_machine *m, const struct coherent *c)
+{
+	unsigned int i;
+
+	if (c->view == VIEW_LINEAR)
+		return;
+	for (i = 0; i < c->nchunks; i++)
+		dmaemu__range_invalidate(m, c->chunk[i].phys, c->chunk[i].len);
+}
+
 /* Release everything @c holds (it is out of the registry). */
 static void release(struct coherent *c)
 {
@@ -455,6 +476,7 @@ static void release(struct coherent *c)
 	if (c->iommu)
 		dmaemu__iommu_unmap(c->dev, c->handle, c->len);
 	track(c, false);
+	forget_cpu_copy(m, c);
 	free_chunks(m, c);
 	dmaemu__free(c->chunk);
 	dmaemu__free(c);

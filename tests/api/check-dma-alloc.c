@@ -233,6 +233,54 @@ START_TEST(test_zeroed)
 END_TEST
 
 /*
+ * A coherent buffer the CPU saw only through an uncached, write-combining
+ * or no kernel mapping, written by its device and freed: the page's next
+ * user reads what DRAM holds.  The cacheable alias never held those lines,
+ * so the bytes the next user did not write come from memory, even when it
+ * wrote other bytes of the line where the cache model could not see it
+ * (uninstrumented code).  The soak found it: a network card's TX copy
+ * kmalloc()ed in a freed result page was a stale-cpu-read at the four
+ * bytes the checksum engine had written there.
+ */
+START_TEST(test_freed_coherent_reused)
+{
+	static const unsigned long attrs[] = {0, DMA_ATTR_WRITE_COMBINE,
+					      DMA_ATTR_NO_KERNEL_MAPPING};
+	static const uint8_t crc[4] = {0xde, 0xad, 0xbe, 0xef};
+	unsigned int i;
+
+	mk_profile(profiles[_i], NULL);
+	for (i = 0; i < 3; i++) {
+		struct page *pg = alloc_pages(GFP_KERNEL, 0);
+		uint8_t *p, *q, got[4];
+		dma_addr_t h;
+
+		ck_assert_ptr_nonnull(pg);
+		q = page_address(pg);
+		memset(q, 0x5c, 4096); /* uninstrumented: the CPU's copy */
+		ck_assert_int_eq(dmaemu_cache_clean(m, page_to_phys(pg), 4096),
+				 0);
+		__free_pages(pg, 0);
+		p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, attrs[i]);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq(h, page_to_phys(pg));
+		ck_assert_int_eq(dmaemu_dma_write(ddev, h, crc, 4), 0);
+		dma_free_attrs(dev, 4096, p, h, attrs[i]);
+
+		pg = alloc_pages(GFP_KERNEL, 0);
+		ck_assert_ptr_eq(page_address(pg), q);
+		memset(q + 4, 0x5c, 60); /* the old bytes again: not dirty */
+		q[10] = 0x77;		 /* a byte that is */
+		ck_assert_int_eq(dmaemu_cpu_read(got, q, 4), 0);
+		ck_assert_msg(!memcmp(got, crc, 4),
+			      "attrs %lu: read %02x%02x%02x%02x", attrs[i],
+			      got[0], got[1], got[2], got[3]);
+		__free_pages(pg, 0);
+	}
+}
+END_TEST
+
+/*
  * Zones follow the coherent mask: with DRAM from 1 MiB to 33 MiB, a
  * 24-bit mask gets ZONE_DMA (below 16 MiB), a 32-bit one ZONE_DMA32, a
  * 25-bit one memory below 32 MiB; a mask below DRAM is refused.
@@ -1084,6 +1132,7 @@ static Suite *alloc_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_loop_test(tc, test_coherent, 0, 3);
 	tcase_add_loop_test(tc, test_zeroed, 0, 3);
+	tcase_add_loop_test(tc, test_freed_coherent_reused, 0, 3);
 	tcase_add_test(tc, test_zone_from_mask);
 	tcase_add_loop_test(tc, test_non_consistent, 0, 3);
 	tcase_add_loop_test(tc, test_write_combine, 0, 3);
