@@ -61,8 +61,9 @@ static int reuse_with_syncs(struct legdrv *lg, u8 *buf)
 	dma = dma_map_single(dev, buf, BUF, DMA_BIDIRECTIONAL);
 	if (dma_mapping_error(dev, dma))
 		return 0;
+	/* The device owns a mapped buffer: take it before writing. */
+	dma_sync_single_for_cpu(dev, dma, BUF, DMA_BIDIRECTIONAL);
 	for (round = 0; round < 3; round++) {
-		dma_sync_single_for_cpu(dev, dma, BUF, DMA_BIDIRECTIONAL);
 		for (i = 0; i < BUF; i++)
 			buf[i] = (u8)(i * 5 + round);
 		dma_sync_single_for_device(dev, dma, BUF, DMA_BIDIRECTIONAL);
@@ -74,7 +75,6 @@ static int reuse_with_syncs(struct legdrv *lg, u8 *buf)
 			ok &= buf[i] == (u8)((4 - i % 4) * (round + 1));
 		for (; i < BUF; i++)
 			ok &= buf[i] == (u8)(i * 5 + round);
-		dma_sync_single_for_device(dev, dma, BUF, DMA_BIDIRECTIONAL);
 	}
 	dma_unmap_single(dev, dma, BUF, DMA_BIDIRECTIONAL);
 	/* The store has the last round's whole buffer. */
