@@ -29,15 +29,23 @@ display_srcs = $(srcdir)/examples/display/main.c \
 	$(srcdir)/examples/display/disp-driver.c
 EXTRA_DIST += $(display_srcs) examples/display/disp-driver.h
 
+# docs/devices.md's example: a device model of its own (built
+# uninstrumented, as models are) and its driver (instrumented).
+first_device_srcs = $(srcdir)/examples/first-device/main.c \
+	$(srcdir)/examples/first-device/driver.c
+EXTRA_DIST += $(first_device_srcs) examples/first-device/driver.h \
+	examples/first-device/inverter.c examples/first-device/inverter.h
+
 example_progs = examples/copy-engine/copy-engine examples/nic/nic \
 	examples/camera/camera examples/checksum/checksum \
-	examples/legacy/legacy examples/display/display
+	examples/legacy/legacy examples/display/display \
+	examples/first-device/first-device
 if HAVE_INSTRUMENT
 if !SANITIZER_BUILD
 check_SCRIPTS += $(example_progs)
 endif
 endif
-CLEANFILES += $(example_progs)
+CLEANFILES += $(example_progs) examples/first-device/inverter.o
 
 examples/copy-engine/copy-engine: $(copy_engine_srcs) \
 		$(srcdir)/examples/copy-engine/ce-driver.h tools/dmaemu-cc \
@@ -80,6 +88,22 @@ examples/display/display: $(display_srcs) \
 	@$(MKDIR_P) examples/display
 	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
 		-o $@ $(display_srcs) -ldmaemu-devices
+
+examples/first-device/inverter.o: \
+		$(srcdir)/examples/first-device/inverter.c \
+		$(srcdir)/examples/first-device/inverter.h tools/dmaemu-cc
+	@$(MKDIR_P) examples/first-device
+	$(AM_V_CC)CC='$(CC)' $(SHELL) tools/dmaemu-cc \
+		--dmaemu-uninstrumented $(WARN_CFLAGS) -g -O1 -c -o $@ \
+		$(srcdir)/examples/first-device/inverter.c
+
+examples/first-device/first-device: $(first_device_srcs) \
+		$(srcdir)/examples/first-device/driver.h \
+		$(srcdir)/examples/first-device/inverter.h \
+		examples/first-device/inverter.o tools/dmaemu-cc \
+		lib/libdmaemu.la
+	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
+		-o $@ $(first_device_srcs) examples/first-device/inverter.o
 
 # A user's Check suite of a driver, built against an installed dmaemu by
 # its own Makefile (tests/scripts/check-driver-tests.sh).
