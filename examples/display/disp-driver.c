@@ -6,7 +6,8 @@
  * dma_alloc_wc() (write-combining: the CPU only writes them); a flip
  * programs the back buffer and rings FLIP with writel(), whose barrier
  * drains the write-combining buffers before the controller starts
- * reading, and sleeps until the vblank interrupt; remove quiesces the
+ * reading, and sleeps until the vblank interrupt, whose handler reads the
+ * checksum of the frame scanned out; remove quiesces the
  * controller before freeing the framebuffers.
  */
 #include <linux/errno.h>
@@ -38,6 +39,7 @@
 #define DC_FORMAT 0x28
 #define DC_FLIP 0x2c
 #define DC_ERR_CODE 0x30
+#define DC_CRC 0x40
 
 #define DC_ID_VALUE 0xd1590001
 #define DC_CTRL_ENABLE 0x1
@@ -56,8 +58,9 @@ struct dispdrv {
 	dma_addr_t fb_dma[2];
 	unsigned int back; /* the buffer drawn next */
 	struct mutex flip_lock;
-	spinlock_t lock; /* protects status and vblanks */
+	spinlock_t lock; /* protects status, crc and vblanks */
 	u32 status;	 /* INT_STATUS bits of the flip's interrupt */
+	u32 crc;	 /* CRC of the frame last scanned out */
 	unsigned long vblanks;
 	struct completion done;
 };
@@ -84,14 +87,16 @@ static irqreturn_t dc_irq(int irq, void *data)
 	writel(pending, dd->regs + DC_INT_STATUS); /* acknowledge */
 	spin_lock(&dd->lock);
 	dd->status |= pending;
-	if (pending & DC_INT_VBLANK)
+	if (pending & DC_INT_VBLANK) {
 		dd->vblanks++;
+		dd->crc = readl(dd->regs + DC_CRC);
+	}
 	spin_unlock(&dd->lock);
 	complete(&dd->done);
 	return IRQ_HANDLED;
 }
 
-int dispdrv_flip(struct dispdrv *dd)
+int dispdrv_flip(struct dispdrv *dd, u32 *crc)
 {
 	unsigned long flags;
 	dma_addr_t fb;
@@ -118,6 +123,7 @@ int dispdrv_flip(struct dispdrv *dd)
 	}
 	spin_lock_irqsave(&dd->lock, flags);
 	status = dd->status;
+	*crc = dd->crc;
 	spin_unlock_irqrestore(&dd->lock, flags);
 	if (status & DC_INT_ERROR) {
 		dev_err(dd->dev, "scan-out error %u\n",

@@ -32,10 +32,12 @@ u32 *dispdrv_back(struct dispdrv *dd);
 
 /*
  * Show the back buffer: scan it out and wait for its vblank; it becomes
- * the front buffer and the other one the back.  Return: 0; -EIO when the
- * controller reported an error; -ETIMEDOUT; -EINVAL for a NULL @dd.
+ * the front buffer and the other one the back.  *@crc gets the CRC-32
+ * the controller computed of the frame it scanned (its bytes in memory
+ * order, rows packed).  Return: 0; -EIO when the controller reported an
+ * error; -ETIMEDOUT; -EINVAL for a NULL @dd.
  */
-int dispdrv_flip(struct dispdrv *dd);
+int dispdrv_flip(struct dispdrv *dd, u32 *crc);
 
 /* Vblank interrupts taken so far. */
 unsigned long dispdrv_vblanks(struct dispdrv *dd);

@@ -42,6 +42,20 @@ static u32 pixel(unsigned int n, unsigned int x, unsigned int y)
 	       (n * 40 & 0xff);
 }
 
+/* CRC-32 of IEEE 802.3, bit by bit: what the controller must get. */
+static u32 crc32_ref(const u8 *p, size_t n)
+{
+	u32 crc = 0xffffffff;
+	int k;
+
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xedb88320 & -(crc & 1));
+	}
+	return ~crc;
+}
+
 /* Did the controller scan frame @n whole, every pixel? */
 static int scanned_ok(struct dmaemu_device *d, u32 *got, unsigned int n)
 {
@@ -83,8 +97,8 @@ int main(int argc, char **argv)
 	unsigned int n, x, y;
 	uint64_t reports;
 	char opts[64];
-	u32 *fb, *got;
-	int ok = 1;
+	u32 *fb, *got, *drawn, crc;
+	int ok = 1, crc_ok = 1;
 
 	snprintf(opts, sizeof(opts), "profile=%s", profile);
 	m = dmaemu_machine_create(opts);
@@ -96,26 +110,35 @@ int main(int argc, char **argv)
 	dd = dispdrv_first();
 	check(disp && dd, "the driver probed the controller");
 	got = kmalloc(DISP_FB_SIZE, GFP_KERNEL);
-	if (!dd || !got)
+	drawn = kmalloc(DISP_FB_SIZE, GFP_KERNEL);
+	if (!dd || !got || !drawn)
 		return 1;
 
 	for (n = 0; n < FRAMES; n++) {
+		/* A copy in ordinary memory for the CRC: write-combining
+		 * memory is for writing only. */
 		fb = dispdrv_back(dd);
 		for (y = 0; y < DISP_HEIGHT; y++)
 			for (x = 0; x < DISP_WIDTH; x++)
-				fb[y * DISP_WIDTH + x] = pixel(n, x, y);
-		if (dispdrv_flip(dd) || !scanned_ok(disp, got, n)) {
+				fb[y * DISP_WIDTH + x] =
+					drawn[y * DISP_WIDTH + x] =
+						pixel(n, x, y);
+		if (dispdrv_flip(dd, &crc) || !scanned_ok(disp, got, n)) {
 			ok = 0;
 			break;
 		}
+		crc_ok &= crc == crc32_ref((const u8 *)drawn, DISP_FB_SIZE);
 	}
 	check(ok, "6 frames drawn in write-combining memory, scanned whole");
+	check(ok && crc_ok, "the controller's CRC of each frame is the CRC of "
+			    "what was drawn");
 	check(dispdrv_vblanks(dd) == FRAMES, "one vblank per frame");
 	if (argc > 2)
 		check(!dmaemu_display_save_png(disp, argv[2]) &&
 			      is_png(argv[2]),
 		      "the last frame saved as a PNG file");
 
+	kfree(drawn);
 	kfree(got);
 	dmaemu_device_destroy(disp); /* remove() runs */
 	platform_driver_unregister(&dispdrv_driver);
