@@ -18,7 +18,7 @@
  *                                       rows: give up on reset/destroy
  *                                    3. the rows read become the last
  *                                       frame (swap of two host buffers);
- *                                       FRAMES++
+ *                                       FRAMES++, CRC
  *                                    4. BUSY off, INT_STATUS.VBLANK
  *   handler: INT_STATUS <----------- line 0 (level) = INT_STATUS & ENABLE
  *
@@ -68,7 +68,7 @@ struct disp {
 	struct disp *next;	   /* in the list of displays, under reg_lock */
 	/* Registers. */
 	uint32_t ctrl, status, int_status, int_enable;
-	uint32_t width, height, stride, format, err_code, frames;
+	uint32_t width, height, stride, format, err_code, frames, crc;
 	uint64_t fb, err_addr;
 	/* The frame latched by FLIP (STATUS.BUSY). */
 	struct geom job;
@@ -84,6 +84,33 @@ struct disp {
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct disp *displays; /* under reg_lock */
+
+/* CRC-32 of IEEE 802.3 (reflected 0xedb88320, initial value and final
+ * XOR all ones), by a table made once. */
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_init(void)
+{
+	uint32_t i, c;
+	int k;
+
+	for (i = 0; i < 256; i++) {
+		for (c = i, k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+static uint32_t crc32_ieee(const uint8_t *p, size_t n)
+{
+	uint32_t crc = 0xffffffffu;
+
+	pthread_once(&crc_once, crc_init);
+	while (n--)
+		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
 
 /* Bytes per pixel of @format, 0 for an unknown one. */
 static uint32_t format_bpp(uint32_t format)
@@ -157,6 +184,7 @@ static bool scan_frame(struct dmaemu_device *dev, struct disp *d)
 	uint32_t code = check_job(&g), bpp = format_bpp(g.format), y;
 	size_t row = (size_t)g.width * bpp, len = row * g.height;
 	uint8_t *swap;
+	uint32_t crc;
 
 	if (code) {
 		set_error(d, code, g.fb);
@@ -180,6 +208,7 @@ static bool scan_frame(struct dmaemu_device *dev, struct disp *d)
 			return true;
 		}
 	}
+	crc = crc32_ieee(d->scan, len); /* the run thread's own buffer */
 	pthread_mutex_lock(&d->lock);
 	/* The rows become the last frame; its old buffer scans the next. */
 	swap = d->last;
@@ -190,6 +219,7 @@ static bool scan_frame(struct dmaemu_device *dev, struct disp *d)
 	d->scan_cap = len;
 	d->last_len = row * g.height;
 	d->frames++;
+	d->crc = crc;
 	d->have_last = true;
 	d->last_info = (struct dmaemu_display_frame){
 		.seq = d->frames,
@@ -220,7 +250,7 @@ static void reset_regs(struct disp *d)
 {
 	d->ctrl = d->status = d->int_status = d->int_enable = 0;
 	d->width = d->height = d->stride = d->format = 0;
-	d->err_code = d->frames = 0;
+	d->err_code = d->frames = d->crc = 0;
 	d->fb = d->err_addr = 0;
 	memset(&d->job, 0, sizeof(d->job));
 	d->have_last = false;
@@ -292,6 +322,9 @@ static uint64_t disp_read(struct dmaemu_device *dev, uint64_t off,
 		break;
 	case DMAEMU_DISP_REG_FRAMES:
 		v = d->frames;
+		break;
+	case DMAEMU_DISP_REG_CRC:
+		v = d->crc;
 		break;
 	}
 	pthread_mutex_unlock(&d->lock);

@@ -295,6 +295,7 @@ struct dmaemu_device *dmaemu_legacy_create(struct dmaemu_machine *m,
 {
 	struct dmaemu_device *dev;
 	struct legacy *lg = calloc(1, sizeof(*lg));
+	struct device *d;
 	int err;
 
 	if (!lg) {
@@ -316,9 +317,17 @@ struct dmaemu_device *dmaemu_legacy_create(struct dmaemu_machine *m,
 		errno = err;
 		return NULL;
 	}
-	/* The address register has 32 bits (DESIGN.md section 4). */
-	err = dma_set_mask_and_coherent(dmaemu_device_to_dev(dev),
-					DMA_BIT_MASK(32));
+	/*
+	 * The address register has 32 bits (DESIGN.md section 4): masks
+	 * wider than that are narrowed, as firmware describing the bus would
+	 * do; a driver bound during creation that narrowed them further (an
+	 * ISA-style 24-bit part) keeps its own.
+	 */
+	d = dmaemu_device_to_dev(dev);
+	err = 0;
+	if (dma_get_mask(d) > DMA_BIT_MASK(32) ||
+	    d->coherent_dma_mask > DMA_BIT_MASK(32))
+		err = dma_set_mask_and_coherent(d, DMA_BIT_MASK(32));
 	if (err) {
 		dmaemu_device_destroy(dev);
 		errno = -err;

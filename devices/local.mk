@@ -15,4 +15,4 @@ devices_libdmaemu_devices_la_LDFLAGS = -version-info 0:0:0 -no-undefined
 pkgconfig_DATA += devices/dmaemu-devices.pc
 EXTRA_DIST += devices/dmaemu-devices.pc.in docs/devices/copy-engine.md \
 	docs/devices/nic.md docs/devices/checksum.md docs/devices/legacy.md \
-	docs/devices/display.md docs/devices/camera.md
+	docs/devices/display.md docs/devices/camera.md docs/devices.md

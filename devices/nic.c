@@ -31,11 +31,17 @@
  * nothing: the process never crashes, whatever the descriptors say.
  *
  * Locking: nic->lock (a pthread mutex) protects every register; the run
- * thread holds it while it moves a frame (DMA included, as the device API
- * allows) and drops it between frames so that register accesses get in.
- * nic->frame is the run thread's own.  The register handlers never wait
- * for the card, except CTRL.RESET, which calls dmaemu_device_reset()
- * without the lock.
+ * thread holds it while it moves a frame, but drops it around each DMA
+ * call (dma_read()/dma_write() below), which is a scheduling point under
+ * sched=lockstep: a driver's readl() or writel() that waited for the lock
+ * there would never get it back.  Register accesses may therefore come in
+ * between a frame's transfers; the ring's HEAD and the descriptor being
+ * worked on are the run thread's own, and a ring reprogrammed meanwhile
+ * only makes the next fetch fail (a driver must not do it while the ring
+ * runs).  nic->frame is the run thread's own too.  The register handlers
+ * never wait for the card, except CTRL.RESET, which calls
+ * dmaemu_device_reset() without the lock (the reset waits for the run
+ * thread, so it never lands in the middle of a frame).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -109,6 +115,29 @@ size_t dmaemu_nic_gen_frame(uint32_t seed, uint32_t index, uint8_t *buf)
 	return len;
 }
 
+/* DMA with nic->lock dropped around it (see Locking above). */
+static int dma_read(struct dmaemu_device *dev, struct nic *nic, uint64_t addr,
+		    void *buf, size_t len)
+{
+	int ret;
+
+	pthread_mutex_unlock(&nic->lock);
+	ret = dmaemu_dma_read(dev, addr, buf, len);
+	pthread_mutex_lock(&nic->lock);
+	return ret;
+}
+
+static int dma_write(struct dmaemu_device *dev, struct nic *nic, uint64_t addr,
+		     const void *buf, size_t len)
+{
+	int ret;
+
+	pthread_mutex_unlock(&nic->lock);
+	ret = dmaemu_dma_write(dev, addr, buf, len);
+	pthread_mutex_lock(&nic->lock);
+	return ret;
+}
+
 /* Line 0 follows INT_STATUS & INT_ENABLE.  Lock held. */
 static void update_irq(struct dmaemu_device *dev, struct nic *nic)
 {
@@ -172,7 +201,7 @@ static uint64_t take(struct dmaemu_device *dev, struct nic *nic, struct ring *r,
 		halt(nic, r, DMAEMU_NIC_ERR_RING, r->base);
 		return 0;
 	}
-	if (dmaemu_dma_read(dev, da, d, DESC_USED)) {
+	if (dma_read(dev, nic, da, d, DESC_USED)) {
 		halt(nic, r, DMAEMU_NIC_ERR_FETCH, da);
 		return 0;
 	}
@@ -192,7 +221,7 @@ static bool give_back(struct dmaemu_device *dev, struct nic *nic,
 	uint8_t le[4];
 
 	put32(le, st);
-	if (dmaemu_dma_write(dev, da + DMAEMU_NIC_DESC_STATUS, le, 4)) {
+	if (dma_write(dev, nic, da + DMAEMU_NIC_DESC_STATUS, le, 4)) {
 		halt(nic, r, DMAEMU_NIC_ERR_WRITEBACK,
 		     da + DMAEMU_NIC_DESC_STATUS);
 		return false;
@@ -207,7 +236,7 @@ static uint32_t bad_status(uint32_t code)
 }
 
 /* A frame arrives on the wire: into the next RX descriptor (two in RX_DUP
- * mode), or dropped.  Lock held. */
+ * mode), or dropped.  Lock held, dropped around DMA. */
 static void rx_frame(struct dmaemu_device *dev, struct nic *nic,
 		     const uint8_t *f, uint32_t len)
 {
@@ -236,7 +265,7 @@ static void rx_frame(struct dmaemu_device *dev, struct nic *nic,
 		      (uint64_t)get32(d + DMAEMU_NIC_DESC_ADDR + 4) << 32;
 		if (!code && len > get32(d + DMAEMU_NIC_DESC_LEN))
 			code = DMAEMU_NIC_ERR_TOO_LONG;
-		if (!code && dmaemu_dma_write(dev, buf, f, len))
+		if (!code && dma_write(dev, nic, buf, f, len))
 			code = DMAEMU_NIC_ERR_BUF;
 		if (!give_back(dev, nic, r, da, code ? bad_status(code) : st))
 			return;
@@ -253,7 +282,7 @@ static void rx_frame(struct dmaemu_device *dev, struct nic *nic,
 	count_done(nic, r, 16);
 }
 
-/* Send descriptor TX_HEAD.  Lock held.  Return: false when TX halted. */
+/* Send descriptor TX_HEAD.  Lock held, dropped around DMA.  Return: false when TX halted. */
 static bool tx_one(struct dmaemu_device *dev, struct nic *nic)
 {
 	struct ring *r = &nic->tx;
@@ -267,7 +296,7 @@ static bool tx_one(struct dmaemu_device *dev, struct nic *nic)
 	len = get32(d + DMAEMU_NIC_DESC_LEN);
 	buf = (uint64_t)get32(d + DMAEMU_NIC_DESC_ADDR) |
 	      (uint64_t)get32(d + DMAEMU_NIC_DESC_ADDR + 4) << 32;
-	if (!code && dmaemu_dma_read(dev, buf, nic->frame, len))
+	if (!code && dma_read(dev, nic, buf, nic->frame, len))
 		code = DMAEMU_NIC_ERR_BUF;
 	if (!give_back(dev, nic, r, da, code ? bad_status(code) : len))
 		return false;

@@ -15,14 +15,37 @@ camera_srcs = $(srcdir)/examples/camera/main.c \
 	$(srcdir)/examples/camera/cam-driver.c
 EXTRA_DIST += $(camera_srcs) examples/camera/cam-driver.h
 
+checksum_srcs = $(srcdir)/examples/checksum/main.c \
+	$(srcdir)/examples/checksum/cs-driver.c \
+	$(srcdir)/examples/copy-engine/ce-driver.c
+EXTRA_DIST += $(srcdir)/examples/checksum/main.c \
+	$(srcdir)/examples/checksum/cs-driver.c examples/checksum/cs-driver.h
+
+legacy_srcs = $(srcdir)/examples/legacy/main.c \
+	$(srcdir)/examples/legacy/legacy-driver.c
+EXTRA_DIST += $(legacy_srcs) examples/legacy/legacy-driver.h
+
+display_srcs = $(srcdir)/examples/display/main.c \
+	$(srcdir)/examples/display/disp-driver.c
+EXTRA_DIST += $(display_srcs) examples/display/disp-driver.h
+
+# docs/devices.md's example: a device model of its own (built
+# uninstrumented, as models are) and its driver (instrumented).
+first_device_srcs = $(srcdir)/examples/first-device/main.c \
+	$(srcdir)/examples/first-device/driver.c
+EXTRA_DIST += $(first_device_srcs) examples/first-device/driver.h \
+	examples/first-device/inverter.c examples/first-device/inverter.h
+
+example_progs = examples/copy-engine/copy-engine examples/nic/nic \
+	examples/camera/camera examples/checksum/checksum \
+	examples/legacy/legacy examples/display/display \
+	examples/first-device/first-device
 if HAVE_INSTRUMENT
 if !SANITIZER_BUILD
-check_SCRIPTS += examples/copy-engine/copy-engine examples/nic/nic \
-	examples/camera/camera
+check_SCRIPTS += $(example_progs)
 endif
 endif
-CLEANFILES += examples/copy-engine/copy-engine examples/nic/nic \
-	examples/camera/camera
+CLEANFILES += $(example_progs) examples/first-device/inverter.o
 
 examples/copy-engine/copy-engine: $(copy_engine_srcs) \
 		$(srcdir)/examples/copy-engine/ce-driver.h tools/dmaemu-cc \
@@ -42,6 +65,45 @@ examples/camera/camera: $(camera_srcs) $(srcdir)/examples/camera/cam-driver.h \
 	@$(MKDIR_P) examples/camera
 	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
 		-o $@ $(camera_srcs) -ldmaemu-devices
+
+examples/checksum/checksum: $(checksum_srcs) \
+		$(srcdir)/examples/checksum/cs-driver.h \
+		$(srcdir)/examples/copy-engine/ce-driver.h tools/dmaemu-cc \
+		lib/libdmaemu.la devices/libdmaemu-devices.la
+	@$(MKDIR_P) examples/checksum
+	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
+		-I$(srcdir)/examples/copy-engine -o $@ $(checksum_srcs) \
+		-ldmaemu-devices
+
+examples/legacy/legacy: $(legacy_srcs) \
+		$(srcdir)/examples/legacy/legacy-driver.h tools/dmaemu-cc \
+		lib/libdmaemu.la devices/libdmaemu-devices.la
+	@$(MKDIR_P) examples/legacy
+	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
+		-o $@ $(legacy_srcs) -ldmaemu-devices
+
+examples/display/display: $(display_srcs) \
+		$(srcdir)/examples/display/disp-driver.h tools/dmaemu-cc \
+		lib/libdmaemu.la devices/libdmaemu-devices.la
+	@$(MKDIR_P) examples/display
+	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
+		-o $@ $(display_srcs) -ldmaemu-devices
+
+examples/first-device/inverter.o: \
+		$(srcdir)/examples/first-device/inverter.c \
+		$(srcdir)/examples/first-device/inverter.h tools/dmaemu-cc
+	@$(MKDIR_P) examples/first-device
+	$(AM_V_CC)CC='$(CC)' $(SHELL) tools/dmaemu-cc \
+		--dmaemu-uninstrumented $(WARN_CFLAGS) -g -O1 -c -o $@ \
+		$(srcdir)/examples/first-device/inverter.c
+
+examples/first-device/first-device: $(first_device_srcs) \
+		$(srcdir)/examples/first-device/driver.h \
+		$(srcdir)/examples/first-device/inverter.h \
+		examples/first-device/inverter.o tools/dmaemu-cc \
+		lib/libdmaemu.la
+	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
+		-o $@ $(first_device_srcs) examples/first-device/inverter.o
 
 # A user's Check suite of a driver, built against an installed dmaemu by
 # its own Makefile (tests/scripts/check-driver-tests.sh).

@@ -195,9 +195,10 @@ tests_api_check_lockstep_LDADD = tests/runner/libcheckrun.la \
 check_PROGRAMS += tests/api/check-soak
 TESTS += tests/api/check-soak
 tests_api_check_soak_SOURCES = tests/api/check-soak.c \
-	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h
+	examples/copy-engine/ce-driver.c examples/copy-engine/ce-driver.h \
+	examples/nic/nic-driver.c examples/nic/nic-driver.h
 tests_api_check_soak_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/examples/copy-engine
+	-I$(top_srcdir)/examples/copy-engine -I$(top_srcdir)/examples/nic
 tests_api_check_soak_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
 STRESS_SECONDS = 180
@@ -264,6 +265,7 @@ script_tests = \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
+	tests/scripts/devices-doc.sh \
 	tests/scripts/trace.sh \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \

@@ -19,8 +19,10 @@
 #   FILE...      mutate only these driver files (paths from the source
 #                tree's top, e.g. examples/nic/nic-driver.c; default: all)
 #
-# The drivers: examples/nic/nic-driver.c and examples/copy-engine/
-# ce-driver.c (with their main.c), and the lab.c of every lab of
+# The drivers: the reference drivers of examples/ (nic, copy-engine,
+# checksum, legacy, display: each driver file with its main.c; the main.c
+# of checksum and legacy too, which share a buffer between two devices
+# and hand a bounced buffer back and forth with syncs), and the lab.c of every lab of
 # examples/labs/ that is built (not kind=script), with -DLAB_FIXED: the
 # fixed variant, which must get its data right without a report.
 #
@@ -239,6 +241,11 @@ EOF
 targets=()
 targets+=("nic|example|examples/nic/nic-driver.c|examples/nic/main.c||-ldmaemu-devices")
 targets+=("copy-engine|example|examples/copy-engine/ce-driver.c|examples/copy-engine/main.c||-ldmaemu-devices")
+targets+=("checksum|example|examples/checksum/cs-driver.c|examples/checksum/main.c examples/copy-engine/ce-driver.c|-I$top/examples/copy-engine|-ldmaemu-devices")
+targets+=("checksum-main|example|examples/checksum/main.c|examples/checksum/cs-driver.c examples/copy-engine/ce-driver.c|-I$top/examples/copy-engine|-ldmaemu-devices")
+targets+=("legacy|example|examples/legacy/legacy-driver.c|examples/legacy/main.c||-ldmaemu-devices")
+targets+=("legacy-main|example|examples/legacy/main.c|examples/legacy/legacy-driver.c||-ldmaemu-devices")
+targets+=("display|example|examples/display/disp-driver.c|examples/display/main.c||-ldmaemu-devices")
 for d in "$top"/examples/labs/*/; do
 	d=${d%/}
 	n=${d##*/}

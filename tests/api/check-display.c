@@ -148,6 +148,20 @@ static void draw(uint8_t *fb, uint32_t w, uint32_t h, uint32_t stride,
 		}
 }
 
+/* CRC-32 of IEEE 802.3, bit by bit: what the CRC register must hold. */
+static uint32_t crc32_bits(const uint8_t *p, size_t n)
+{
+	uint32_t crc = 0xffffffffu;
+	int k;
+
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xedb88320u & -(crc & 1));
+	}
+	return ~crc;
+}
+
 /* The frame as the controller must have read it: rows packed. */
 static uint8_t *packed(const uint8_t *fb, uint32_t w, uint32_t h,
 		       uint32_t stride, uint32_t bpp)
@@ -215,6 +229,8 @@ START_TEST(test_scanout)
 		ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_FRAMES), frame);
 		want = packed(fb, W, H, stride, bpp);
 		check_last(&e, want, W, H, bpp, format, dma, frame);
+		ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_CRC),
+				  crc32_bits(want, (size_t)W * H * bpp));
 		free(want);
 	}
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_ERR_CODE), 0);
@@ -527,6 +543,8 @@ START_TEST(test_registers)
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_FLIP), 0);
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_STATUS), 0);
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_FRAMES), 0);
+	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_CRC), 0);
+	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_CRC + 4), 0);
 	writew(0x55, e.regs + DMAEMU_DISP_REG_WIDTH);
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_WIDTH), 640);
 	ck_assert_uint_eq(readw(e.regs + DMAEMU_DISP_REG_ID), 0);
@@ -634,6 +652,7 @@ START_TEST(test_busy_and_reset)
 	writel(DMAEMU_DISP_CTRL_RESET, e.regs + DMAEMU_DISP_REG_CTRL);
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_STATUS), 0);
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_FRAMES), 0);
+	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_CRC), 0);
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_INT_STATUS), 0);
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_ERR_CODE), 0);
 	ck_assert_uint_eq(reg(&e, DMAEMU_DISP_REG_CTRL), 0);

@@ -22,6 +22,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/platform_device.h>
 #include <linux/slab.h>
 
 #include "check-run.h"
@@ -113,6 +114,55 @@ static void fill(uint8_t *p, size_t n, unsigned int seed)
 	for (i = 0; i < n; i++)
 		p[i] = (uint8_t)(seed + i * 5 + (i >> 8));
 }
+
+/* A driver bound during creation: its probe sets the mask it is given. */
+static u64 probe_mask;
+
+static int mask_probe(struct platform_device *pdev)
+{
+	return dma_set_mask_and_coherent(&pdev->dev, probe_mask);
+}
+
+static int mask_remove(struct platform_device *pdev)
+{
+	(void)pdev;
+	return 0;
+}
+
+static struct platform_driver mask_driver = {
+	.probe = mask_probe,
+	.remove = mask_remove,
+	.driver = {.name = DMAEMU_LEGACY_NAME},
+};
+
+/* The masks a probe set: wider than 32 bits, narrowed to 32 after it; a
+ * narrower one (an ISA-style 24-bit part) kept. */
+START_TEST(test_probe_masks)
+{
+	static const u64 set[] = {DMA_BIT_MASK(64), DMA_BIT_MASK(24)};
+	static const u64 want[] = {DMA_BIT_MASK(32), DMA_BIT_MASK(24)};
+	struct dmaemu_machine *m;
+	struct dmaemu_device *d;
+	struct device *dev;
+
+	/* DRAM below 16 MiB: a 24-bit mask is supported there. */
+	m = dmaemu_machine_create(
+		"mem_base=0x100000:mem=15M:log_path=/dev/null");
+	ck_assert_ptr_nonnull(m);
+	probe_mask = set[_i];
+	ck_assert_int_eq(platform_driver_register(&mask_driver), 0);
+	d = dmaemu_legacy_create(m, "blk0");
+	ck_assert_ptr_nonnull(d);
+	dev = dmaemu_device_to_dev(d);
+	ck_assert_ptr_eq(dev_get_drvdata(dev), NULL);
+	ck_assert_uint_eq(dma_get_mask(dev), want[_i]);
+	ck_assert_uint_eq(dev->coherent_dma_mask, want[_i]);
+	dmaemu_device_destroy(d);
+	platform_driver_unregister(&mask_driver);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
 
 START_TEST(test_masks)
 {
@@ -343,6 +393,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_masks, 0, 3);
+	tcase_add_loop_test(tc, test_probe_masks, 0, 2);
 	tcase_add_loop_test(tc, test_round_trip, 0, 3);
 	tcase_add_loop_test(tc, test_bounce, 0, 3);
 	tcase_add_loop_test(tc, test_errors, 0, 3);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # examples.sh - the reference drivers of examples/, built with dmaemu-cc
-# (instrumented) like out-of-tree code, run on every profile: each must
-# get its data right and make no report.
+# (instrumented) like out-of-tree code, run on every profile, with
+# sched=threads and sched=lockstep: each must get its data right and make
+# no report.  The legacy device runs with its 32-bit and 24-bit masks;
+# the display saves its last frame as a PNG file.
 . "$top_srcdir/tests/runner/tap.sh"
 
 [ -n "$SANITIZER" ] &&
@@ -11,15 +13,29 @@
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-for ex in copy-engine nic camera; do
-	prog="$top_builddir/examples/$ex/$ex"
+# run NAME ARGS...: the example NAME with ARGS, under $sched.
+run() {
+	ex=$1
+	shift
+	what="$ex $(echo "$*" | sed "s|$tmp/||"), sched=$sched"
+	if DMAEMU_OPTIONS=$opts "$top_builddir/examples/$ex/$ex" "$@" \
+		>"$tmp/out" 2>&1; then
+		ok "$what: data right, no report"
+	else
+		not_ok "$what: data right, no report"
+		sed 's/^/# /' "$tmp/out"
+	fi
+}
+for sched in threads lockstep; do
+	opts=
+	[ $sched = lockstep ] && opts=sched=lockstep:seed=7
 	for p in arm arm64 x86; do
-		if DMAEMU_OPTIONS= "$prog" "$p" >"$tmp/out" 2>&1; then
-			ok "$ex on $p: data right, no report"
-		else
-			not_ok "$ex on $p: data right, no report"
-			sed 's/^/# /' "$tmp/out"
-		fi
+		for ex in copy-engine nic camera checksum legacy; do
+			run $ex $p
+		done
+		run legacy $p 24
+		rm -f "$tmp/frame.png"
+		run display $p "$tmp/frame.png"
 	done
 done
 done_testing

@@ -42,7 +42,8 @@ struct dmaemu_device;
 #define DMAEMU_DISP_REG_ERR_ADDR_LO 0x34 /* RO */
 #define DMAEMU_DISP_REG_ERR_ADDR_HI 0x38 /* RO */
 #define DMAEMU_DISP_REG_FRAMES 0x3c	 /* RO */
-#define DMAEMU_DISP_MMIO_SIZE 0x40
+#define DMAEMU_DISP_REG_CRC 0x40	 /* RO: CRC-32 of the last frame */
+#define DMAEMU_DISP_MMIO_SIZE 0x48
 
 /* CTRL bits. */
 #define DMAEMU_DISP_CTRL_ENABLE 0x1u	   /* scan-out allowed */

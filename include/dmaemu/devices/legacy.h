@@ -70,8 +70,10 @@ struct dmaemu_device;
  * The device is in its reset state, its store all zeros, and its
  * streaming and coherent DMA masks are set to 32 bits (DMA_BIT_MASK(32)):
  * its address register has 32 bits.  A registered platform driver named
- * DMAEMU_LEGACY_NAME probes it before this returns, and so before the
- * masks are set (they start at 32 bits anyway, see dmaemu_device_create()).
+ * DMAEMU_LEGACY_NAME probes it before this returns (the masks start at 32
+ * bits, see dmaemu_device_create()); masks it left wider are narrowed to
+ * 32 bits after the probe, narrower ones (DMA_BIT_MASK(24), an ISA-style
+ * part) are kept.
  * dmaemu_device_destroy() removes it.
  *
  * Return: the device, or NULL with errno set (see dmaemu_device_create()).
