@@ -26,6 +26,7 @@ runs_for() {
 	case $1 in
 	fuzz-options) echo 10000 ;;
 	fuzz-dma) echo 4000 ;;
+	fuzz-devices) echo 500 ;;
 	fuzz-trace) echo 20000 ;;
 	*) echo 200000 ;;
 	esac
