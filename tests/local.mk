@@ -264,6 +264,7 @@ script_tests = \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
+	tests/scripts/alloc-fail.sh \
 	tests/scripts/trace.sh \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \

@@ -52,8 +52,20 @@ static void run_nothing(struct dmaemu_device *d, unsigned int events)
 	(void)events;
 }
 
+/* ops->release runs for a device made, never when create fails (the
+ * model frees its own data then: it ran twice when the thread could not
+ * be made, a double free of every model's data). */
+static int releases;
+
+static void count_release(struct dmaemu_device *d)
+{
+	(void)d;
+	releases++;
+}
+
 static const struct dmaemu_device_ops run_ops = {
 	.run = run_nothing,
+	.release = count_release,
 	.nr_irqs = 1,
 };
 
@@ -88,8 +100,10 @@ static void scenario(const char *opts, struct outcome *o)
 	}
 	o->machine = true;
 	errno = 0;
+	releases = 0;
 	d = dmaemu_device_create(m, "dev0", &run_ops, NULL);
 	if (!d) {
+		ck_assert_int_eq(releases, 0);
 		/* EAGAIN: its thread could not be made (pthread_create). */
 		ck_assert_msg(errno == ENOMEM || errno == EAGAIN,
 			      "dmaemu_device_create(): errno %d", errno);
@@ -156,6 +170,7 @@ static void scenario(const char *opts, struct outcome *o)
 	if (o->irq)
 		free_irq(irq, o);
 	dmaemu_device_destroy(d);
+	ck_assert_int_eq(releases, 1);
 out_machine:
 	o->reports = dmaemu_report_count(m, NULL);
 	dmaemu_machine_destroy(m);
