@@ -31,11 +31,15 @@
  * nothing: the process never crashes, whatever the descriptors say.
  *
  * Locking: nic->lock (a pthread mutex) protects every register; the run
- * thread holds it while it moves a frame (DMA included, as the device API
- * allows) and drops it between frames so that register accesses get in.
- * nic->frame is the run thread's own.  The register handlers never wait
- * for the card, except CTRL.RESET, which calls dmaemu_device_reset()
- * without the lock.
+ * thread holds it while it moves a frame, except across each DMA call
+ * (nic_dma_read/_write()): under sched=lockstep a DMA call is a
+ * scheduling point, and a driver's register access waiting for the lock
+ * there would never give the card its turn back.  A ring reprogrammed
+ * meanwhile (against the data sheet: only while disabled) is used as it
+ * is from the next descriptor on; a bad one halts with ERR_RING.
+ * nic->frame and the descriptor copies are the run thread's own.  The
+ * register handlers never wait for the card, except CTRL.RESET, which
+ * calls dmaemu_device_reset() without the lock.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -156,6 +160,29 @@ static bool ring_ok(const struct ring *r)
 	       !(r->size & (r->size - 1)) && !(r->base % DMAEMU_NIC_DESC_SIZE);
 }
 
+/* The card's DMA.  Lock held; dropped across the transfer. */
+static int nic_dma_read(struct dmaemu_device *dev, struct nic *nic,
+			uint64_t addr, void *buf, size_t len)
+{
+	int ret;
+
+	pthread_mutex_unlock(&nic->lock);
+	ret = dmaemu_dma_read(dev, addr, buf, len);
+	pthread_mutex_lock(&nic->lock);
+	return ret;
+}
+
+static int nic_dma_write(struct dmaemu_device *dev, struct nic *nic,
+			 uint64_t addr, const void *buf, size_t len)
+{
+	int ret;
+
+	pthread_mutex_unlock(&nic->lock);
+	ret = dmaemu_dma_write(dev, addr, buf, len);
+	pthread_mutex_lock(&nic->lock);
+	return ret;
+}
+
 /*
  * Take descriptor HEAD of @r: fetch it into @d and check its OWN bit and
  * length (@max: the largest length allowed).  Return: its bus address, 0
@@ -172,7 +199,7 @@ static uint64_t take(struct dmaemu_device *dev, struct nic *nic, struct ring *r,
 		halt(nic, r, DMAEMU_NIC_ERR_RING, r->base);
 		return 0;
 	}
-	if (dmaemu_dma_read(dev, da, d, DESC_USED)) {
+	if (nic_dma_read(dev, nic, da, d, DESC_USED)) {
 		halt(nic, r, DMAEMU_NIC_ERR_FETCH, da);
 		return 0;
 	}
@@ -192,7 +219,7 @@ static bool give_back(struct dmaemu_device *dev, struct nic *nic,
 	uint8_t le[4];
 
 	put32(le, st);
-	if (dmaemu_dma_write(dev, da + DMAEMU_NIC_DESC_STATUS, le, 4)) {
+	if (nic_dma_write(dev, nic, da + DMAEMU_NIC_DESC_STATUS, le, 4)) {
 		halt(nic, r, DMAEMU_NIC_ERR_WRITEBACK,
 		     da + DMAEMU_NIC_DESC_STATUS);
 		return false;
@@ -236,7 +263,7 @@ static void rx_frame(struct dmaemu_device *dev, struct nic *nic,
 		      (uint64_t)get32(d + DMAEMU_NIC_DESC_ADDR + 4) << 32;
 		if (!code && len > get32(d + DMAEMU_NIC_DESC_LEN))
 			code = DMAEMU_NIC_ERR_TOO_LONG;
-		if (!code && dmaemu_dma_write(dev, buf, f, len))
+		if (!code && nic_dma_write(dev, nic, buf, f, len))
 			code = DMAEMU_NIC_ERR_BUF;
 		if (!give_back(dev, nic, r, da, code ? bad_status(code) : st))
 			return;
@@ -267,7 +294,7 @@ static bool tx_one(struct dmaemu_device *dev, struct nic *nic)
 	len = get32(d + DMAEMU_NIC_DESC_LEN);
 	buf = (uint64_t)get32(d + DMAEMU_NIC_DESC_ADDR) |
 	      (uint64_t)get32(d + DMAEMU_NIC_DESC_ADDR + 4) << 32;
-	if (!code && dmaemu_dma_read(dev, buf, nic->frame, len))
+	if (!code && nic_dma_read(dev, nic, buf, nic->frame, len))
 		code = DMAEMU_NIC_ERR_BUF;
 	if (!give_back(dev, nic, r, da, code ? bad_status(code) : len))
 		return false;

@@ -496,20 +496,12 @@ static void config(struct run *r, uint8_t c)
 	static const char *const backends[] = {"", ":swiotlb=force", ":iommu=1",
 					       ":iommu=1:iommu_strict=1"};
 
-	/*
-	 * The network card holds its lock across its DMA calls, which are
-	 * scheduling points under sched=lockstep: a register write while
-	 * it sends deadlocks (docs/reliability.md), so it runs on
-	 * sched=threads only until the model drops the lock there.
-	 */
 	r->mod = &models[c % NMODELS];
 	c = (uint8_t)(c / NMODELS); /* 0 .. 42 */
 	snprintf(r->opts, sizeof(r->opts),
 		 "profile=%s:mem=16M:swiotlb_size=256K:log_path=/dev/null%s%s",
 		 profiles[c % 3], backends[(c / 3) % 4],
-		 (c / 12) & 1 && r->mod->create != dmaemu_nic_create
-			 ? ":sched=lockstep"
-			 : "");
+		 (c / 12) & 1 ? ":sched=lockstep" : "");
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
