@@ -91,15 +91,17 @@ static uint32_t check_cmd(const struct legacy *lg)
 static void run_cmd(struct dmaemu_device *dev, struct legacy *lg)
 {
 	uint32_t op = lg->op, len = lg->job_len, i;
-	uint8_t *at = lg->store + lg->job_offset;
 	dma_addr_t addr = lg->job_addr;
 	uint32_t code = check_cmd(lg), pattern = lg->job_pattern;
+	uint8_t *at;
 	int ret = 0;
 
 	if (code) {
 		set_error(lg, code, lg->job_addr);
 		return;
 	}
+	/* Only READ and WRITE use OFFSET (checked above); FILL may carry any. */
+	at = op == DMAEMU_LEGACY_CMD_FILL ? NULL : lg->store + lg->job_offset;
 	pthread_mutex_unlock(&lg->lock);
 	switch (op) {
 	case DMAEMU_LEGACY_CMD_READ:

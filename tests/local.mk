@@ -266,6 +266,7 @@ script_tests = \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
 	tests/scripts/devices-doc.sh \
+	tests/scripts/alloc-fail.sh \
 	tests/scripts/trace.sh \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \

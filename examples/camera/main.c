@@ -64,15 +64,21 @@ int main(int argc, char **argv)
 	unsigned int n, mapped = 0;
 	uint64_t reports;
 	char opts[64];
-	int ok = 1;
+	int ok = 1, ret;
 	u32 seq;
 
 	snprintf(opts, sizeof(opts), "profile=%s", profile);
 	m = dmaemu_machine_create(opts);
-	if (!m)
+	if (!m) {
+		perror("camera: dmaemu_machine_create()");
 		return 2;
-	if (platform_driver_register(&camdrv_driver))
+	}
+	ret = platform_driver_register(&camdrv_driver);
+	if (ret) {
+		fprintf(stderr, "camera: platform_driver_register(): %s\n",
+			strerror(-ret));
 		return 2;
+	}
 	camera = dmaemu_camera_create(m, "cam0"); /* probed here */
 	cam = camdrv_first();
 	check(camera && cam, "the driver probed the camera");

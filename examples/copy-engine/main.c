@@ -82,14 +82,20 @@ int main(int argc, char **argv)
 	u8 *src, *dst;
 	u32 *words;
 	uint64_t reports;
-	int i, ok;
+	int i, ok, ret;
 
 	snprintf(opts, sizeof(opts), "profile=%s", profile);
 	m = dmaemu_machine_create(opts);
-	if (!m)
+	if (!m) {
+		perror("copy-engine: dmaemu_machine_create()");
 		return 2;
-	if (platform_driver_register(&cedrv_driver))
+	}
+	ret = platform_driver_register(&cedrv_driver);
+	if (ret) {
+		fprintf(stderr, "copy-engine: platform_driver_register(): %s\n",
+			strerror(-ret));
 		return 2;
+	}
 	engine = dmaemu_copy_engine_create(m, "ce0"); /* probed here */
 	ce = cedrv_first();
 	check(engine && ce, "the driver probed the engine");
@@ -99,8 +105,10 @@ int main(int argc, char **argv)
 	src = kmalloc(LEN, GFP_KERNEL);
 	dst = kmalloc(LEN, GFP_KERNEL);
 	words = kmalloc(LEN, GFP_KERNEL);
-	if (!src || !dst || !words)
+	if (!src || !dst || !words) {
+		fprintf(stderr, "copy-engine: kmalloc(): out of memory\n");
 		return 2;
+	}
 	for (i = 0; i < LEN; i++) {
 		src[i] = (u8)(i ^ (i >> 8));
 		dst[i] = 0xee;

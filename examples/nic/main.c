@@ -76,13 +76,20 @@ int main(int argc, char **argv)
 	struct nicdrv *nd;
 	uint64_t reports;
 	char opts[64];
+	int ret;
 
 	snprintf(opts, sizeof(opts), "profile=%s", profile);
 	m = dmaemu_machine_create(opts);
-	if (!m)
+	if (!m) {
+		perror("nic: dmaemu_machine_create()");
 		return 2;
-	if (platform_driver_register(&nicdrv_driver))
+	}
+	ret = platform_driver_register(&nicdrv_driver);
+	if (ret) {
+		fprintf(stderr, "nic: platform_driver_register(): %s\n",
+			strerror(-ret));
 		return 2;
+	}
 	card = dmaemu_nic_create(m, "eth0"); /* probed here */
 	nd = nicdrv_first();
 	check(card && nd, "the driver probed the card");

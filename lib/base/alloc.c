@@ -2,25 +2,68 @@
 /*
  * alloc.c - the one host allocator of lib/.
  *
- * Every malloc-family call of the library comes here, so that a test can
- * make the n-th allocation from now fail (and every later one, until it
- * says stop) and check that the failure is reported and nothing leaks.
- * The countdown is one atomic: free when no failure is asked for.
+ * Every malloc-family call of the library comes here, and so does every
+ * mmap() that creates a mapping, memfd_create() and pthread_create(), so
+ * that a test can make the n-th host allocation from now fail (and every
+ * later one, until it says stop) and check that the failure is reported
+ * and nothing leaks.  The countdown is one atomic: free when no failure
+ * is asked for.
+ *
+ * DMAEMU_ALLOC_FAIL=N in the environment of a program arms it at load for
+ * the N-th host allocation of the process (tests/scripts/alloc-fail.sh,
+ * docs/reliability.md); the first failure it makes prints one line on
+ * stderr naming the call, so that a caller can tell whether N was reached.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/base.h"
 
 static uint64_t calls;	 /* allocations made (atomic) */
 static uint64_t fail_at; /* calls value from which to fail; 0 = never */
+static uint64_t failed[DMAEMU__ALLOC_KINDS]; /* failures made (atomic) */
+static int announce;	  /* DMAEMU_ALLOC_FAIL: print the first failure */
+static int hit_kind = -1; /* the kind of call number fail_at (atomic) */
+
+static const char *const kind_names[DMAEMU__ALLOC_KINDS] = {
+	[DMAEMU__ALLOC_MALLOC] = "malloc",
+	[DMAEMU__ALLOC_MMAP] = "mmap",
+	[DMAEMU__ALLOC_MEMFD] = "memfd_create",
+	[DMAEMU__ALLOC_THREAD] = "pthread_create",
+};
+
+__attribute__((constructor)) static void alloc_fail_from_env(void)
+{
+	const char *v = getenv("DMAEMU_ALLOC_FAIL");
+	char *end;
+	unsigned long long n;
+
+	if (!v || !*v)
+		return;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || *end || !n) {
+		fprintf(stderr,
+			"dmaemu: DMAEMU_ALLOC_FAIL=%s: not a positive "
+			"number, ignored\n",
+			v);
+		return;
+	}
+	announce = 1;
+	__atomic_store_n(&fail_at, (uint64_t)n, __ATOMIC_RELAXED);
+}
 
 void dmaemu__alloc_fail_after(uint64_t n)
 {
 	uint64_t at = n ? __atomic_load_n(&calls, __ATOMIC_RELAXED) + n : 0;
 
+	__atomic_store_n(&hit_kind, -1, __ATOMIC_RELAXED);
 	__atomic_store_n(&fail_at, at, __ATOMIC_RELAXED);
 }
 
@@ -29,37 +72,80 @@ uint64_t dmaemu__alloc_calls(void)
 	return __atomic_load_n(&calls, __ATOMIC_RELAXED);
 }
 
-/* Count one call; true when it must fail. */
-static bool must_fail(void)
+int dmaemu__alloc_hit_kind(void)
+{
+	return __atomic_load_n(&hit_kind, __ATOMIC_RELAXED);
+}
+
+uint64_t dmaemu__alloc_failed(enum dmaemu__alloc_kind kind)
+{
+	return __atomic_load_n(&failed[kind], __ATOMIC_RELAXED);
+}
+
+/* Count one call of @kind; true (errno ENOMEM) when it must fail. */
+static bool must_fail(enum dmaemu__alloc_kind kind)
 {
 	uint64_t n = __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
 	uint64_t at = __atomic_load_n(&fail_at, __ATOMIC_RELAXED);
 
-	if (at && n >= at) {
-		errno = ENOMEM;
-		return true;
-	}
-	return false;
+	if (!at || n < at)
+		return false;
+	if (n == at)
+		__atomic_store_n(&hit_kind, (int)kind, __ATOMIC_RELAXED);
+	if (!__atomic_fetch_add(&failed[kind], 1, __ATOMIC_RELAXED) &&
+	    __atomic_exchange_n(&announce, 0, __ATOMIC_RELAXED))
+		fprintf(stderr,
+			"dmaemu: DMAEMU_ALLOC_FAIL: host allocation %llu "
+			"(%s) fails, and every later one\n",
+			(unsigned long long)n, kind_names[kind]);
+	errno = ENOMEM;
+	return true;
 }
 
 void *dmaemu__malloc(size_t size)
 {
-	return must_fail() ? NULL : malloc(size);
+	return must_fail(DMAEMU__ALLOC_MALLOC) ? NULL : malloc(size);
 }
 
 void *dmaemu__calloc(size_t n, size_t size)
 {
-	return must_fail() ? NULL : calloc(n, size);
+	return must_fail(DMAEMU__ALLOC_MALLOC) ? NULL : calloc(n, size);
 }
 
 void *dmaemu__realloc(void *p, size_t size)
 {
-	return must_fail() ? NULL : realloc(p, size);
+	return must_fail(DMAEMU__ALLOC_MALLOC) ? NULL : realloc(p, size);
 }
 
 char *dmaemu__strdup(const char *s)
 {
-	return must_fail() ? NULL : strdup(s);
+	return must_fail(DMAEMU__ALLOC_MALLOC) ? NULL : strdup(s);
+}
+
+void *dmaemu__mmap(void *addr, size_t len, int prot, int flags, int fd,
+		   off_t off)
+{
+	if (must_fail(DMAEMU__ALLOC_MMAP))
+		return MAP_FAILED;
+	return mmap(addr, len, prot, flags, fd, off);
+}
+
+int dmaemu__memfd_create(const char *name, unsigned int flags)
+{
+	return must_fail(DMAEMU__ALLOC_MEMFD) ? -1 : memfd_create(name, flags);
+}
+
+/* As pthread_create() fails for want of resources: EAGAIN, errno kept. */
+int dmaemu__pthread_create(pthread_t *t, const pthread_attr_t *attr,
+			   void *(*fn)(void *), void *arg)
+{
+	int saved = errno;
+
+	if (must_fail(DMAEMU__ALLOC_THREAD)) {
+		errno = saved;
+		return EAGAIN;
+	}
+	return pthread_create(t, attr, fn, arg);
 }
 
 void dmaemu__free(void *p)

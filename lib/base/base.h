@@ -16,6 +16,7 @@
 #define DMAEMU_LIB_BASE_H
 
 #include <pthread.h>
+#include <sys/types.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,6 +68,29 @@ char *dmaemu__strdup(const char *s);
 void dmaemu__free(void *p);
 void dmaemu__alloc_fail_after(uint64_t n);
 uint64_t dmaemu__alloc_calls(void);
+
+/*
+ * The other host allocations, counted and failed with the malloc family:
+ * an mmap() that makes a mapping (MAP_FAILED, errno ENOMEM), memfd_create()
+ * (-1, ENOMEM) and pthread_create() (EAGAIN, as for want of resources).
+ * dmaemu__alloc_failed(kind) counts the failures made of each kind;
+ * dmaemu__alloc_hit_kind() is the kind of the call that failed first since
+ * the last dmaemu__alloc_fail_after() (-1 while none did).
+ */
+enum dmaemu__alloc_kind {
+	DMAEMU__ALLOC_MALLOC,
+	DMAEMU__ALLOC_MMAP,
+	DMAEMU__ALLOC_MEMFD,
+	DMAEMU__ALLOC_THREAD,
+	DMAEMU__ALLOC_KINDS
+};
+void *dmaemu__mmap(void *addr, size_t len, int prot, int flags, int fd,
+		   off_t off);
+int dmaemu__memfd_create(const char *name, unsigned int flags);
+int dmaemu__pthread_create(pthread_t *t, const pthread_attr_t *attr,
+			   void *(*fn)(void *), void *arg);
+uint64_t dmaemu__alloc_failed(enum dmaemu__alloc_kind kind);
+int dmaemu__alloc_hit_kind(void);
 
 /* ---------------------------------------------------------------------- */
 /* Text (sbuf.c)                                                          */

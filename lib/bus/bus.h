@@ -81,6 +81,7 @@ struct dmaemu_device {
 	struct dmaemu_machine *m;
 	const struct dmaemu_device_ops *ops;
 	void *priv;
+	bool keep_priv; /* create failed: ops->release must not run */
 	char *name;
 	struct dmaemu_device *next;
 	pthread_mutex_t devres_lock;

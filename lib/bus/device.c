@@ -567,6 +567,8 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	dmaemu__unlock(&m->lock);
 	/* Live now: the model's thread may use it, and a driver probe it. */
 	if (dmaemu__thread_start(d) || dmaemu__platform_add(d)) {
+		/* As on every other failure, @priv stays the caller's. */
+		d->keep_priv = true;
 		dmaemu_device_destroy(d);
 		errno = ENOMEM;
 		return NULL;
@@ -651,7 +653,7 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	dmaemu__iommu_device_release(dmaemu__devp(d));
 	if (d->regs)
 		dmaemu__mmio_unmap(m, d->regs);
-	if (d->ops && d->ops->release)
+	if (d->ops && d->ops->release && !d->keep_priv)
 		d->ops->release(d);
 
 	gone = m->opt.stats ? dmaemu__calloc(1, sizeof(*gone)) : NULL;

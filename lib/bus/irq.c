@@ -347,7 +347,7 @@ static int irq_thread_start(struct dmaemu__irqc *ic)
 		if (!ic->sctx)
 			return -ENOMEM;
 	}
-	ret = pthread_create(&ic->thread, NULL, irq_thread, ic);
+	ret = dmaemu__pthread_create(&ic->thread, NULL, irq_thread, ic);
 	if (ret) {
 		dmaemu__sched_forget(ic->sctx);
 		ic->sctx = NULL;
@@ -749,7 +749,8 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler,
 		ret = ac->sctx ? 0 : -ENOMEM;
 	}
 	if (!ret && thread_fn)
-		ret = -pthread_create(&ac->thread, NULL, action_thread, ac);
+		ret = -dmaemu__pthread_create(&ac->thread, NULL, action_thread,
+					      ac);
 	if (ret) {
 		dmaemu__sched_forget(ac->sctx);
 		dmaemu__unlock(&ic->lock);

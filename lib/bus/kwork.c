@@ -302,7 +302,7 @@ static int worker_start(struct dmaemu__kwork *kw)
 			goto out;
 		}
 	}
-	ret = -pthread_create(&kw->thread, NULL, worker, kw);
+	ret = -dmaemu__pthread_create(&kw->thread, NULL, worker, kw);
 	if (ret) {
 		dmaemu__sched_forget(kw->sctx);
 		kw->sctx = NULL;

@@ -202,7 +202,7 @@ int dmaemu__thread_start(struct dmaemu_device *d)
 			goto out_cond;
 		}
 	}
-	ret = pthread_create(&t->tid, NULL, device_thread, d);
+	ret = dmaemu__pthread_create(&t->tid, NULL, device_thread, d);
 	if (ret)
 		goto out_cond;
 	return 0;

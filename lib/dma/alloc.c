@@ -350,8 +350,8 @@ static void *map_dram(struct dmaemu_machine *m, const struct coherent *c,
 	unsigned int i;
 	size_t pos = 0;
 
-	base = mmap(NULL, len, PROT_NONE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	base = dmaemu__mmap(NULL, len, PROT_NONE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (base == MAP_FAILED)
 		return NULL;
 	p = base;
@@ -369,10 +369,10 @@ static void *map_dram(struct dmaemu_machine *m, const struct coherent *c,
 		if (n > (size_t)(base + len - p))
 			n = (size_t)(base + len - p);
 		b = dmaemu__bank_of_phys(m, ch->phys, ch->len);
-		if (!b ||
-		    mmap(p, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-			 b->memfd,
-			 (off_t)(ch->phys + skip - b->phys)) == MAP_FAILED) {
+		if (!b || dmaemu__mmap(p, n, PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_FIXED, b->memfd,
+				       (off_t)(ch->phys + skip - b->phys)) ==
+				  MAP_FAILED) {
 			munmap(base, len);
 			return NULL;
 		}

@@ -57,9 +57,9 @@ static uint8_t *owner_map(struct dmaemu_machine *m, unsigned int i)
 	dmaemu__lock(&m->lock);
 	map = m->owner[i];
 	if (!map) {
-		p = mmap(NULL, map_bytes(m, &m->bank[i]),
-			 PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		p = dmaemu__mmap(
+			NULL, map_bytes(m, &m->bank[i]), PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p != MAP_FAILED) {
 			map = p;
 			/* Lock-free readers: the pointer itself, and the

@@ -88,13 +88,13 @@ static int map_bank(struct dmaemu_machine *m, struct dmaemu__bank *b,
 	uint64_t p, npages = b->size >> DMAEMU__PAGE_SHIFT;
 
 	snprintf(name, sizeof(name), "dmaemu-bank%u", index);
-	b->memfd = memfd_create(name, MFD_CLOEXEC);
+	b->memfd = dmaemu__memfd_create(name, MFD_CLOEXEC);
 	if (b->memfd < 0)
 		return -errno;
 	if (ftruncate(b->memfd, (off_t)b->size) < 0)
 		return -errno;
 	snprintf(name, sizeof(name), "dmaemu-cpu%u", index);
-	b->cpufd = memfd_create(name, MFD_CLOEXEC);
+	b->cpufd = dmaemu__memfd_create(name, MFD_CLOEXEC);
 	if (b->cpufd < 0)
 		return -errno;
 	if (ftruncate(b->cpufd, (off_t)b->size) < 0)
@@ -109,20 +109,21 @@ static int map_bank(struct dmaemu_machine *m, struct dmaemu__bank *b,
 		m->slot[first + v].bank = b;
 		switch (bank_views[v]) {
 		case DMAEMU__REGION_LINEAR:
-			p2 = mmap(base, b->size, PROT_READ | PROT_WRITE,
-				  MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
-				  b->cpufd, 0);
+			p2 = dmaemu__mmap(base, b->size, PROT_READ | PROT_WRITE,
+					  MAP_SHARED | MAP_FIXED |
+						  MAP_NORESERVE,
+					  b->cpufd, 0);
 			break;
 		case DMAEMU__REGION_TWIN:
-			p2 = mmap(base, b->size, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
-					  MAP_NORESERVE,
-				  -1, 0);
+			p2 = dmaemu__mmap(base, b->size, PROT_READ | PROT_WRITE,
+					  MAP_PRIVATE | MAP_ANONYMOUS |
+						  MAP_FIXED | MAP_NORESERVE,
+					  -1, 0);
 			break;
 		case DMAEMU__REGION_UNCACHED:
 		case DMAEMU__REGION_WC:
-			p2 = mmap(base, b->size, PROT_READ | PROT_WRITE,
-				  MAP_SHARED | MAP_FIXED, b->memfd, 0);
+			p2 = dmaemu__mmap(base, b->size, PROT_READ | PROT_WRITE,
+					  MAP_SHARED | MAP_FIXED, b->memfd, 0);
 			break;
 		default:
 			/* NOMAP: the reservation's PROT_NONE stays. */
@@ -197,8 +198,8 @@ int dmaemu__physmem_init(struct dmaemu_machine *m)
 	m->slot_shift = ilog2_ceil(biggest) + 1;
 	m->nslots = m->nbanks * DMAEMU__VIEWS_PER_BANK + 2;
 	m->resv_size = (size_t)m->nslots << m->slot_shift;
-	r = mmap(NULL, m->resv_size, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	r = dmaemu__mmap(NULL, m->resv_size, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (r == MAP_FAILED) {
 		m->resv = NULL;
 		return -errno;
@@ -360,7 +361,7 @@ uint8_t *dmaemu__phys_twin(struct dmaemu_machine *m, uint64_t phys)
  * dmaemu__vmap_page() - map DRAM page @phys of the CPU copy at page @idx
  * of the vmalloc area (a view of the same host pages as the linear map).
  * The caller owns page @idx (mm/vmalloc.c's lock).
- * Return: 0, -EINVAL (not DRAM, outside the area), or -errno of mmap().
+ * Return: 0, -EINVAL (not DRAM, outside the area), or -errno of dmaemu__mmap().
  */
 int dmaemu__vmap_page(struct dmaemu_machine *m, size_t idx, uint64_t phys)
 {
@@ -371,9 +372,9 @@ int dmaemu__vmap_page(struct dmaemu_machine *m, size_t idx, uint64_t phys)
 	if (!b || (phys & (DMAEMU__PAGE_SIZE - 1)) ||
 	    idx >= m->vmap_size >> DMAEMU__PAGE_SHIFT)
 		return -EINVAL;
-	if (mmap(at, DMAEMU__PAGE_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_FIXED, b->cpufd,
-		 (off_t)(phys - b->phys)) == MAP_FAILED)
+	if (dmaemu__mmap(at, DMAEMU__PAGE_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, b->cpufd,
+			 (off_t)(phys - b->phys)) == MAP_FAILED)
 		return -errno;
 	__atomic_store_n(&m->vmap_phys[idx], phys, __ATOMIC_RELEASE);
 	/* No CPU fast-path entry may outlive what an address shows. */
@@ -388,6 +389,7 @@ void dmaemu__vunmap_page(struct dmaemu_machine *m, size_t idx)
 
 	__atomic_store_n(&m->vmap_phys[idx], 0, __ATOMIC_RELEASE);
 	dmaemu__mem_residency_changed();
+	/* Not counted as a host allocation: it takes a page away. */
 	mmap(at, DMAEMU__PAGE_SIZE, PROT_NONE,
 	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 }

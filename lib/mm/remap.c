@@ -51,8 +51,8 @@ static int user_range(struct vm_area_struct *vma, unsigned long *addr)
 	map = dmaemu__calloc(1, sizeof(*map));
 	if (!map)
 		return -ENOMEM;
-	base = mmap(NULL, len, PROT_NONE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	base = dmaemu__mmap(NULL, len, PROT_NONE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (base == MAP_FAILED) {
 		dmaemu__free(map);
 		return -ENOMEM;
@@ -87,8 +87,8 @@ static int map_user(struct dmaemu_machine *m, struct vm_area_struct *vma,
 	/* An uncached view must not miss what the CPU wrote before. */
 	if (!cached)
 		dmaemu__range_clean(m, phys, size);
-	if (mmap((void *)addr, size, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_FIXED, fd, (off_t)off) == MAP_FAILED)
+	if (dmaemu__mmap((void *)addr, size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, fd, (off_t)off) == MAP_FAILED)
 		return -ENOMEM;
 	vma->vm_flags |= USER_FLAGS;
 	return 0;

@@ -765,7 +765,7 @@ struct dmaemu_thread *dmaemu_thread_create(struct dmaemu_machine *m,
 			return NULL;
 		}
 	}
-	errno = pthread_create(&t->tid, NULL, thread_main, t);
+	errno = dmaemu__pthread_create(&t->tid, NULL, thread_main, t);
 	if (errno) {
 		dmaemu__sched_forget(t->c);
 		dmaemu__free(t);

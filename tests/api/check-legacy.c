@@ -229,6 +229,18 @@ START_TEST(test_round_trip)
 	ck_assert_uint_eq(dst[8], 1);
 	ck_assert_uint_eq(dst[9], 2);
 	ck_assert_uint_eq(dst[10], src[10]);
+	/* FILL ignores OFFSET, even one far beyond the store (the model
+	 * pointed into the store at it all the same: UBSan's finding,
+	 * from tests/fuzz/fuzz-devices). */
+	d = dma_map_single(b.dev, dst, 64, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(b.dev, d));
+	writel(0x0d0c0b0a, b.regs + DMAEMU_LEGACY_REG_PATTERN);
+	ck_assert_uint_eq(
+		cmd(&b, DMAEMU_LEGACY_CMD_FILL, (uint32_t)d, 0x24242421, 4),
+		DMAEMU_LEGACY_INT_DONE);
+	dma_unmap_single(b.dev, d, 64, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dst[0], 0x0a);
+	ck_assert_uint_eq(dst[3], 0x0d);
 	kfree(dst);
 	kfree(src);
 	blk_close(&b, 0);

@@ -10,7 +10,7 @@
 # for FUZZ_SECONDS seconds, keeping what it finds in tests/fuzz/found/.
 
 fuzz_targets = tests/fuzz/fuzz-options tests/fuzz/fuzz-trace \
-	tests/fuzz/fuzz-size tests/fuzz/fuzz-dma
+	tests/fuzz/fuzz-size tests/fuzz/fuzz-dma tests/fuzz/fuzz-devices
 fuzz_cflags = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_cppflags = $(AM_CPPFLAGS) -DDMAEMU_SANITIZER='"address"'
 
@@ -49,6 +49,15 @@ tests_fuzz_fuzz_dma_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_fuzz_dma_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_dma_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_dma_LDADD = tests/fuzz/libdmaemu-fuzz.la
+
+# The device models are built into the target with the same flags as the
+# library twin (coverage, ASan+UBSan), from the public headers as always.
+tests_fuzz_fuzz_devices_SOURCES = tests/fuzz/fuzz-devices.c \
+	$(devices_libdmaemu_devices_la_SOURCES)
+tests_fuzz_fuzz_devices_CPPFLAGS = $(fuzz_cppflags) $(LIBPNG_CFLAGS)
+tests_fuzz_fuzz_devices_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_devices_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_devices_LDADD = tests/fuzz/libdmaemu-fuzz.la $(LIBPNG_LIBS)
 
 TESTS += tests/scripts/fuzz.sh
 EXTRA_DIST += tests/scripts/fuzz.sh tests/fuzz/corpus

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
 #include <linux/dmapool.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -33,7 +34,7 @@
 /* What one run of the scenario got to do. */
 struct outcome {
 	bool machine, device, kmalloc, coherent, mapped, pool, pool_block;
-	bool sg, dma_ok;
+	bool sg, dma_ok, irq;
 	uint64_t reports;
 };
 
@@ -44,8 +45,41 @@ static bool dma_ok(int rc)
 	return rc == 0;
 }
 
+/* A device with a run thread and an interrupt line: threads to make. */
+static void run_nothing(struct dmaemu_device *d, unsigned int events)
+{
+	(void)d;
+	(void)events;
+}
+
+/* ops->release runs for a device made, never when create fails (the
+ * model frees its own data then: it ran twice when the thread could not
+ * be made, a double free of every model's data). */
+static int releases;
+
+static void count_release(struct dmaemu_device *d)
+{
+	(void)d;
+	releases++;
+}
+
+static const struct dmaemu_device_ops run_ops = {
+	.run = run_nothing,
+	.release = count_release,
+	.nr_irqs = 1,
+};
+
+static irqreturn_t on_irq(int irq, void *data)
+{
+	(void)irq;
+	(void)data;
+	return IRQ_NONE;
+}
+
 static void scenario(const char *opts, struct outcome *o)
 {
+	unsigned int irq = 0;
+	int rc;
 	struct scatterlist sg[2];
 	struct dmaemu_machine *m;
 	struct dmaemu_device *d;
@@ -66,13 +100,22 @@ static void scenario(const char *opts, struct outcome *o)
 	}
 	o->machine = true;
 	errno = 0;
-	d = dmaemu_device_create(m, "dev0", NULL, NULL);
+	releases = 0;
+	d = dmaemu_device_create(m, "dev0", &run_ops, NULL);
 	if (!d) {
-		ck_assert_int_eq(errno, ENOMEM);
+		ck_assert_int_eq(releases, 0);
+		/* EAGAIN: its thread could not be made (pthread_create). */
+		ck_assert_msg(errno == ENOMEM || errno == EAGAIN,
+			      "dmaemu_device_create(): errno %d", errno);
 		goto out_machine;
 	}
 	o->device = true;
 	dev = dmaemu_device_to_dev(d);
+	irq = (unsigned int)dmaemu_device_irq(d, 0);
+	rc = request_irq(irq, on_irq, 0, "dev0", o);
+	ck_assert_msg(rc == 0 || rc == -ENOMEM || rc == -EAGAIN,
+		      "request_irq() returned %d", rc);
+	o->irq = rc == 0;
 
 	buf = kmalloc(4096, GFP_KERNEL);
 	o->kmalloc = buf != NULL;
@@ -124,7 +167,10 @@ static void scenario(const char *opts, struct outcome *o)
 		dma_free_coherent(dev, 8192, coh, ch);
 	}
 	kfree(buf);
+	if (o->irq)
+		free_irq(irq, o);
 	dmaemu_device_destroy(d);
+	ck_assert_int_eq(releases, 1);
 out_machine:
 	o->reports = dmaemu_report_count(m, NULL);
 	dmaemu_machine_destroy(m);
@@ -133,14 +179,16 @@ out_machine:
 /* Every allocation of the scenario on @opts fails in turn. */
 static unsigned int fail_each(const char *opts)
 {
+	uint64_t points[DMAEMU__ALLOC_KINDS] = {0};
 	struct outcome o;
-	uint64_t before, count, n;
+	uint64_t before, count, n, hit;
+	int kind;
 
 	dmaemu__alloc_fail_after(0);
 	before = dmaemu__alloc_calls();
 	scenario(opts, &o);
 	count = dmaemu__alloc_calls() - before;
-	ck_assert(o.machine && o.device && o.kmalloc && o.coherent &&
+	ck_assert(o.machine && o.device && o.irq && o.kmalloc && o.coherent &&
 		  o.mapped && o.pool && o.pool_block && o.sg && o.dma_ok);
 	ck_assert_uint_eq(o.reports, 0);
 	ck_assert_uint_gt(count, 0);
@@ -148,10 +196,15 @@ static unsigned int fail_each(const char *opts)
 	for (n = 1; n <= count; n++) {
 		dmaemu__alloc_fail_after(n);
 		scenario(opts, &o);
+		/* The first run also did the one-time initialisation: the
+		 * last few N may not be reached. */
+		kind = dmaemu__alloc_hit_kind();
+		if (kind >= 0)
+			points[kind]++;
 		dmaemu__alloc_fail_after(0);
 		/* The library still works: the whole scenario again. */
 		scenario(opts, &o);
-		ck_assert_msg(o.machine && o.device && o.kmalloc &&
+		ck_assert_msg(o.machine && o.device && o.irq && o.kmalloc &&
 				      o.coherent && o.mapped && o.pool &&
 				      o.pool_block && o.sg && o.dma_ok &&
 				      o.reports == 0,
@@ -159,8 +212,20 @@ static unsigned int fail_each(const char *opts)
 			      "scenario no longer runs cleanly",
 			      (unsigned long long)n, (unsigned long long)count);
 	}
-	printf("# %s: %llu failure points\n", opts, (unsigned long long)count);
-	return (unsigned int)count;
+	hit = points[0] + points[1] + points[2] + points[3];
+	printf("# %s: %llu failure points (malloc %llu, mmap %llu, "
+	       "memfd_create %llu, pthread_create %llu)\n",
+	       opts, (unsigned long long)hit,
+	       (unsigned long long)points[DMAEMU__ALLOC_MALLOC],
+	       (unsigned long long)points[DMAEMU__ALLOC_MMAP],
+	       (unsigned long long)points[DMAEMU__ALLOC_MEMFD],
+	       (unsigned long long)points[DMAEMU__ALLOC_THREAD]);
+	/* The machine's memory is memfd-backed and mapped, and a device
+	 * has threads: each kind must have been made to fail. */
+	ck_assert_uint_gt(points[DMAEMU__ALLOC_MMAP], 0);
+	ck_assert_uint_gt(points[DMAEMU__ALLOC_MEMFD], 0);
+	ck_assert_uint_gt(points[DMAEMU__ALLOC_THREAD], 0);
+	return (unsigned int)hit;
 }
 
 START_TEST(direct)
