@@ -342,17 +342,10 @@ static int irq_thread_start(struct dmaemu__irqc *ic)
 
 	if (ic->started)
 		return 0;
-	if (ic->m->sched) {
-		ic->sctx = dmaemu__sched_spawn(ic->m, "irq");
-		if (!ic->sctx)
-			return -ENOMEM;
-	}
-	ret = dmaemu__pthread_create(&ic->thread, NULL, irq_thread, ic);
-	if (ret) {
-		dmaemu__sched_forget(ic->sctx);
-		ic->sctx = NULL;
+	ret = dmaemu__sched_thread_start(ic->m, "irq", &ic->thread, irq_thread,
+					 ic, &ic->sctx);
+	if (ret)
 		return -ret;
-	}
 	ic->started = true;
 	return 0;
 }
@@ -435,11 +428,8 @@ void dmaemu__irq_fini(struct dmaemu_machine *m)
 	ic->stop = true;
 	kick(&ic->cond, ic);
 	dmaemu__unlock(&ic->lock);
-	if (ic->started) {
-		dmaemu__sched_join(ic->sctx);
-		pthread_join(ic->thread, NULL);
-		dmaemu__sched_forget(ic->sctx);
-	}
+	if (ic->started)
+		dmaemu__sched_thread_join(ic->thread, &ic->sctx);
 	pthread_cond_destroy(&ic->sync);
 	pthread_cond_destroy(&ic->cond);
 	pthread_mutex_destroy(&ic->lock);
@@ -538,9 +528,7 @@ static void action_free(struct dmaemu__irqc *ic, struct irq_action *ac)
 		ac->stop = true;
 		kick(&ac->cond, ac);
 		dmaemu__unlock(&ic->lock);
-		dmaemu__sched_join(ac->sctx);
-		pthread_join(ac->thread, NULL);
-		dmaemu__sched_forget(ac->sctx);
+		dmaemu__sched_thread_join(ac->thread, &ac->sctx);
 		dmaemu__lock(&ic->lock);
 		pthread_cond_destroy(&ac->cond);
 	}
@@ -743,16 +731,11 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler,
 		goto out_free;
 	}
 	ret = irq_thread_start(ic);
-	if (!ret && thread_fn && ic->m->sched) {
-		ac->sctx =
-			dmaemu__sched_spawn(ic->m, name ? name : "irq thread");
-		ret = ac->sctx ? 0 : -ENOMEM;
-	}
 	if (!ret && thread_fn)
-		ret = -dmaemu__pthread_create(&ac->thread, NULL, action_thread,
-					      ac);
+		ret = -dmaemu__sched_thread_start(
+			ic->m, name ? name : "irq thread", &ac->thread,
+			action_thread, ac, &ac->sctx);
 	if (ret) {
-		dmaemu__sched_forget(ac->sctx);
 		dmaemu__unlock(&ic->lock);
 		ret = -ENOMEM;
 		goto out_free;

@@ -295,19 +295,10 @@ static int worker_start(struct dmaemu__kwork *kw)
 	dmaemu__lock(&kw->lock);
 	if (kw->started || kw->stop)
 		goto out;
-	if (kw->m->sched) {
-		kw->sctx = dmaemu__sched_spawn(kw->m, "kworker");
-		if (!kw->sctx) {
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
-	ret = -dmaemu__pthread_create(&kw->thread, NULL, worker, kw);
-	if (ret) {
-		dmaemu__sched_forget(kw->sctx);
-		kw->sctx = NULL;
+	ret = -dmaemu__sched_thread_start(kw->m, "kworker", &kw->thread, worker,
+					  kw, &kw->sctx);
+	if (ret)
 		goto out;
-	}
 	kw->started = true;
 out:
 	dmaemu__unlock(&kw->lock);
@@ -775,11 +766,8 @@ void dmaemu__kwork_fini(struct dmaemu_machine *m)
 	kw->stop = true;
 	kick(kw);
 	dmaemu__unlock(&kw->lock);
-	if (kw->started) {
-		dmaemu__sched_join(kw->sctx);
-		pthread_join(kw->thread, NULL);
-		dmaemu__sched_forget(kw->sctx);
-	}
+	if (kw->started)
+		dmaemu__sched_thread_join(kw->thread, &kw->sctx);
 	/* What is still armed or queued is the driver's memory, perhaps
 	 * freed already: it is dropped without a look. */
 	pthread_cond_destroy(&kw->done);

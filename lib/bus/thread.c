@@ -171,6 +171,7 @@ int dmaemu__thread_start(struct dmaemu_device *d)
 {
 	struct dmaemu__devthread *t;
 	pthread_condattr_t attr;
+	char name[40];
 	int ret;
 
 	if (!d->ops || !d->ops->run)
@@ -192,23 +193,14 @@ int dmaemu__thread_start(struct dmaemu_device *d)
 		goto out_mutex;
 	dmaemu__vg_atomic(&t->stopping, sizeof(t->stopping));
 	d->thr = t;
-	if (d->m->sched) {
-		char name[40];
-
-		snprintf(name, sizeof(name), "dev:%s", d->name);
-		t->sctx = dmaemu__sched_spawn(d->m, name);
-		if (!t->sctx) {
-			ret = ENOMEM;
-			goto out_cond;
-		}
-	}
-	ret = dmaemu__pthread_create(&t->tid, NULL, device_thread, d);
+	snprintf(name, sizeof(name), "dev:%s", d->name);
+	ret = dmaemu__sched_thread_start(d->m, name, &t->tid, device_thread, d,
+					 &t->sctx);
 	if (ret)
 		goto out_cond;
 	return 0;
 
 out_cond:
-	dmaemu__sched_forget(t->sctx);
 	d->thr = NULL;
 	pthread_cond_destroy(&t->cond);
 out_mutex:
@@ -229,9 +221,7 @@ void dmaemu__thread_stop(struct dmaemu_device *d)
 	update_stopping(t);
 	kick(t);
 	dmaemu__unlock(&t->lock);
-	dmaemu__sched_join(t->sctx);
-	pthread_join(t->tid, NULL);
-	dmaemu__sched_forget(t->sctx);
+	dmaemu__sched_thread_join(t->tid, &t->sctx);
 	d->thr = NULL;
 	pthread_cond_destroy(&t->cond);
 	pthread_mutex_destroy(&t->lock);

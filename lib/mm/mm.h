@@ -206,5 +206,17 @@ void dmaemu__sched_exit(struct dmaemu__sctx *c);
 void dmaemu__sched_join(struct dmaemu__sctx *c);
 void dmaemu__sched_forget(struct dmaemu__sctx *c);
 void dmaemu__sched_detach(struct dmaemu__sctx *c);
+/*
+ * The starter's two halves of that, for a thread running @fn(@arg):
+ * _thread_start() spawns the context into *@sctx (left NULL without
+ * lockstep; set before the thread runs, which reads it) and starts the
+ * thread into *@tid.  Return: 0, or a positive errno (ENOMEM: no context;
+ * what pthread_create() returned), with nothing left behind.
+ * _thread_join() waits for the thread to end and forgets its context.
+ */
+int dmaemu__sched_thread_start(struct dmaemu_machine *m, const char *name,
+			       pthread_t *tid, void *(*fn)(void *), void *arg,
+			       struct dmaemu__sctx **sctx);
+void dmaemu__sched_thread_join(pthread_t tid, struct dmaemu__sctx **sctx);
 
 #endif

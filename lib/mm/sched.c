@@ -514,6 +514,34 @@ void dmaemu__sched_join(struct dmaemu__sctx *c)
 	}
 }
 
+int dmaemu__sched_thread_start(struct dmaemu_machine *m, const char *name,
+			       pthread_t *tid, void *(*fn)(void *), void *arg,
+			       struct dmaemu__sctx **sctx)
+{
+	int ret;
+
+	*sctx = NULL;
+	if (m->sched) {
+		*sctx = dmaemu__sched_spawn(m, name);
+		if (!*sctx)
+			return ENOMEM;
+	}
+	ret = dmaemu__pthread_create(tid, NULL, fn, arg);
+	if (ret) {
+		dmaemu__sched_forget(*sctx);
+		*sctx = NULL;
+	}
+	return ret;
+}
+
+void dmaemu__sched_thread_join(pthread_t tid, struct dmaemu__sctx **sctx)
+{
+	dmaemu__sched_join(*sctx);
+	pthread_join(tid, NULL);
+	dmaemu__sched_forget(*sctx);
+	*sctx = NULL;
+}
+
 void dmaemu__sched_forget(struct dmaemu__sctx *c)
 {
 	struct dmaemu__sched *s;
@@ -757,17 +785,9 @@ struct dmaemu_thread *dmaemu_thread_create(struct dmaemu_machine *m,
 	}
 	t->fn = fn;
 	t->arg = arg;
-	if (m->sched) {
-		t->c = dmaemu__sched_spawn(m, name);
-		if (!t->c) {
-			dmaemu__free(t);
-			errno = ENOMEM;
-			return NULL;
-		}
-	}
-	errno = dmaemu__pthread_create(&t->tid, NULL, thread_main, t);
+	errno = dmaemu__sched_thread_start(m, name, &t->tid, thread_main, t,
+					   &t->c);
 	if (errno) {
-		dmaemu__sched_forget(t->c);
 		dmaemu__free(t);
 		return NULL;
 	}
