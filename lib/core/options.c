@@ -616,8 +616,9 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 		return 0;
 	case OPT_TRACE:
 		if (dmaemu__trace_parse(val, (unsigned int *)f) < 0) {
-			*why = "expected all, none or a comma list of alloc, "
-			       "dma, device, mmio, irq, report";
+			*why = "expected all, default, none or a comma list "
+			       "of alloc, dma, device, mmio, irq, report, "
+			       "cache";
 			return -EINVAL;
 		}
 		return 0;
