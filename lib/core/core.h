@@ -710,8 +710,7 @@ const char *dmaemu__trace_group_name(unsigned int g);
 static inline bool dmaemu__tracing_json(const struct dmaemu_machine *m,
 					unsigned int group)
 {
-	return dmaemu__tracing(m, group) && m->opt.trace_json &&
-	       m->trace_file;
+	return dmaemu__tracing(m, group) && m->opt.trace_json && m->trace_file;
 }
 /*
  * Ownership spans of the JSON form: dmaemu__trace_new_id() names a buffer

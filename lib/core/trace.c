@@ -51,11 +51,11 @@ struct dmaemu__trace_buf {
 	char name[40];			/* the thread's, for its JSON track */
 	const char *ctx;
 	unsigned int tid;
-	bool named;		 /* its thread_name record is written */
-	size_t used, cap;	 /* bytes of @data */
-	uint64_t dropped;	 /* records dropped since the last flush */
-	uint64_t dropped_bytes;	 /* and their bytes */
-	uint64_t last_ts;	 /* of the last record made, kept or not */
+	bool named;		/* its thread_name record is written */
+	size_t used, cap;	/* bytes of @data */
+	uint64_t dropped;	/* records dropped since the last flush */
+	uint64_t dropped_bytes; /* and their bytes */
+	uint64_t last_ts;	/* of the last record made, kept or not */
 	unsigned char data[];
 };
 
@@ -274,7 +274,8 @@ static void format_event(struct dmaemu_machine *m,
 	rec_add(r, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"%s\",",
 		ev->name, ev->group, strcmp(ev->group, "report") ? "t" : "g");
 	rec_ts(r, ev->ts_ns);
-	rec_add(r, ",\"pid\":1,\"tid\":%u,\"args\":{\"ctx\":\"%s\",\"fields\":\"",
+	rec_add(r,
+		",\"pid\":1,\"tid\":%u,\"args\":{\"ctx\":\"%s\",\"fields\":\"",
 		self.id, ev->ctx);
 	rec_json_str(r, ev->args, 8);
 	rec_add(r, "\"}},\n");
@@ -428,8 +429,7 @@ struct drop_note {
  * notes for the log (malloc()ed, *@nnotes of them), written by the
  * caller once the lock is dropped.
  */
-static struct drop_note *flush_locked(struct dmaemu_machine *m,
-				      size_t *nnotes)
+static struct drop_note *flush_locked(struct dmaemu_machine *m, size_t *nnotes)
 {
 	struct dmaemu__trace_buf *b;
 	struct flushed *all = NULL;
@@ -485,8 +485,8 @@ static struct drop_note *flush_locked(struct dmaemu_machine *m,
 			char line[320];
 			struct rec r = {line, 0, sizeof(line)};
 			struct dmaemu_trace_event ev = {
-				"trace", "trace_dropped", b->last_ts, b->name,
-				b->ctx, NULL};
+				"trace", "trace_dropped", b->last_ts,
+				b->name, b->ctx,	  NULL};
 			char args[160];
 
 			snprintf(args, sizeof(args),
@@ -646,8 +646,8 @@ void dmaemu__trace_owner(struct dmaemu_machine *m, uint64_t id,
 		goto out;
 	if (m->trace_nspans == m->trace_spans_cap) {
 		size_t nc = m->trace_spans_cap ? 2 * m->trace_spans_cap : 64;
-		struct dmaemu__trace_span *na = dmaemu__realloc(
-			m->trace_spans, nc * sizeof(*na));
+		struct dmaemu__trace_span *na =
+			dmaemu__realloc(m->trace_spans, nc * sizeof(*na));
 
 		if (!na)
 			goto out;

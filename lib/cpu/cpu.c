@@ -286,8 +286,8 @@ static void report_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
  * The trace event of a line the model filled (group cache): @lvl is the
  * level that had it (cachesim_access()), the number of levels for memory.
  */
-void dmaemu__trace_fill(struct dmaemu_machine *m, uint64_t lp,
-			unsigned int lvl, bool prefetch)
+void dmaemu__trace_fill(struct dmaemu_machine *m, uint64_t lp, unsigned int lvl,
+			bool prefetch)
 {
 	dmaemu__trace(m, DMAEMU__TRACE_CACHE, "cache_fill",
 		      "line=0x%" PRIx64 " from=%s%s", lp,

@@ -358,9 +358,11 @@ static void count_sync(struct device *dev, bool for_device)
  * @owner ("cpu", "device"; NULL: unmapped) and the counters of dirty
  * lines and bounce slots follow.  One test when the JSON form is off.
  */
-static __attribute__((noinline)) void
-trace_json(struct dmaemu_machine *m, struct device *dev, dma_addr_t dma,
-	   size_t size, int dir, uint64_t id, const char *owner)
+static __attribute__((noinline)) void trace_json(struct dmaemu_machine *m,
+						 struct device *dev,
+						 dma_addr_t dma, size_t size,
+						 int dir, uint64_t id,
+						 const char *owner)
 {
 	uint64_t lines[CACHESIM_MAX_LEVELS];
 	struct dmaemu__swiotlb_stats st;
@@ -375,8 +377,8 @@ trace_json(struct dmaemu_machine *m, struct device *dev, dma_addr_t dma,
 	args[0] = '\0';
 	for (i = 0; i < n && k < sizeof(args); i++)
 		k += (size_t)snprintf(args + k, sizeof(args) - k,
-				      "%s\"L%u\":%" PRIu64, i ? "," : "",
-				      i + 1, lines[i]);
+				      "%s\"L%u\":%" PRIu64, i ? "," : "", i + 1,
+				      lines[i]);
 	dmaemu__trace_counter(m, DMAEMU__TRACE_CTR_DIRTY, "dirty lines", args);
 	dmaemu__swiotlb_info(m, &st);
 	if (st.nslots) {
@@ -907,8 +909,7 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		ops->unmap(m, dev, map->dma, map->phys, map->size, dir, attrs);
 	if (map->prefetch)
 		dmaemu__prefetch_del_range(m, map->phys, map->size);
-	trace_owner(m, dev, map->dma, map->size, map->dir, map->trace_id,
-		    NULL);
+	trace_owner(m, dev, map->dma, map->size, map->dir, map->trace_id, NULL);
 	dmaemu__mapping_free(map);
 }
 

@@ -924,8 +924,7 @@ static __attribute__((noinline)) void trace_range(struct dmaemu_machine *m,
 		resident += res;
 		if (op != RANGE_INVALIDATE && (mdirty || nd)) {
 			written++;
-			dmaemu__trace(m, DMAEMU__TRACE_CACHE,
-				      "cache_writeback",
+			dmaemu__trace(m, DMAEMU__TRACE_CACHE, "cache_writeback",
 				      "line=0x%" PRIx64
 				      " dirty_bytes=%u cause=%s",
 				      lp, nd,
@@ -943,13 +942,12 @@ static __attribute__((noinline)) void trace_range(struct dmaemu_machine *m,
 			      " written=%" PRIu64,
 			      phys, len, lines, resident, written);
 	else
-		dmaemu__trace(m, DMAEMU__TRACE_CACHE, names[op],
-			      "phys=0x%" PRIx64 " len=%" PRIu64
-			      " lines=%" PRIu64 " resident=%" PRIu64
-			      " written=%" PRIu64 " dropped=%" PRIu64
-			      " refreshed=%" PRIu64,
-			      phys, len, lines, resident, written, dropped,
-			      stale);
+		dmaemu__trace(
+			m, DMAEMU__TRACE_CACHE, names[op],
+			"phys=0x%" PRIx64 " len=%" PRIu64 " lines=%" PRIu64
+			" resident=%" PRIu64 " written=%" PRIu64
+			" dropped=%" PRIu64 " refreshed=%" PRIu64,
+			phys, len, lines, resident, written, dropped, stale);
 }
 
 /*
