@@ -194,7 +194,8 @@ struct dmaemu__mapping {
 struct dmaemu__maint {
 	uint64_t cleaned, invalidated, bounced;
 };
-extern __thread struct dmaemu__maint dmaemu__maint_acc;
+extern __thread struct dmaemu__maint dmaemu__maint_acc
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /*
  * registry.c: the registry of live mappings, one per device, ordered by
