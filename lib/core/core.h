@@ -675,7 +675,8 @@ void dmaemu__fault_format(const struct dmaemu__fault_attr *a, char *buf,
  * Trace events (trace.c).  dmaemu__trace(m, group, name, fmt, ...): an
  * event of @group named @name with its fields as printf-style text; a
  * load and a test when the group is off.  Callable with any lock held but
- * trace_lock (a leaf).
+ * trace_lock (a leaf but for the per-thread buffers' locks, taken under
+ * it or alone).
  */
 enum dmaemu__trace_group {
 	DMAEMU__TRACE_ALLOC,

@@ -20,6 +20,18 @@
  * left open, which the format allows, so a trace cut short by a crash
  * still loads), and handed to the test's callback.
  *
+ * With trace_buffer=, the record goes to the thread's own buffer instead
+ * (its lock only; a record that does not fit is dropped and counted), and
+ * the buffers are drained at stop and destroy in the order the records
+ * were made (a sequence number each), followed by a trace_dropped record
+ * per thread that dropped some (the log says it too).
+ *
+ * The JSON form also has ownership spans ("b"/"e" records, category
+ * "ownership", one id a mapping: dmaemu__trace_owner()) and counters ("C"
+ * records: dmaemu__trace_counter()).  The spans open are listed under
+ * trace_lock, so that every begin gets its end: spans still open when the
+ * dma group is turned off or the machine destroyed are ended then.
+ *
  * Threads: a device's thread and the interrupt thread name themselves
  * (dmaemu__trace_thread()); any other thread is a driver thread, "drv-N"
  * with N in the order of their first event.
