@@ -178,12 +178,12 @@ struct dmaemu__options {
 	bool portability_notes; /* x86: ordering findings as notes */
 	bool posted_relaxed;	/* posted_writes=relaxed (bus/device.c) */
 	bool stats;		/* print the statistics at machine destroy */
+	/* Tracing (trace.c): bytes of each thread's trace buffer (0: every
+	 * event is written at once); here, it takes what was padding. */
+	unsigned int trace_buffer;
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
-	/* Tracing (trace.c): bytes of each thread's trace buffer (0:
-	 * every event is written at once). */
-	uint64_t trace_buffer;
 };
 
 /* ---------------------------------------------------------------------- */

@@ -312,7 +312,7 @@ static const struct opt_key keys[K_NKEYS] = {
 	[K_TRACE_EVENTS] =
 		{"trace_events", OPT_TRACE, OFF(trace_events), 0, 0, 0, {NULL}},
 	[K_TRACE_BUFFER] = {"trace_buffer",
-			    OPT_SIZE,
+			    OPT_UINT,
 			    OFF(trace_buffer),
 			    0,
 			    1ULL << 30,

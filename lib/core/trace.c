@@ -424,7 +424,8 @@ static void log_dropped(struct dmaemu_machine *m, const char *thread,
 	fprintf(out,
 		"dmaemu: trace: thread %s dropped %" PRIu64 " event%s (%" PRIu64
 		" bytes): its trace_buffer=%" PRIu64 " was full\n",
-		thread, n, n == 1 ? "" : "s", bytes, m->opt.trace_buffer);
+		thread, n, n == 1 ? "" : "s", bytes,
+		(uint64_t)m->opt.trace_buffer);
 	fflush(out);
 	dmaemu__unlock(&m->report_lock);
 }
@@ -505,7 +506,7 @@ static struct drop_note *flush_locked(struct dmaemu_machine *m, size_t *nnotes)
 				 "events=%" PRIu64 " bytes=%" PRIu64
 				 " buffer=%" PRIu64,
 				 b->dropped, b->dropped_bytes,
-				 m->opt.trace_buffer);
+				 (uint64_t)m->opt.trace_buffer);
 			ev.args = args;
 			if (m->opt.trace_json) {
 				rec_add(&r,
