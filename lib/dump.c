@@ -99,6 +99,15 @@ static void dump_mapping(struct dmaemu_machine *m, FILE *f,
 	if (r->attrs)
 		fprintf(f, " attrs 0x%lx", r->attrs);
 	fprintf(f, "\n      made by %s at %s\n", r->fn ? r->fn : "?", where);
+	if (r->type != DMAEMU__MAP_SG || !r->seg)
+		fprintf(f,
+			"      syncs %" PRIu64 " for device, %" PRIu64
+			" for cpu; %" PRIu64 " bytes cleaned, %" PRIu64
+			" invalidated, %" PRIu64 " bounced; device %" PRIu64
+			" reads, %" PRIu64 " writes\n",
+			r->syncs_for_device, r->syncs_for_cpu, r->bytes_cleaned,
+			r->bytes_invalidated, r->bytes_bounced, r->dev_reads,
+			r->dev_writes);
 }
 
 static void dump_device(struct dmaemu_machine *m, FILE *f,

@@ -309,6 +309,11 @@ static void mapping_out(const struct dmaemu__mapping *r,
 	o->last_write = r->last.write;
 	o->last_dma = r->last.dma;
 	o->last_len = r->last.len;
+	o->syncs_for_device = r->syncs_for_device;
+	o->syncs_for_cpu = r->syncs_for_cpu;
+	o->bytes_cleaned = r->bytes_cleaned;
+	o->bytes_invalidated = r->bytes_invalidated;
+	o->bytes_bounced = r->bytes_bounced;
 }
 
 int dmaemu_device_mappings(struct dmaemu_device *dev,

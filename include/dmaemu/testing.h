@@ -291,6 +291,16 @@ void *dmaemu_phys_view(struct dmaemu_machine *m, uint64_t phys, int region);
  * @dev_bytes_written: bytes of those writes.
  * @last_valid:    the device has accessed it; then @last_dma, @last_len
  *                 and @last_write describe the last access.
+ * @syncs_for_device: dma_sync_*_for_device() calls that found it (a
+ *                 scatterlist's syncs are counted in segment 0).
+ * @syncs_for_cpu: dma_sync_*_for_cpu() calls that found it.
+ * @bytes_cleaned: bytes its map and syncs cleaned (arm, arm64; as
+ *                 struct dmaemu_device_stats counts them).
+ * @bytes_invalidated: bytes its map and syncs invalidated.
+ * @bytes_bounced: bytes its map and syncs copied to or from a swiotlb
+ *                 bounce buffer.
+ * (A scatterlist's map and syncs are counted in segment 0; the unmap's
+ * maintenance is not, the mapping being gone.)
  */
 struct dmaemu_mapping_info {
 	int type;
@@ -316,6 +326,11 @@ struct dmaemu_mapping_info {
 	bool last_write;
 	uint64_t last_dma;
 	size_t last_len;
+	uint64_t syncs_for_device;
+	uint64_t syncs_for_cpu;
+	uint64_t bytes_cleaned;
+	uint64_t bytes_invalidated;
+	uint64_t bytes_bounced;
 };
 
 /**

@@ -178,9 +178,12 @@ struct dmaemu__options {
 	bool ordering_strong;	/* ordering=strong: no checks (cpu/order.c) */
 	bool portability_notes; /* x86: ordering findings as notes */
 	bool posted_relaxed;	/* posted_writes=relaxed (bus/device.c) */
+	bool stats;		/* print the statistics at machine destroy */
+	/* Tracing (trace.c): bytes of each thread's trace buffer (0: every
+	 * event is written at once); here, it takes what was padding. */
+	unsigned int trace_buffer;
 	/* device_timing=: every new device's timing knobs (bus/device.c) */
 	struct dmaemu_device_timing device_timing;
-	bool stats; /* print the statistics at machine destroy */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -311,6 +314,15 @@ struct dmaemu__stats_gone {
 	struct dmaemu__dev_stats st;
 };
 
+struct dmaemu__trace_span;
+struct dmaemu__trace_buf;
+/* Counters of the JSON trace (dmaemu__trace_counter()). */
+enum {
+	DMAEMU__TRACE_CTR_DIRTY,   /* dirty lines of the cache model */
+	DMAEMU__TRACE_CTR_SWIOTLB, /* bounce-pool slots in use */
+	DMAEMU__TRACE_NCTRS,
+};
+
 struct dmaemu_machine {
 	struct dmaemu__options opt;
 	pthread_mutex_t lock; /* lists below; order 1 */
@@ -427,6 +439,18 @@ struct dmaemu_machine {
 	/* stats=1: counters of destroyed devices (bus/device.c), newest
 	 * first, under m->lock. */
 	struct dmaemu__stats_gone *stats_gone;
+
+	/* Tracing, continued (trace.c), under trace_lock: the ownership
+	 * spans open in the JSON form, the last value written of each
+	 * counter, the per-thread buffers (trace_buffer=), the events they
+	 * dropped; trace_seq orders buffered events (atomic). */
+	struct dmaemu__trace_span *trace_spans;
+	size_t trace_nspans, trace_spans_cap;
+	uint64_t trace_next_id;
+	char trace_ctr_last[DMAEMU__TRACE_NCTRS][160];
+	struct dmaemu__trace_buf *trace_bufs;
+	uint64_t trace_seq;
+	uint64_t trace_dropped;
 };
 
 /*
@@ -674,7 +698,8 @@ void dmaemu__fault_format(const struct dmaemu__fault_attr *a, char *buf,
  * Trace events (trace.c).  dmaemu__trace(m, group, name, fmt, ...): an
  * event of @group named @name with its fields as printf-style text; a
  * load and a test when the group is off.  Callable with any lock held but
- * trace_lock (a leaf).
+ * trace_lock (a leaf but for the per-thread buffers' locks, taken under
+ * it or alone).
  */
 enum dmaemu__trace_group {
 	DMAEMU__TRACE_ALLOC,
@@ -683,9 +708,11 @@ enum dmaemu__trace_group {
 	DMAEMU__TRACE_MMIO,
 	DMAEMU__TRACE_IRQ,
 	DMAEMU__TRACE_REPORT,
+	DMAEMU__TRACE_CACHE, /* many events: not in the default set */
 	DMAEMU__TRACE_NGROUPS,
 };
 #define DMAEMU__TRACE_ALL ((1U << DMAEMU__TRACE_NGROUPS) - 1)
+#define DMAEMU__TRACE_DEFAULT (DMAEMU__TRACE_ALL & ~(1U << DMAEMU__TRACE_CACHE))
 void dmaemu__trace(struct dmaemu_machine *m, unsigned int group,
 		   const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -706,5 +733,28 @@ void dmaemu__trace_fini(struct dmaemu_machine *m);
 int dmaemu__trace_parse(const char *s, unsigned int *mask);
 void dmaemu__trace_format_groups(unsigned int mask, char *buf, size_t len);
 const char *dmaemu__trace_group_name(unsigned int g);
+/* The JSON form is written for @group now (spans and counters). */
+static inline bool dmaemu__tracing_json(const struct dmaemu_machine *m,
+					unsigned int group)
+{
+	return dmaemu__tracing(m, group) && m->opt.trace_json && m->trace_file;
+}
+/*
+ * Ownership spans of the JSON form: dmaemu__trace_new_id() names a buffer
+ * (0 when the dma group's JSON is off: the buffer has no spans);
+ * dmaemu__trace_owner() says that buffer @id (@label: its device and
+ * addresses) is now owned by @owner ("cpu", "device"), or, with NULL, no
+ * longer mapped: the open span ends, a new one begins.  Nothing happens
+ * for an owner that did not change.
+ */
+uint64_t dmaemu__trace_new_id(struct dmaemu_machine *m);
+void dmaemu__trace_owner(struct dmaemu_machine *m, uint64_t id,
+			 const char *owner, const char *label);
+/* A counter of the JSON form ("ph":"C"), written when @args (a JSON
+ * object's members) changed since its last value. */
+void dmaemu__trace_counter(struct dmaemu_machine *m, unsigned int ctr,
+			   const char *name, const char *args);
+/* Write what the threads' buffers hold (trace_buffer=) to the file. */
+void dmaemu__trace_flush(struct dmaemu_machine *m);
 
 #endif /* DMAEMU_LIB_CORE_H */

@@ -110,6 +110,7 @@ enum {
 	K_TRACE,
 	K_TRACE_FORMAT,
 	K_TRACE_EVENTS,
+	K_TRACE_BUFFER,
 	K_ORDERING,
 	K_PORTABILITY_NOTES,
 	K_POSTED_WRITES,
@@ -312,6 +313,13 @@ static const struct opt_key keys[K_NKEYS] = {
 			    {"text", "json", "expected text or json"}},
 	[K_TRACE_EVENTS] =
 		{"trace_events", OPT_TRACE, OFF(trace_events), 0, 0, 0, {NULL}},
+	[K_TRACE_BUFFER] = {"trace_buffer",
+			    OPT_UINT,
+			    OFF(trace_buffer),
+			    0,
+			    1ULL << 30,
+			    0,
+			    {NULL}},
 	[K_ORDERING] = {"ordering",
 			OPT_PAIR,
 			OFF(ordering_strong),
@@ -621,8 +629,9 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 		return 0;
 	case OPT_TRACE:
 		if (dmaemu__trace_parse(val, (unsigned int *)f) < 0) {
-			*why = "expected all, none or a comma list of alloc, "
-			       "dma, device, mmio, irq, report";
+			*why = "expected all, default, none or a comma list "
+			       "of alloc, dma, device, mmio, irq, report, "
+			       "cache";
 			return -EINVAL;
 		}
 		return 0;
@@ -736,7 +745,8 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->verbosity = 1;
 	o->checks = DMAEMU__CHECKS_ALL;
 	o->fail_verbose = true;
-	o->trace_events = DMAEMU__TRACE_ALL;
+	o->trace_events = DMAEMU__TRACE_DEFAULT;
+	o->trace_buffer = 0;
 	o->ordering_strong = false;
 	o->portability_notes = true;
 	o->posted_relaxed = false;

@@ -66,6 +66,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,6 +283,21 @@ static void report_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
 }
 
 /*
+ * The trace event of a line the model filled (group cache): @lvl is the
+ * level that had it (cachesim_access()), the number of levels for memory.
+ */
+void dmaemu__trace_fill(struct dmaemu_machine *m, uint64_t lp, unsigned int lvl,
+			bool prefetch)
+{
+	dmaemu__trace(m, DMAEMU__TRACE_CACHE, "cache_fill",
+		      "line=0x%" PRIx64 " from=%s%s", lp,
+		      lvl < cachesim_levels(m->cache)
+			      ? cachesim_level_config(m->cache, lvl)->name
+			      : "mem",
+		      prefetch ? " prefetch=1" : "");
+}
+
+/*
  * A cacheable access of @len bytes at @phys (one line), linear-map address
  * @host.  Cache lock held, thread bound to @m.  Return: the line's
  * ownership byte (mem.h), read after the generation so that a fast-path
@@ -308,8 +324,12 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 	lvl = cachesim_access(m->cache, phys, (unsigned int)len,
 			      store ? CACHESIM_WRITE : CACHESIM_READ);
 	was = lvl < cachesim_levels(m->cache);
-	if (lvl != 0)
+	if (lvl != 0) {
 		dmaemu__mem_residency_changed();
+		if (__builtin_expect(dmaemu__tracing(m, DMAEMU__TRACE_CACHE),
+				     0))
+			dmaemu__trace_fill(m, lp, lvl, false);
+	}
 	if (store) {
 		/* What a lost-write report of the line will name. */
 		const struct dmaemu__call *call = dmaemu__call_current();

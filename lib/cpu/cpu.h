@@ -403,6 +403,9 @@ int dmaemu__prefetch_del_range(struct dmaemu_machine *m, uint64_t phys,
  * prefetch itself. */
 uint64_t dmaemu__prefetch_interval(struct dmaemu_machine *m);
 void dmaemu__prefetch_fire(struct dmaemu_machine *m);
+/* The cache_fill trace event of line @lp, which level @lvl had (cpu.c). */
+void dmaemu__trace_fill(struct dmaemu_machine *m, uint64_t lp, unsigned int lvl,
+			bool prefetch);
 void dmaemu__prefetch_fini(struct dmaemu_machine *m);
 
 #endif /* DMAEMU_LIB_CPU_H */

@@ -116,7 +116,7 @@ void dmaemu__prefetch_fire(struct dmaemu_machine *m)
 	struct dmaemu__cpu *c = m->cpu;
 	uint64_t dirty[DMAEMU__MASK_WORDS], pick, lp = 0;
 	pthread_mutex_t *stripe;
-	unsigned int i;
+	unsigned int i, lvl;
 	size_t r;
 	bool any = false;
 
@@ -133,8 +133,10 @@ void dmaemu__prefetch_fire(struct dmaemu_machine *m)
 	for (i = 0; i < cachesim_levels(m->cache); i++)
 		if (cachesim_resident(m->cache, i, lp))
 			return;
-	cachesim_access(m->cache, lp, m->line, CACHESIM_READ);
+	lvl = cachesim_access(m->cache, lp, m->line, CACHESIM_READ);
 	dmaemu__mem_residency_changed();
+	if (__builtin_expect(dmaemu__tracing(m, DMAEMU__TRACE_CACHE), 0))
+		dmaemu__trace_fill(m, lp, lvl, true);
 	stripe = dmaemu__stripe_of(m, lp);
 	dmaemu__lock(stripe);
 	dmaemu__racy_line_begin(dmaemu__phys_cpu(m, lp), m->line);

@@ -35,6 +35,8 @@
 
 #include "dma/dma.h"
 
+__thread struct dmaemu__maint dmaemu__maint_acc;
+
 /*
  * v7_dma_inv_range / __dma_inv_area: whole lines inside the range are
  * invalidated, a partly covered first or last line is cleaned and
@@ -82,10 +84,12 @@ void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, struct device *dev,
 			inv_range(m, phys, size);
 			DMAEMU__STAT_ADD(dmaemu__dev_stats(dev),
 					 bytes_invalidated, size);
+			dmaemu__maint_acc.invalidated += size;
 		} else {
 			dmaemu__range_clean(m, phys, size);
 			DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), bytes_cleaned,
 					 size);
+			dmaemu__maint_acc.cleaned += size;
 		}
 		break;
 	case DMAEMU__PROFILE_X86:
@@ -112,6 +116,7 @@ void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
 	case DMAEMU__PROFILE_ARM64:
 		DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), bytes_invalidated,
 				 size);
+		dmaemu__maint_acc.invalidated += size;
 		inv_range(m, phys, size);
 		break;
 	case DMAEMU__PROFILE_X86:

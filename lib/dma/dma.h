@@ -152,6 +152,11 @@ struct dmaemu__dev_access {
  * @dev_reads:     device reads that touched the mapping.
  * @dev_writes:    device writes that touched it.
  * @last:          the last device access.
+ * @trace_id:      its ownership spans in the JSON trace (0: none).
+ * @syncs_for_device, @syncs_for_cpu: syncs that found it (a scatterlist's
+ *                 count in segment 0's record).
+ * @bytes_cleaned, @bytes_invalidated, @bytes_bounced: what its map and
+ *                 syncs maintained and bounced (struct dmaemu__maint).
  */
 struct dmaemu__mapping {
 	enum dmaemu__map_type type;
@@ -174,7 +179,23 @@ struct dmaemu__mapping {
 	uint64_t dev_reads, dev_writes;
 	uint64_t dev_bytes_read, dev_bytes_written; /* of those accesses */
 	struct dmaemu__dev_access last;
+	uint64_t trace_id;
+	uint64_t syncs_for_device, syncs_for_cpu;
+	uint64_t bytes_cleaned, bytes_invalidated, bytes_bounced;
 };
+
+/*
+ * What the cache maintenance (arch.c) and the bounce copies (swiotlb.c)
+ * of this thread did, added where the device's statistics are: the
+ * dispatcher zeroes it before a backend's op and gives it to the mapping
+ * after (registry.c: dmaemu__mapping_account()).  Thread-local: no lock,
+ * no branch on the way.
+ */
+struct dmaemu__maint {
+	uint64_t cleaned, invalidated, bounced;
+};
+extern __thread struct dmaemu__maint dmaemu__maint_acc
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /*
  * registry.c: the registry of live mappings, one per device, ordered by
@@ -299,6 +320,14 @@ size_t dmaemu__mapping_count(struct device *dev);
 size_t dmaemu__mapping_list(struct device *dev, struct dmaemu__mapping *out,
 			    size_t max);
 uint64_t dmaemu__mapping_stray(struct device *dev);
+/*
+ * A sync of the live mapping starting at @dma made by @type (a
+ * scatterlist: its segment 0): count it and what it maintained (@acc);
+ * Return: its trace id (0 when not found or it has none).
+ */
+uint64_t dmaemu__mapping_account(struct device *dev, dma_addr_t dma,
+				 enum dmaemu__map_type type, bool for_device,
+				 const struct dmaemu__maint *acc);
 bool dmaemu__mapping_find_phys(struct device *dev, uint64_t phys,
 			       uint64_t limit, struct dmaemu__mapping *out,
 			       uint64_t *lo, uint64_t *hi);

@@ -352,6 +352,68 @@ static void count_sync(struct device *dev, bool for_device)
 		DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), syncs_for_cpu, 1);
 }
 
+/*
+ * The JSON trace's view of a buffer (trace.c): its ownership span moves to
+ * @owner ("cpu", "device"; NULL: unmapped) and the counters of dirty
+ * lines and bounce slots follow.  One test when the JSON form is off.
+ */
+static __attribute__((noinline)) void trace_json(struct dmaemu_machine *m,
+						 struct device *dev,
+						 dma_addr_t dma, size_t size,
+						 int dir, uint64_t id,
+						 const char *owner)
+{
+	uint64_t lines[CACHESIM_MAX_LEVELS];
+	struct dmaemu__swiotlb_stats st;
+	char label[96], args[160];
+	unsigned int i, n;
+	size_t k = 0;
+
+	snprintf(label, sizeof(label), "%s dma=0x%" PRIx64 " len=%zu %s",
+		 dev_name(dev), (uint64_t)dma, size, dir_name(dir));
+	dmaemu__trace_owner(m, id, owner, label);
+	n = dmaemu__cache_dirty_lines(m, lines, CACHESIM_MAX_LEVELS);
+	args[0] = '\0';
+	for (i = 0; i < n && k < sizeof(args); i++)
+		k += (size_t)snprintf(args + k, sizeof(args) - k,
+				      "%s\"L%u\":%" PRIu64, i ? "," : "", i + 1,
+				      lines[i]);
+	dmaemu__trace_counter(m, DMAEMU__TRACE_CTR_DIRTY, "dirty lines", args);
+	dmaemu__swiotlb_info(m, &st);
+	if (st.nslots) {
+		snprintf(args, sizeof(args), "\"used\":%lu", st.used);
+		dmaemu__trace_counter(m, DMAEMU__TRACE_CTR_SWIOTLB,
+				      "swiotlb slots", args);
+	}
+}
+
+/*
+ * Ownership of the mapping at @dma (trace id @id) is @owner's now, for
+ * the JSON trace.
+ */
+static inline void trace_owner(struct dmaemu_machine *m, struct device *dev,
+			       dma_addr_t dma, size_t size, int dir,
+			       uint64_t id, const char *owner)
+{
+	if (__builtin_expect(id != 0, 0) ||
+	    __builtin_expect(dmaemu__tracing_json(m, DMAEMU__TRACE_DMA), 0))
+		trace_json(m, dev, dma, size, dir, id, owner);
+}
+
+/* Zero this thread's maintenance account before a backend's op. */
+static inline void maint_start(void)
+{
+	memset(&dmaemu__maint_acc, 0, sizeof(dmaemu__maint_acc));
+}
+
+/* What the op did, into @map's counters (a record not yet live). */
+static inline void maint_into(struct dmaemu__mapping *map)
+{
+	map->bytes_cleaned += dmaemu__maint_acc.cleaned;
+	map->bytes_invalidated += dmaemu__maint_acc.invalidated;
+	map->bytes_bounced += dmaemu__maint_acc.bounced;
+}
+
 static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 			   uint64_t phys, const void *cpu, size_t size, int dir,
 			   unsigned long attrs, enum dmaemu__map_type type,
@@ -359,6 +421,7 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 {
 	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__mapping *map;
+	uint64_t id = 0;
 	dma_addr_t dma;
 
 	if (!has_mask(m, dev, fn))
@@ -369,6 +432,7 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	if (!map)
 		return DMA_MAPPING_ERROR;
 	ops = choose_ops(m, needs_bounce(m, dev, phys, size));
+	maint_start();
 	dma = ops->map(m, dev, phys, size, dir, attrs);
 	if (dma == DMA_MAPPING_ERROR) {
 		dmaemu__mapping_free(map);
@@ -378,6 +442,9 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	fill_record(map, type, dma, phys, size, dir, attrs, ops, fn, caller);
 	map->cpu_addr = cpu;
 	map->prefetch = m->opt.prefetch;
+	maint_into(map);
+	if (__builtin_expect(dmaemu__tracing_json(m, DMAEMU__TRACE_DMA), 0))
+		map->trace_id = id = dmaemu__trace_new_id(m);
 	dmaemu__mapping_insert(dev, map);
 	count_map(dev, size);
 	dmaemu__owner_map(m, phys, size, dir == DMAEMU__DIR_TO_DEVICE);
@@ -390,6 +457,7 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 		      " len=%zu attrs=0x%lx backend=%s",
 		      dev_name(dev), dir_name(dir), phys, (uint64_t)dma, size,
 		      attrs, ops->id.name);
+	trace_owner(m, dev, dma, size, dir, id, "device");
 	return dma;
 }
 
@@ -840,6 +908,7 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		ops->unmap(m, dev, map->dma, map->phys, map->size, dir, attrs);
 	if (map->prefetch)
 		dmaemu__prefetch_del_range(m, map->phys, map->size);
+	trace_owner(m, dev, map->dma, map->size, map->dir, map->trace_id, NULL);
 	dmaemu__mapping_free(map);
 }
 
@@ -889,7 +958,7 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	struct dmaemu__mapping *head, *seg;
 	struct scatterlist *sg;
 	bool bounce = false;
-	uint64_t bytes;
+	uint64_t bytes, id = 0;
 	int i, n;
 
 	if (!m)
@@ -950,6 +1019,7 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	}
 	ops = choose_ops(m, bounce);
 
+	maint_start();
 	n = ops->map_sg(m, dev, sgl, nents, dir, attrs);
 	if (n <= 0) {
 		dmaemu__mapping_free(head);
@@ -997,6 +1067,9 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	for (i = 0; i < nents; i++)
 		check_overlap(m, dev, head->ents[i].phys, head->ents[i].len,
 			      dir, attrs, fn);
+	maint_into(head);
+	if (__builtin_expect(dmaemu__tracing_json(m, DMAEMU__TRACE_DMA), 0))
+		head->trace_id = id = dmaemu__trace_new_id(m);
 	dmaemu__mapping_insert(dev, head);
 	for (i = 0, bytes = 0; i < nents; i++)
 		bytes += head->ents[i].len;
@@ -1013,6 +1086,8 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		      " attrs=0x%lx backend=%s",
 		      dev_name(dev), dir_name(dir), nents, n,
 		      (uint64_t)sg_dma_address(sgl), attrs, ops->id.name);
+	trace_owner(m, dev, sg_dma_address(sgl), sg_dma_len(sgl), dir, id,
+		    "device");
 	return n;
 }
 
@@ -1103,6 +1178,8 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 			dmaemu__prefetch_del_range(m, head->ents[i].phys,
 						   head->ents[i].len);
 	}
+	trace_owner(m, dev, head->dma, head->size, head->dir, head->trace_id,
+		    NULL);
 	dmaemu__mapping_free(head);
 }
 
@@ -1112,6 +1189,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 	struct dmaemu_machine *m = api_enter(dev, fn, dir, 0);
 	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__sg_copy *c = NULL;
+	uint64_t id;
 	int i, ret;
 
 	if (!m)
@@ -1139,6 +1217,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 	for (i = 0; !for_device && i < c->nents; i++)
 		dmaemu__owner_set(m, c->ents[i].phys, c->ents[i].len,
 				  DMAEMU__DOMAIN_CPU);
+	maint_start();
 	for (i = 0; i < c->mapped; i++) {
 		/* Without iova_to_phys a segment is its entry. */
 		uint64_t phys = i < c->nents ? c->ents[i].phys : 0;
@@ -1153,6 +1232,10 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 	for (i = 0; for_device && i < c->nents; i++)
 		dmaemu__owner_set(m, c->ents[i].phys, c->ents[i].len,
 				  DMAEMU__DOMAIN_DEVICE);
+	id = dmaemu__mapping_account(dev, sg_dma_address(sg), DMAEMU__MAP_SG,
+				     for_device, &dmaemu__maint_acc);
+	trace_owner(m, dev, sg_dma_address(sg), c->seg_len[0], c->dir, id,
+		    for_device ? "device" : "cpu");
 	dmaemu__free(c);
 }
 
@@ -1343,6 +1426,17 @@ static bool sync_allocation(struct dmaemu_machine *m, struct device *dev,
 	return true;
 }
 
+/* After a sync of @map: its counters, its ownership span. */
+static void sync_done(struct dmaemu_machine *m, struct device *dev,
+		      const struct dmaemu__mapping *map, bool for_device)
+{
+	uint64_t id = dmaemu__mapping_account(dev, map->dma, map->type,
+					      for_device, &dmaemu__maint_acc);
+
+	trace_owner(m, dev, map->dma, map->size, map->dir, id,
+		    for_device ? "device" : "cpu");
+}
+
 static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 			int dir, bool for_device, const char *fn)
 {
@@ -1383,11 +1477,13 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 			owner_move(m, dev, &map, addr,
 				   map.dma + map.size - addr,
 				   DMAEMU__DOMAIN_CPU);
+		maint_start();
 		sync_range(m, dev, ops, &map, addr, size, dir, for_device);
 		if (for_device)
 			owner_move(m, dev, &map, addr,
 				   map.dma + map.size - addr,
 				   DMAEMU__DOMAIN_DEVICE);
+		sync_done(m, dev, &map, for_device);
 		return;
 	}
 	if (dmaemu__mapping_find(dev, addr, size, &map,
@@ -1412,9 +1508,11 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 	 * CPU's access); for the device, after the maintenance. */
 	if (!for_device)
 		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_CPU);
+	maint_start();
 	sync_range(m, dev, ops, &map, addr, size, dir, for_device);
 	if (for_device)
 		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_DEVICE);
+	sync_done(m, dev, &map, for_device);
 	if (m->opt.prefetch && pf > 0)
 		dmaemu__prefetch_add_range(m, map.phys, map.size);
 	else if (m->opt.prefetch && pf < 0)
@@ -1620,6 +1718,8 @@ unsigned long dmaemu__mapping_release_device(struct device *dev)
 							   map->size);
 			break;
 		}
+		trace_owner(m, dev, map->dma, map->size, map->dir,
+			    map->trace_id, NULL);
 		dmaemu__mapping_free(map);
 		n++;
 	}

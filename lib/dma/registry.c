@@ -424,6 +424,32 @@ struct dmaemu__mapping *dmaemu__mapping_take(struct device *dev, dma_addr_t dma,
 	return n ? &n->map : NULL;
 }
 
+uint64_t dmaemu__mapping_account(struct device *dev, dma_addr_t dma,
+				 enum dmaemu__map_type type, bool for_device,
+				 const struct dmaemu__maint *acc)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	struct dmaemu__mapping *map;
+	uint64_t id = 0;
+	struct node *n;
+
+	dmaemu__lock(&reg->lock);
+	n = find_exact(reg, dma, type, NULL);
+	if (n) {
+		map = &n->map;
+		if (for_device)
+			map->syncs_for_device++;
+		else
+			map->syncs_for_cpu++;
+		map->bytes_cleaned += acc->cleaned;
+		map->bytes_invalidated += acc->invalidated;
+		map->bytes_bounced += acc->bounced;
+		id = map->trace_id;
+	}
+	dmaemu__unlock(&reg->lock);
+	return id;
+}
+
 /** dmaemu__mapping_take_any() - remove and return any live mapping. */
 struct dmaemu__mapping *dmaemu__mapping_take_any(struct device *dev)
 {

@@ -501,6 +501,7 @@ static void count_bounce(struct dmaemu_machine *m, struct device *dev,
 	s->bounced += size;
 	dmaemu__unlock(&s->lock);
 	DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), bytes_bounced, size);
+	dmaemu__maint_acc.bounced += size;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -52,6 +52,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -868,6 +869,118 @@ static const char *const range_op_names[] = {
 	[RANGE_CLEAN_INVALIDATE] = "clean+invalidate",
 };
 
+/* ---------------------------------------------------------------------- */
+/* Cache-line trace events (group cache)                                  */
+/* ---------------------------------------------------------------------- */
+
+/* Held in some level of the model? Dirty in one?  Cache lock held. */
+static void model_state(struct dmaemu_machine *m, uint64_t lp, bool *res,
+			bool *dirty)
+{
+	unsigned int l, n = cachesim_levels(m->cache);
+
+	*res = *dirty = false;
+	for (l = 0; l < n; l++) {
+		*res |= cachesim_resident(m->cache, l, lp);
+		*dirty |= cachesim_dirty(m->cache, l, lp);
+	}
+}
+
+/*
+ * The events of a range operation on lines [@first, @end), before its
+ * data work (cache lock held): a cache_writeback per line a clean writes
+ * back (the model holds it dirty, or its CPU copy has dirty bytes), then
+ * one event for the operation with its counts.  Only when the group is
+ * on: out of line, so that the operation pays one test otherwise.
+ */
+static __attribute__((noinline)) void trace_range(struct dmaemu_machine *m,
+						  uint64_t phys, uint64_t len,
+						  uint64_t first, uint64_t end,
+						  enum range_op op)
+{
+	static const char *const names[] = {
+		[RANGE_CLEAN] = "cache_clean",
+		[RANGE_INVALIDATE] = "cache_invalidate",
+		[RANGE_CLEAN_INVALIDATE] = "cache_clean_invalidate",
+	};
+	uint64_t dirty[DMAEMU__MASK_WORDS], changed[DMAEMU__MASK_WORDS];
+	uint64_t lp, lines = 0, resident = 0, written = 0, dropped = 0,
+		     stale = 0;
+
+	for (lp = first; lp < end; lp += m->line) {
+		pthread_mutex_t *stripe = dmaemu__stripe_of(m, lp);
+		unsigned int nd, nc;
+		bool res, mdirty;
+
+		model_state(m, lp, &res, &mdirty);
+		dmaemu__lock(stripe);
+		dmaemu__racy_line_begin(dmaemu__phys_cpu(m, lp), m->line);
+		dmaemu__line_masks(m, lp, dirty, changed);
+		dmaemu__racy_line_end(dmaemu__phys_cpu(m, lp), m->line);
+		dmaemu__unlock(stripe);
+		nd = mask_count(dirty);
+		nc = mask_count(changed);
+		lines++;
+		resident += res;
+		if (op != RANGE_INVALIDATE && (mdirty || nd)) {
+			written++;
+			dmaemu__trace(m, DMAEMU__TRACE_CACHE, "cache_writeback",
+				      "line=0x%" PRIx64
+				      " dirty_bytes=%u cause=%s",
+				      lp, nd,
+				      op == RANGE_CLEAN ? "clean"
+							: "clean+invalidate");
+		} else if (op == RANGE_INVALIDATE && nd) {
+			dropped++;
+		}
+		stale += nc != 0 && op != RANGE_CLEAN;
+	}
+	if (op == RANGE_CLEAN)
+		dmaemu__trace(m, DMAEMU__TRACE_CACHE, names[op],
+			      "phys=0x%" PRIx64 " len=%" PRIu64
+			      " lines=%" PRIu64 " resident=%" PRIu64
+			      " written=%" PRIu64,
+			      phys, len, lines, resident, written);
+	else
+		dmaemu__trace(
+			m, DMAEMU__TRACE_CACHE, names[op],
+			"phys=0x%" PRIx64 " len=%" PRIu64 " lines=%" PRIu64
+			" resident=%" PRIu64 " written=%" PRIu64
+			" dropped=%" PRIu64 " refreshed=%" PRIu64,
+			phys, len, lines, resident, written, dropped, stale);
+}
+
+/*
+ * An eviction the model made (a replacement, not maintenance), and at the
+ * last level the write-back it causes; before the data work.  Cache lock
+ * held.
+ */
+static __attribute__((noinline)) void trace_evict(struct dmaemu_machine *m,
+						  unsigned int level,
+						  uint64_t addr, bool dirty,
+						  bool last)
+{
+	uint64_t cpu_dirty[DMAEMU__MASK_WORDS];
+	const char *lname = cachesim_level_config(m->cache, level)->name;
+	unsigned int nd = 0;
+
+	dmaemu__trace(m, DMAEMU__TRACE_CACHE, "cache_evict",
+		      "line=0x%" PRIx64 " level=%s dirty=%d", addr, lname,
+		      dirty);
+	if (!last || !dmaemu__bank_of_phys(m, addr, m->line))
+		return;
+	dmaemu__lock(dmaemu__stripe_of(m, addr));
+	dmaemu__racy_line_begin(dmaemu__phys_cpu(m, addr), m->line);
+	dmaemu__line_masks(m, addr, cpu_dirty, NULL);
+	dmaemu__racy_line_end(dmaemu__phys_cpu(m, addr), m->line);
+	dmaemu__unlock(dmaemu__stripe_of(m, addr));
+	nd = mask_count(cpu_dirty);
+	if (dirty || nd)
+		dmaemu__trace(m, DMAEMU__TRACE_CACHE, "cache_writeback",
+			      "line=0x%" PRIx64 " dirty_bytes=%u cause=evict",
+			      addr, nd);
+}
+
 /*
  * 1. Under the cache lock, update the cache model (residency and dirty
  *    bits) for the whole lines covering the range; the eviction hook does
@@ -901,6 +1014,8 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	bank_copies(b, first, &all);
 
 	dmaemu__lock(&m->cache_lock);
+	if (__builtin_expect(dmaemu__tracing(m, DMAEMU__TRACE_CACHE), 0))
+		trace_range(m, phys, len, first, end, op);
 	/*
 	 * The data first, while the model still says which lines it holds
 	 * dirty: a clean writes those back even where no byte differs.
@@ -1005,6 +1120,26 @@ void dmaemu__range_clean_invalidate(struct dmaemu_machine *m, uint64_t phys,
 }
 
 /**
+ * dmaemu__cache_dirty_lines() - the lines each level of the cache model
+ * holds dirty, L1 first, into @out (at most @max levels).
+ * Return: the number of levels filled.  Takes the cache lock; O(lines).
+ */
+unsigned int dmaemu__cache_dirty_lines(struct dmaemu_machine *m, uint64_t *out,
+				       unsigned int max)
+{
+	unsigned int l, n;
+
+	dmaemu__lock(&m->cache_lock);
+	n = cachesim_levels(m->cache);
+	if (n > max)
+		n = max;
+	for (l = 0; l < n; l++)
+		out[l] = cachesim_dirty_lines(m->cache, l);
+	dmaemu__unlock(&m->cache_lock);
+	return n;
+}
+
+/**
  * dmaemu__evict_hook() - cachesim's eviction hook: a line leaving the last
  * level is written back to MEM if the model held it dirty (every store
  * dirties its line, as on hardware, even one that wrote the value a byte
@@ -1025,7 +1160,11 @@ void dmaemu__evict_hook(void *ctx, unsigned int level, uint64_t addr,
 
 	struct copies c;
 
-	if (!last || m->in_maint)
+	if (m->in_maint)
+		return;
+	if (__builtin_expect(dmaemu__tracing(m, DMAEMU__TRACE_CACHE), 0))
+		trace_evict(m, level, addr, dirty, last);
+	if (!last)
 		return;
 	if (!dmaemu__bank_of_phys(m, addr, m->line))
 		return;

@@ -289,4 +289,8 @@ bool dmaemu__owner_held(struct dmaemu_machine *m, uint64_t phys, size_t size);
 bool dmaemu__owner_check_free(struct dmaemu_machine *m, uint64_t phys,
 			      size_t size, const char *fn);
 
+/* Dirty lines of each level of the cache model (lineops.c). */
+unsigned int dmaemu__cache_dirty_lines(struct dmaemu_machine *m, uint64_t *out,
+				       unsigned int max);
+
 #endif /* DMAEMU_LIB_MEM_H */

@@ -499,6 +499,29 @@ START_TEST(test_stats)
 		ck_assert_uint_eq(mi.dev_writes, 1);
 		ck_assert_uint_eq(mi.dev_bytes_written, 256);
 		ck_assert_uint_eq(mi.dev_reads + mi.dev_bytes_read, 0);
+		/* Its map's maintenance: FROM_DEVICE invalidates (arm),
+		 * bounces nothing out; no sync yet. */
+		ck_assert_uint_eq(mi.syncs_for_device + mi.syncs_for_cpu, 0);
+		ck_assert_uint_eq(mi.bytes_cleaned, 0);
+		ck_assert_uint_eq(mi.bytes_invalidated, arm ? 256 : 0);
+		ck_assert_uint_eq(mi.bytes_bounced, 0);
+		/* The TO_DEVICE one: map and sync_for_device clean and
+		 * bounce out, its sync_for_cpu neither. */
+		ck_assert_int_eq(dmaemu_device_mapping_find(dd, dtx, 1, &mi),
+				 0);
+		ck_assert_uint_eq(mi.syncs_for_device, 1);
+		ck_assert_uint_eq(mi.syncs_for_cpu, 1);
+		ck_assert_uint_eq(mi.bytes_cleaned, arm ? 2 * 4096 : 0);
+		ck_assert_uint_eq(mi.bytes_invalidated, 0);
+		ck_assert_uint_eq(mi.bytes_bounced, bounce ? 2 * 4096 : 0);
+		/* The dump shows the same. */
+		ck_assert_int_eq(dmaemu_machine_dump(m, out), 0);
+		snprintf((char *)got, sizeof(got),
+			 "syncs 1 for device, 1 for cpu; %d bytes cleaned, 0 "
+			 "invalidated, %d bounced; device 1 reads",
+			 arm ? 2 * 4096 : 0, bounce ? 2 * 4096 : 0);
+		ck_assert_msg(strstr(output(), (char *)got), "%s\n%s",
+			      (char *)got, copy);
 	}
 	dma_unmap_single(dev, dtx, 4096, DMA_TO_DEVICE);
 	dma_unmap_single(dev, drx, 256, DMA_FROM_DEVICE);
@@ -564,6 +587,23 @@ START_TEST(test_stats_sg)
 	ck_assert_int_eq(dmaemu_device_stats(dd, &ds), 0);
 	ck_assert_uint_eq(ds.maps, 1);
 	ck_assert_uint_eq(ds.live_mappings, 2);
+	{
+		/* Per mapping: the list's counts are in segment 0. */
+		struct dmaemu_mapping_info mi;
+
+		ck_assert_int_eq(dmaemu_device_mapping_find(
+					 dd, sg_dma_address(&sg[0]), 1, &mi),
+				 0);
+		ck_assert_int_eq(mi.sg_segment, 0);
+		ck_assert_uint_eq(mi.syncs_for_device, 1);
+		ck_assert_uint_eq(mi.syncs_for_cpu, 1);
+		ck_assert_uint_eq(mi.bytes_cleaned, 2 * 1536);
+		ck_assert_int_eq(dmaemu_device_mapping_find(
+					 dd, sg_dma_address(&sg[1]), 1, &mi),
+				 0);
+		ck_assert_int_eq(mi.sg_segment, 1);
+		ck_assert_uint_eq(mi.syncs_for_device + mi.bytes_cleaned, 0);
+	}
 	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
 	ck_assert_int_eq(dmaemu_device_stats(dd, &ds), 0);
 	ck_assert_uint_eq(ds.maps, 1);

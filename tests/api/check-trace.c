@@ -31,6 +31,9 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char seen[MAXEV][320];
 static unsigned int nseen;
+/* Cache events counted past MAXEV: evictions of dirty lines, the
+ * write-backs evictions made. */
+static unsigned int nevict, nevict_wb;
 
 static void record(struct dmaemu_machine *m,
 		   const struct dmaemu_trace_event *ev, void *arg)
@@ -42,6 +45,10 @@ static void record(struct dmaemu_machine *m,
 		snprintf(seen[nseen], sizeof(seen[0]), "%s/%s %s [%s] %s",
 			 ev->group, ev->name, ev->thread, ev->ctx, ev->args);
 	nseen++;
+	nevict +=
+		!strcmp(ev->name, "cache_evict") && strstr(ev->args, "dirty=1");
+	nevict_wb += !strcmp(ev->name, "cache_writeback") &&
+		     strstr(ev->args, "cause=evict");
 	pthread_mutex_unlock(&lock);
 }
 
@@ -49,7 +56,20 @@ static void reset(void)
 {
 	pthread_mutex_lock(&lock);
 	nseen = 0;
+	nevict = nevict_wb = 0;
 	pthread_mutex_unlock(&lock);
+}
+
+/* Events from @from on that start with @prefix and contain @text. */
+static unsigned int count(unsigned int from, const char *prefix,
+			  const char *text)
+{
+	unsigned int i, n = 0;
+
+	for (i = from; i < nseen && i < MAXEV; i++)
+		n += !strncmp(seen[i], prefix, strlen(prefix)) &&
+		     strstr(seen[i], text);
+	return n;
 }
 
 /* The index of the first event from @from that starts with @prefix. */
@@ -194,7 +214,7 @@ START_TEST(test_json_file)
 	char path[] = "/tmp/check-trace-XXXXXX", line[1024];
 	struct dmaemu_machine *m;
 	struct dmaemu_device *dd;
-	unsigned int meta = 0, inst = 0, n = 0;
+	unsigned int meta = 0, inst = 0, own = 0, ctr = 0, n = 0;
 	FILE *f;
 	int fd = mkstemp(path);
 
@@ -217,6 +237,8 @@ START_TEST(test_json_file)
 			      "%s", line);
 		meta += !!strstr(line, "\"ph\":\"M\"");
 		inst += !!strstr(line, "\"ph\":\"i\"");
+		own += !!strstr(line, "\"cat\":\"ownership\"");
+		ctr += !!strstr(line, "\"ph\":\"C\"");
 		if (strstr(line, "\"name\":\"dma_map_single\""))
 			ck_assert_ptr_nonnull(
 				strstr(line, "\"cat\":\"dma\",\"ph\":\"i\","
@@ -227,7 +249,246 @@ START_TEST(test_json_file)
 	unlink(path);
 	ck_assert_uint_eq(meta, 1); /* drv-1's thread_name */
 	ck_assert_uint_eq(inst, 2); /* map, unmap */
-	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(own, 2);  /* the buffer's span: begin, end */
+	ck_assert_uint_eq(ctr, 1);  /* dirty lines, once: it stays 0 */
+	ck_assert_uint_eq(n, 6);
+}
+END_TEST
+
+/*
+ * The cache group: off by default (trace_events not given), on when
+ * named; the fills of a buffer the CPU writes, the write-back of each of
+ * its lines by the clean of an arm64 TO_DEVICE map and the clean's
+ * counts; evictions of dirty lines with their write-backs.
+ */
+START_TEST(test_cache_events)
+{
+	struct dmaemu_machine *m =
+		fixture_machine("profile=arm64:cache_size=4k:cache_ways=8");
+	struct dmaemu_device *dd = dmaemu_device_create(m, "tr0", NULL, NULL);
+	struct device *dev = dmaemu_device_to_dev(dd);
+	char opt[64], *buf, *fresh, *big;
+	dma_addr_t d;
+	int c;
+
+	ck_assert_int_eq(
+		dmaemu_machine_option(m, "trace_events", opt, sizeof(opt)), 0);
+	ck_assert_str_eq(opt, "default");
+	buf = kmalloc(256, GFP_KERNEL);
+	big = kmalloc(8192, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_ptr_nonnull(big);
+	reset();
+	dmaemu_trace_set_callback(m, record, NULL);
+	ck_assert_int_eq(dmaemu_trace_start(m, NULL), 0);
+	fixture_cpu_fill(buf, 0x5a, 256);
+	d = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, d));
+	dma_unmap_single(dev, d, 256, DMA_TO_DEVICE);
+	dmaemu_trace_stop(m);
+	ck_assert_int_lt(find(0, "cache/"), 0);
+	ck_assert_int_ge(find(0, "dma/dma_map_single"), 0);
+
+	/* Four fresh lines: four fills, four write-backs by the clean. */
+	fresh = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(fresh);
+	ck_assert_int_eq(((uintptr_t)fresh) % 64, 0);
+	reset();
+	ck_assert_int_eq(dmaemu_trace_start(m, "cache,dma"), 0);
+	fixture_cpu_fill(fresh, 0x33, 256);
+	d = dma_map_single(dev, fresh, 256, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, d));
+	dmaemu_trace_stop(m);
+	ck_assert_uint_eq(count(0, "cache/cache_fill drv-", "from=mem"), 4);
+	ck_assert_uint_eq(count(0, "cache/cache_writeback drv-",
+				"dirty_bytes=64 cause=clean"),
+			  4);
+	c = find(0, "cache/cache_clean drv-");
+	ck_assert_int_ge(c, 0);
+	ck_assert_ptr_nonnull(
+		strstr(seen[c], "len=256 lines=4 resident=4 written=4"));
+	/* Before the map's own event, which follows its maintenance. */
+	ck_assert_int_gt(find(0, "dma/dma_map_single"), c);
+	dma_unmap_single(dev, d, 256, DMA_TO_DEVICE);
+
+	/* 8 KiB written through a 4 KiB cache: its first 64 lines are
+	 * evicted dirty, each written back (the clean lines that were
+	 * there go without one). */
+	reset();
+	ck_assert_int_eq(dmaemu_trace_start(m, "cache"), 0);
+	fixture_cpu_fill(big, 0x11, 8192);
+	dmaemu_trace_stop(m);
+	ck_assert_uint_eq(nevict, 64);
+	ck_assert_uint_eq(nevict_wb, 64);
+	ck_assert_int_eq(find(0, "cache/cache_fill drv-"), 0);
+	ck_assert_uint_ge(count(0, "cache/cache_fill", "from=mem"), 56);
+	kfree(buf);
+	kfree(fresh);
+	kfree(big);
+	fixture_finish(&m, &dd, 0);
+}
+END_TEST
+
+/* The ids of the spans a JSON trace opens and closes, matched. */
+struct spans {
+	unsigned long open[32];
+	unsigned int nopen, begins, ends, closed, counters_dirty,
+		counters_swiotlb;
+};
+
+static void span_line(struct spans *sp, const char *line)
+{
+	const char *id = strstr(line, "\"id\":\"");
+	unsigned long v;
+	unsigned int i;
+
+	if (strstr(line, "\"ph\":\"C\"")) {
+		sp->counters_dirty += !!strstr(line, "\"dirty lines\"");
+		sp->counters_swiotlb += !!strstr(line, "\"swiotlb slots\"");
+		return;
+	}
+	if (!strstr(line, "\"cat\":\"ownership\""))
+		return;
+	ck_assert_ptr_nonnull(id);
+	v = strtoul(id + 6, NULL, 16);
+	if (strstr(line, "\"ph\":\"b\"")) {
+		for (i = 0; i < sp->nopen; i++)
+			ck_assert_msg(sp->open[i] != v, "%s", line);
+		ck_assert_uint_lt(sp->nopen, 32);
+		sp->open[sp->nopen++] = v;
+		sp->begins++;
+		return;
+	}
+	ck_assert_ptr_nonnull(strstr(line, "\"ph\":\"e\""));
+	for (i = 0; i < sp->nopen && sp->open[i] != v; i++)
+		;
+	ck_assert_msg(i < sp->nopen, "an end without its begin: %s", line);
+	sp->open[i] = sp->open[--sp->nopen];
+	sp->ends++;
+	sp->closed += !!strstr(line, "\"closed\":");
+}
+
+/*
+ * Ownership spans of the JSON form: device at map, cpu after a sync for
+ * the CPU, device again after one for the device, ended at unmap; a
+ * mapping live when tracing stops is closed then; one leaked by its
+ * device ends at the device's release; every begin has its end.  The
+ * counters of dirty lines and bounce slots.
+ */
+START_TEST(test_json_spans)
+{
+	char path[] = "/tmp/check-trace-XXXXXX", line[1024];
+	struct dmaemu_machine *m;
+	struct dmaemu_device *dd;
+	struct device *dev;
+	struct spans sp = {{0}, 0, 0, 0, 0, 0, 0};
+	char *a, *b, *c;
+	dma_addr_t da, db, dc;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	m = fixture_machine("trace=%s:trace_format=json:trace_events=dma:"
+			    "profile=arm64:swiotlb=force",
+			    path);
+	dd = dmaemu_device_create(m, "tr0", NULL, NULL);
+	dev = dmaemu_device_to_dev(dd);
+	a = kmalloc(256, GFP_KERNEL);
+	b = kmalloc(256, GFP_KERNEL);
+	c = kmalloc(256, GFP_KERNEL);
+	ck_assert(a && b && c);
+	fixture_cpu_fill(a, 1, 256);
+	da = dma_map_single(dev, a, 256, DMA_BIDIRECTIONAL);
+	ck_assert(!dma_mapping_error(dev, da));
+	dma_sync_single_for_cpu(dev, da, 256, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(dev, da, 256, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(dev, da, 256, DMA_BIDIRECTIONAL);
+	db = dma_map_single(dev, b, 256, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, db));
+	dma_unmap_single(dev, da, 256, DMA_BIDIRECTIONAL);
+	dmaemu_trace_stop(m); /* closes b's span */
+	dma_unmap_single(dev, db, 256, DMA_TO_DEVICE);
+	ck_assert_int_eq(dmaemu_trace_start(m, NULL), 0);
+	dc = dma_map_single(dev, c, 256, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dc));
+	/* c stays mapped: its device's release reports and ends it. */
+	fixture_finish(&m, &dd, 1);
+	kfree(a);
+	kfree(b);
+	kfree(c);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		span_line(&sp, line);
+	fclose(f);
+	unlink(path);
+	ck_assert_uint_eq(sp.nopen, 0);
+	/* a: device, cpu (the second sync changes nothing), device;
+	 * b: device; c: device. */
+	ck_assert_uint_eq(sp.begins, 5);
+	ck_assert_uint_eq(sp.ends, 5);
+	ck_assert_uint_eq(sp.closed, 1);
+	ck_assert_uint_ge(sp.counters_dirty, 1);
+	ck_assert_uint_ge(sp.counters_swiotlb, 2);
+}
+END_TEST
+
+/*
+ * trace_buffer=: a buffer too small for the run keeps the first events,
+ * drops the rest and says how many, in the trace and on the log; the
+ * events kept and dropped add up to those made.
+ */
+START_TEST(test_buffer_drops)
+{
+	char path[] = "/tmp/check-trace-XXXXXX", line[1024], want[128];
+	struct dmaemu_machine *m;
+	struct dmaemu_device *dd;
+	unsigned long dropped = 0;
+	unsigned int kept = 0, notes = 0, i, first_map = 0;
+	const char *p;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	m = fixture_machine("trace=%s:trace_buffer=600", path);
+	dd = dmaemu_device_create(m, "tr0", NULL, NULL);
+	reset();
+	dmaemu_trace_set_callback(m, record, NULL);
+	for (i = 0; i < 5; i++)
+		round_trip(dmaemu_device_to_dev(dd), dd);
+	/* Nothing is written before the stop. */
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	dmaemu_trace_stop(m);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, ": trace_dropped: events=");
+		if (p) {
+			dropped = strtoul(p + 24, NULL, 10);
+			notes++;
+			ck_assert_ptr_nonnull(strstr(line, " buffer=600"));
+			continue;
+		}
+		if (!kept)
+			first_map = !!strstr(line, ": kmalloc: ");
+		kept++;
+	}
+	fclose(f);
+	unlink(path);
+	ck_assert_uint_eq(notes, 1);
+	ck_assert_uint_gt(dropped, 0);
+	ck_assert_uint_gt(kept, 0);
+	ck_assert_uint_eq(first_map, 1); /* the first events are kept */
+	ck_assert_uint_eq(kept + dropped, nseen);
+	snprintf(want, sizeof(want), " dropped %lu events (", dropped);
+	ck_assert_msg(strstr(fixture_log(), want), "%s", fixture_log());
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "trace_buffer=600"));
+	fixture_finish(&m, &dd, 0);
 }
 END_TEST
 
@@ -236,6 +497,7 @@ START_TEST(test_bad_options)
 	ck_assert_ptr_null(dmaemu_machine_create("trace_format=xml"));
 	ck_assert_ptr_null(dmaemu_machine_create("trace_events=dma,foo"));
 	ck_assert_ptr_null(dmaemu_machine_create("trace_events="));
+	ck_assert_ptr_null(dmaemu_machine_create("trace_buffer=2g"));
 	ck_assert_ptr_null(
 		dmaemu_machine_create("trace=/nonexistent-dir/x/trace"));
 }
@@ -251,6 +513,9 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_text_file);
 	tcase_add_test(tc, test_json_file);
+	tcase_add_test(tc, test_cache_events);
+	tcase_add_test(tc, test_json_spans);
+	tcase_add_test(tc, test_buffer_drops);
 	tcase_add_test(tc, test_bad_options);
 	suite_add_tcase(s, tc);
 	return s;

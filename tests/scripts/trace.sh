@@ -4,7 +4,11 @@
 # trace twice (a trace is stable enough to diff two runs), with the
 # driver's, the device's and the interrupt thread's events in their
 # places; its JSON trace loads as a Chrome trace-event array (the array
-# is left open, as the format allows) with one named track per thread.
+# is left open, as the format allows) with one named track per thread,
+# events of the phases the format defines, timestamps that never go back
+# on a track, each buffer's ownership spans matched begin to end, and the
+# counters of dirty lines; with trace_buffer= large enough the same text
+# trace as without, and with the cache group the lines' events.
 . "$top_srcdir/tests/runner/tap.sh"
 
 [ -n "$SANITIZER" ] &&
@@ -24,6 +28,23 @@ if [ -s "$tmp/t1" ] && cmp -s "$tmp/t1" "$tmp/t2"; then
 else
 	not_ok "two lockstep runs with one seed: the same trace"
 	diff "$tmp/t1" "$tmp/t2" | head -20 | sed 's/^/# /'
+fi
+DMAEMU_OPTIONS="trace=$tmp/tb:trace_buffer=4m:sched=lockstep:seed=3" "$prog" arm64 \
+	>"$tmp/outb" 2>&1 || sed 's/^/# /' "$tmp/outb"
+if [ -s "$tmp/tb" ] && cmp -s "$tmp/t1" "$tmp/tb"; then
+	ok "trace_buffer=4m: the same trace, written at the end"
+else
+	not_ok "trace_buffer=4m: the same trace, written at the end"
+	diff "$tmp/t1" "$tmp/tb" | head -20 | sed 's/^/# /'
+fi
+DMAEMU_OPTIONS="trace=$tmp/tc:trace_events=all:sched=lockstep:seed=3" "$prog" arm64 \
+	>"$tmp/outc" 2>&1 || sed 's/^/# /' "$tmp/outc"
+if grep -q ': cache_fill: line=0x[0-9a-f]* from=' "$tmp/tc" &&
+	grep -q ': cache_clean: phys=0x' "$tmp/tc" &&
+	! grep -q ': cache_' "$tmp/t1"; then
+	ok "trace_events=all adds the cache group's events ($(grep -c ': cache_' "$tmp/tc") of them)"
+else
+	not_ok "trace_events=all adds the cache group's events"
 fi
 for want in ' drv-1 \[cpu\] [0-9]*\.[0-9]\{6\}: dma_map_single: dev=ce0 dir=DMA_TO_DEVICE ' \
 	'ce0-dev \[dev\] [0-9.]*: dma_read: dev=ce0 addr=0x' \
@@ -56,7 +77,33 @@ inst = [e for e in ev if e['ph'] == 'i']
 assert all(isinstance(e['ts'], (int, float)) for e in inst)
 assert any(e['name'] == 'dma_read' and e['tid'] == tids['ce0-dev'] for e in inst)
 assert any(e['name'] == 'irq_handler_entry' and e['tid'] == tids['irq'] for e in inst)
-print(len(ev), 'records')
+assert {e['ph'] for e in ev} <= {'M', 'i', 'b', 'e', 'C'}, {e['ph'] for e in ev}
+last = {}
+for e in ev:
+    if e['ph'] == 'M':
+        continue
+    assert e['ts'] >= last.get(e['tid'], 0), ('time goes back', e)
+    last[e['tid']] = e['ts']
+open_spans = {}
+spans = 0
+for e in ev:
+    if e['ph'] == 'b':
+        key = (e['cat'], e['id'])
+        assert key not in open_spans, ('begun twice', e)
+        assert e['args']['owner'] in ('cpu', 'device'), e
+        open_spans[key] = e['name']
+        spans += 1
+    elif e['ph'] == 'e':
+        key = (e['cat'], e['id'])
+        assert open_spans.get(key) == e['name'], ('end without begin', e)
+        del open_spans[key]
+assert not open_spans, ('never ended', open_spans)
+assert spans > 0
+owners = {e['args']['owner'] for e in ev if e['ph'] == 'b'}
+assert owners == {'cpu', 'device'}, owners
+ctr = [e for e in ev if e['ph'] == 'C']
+assert any(e['name'] == 'dirty lines' and 'L1' in e['args'] for e in ctr), ctr
+print(len(ev), 'records,', spans, 'ownership spans matched')
 PY
 then
 	ok "the JSON trace loads: $(cat "$tmp/py"), one named track per thread"
