@@ -81,3 +81,20 @@ bench_bench_devices_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS)
 bench_bench_devices_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 bench_bench_devices_LDADD = devices/libdmaemu-devices.la lib/libdmaemu.la
 bench_list += bench/bench-devices
+
+# What tracing costs: bench-trace judges tracing on against off in one
+# run; bench-trace-out is the same workload against a copy of the library
+# with every trace point compiled out (built only for make bench), and
+# bench/trace-cost.sh judges tracing off against it.
+noinst_PROGRAMS += bench/bench-trace
+bench_bench_trace_LDADD = lib/libdmaemu.la
+EXTRA_LTLIBRARIES += bench/libdmaemu-traceout.la
+bench_libdmaemu_traceout_la_SOURCES = $(lib_libdmaemu_internal_la_SOURCES)
+bench_libdmaemu_traceout_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMAEMU__TRACE_OUT
+bench_libdmaemu_traceout_la_LIBADD = $(lib_libdmaemu_internal_la_LIBADD)
+EXTRA_PROGRAMS += bench/bench-trace-out
+bench_bench_trace_out_SOURCES = bench/bench-trace.c
+bench_bench_trace_out_CPPFLAGS = $(AM_CPPFLAGS) -DBENCH_TRACE_OUT
+bench_bench_trace_out_LDADD = bench/libdmaemu-traceout.la
+EXTRA_DIST += bench/trace-cost.sh
+bench_list += bench/bench-trace bench/bench-trace-out

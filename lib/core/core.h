@@ -757,4 +757,31 @@ void dmaemu__trace_counter(struct dmaemu_machine *m, unsigned int ctr,
 /* Write what the threads' buffers hold (trace_buffer=) to the file. */
 void dmaemu__trace_flush(struct dmaemu_machine *m);
 
+#ifdef DMAEMU__TRACE_OUT
+/*
+ * Every trace point compiled to nothing: the build bench/ measures the
+ * cost of tracing off against (bench/trace-cost.sh).  trace.c still
+ * defines the functions (it undefines these names).
+ */
+static inline __attribute__((format(printf, 4, 5))) void
+dmaemu__trace_out(struct dmaemu_machine *m, unsigned int group,
+		  const char *name, const char *fmt, ...)
+{
+	(void)m;
+	(void)group;
+	(void)name;
+	(void)fmt;
+}
+static inline bool dmaemu__tracing_out(const struct dmaemu_machine *m,
+				       unsigned int group)
+{
+	(void)m;
+	(void)group;
+	return false;
+}
+#define dmaemu__trace dmaemu__trace_out
+#define dmaemu__tracing dmaemu__tracing_out
+#define dmaemu__tracing_json dmaemu__tracing_out
+#endif
+
 #endif /* DMAEMU_LIB_CORE_H */

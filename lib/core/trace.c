@@ -47,6 +47,12 @@
 
 #include "core/core.h"
 
+#ifdef DMAEMU__TRACE_OUT
+#undef dmaemu__trace
+#undef dmaemu__tracing
+#undef dmaemu__tracing_json
+#endif
+
 static const char *const group_names[DMAEMU__TRACE_NGROUPS] = {
 	"alloc", "dma", "device", "mmio", "irq", "report", "cache",
 };
