@@ -322,6 +322,15 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 	/* checks=-coherence: no ownership check, so no byte to read (and
 	 * any line may have a fast-path entry). */
 	own = coherence ? dmaemu__owner_byte(m, phys) : 0;
+	/* A store into a line a mapping holds, while the CPU owns it: the
+	 * bytes a later invalidating handover would throw away. */
+	if (store && (own >> DMAEMU__OWN_HOLD_SHIFT) &&
+	    !(own & DMAEMU__OWN_DEVICE)) {
+		const struct dmaemu__call *call = dmaemu__call_current();
+
+		dmaemu__owner_store_note(m, phys, len,
+					 call ? call->caller : NULL);
+	}
 
 	/* 3. The data model, unless this resident line was found clean
 	 *    and no data changed anywhere since. */
@@ -364,7 +373,9 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 		t->line = host - off;
 		t->line_len = m->line;
 		t->line_gen = gen;
+		/* Stores into a held line come back here to be noted. */
 		t->line_dirty = !(own & DMAEMU__OWN_DEVICE) &&
+				!(own >> DMAEMU__OWN_HOLD_SHIFT) &&
 				(store || cachesim_dirty(m->cache, 0, lp));
 	} else {
 		t->line_len = 0;

@@ -334,6 +334,97 @@ static void invalidate_shared_line(bool bug)
 	dma_free_attrs(dev, 4096, p, h, nc);
 }
 
+/*
+ * Receive recycle: the driver takes a received frame (sync_for_cpu),
+ * clears a marker word in it so that it can tell the next frame, and
+ * gives the buffer back with dma_sync_single_for_device(DMA_FROM_DEVICE).
+ * That sync invalidates on arm and arm64: the marker is thrown away (and
+ * on every profile the device owns the buffer's contents).  The twin maps
+ * the buffer DMA_BIDIRECTIONAL, whose sync_for_device writes it back.
+ */
+static void rx_recycle_store(bool bug)
+{
+	enum dma_data_direction dir = bug ? DMA_FROM_DEVICE : DMA_BIDIRECTIONAL;
+	uint8_t *b = buffer(256);
+	dma_addr_t h = map(b, 256, dir);
+
+	fixture_dev_fill(dd, h, 'D', 256);
+	dma_sync_single_for_cpu(dev, h, 256, dir);
+	ck_assert(fixture_cpu_sees(b, 'D', 256));
+	fixture_cpu_fill(b + 8, 0, 4); /* the marker */
+	dma_sync_single_for_device(dev, h, 256, dir);
+	fixture_dev_fill(dd, h + 64, 'E', 64);
+	dma_sync_single_for_cpu(dev, h, 256, dir);
+	dma_unmap_single(dev, h, 256, dir);
+	want.kind = "lost-cpu-write";
+	want.phys = phys_of(b) + 8;
+	want.size = 4;
+	want.mask = 0xfULL << 8;
+	want.text = "stored at fixture_cpu_fill";
+	want.made = true;
+	want.last_dma = h; /* the device's frame before the store */
+	want.last_size = 256;
+	kfree(b);
+}
+
+/*
+ * A DMA_BIDIRECTIONAL buffer the CPU takes back with sync_for_cpu, writes,
+ * then unmaps: the unmap invalidates on arm and arm64, the CPU's bytes
+ * are thrown away.  The twin writes after the unmap.
+ */
+static void store_before_unmap(bool bug)
+{
+	uint8_t *b = buffer(256);
+	dma_addr_t h = map(b, 256, DMA_BIDIRECTIONAL);
+
+	fixture_dev_fill(dd, h, 'D', 128);
+	dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	if (bug)
+		fixture_cpu_fill(b + 80, 'C', 8);
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	if (!bug)
+		fixture_cpu_fill(b + 80, 'C', 8);
+	want.kind = "lost-cpu-write";
+	want.phys = phys_of(b) + 80;
+	want.size = 8;
+	want.mask = 0xffULL << 16; /* bytes 16-23 of the second line */
+	want.text = "make the stores after dma_unmap_single_attrs()";
+	want.made = true;
+	want.last_dma = h;
+	want.last_size = 128;
+	kfree(b);
+}
+
+/*
+ * Right, not loud: a kzalloc()'d receive buffer (the CPU's zeros are
+ * thrown away by the map's invalidate on arm, and nobody needs them), a
+ * device that writes part of it, a header the CPU writes after the unmap,
+ * and a buffer reused over two map/unmap cycles.  Both variants are
+ * silent: the "bug" one only writes more bytes before the map.
+ */
+static void kzalloc_rx_silent(bool bug)
+{
+	uint8_t *b = kzalloc(512, GFP_KERNEL);
+	dma_addr_t h;
+	int round;
+
+	ck_assert_ptr_nonnull(b);
+	for (round = 0; round < 2; round++) {
+		fixture_cpu_fill(b, 'Z', bug ? 512 : 16);
+		h = map(b, 512, DMA_FROM_DEVICE);
+		fixture_dev_fill(dd, h + 32, 'D', 100);
+		dma_sync_single_for_cpu(dev, h, 512, DMA_FROM_DEVICE);
+		ck_assert(fixture_cpu_sees(b + 32, 'D', 100));
+		dma_sync_single_for_device(dev, h, 512, DMA_FROM_DEVICE);
+		fixture_dev_fill(dd, h + 32, 'E', 100);
+		dma_unmap_single(dev, h, 512, DMA_FROM_DEVICE);
+		ck_assert(fixture_cpu_sees(b + 32, 'E', 100));
+		fixture_cpu_fill(b, 'H', 8);
+	}
+	want.kind = NULL;
+	kfree(b);
+}
+
 /* The device reads a write-combined descriptor with no wmb() between the
  * CPU's stores and the doorbell. */
 static void wc_no_barrier(bool bug)
@@ -389,6 +480,9 @@ static const struct misuse_case cases[] = {
 	{"CPU reads a stale line", cpu_reads_stale},
 	{"a line shared with CPU data", shared_line},
 	{"an invalidate of part of a line", invalidate_shared_line},
+	{"a store into a recycled receive buffer", rx_recycle_store},
+	{"a store before a DMA_BIDIRECTIONAL unmap", store_before_unmap},
+	{"a kzalloc()'d receive buffer", kzalloc_rx_silent},
 	{"write-combined stores without wmb()", wc_no_barrier},
 	{"CPU reads a NO_KERNEL_MAPPING cookie", nomap_read},
 };
