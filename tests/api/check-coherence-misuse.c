@@ -288,6 +288,41 @@ static void cpu_reads_stale(bool bug)
 }
 
 /*
+ * The CPU reads a DMA_BIDIRECTIONAL buffer from a line it cached before it
+ * gave the buffer back (that sync cleans: the line stays cached), after the
+ * device wrote it, with no dma_sync_single_for_cpu(): a stale read where
+ * the CPU's cache is not snooped, a read of a device-owned buffer where
+ * it is (x86) or where the device wrote a bounce slot (swiotlb).  Either
+ * report names the mapping and the device's write.
+ */
+static void cpu_reads_stale_mapping(bool bug)
+{
+	uint8_t *b = buffer(256), got[8];
+	dma_addr_t h = map(b, 256, DMA_BIDIRECTIONAL);
+	bool stale = !x86() && !strstr(cfg, "swiotlb");
+
+	dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	ck_assert_int_eq(dmaemu_cpu_read(got, b + 64, 8), 0);
+	dma_sync_single_for_device(dev, h, 256, DMA_BIDIRECTIONAL);
+	fixture_dev_fill(dd, h + 66, 'D', 4);
+	if (!bug)
+		dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	ck_assert_int_eq(dmaemu_cpu_read(got, b + 64, 8), 0);
+	/* Right only where the device wrote the CPU's line, or was synced. */
+	ck_assert_int_eq(got[2] == 'D',
+			 !bug || (x86() && !strstr(cfg, "swiotlb")));
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	want.kind = stale ? "stale-cpu-read" : "cpu-access-device-owned";
+	want.phys = phys_of(b) + (stale ? 66 : 64);
+	want.size = stale ? 4 : 8;
+	want.mask = stale ? 0x3c : 0; /* bytes 2-5 of the line */
+	want.made = true;
+	want.last_dma = h + 66; /* the device's write */
+	want.last_size = 4;
+	kfree(b);
+}
+
+/*
  * A receive buffer that shares its first line with a CPU field the CPU
  * writes while the device owns the buffer: the unmap's write-back of that
  * line puts the CPU's old copy of the buffer's first bytes over the
@@ -351,15 +386,18 @@ static void rx_recycle_store(bool bug)
 	fixture_dev_fill(dd, h, 'D', 256);
 	dma_sync_single_for_cpu(dev, h, 256, dir);
 	ck_assert(fixture_cpu_sees(b, 'D', 256));
-	fixture_cpu_fill(b + 8, 0, 4); /* the marker */
+	/* The marker, two words: the second store hits a line the first
+	 * brought into the CPU's cache dirty. */
+	fixture_cpu_fill(b + 8, 0, 4);
+	fixture_cpu_fill(b + 12, 0, 4);
 	dma_sync_single_for_device(dev, h, 256, dir);
 	fixture_dev_fill(dd, h + 64, 'E', 64);
 	dma_sync_single_for_cpu(dev, h, 256, dir);
 	dma_unmap_single(dev, h, 256, dir);
 	want.kind = "lost-cpu-write";
 	want.phys = phys_of(b) + 8;
-	want.size = 4;
-	want.mask = 0xfULL << 8;
+	want.size = 8;
+	want.mask = 0xffULL << 8;
 	want.text = "stored at fixture_cpu_fill";
 	want.made = true;
 	want.last_dma = h; /* the device's frame before the store */
@@ -478,6 +516,7 @@ static const struct misuse_case cases[] = {
 	{"device writes a CPU-owned buffer", device_writes_cpu_owned},
 	{"device reads bytes never cleaned", device_reads_dirty},
 	{"CPU reads a stale line", cpu_reads_stale},
+	{"CPU reads a stale line of a mapping", cpu_reads_stale_mapping},
 	{"a line shared with CPU data", shared_line},
 	{"an invalidate of part of a line", invalidate_shared_line},
 	{"a store into a recycled receive buffer", rx_recycle_store},
