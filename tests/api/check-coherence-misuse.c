@@ -22,6 +22,7 @@
 #include <asm/barrier.h>
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 
 #include <dmaemu/cpu.h>
@@ -406,6 +407,35 @@ static void rx_recycle_store(bool bug)
 }
 
 /*
+ * The same recycle with a scatterlist: a store into the second entry
+ * between dma_sync_sg_for_cpu() and dma_sync_sg_for_device() of
+ * DMA_FROM_DEVICE.  The twin maps the list DMA_BIDIRECTIONAL.
+ */
+static void rx_recycle_sg(bool bug)
+{
+	enum dma_data_direction dir = bug ? DMA_FROM_DEVICE : DMA_BIDIRECTIONAL;
+	uint8_t *b = buffer(1024);
+	struct scatterlist sg[2];
+
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], b, 256);
+	sg_set_buf(&sg[1], b + 512, 256);
+	ck_assert_int_gt(dma_map_sg(dev, sg, 2, dir), 0);
+	dma_sync_sg_for_cpu(dev, sg, 2, dir);
+	fixture_cpu_fill(b + 512 + 130, 0, 2);
+	dma_sync_sg_for_device(dev, sg, 2, dir);
+	dma_unmap_sg(dev, sg, 2, dir);
+	want.kind = "lost-cpu-write";
+	want.phys = phys_of(b) + 512 + 130;
+	want.size = 2;
+	want.mask = 0x3ULL << 2; /* bytes 2-3 of the entry's third line */
+	want.text = "dma_sync_sg_for_device(DMA_FROM_DEVICE) invalidates 2 "
+		    "bytes";
+	want.made = true;
+	kfree(b);
+}
+
+/*
  * A DMA_BIDIRECTIONAL buffer the CPU takes back with sync_for_cpu, writes,
  * then unmaps: the unmap invalidates on arm and arm64, the CPU's bytes
  * are thrown away.  The twin writes after the unmap.
@@ -520,6 +550,7 @@ static const struct misuse_case cases[] = {
 	{"a line shared with CPU data", shared_line},
 	{"an invalidate of part of a line", invalidate_shared_line},
 	{"a store into a recycled receive buffer", rx_recycle_store},
+	{"a store into a recycled scatterlist", rx_recycle_sg},
 	{"a store before a DMA_BIDIRECTIONAL unmap", store_before_unmap},
 	{"a kzalloc()'d receive buffer", kzalloc_rx_silent},
 	{"write-combined stores without wmb()", wc_no_barrier},
