@@ -198,6 +198,7 @@ void dmaemu__owncheck_handover(struct device *dev,
 	struct dmaemu__lost_stores ls;
 	struct dmaemu__owner_info o;
 	struct dmaemu__report_info r;
+	struct dmaemu__own_last last;
 	char fix[300], call[160], stored[300] = "";
 	const char *dname = dmaemu__dir_name(dir, "DMA_NONE");
 
@@ -211,8 +212,17 @@ void dmaemu__owncheck_handover(struct device *dev,
 	if (!dmaemu__owner_stores_take(m, phys, size, &ls))
 		return;
 	/* One report per mapping and store site; repeats are counted. */
-	if (!dmaemu__report_first(m, DMAEMU_REPORT_LOST_CPU_WRITE, ls.site,
-				  d->name, map->dma))
+	memset(&last, 0, sizeof(last));
+	last.kind = DMAEMU_REPORT_LOST_CPU_WRITE;
+	last.lo = ls.lo;
+	last.hi = ls.hi;
+	last.bytes = ls.bytes;
+	last.lines = ls.lines;
+	last.dma = map->dma;
+	last.repeat =
+		!dmaemu__report_first(m, last.kind, ls.site, d->name, map->dma);
+	dmaemu__own_set_last(m, &last);
+	if (last.repeat)
 		return;
 	fill_info(&o, map, d->name, map->phys, map->phys + map->size);
 	if (o.sg) {
