@@ -33,6 +33,10 @@
  *   7. sym_lock           the libdwfl session (symbolize.c): a leaf taken
  *                         while a report is formatted, with any of the
  *                         above held or none
+ *   -  own_stores->lock   the CPU's stores into held lines (mem/
+ *                         ownership.c): a leaf, taken under the cache lock
+ *                         by the CPU's slow path and with none held by the
+ *                         DMA layer
  * Device DMA takes only stripe locks (4) and below, so devices never
  * serialise on the cache lock.  The DMA backends (dma/): the swiotlb pool
  * lock is taken with none of the above held and takes the allocator locks
@@ -258,6 +262,7 @@ struct dmaemu__swiotlb;
 struct dmaemu__iommu;
 struct dmaemu__irqc;
 struct dmaemu__kwork;
+struct dmaemu__own_stores; /* CPU stores into held lines (ownership.c) */
 struct dmaemu__bus_client;
 struct dmaemu__report_rec;	/* recorded reports (report-query.c) */
 struct dmaemu__supp;		/* suppression rules (report.c) */
@@ -380,6 +385,10 @@ struct dmaemu_machine {
 	 * direct-mapped table made at create (lineops.c): what the lost-write
 	 * reports name.  Read and written with relaxed atomics. */
 	struct dmaemu__store_site *store_site;
+	/* The CPU's stores into lines a live streaming mapping holds while
+	 * the CPU owns them (ownership.c): what lost-cpu-write names when a
+	 * handover's invalidate discards them.  Made at create. */
+	struct dmaemu__own_stores *own_stores;
 	/* Interrupts (bus/irq.c): the controller and its thread, made at
 	 * create; threads of this machine that have interrupts off
 	 * (mm/context.c), which holds off the start of handlers (atomics). */

@@ -248,13 +248,40 @@ static bool mask_clip(uint64_t *mask, unsigned int lo, unsigned int hi)
 	return any;
 }
 
-static void report_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
-			 size_t len, uintptr_t host, const uint64_t *stale,
+/* Note a stale read of the bytes @stale of line @lp (under the model's
+ * locks); report_stale() reports it once they are released. */
+static void note_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
+		       size_t len, const uint64_t *stale,
+		       struct dmaemu__own_acc *acc)
+{
+	(void)m;
+	/* The access reads stale data: that report says the buffer was not
+	 * given back, the ownership one would say it again. */
+	acc->stale = true;
+	acc->stale_due = true;
+	acc->stale_lp = lp;
+	acc->stale_phys = phys;
+	acc->stale_len = len;
+	memcpy(acc->stale_mask, stale, sizeof(acc->stale_mask));
+}
+
+/*
+ * The stale read noted in @acc, with no lock of the machine held: the
+ * report names the live mapping holding the bytes, where it was made and
+ * the device's last access to it.
+ */
+static void report_stale(struct dmaemu_machine *m, uintptr_t host,
 			 struct dmaemu__own_acc *acc)
 {
+	const uint64_t *stale = acc->stale_mask;
 	struct dmaemu__report_info r;
+	struct dmaemu__owner_info o;
 	unsigned int i, first = m->line, n = 0;
+	uint64_t lp = acc->stale_lp;
+	size_t len = acc->stale_len;
+	char mapping[600] = "";
 
+	acc->stale_due = false;
 	for (i = 0; i < m->line; i++) {
 		if ((stale[i / 64] >> (i % 64)) & 1) {
 			if (first == m->line)
@@ -262,24 +289,39 @@ static void report_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
 			n++;
 		}
 	}
-	/* The access reads stale data: that report says the buffer was not
-	 * given back, the ownership one would say it again. */
-	acc->stale = true;
 	memset(&r, 0, sizeof(r));
 	r.kind = DMAEMU_REPORT_STALE_CPU_READ;
 	r.phys = lp + first;
 	r.size = n;
 	r.mask = stale;
 	r.mask_bits = m->line;
+	if (dmaemu__owner_find(m, lp + first, lp + m->line, &o)) {
+		char last[160] = "";
+
+		dmaemu__owner_report_fields(&o, &r);
+		if (o.last_valid)
+			snprintf(last, sizeof(last),
+				 "; the device's last access to it: %s of "
+				 "%zu bytes at dma 0x%llx",
+				 o.last_write ? "write" : "read", o.last_len,
+				 (unsigned long long)o.last_dma);
+		snprintf(mapping, sizeof(mapping),
+			 "\n    %s's %s %s mapping dma 0x%llx, %zu bytes, made "
+			 "by %s%s",
+			 o.device, o.dir_name,
+			 o.sg ? "scatterlist" : "streaming",
+			 (unsigned long long)o.dma, o.size,
+			 dmaemu__owner_made_at(&o), last);
+	}
 	dmaemu__report(m, &r,
 		       "read of %zu byte%s at %p (phys 0x%llx): %u byte%s of "
 		       "the CPU's cached copy of line 0x%llx differ from "
 		       "memory, changed since the copy was taken; the CPU "
 		       "reads its stale copy (invalidate the line first: "
-		       "dma_sync_*_for_cpu() or unmap)",
+		       "dma_sync_*_for_cpu() or unmap)%s",
 		       len, len == 1 ? "" : "s", (void *)host,
-		       (unsigned long long)phys, n, n == 1 ? "" : "s",
-		       (unsigned long long)lp);
+		       (unsigned long long)acc->stale_phys, n,
+		       n == 1 ? "" : "s", (unsigned long long)lp, mapping);
 }
 
 /*
@@ -342,6 +384,15 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 	/* checks=-coherence: no ownership check, so no byte to read (and
 	 * any line may have a fast-path entry). */
 	own = coherence ? dmaemu__owner_byte(m, phys) : 0;
+	/* A store into a line a mapping holds, while the CPU owns it: the
+	 * bytes a later invalidating handover would throw away. */
+	if (store && (own >> DMAEMU__OWN_HOLD_SHIFT) &&
+	    !(own & DMAEMU__OWN_DEVICE)) {
+		const struct dmaemu__call *call = dmaemu__call_current();
+
+		dmaemu__owner_store_note(m, phys, len,
+					 call ? call->caller : NULL);
+	}
 
 	/* 3. The data model, unless this resident line was found clean
 	 *    and no data changed anywhere since. */
@@ -362,8 +413,7 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 			if (coherence) {
 				__atomic_fetch_add(&c->stale_reads, 1,
 						   __ATOMIC_RELAXED);
-				report_stale(m, lp, phys, len, host, changed,
-					     acc);
+				note_stale(m, lp, phys, len, changed, acc);
 			}
 			dmaemu__mem_vg_seen(m, lp, changed);
 		}
@@ -384,7 +434,9 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 		t->line = host - off;
 		t->line_len = m->line;
 		t->line_gen = gen;
+		/* Stores into a held line come back here to be noted. */
 		t->line_dirty = !(own & DMAEMU__OWN_DEVICE) &&
+				!(own >> DMAEMU__OWN_HOLD_SHIFT) &&
 				(store || cachesim_dirty(m->cache, 0, lp));
 	} else {
 		t->line_len = 0;
@@ -471,6 +523,8 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		if (ordered)
 			t->line_len = 0;
 		dmaemu__unlock(&m->cache_lock);
+		if (acc->stale_due)
+			report_stale(m, addr, acc);
 		if (ordered)
 			dmaemu__order_cpu(m, w.phys, n, store, false,
 					  site_now(), &acc->oseq);
@@ -538,6 +592,7 @@ void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store, const void *site)
 	acc.n = 0;
 	acc.oseq = 0;
 	acc.stale = false;
+	acc.stale_due = false;
 	acc.host = addr;
 	acc.len = size;
 	if (site)
@@ -586,6 +641,7 @@ void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
 	acc.n = 0;
 	acc.oseq = 0;
 	acc.stale = false;
+	acc.stale_due = false;
 	acc.host = (uintptr_t)addr;
 	acc.len = len;
 	if (site)

@@ -207,6 +207,12 @@ struct dmaemu__own_acc {
 	uintptr_t host;	   /* the access: its first byte, set by the caller */
 	size_t len;	   /* and its length */
 	uint64_t oseq;	   /* its clock for the ordering checks (0: none yet) */
+	/* A stale read found under the model's locks, reported once they
+	 * are released (so that the report can name the mapping). */
+	bool stale_due;
+	uint64_t stale_lp, stale_phys;
+	size_t stale_len;
+	uint64_t stale_mask[DMAEMU__MASK_WORDS];
 	struct {
 		uint64_t lo, hi;
 	} run[DMAEMU__OWN_RUNS];

@@ -347,6 +347,24 @@ void dmaemu__owncheck_device(struct device *dev,
 			     const struct dmaemu__mapping *map, dma_addr_t dma,
 			     uint64_t phys, size_t len, bool write);
 /*
+ * dmaemu__owncheck_handover(): the driver's call @fn hands
+ * [@phys, +@size) of the CPU's buffer of mapping @map over (@how): the
+ * stores the CPU made into it while it owned it are forgotten, and
+ * reported as lost-cpu-write when the call's cache maintenance on 4.14's
+ * arm and arm64 invalidates them (@dir: the direction the call names;
+ * @attrs: the unmap's), on every profile and backend.  Called with no
+ * lock held, before the call moves the lines and maintains them.
+ */
+enum dmaemu__handover {
+	DMAEMU__HANDOVER_FOR_DEVICE,
+	DMAEMU__HANDOVER_FOR_CPU,
+	DMAEMU__HANDOVER_UNMAP,
+};
+void dmaemu__owncheck_handover(struct device *dev,
+			       const struct dmaemu__mapping *map, uint64_t phys,
+			       size_t size, int dir, unsigned long attrs,
+			       enum dmaemu__handover how, const char *fn);
+/*
  * dmaemu__owncheck_admit(): the reports of a device access that
  * dmaemu__mapping_admit() did not admit (@a): device-access-unmapped
  * (Return: -EFAULT, the access is refused) and

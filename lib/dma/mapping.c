@@ -200,6 +200,36 @@ static void owner_move(struct dmaemu_machine *m, struct device *dev,
 }
 
 /* Where a mapping was made, for reports. */
+/*
+ * The part [@addr, +@size) of mapping @map changes hands (@how, in the
+ * driver's call @fn): the stores the CPU made into it while it owned it
+ * are checked (lost-cpu-write) and forgotten.  With @after, only
+ * forgotten: the stores a bouncing backend's copy back made meanwhile are
+ * the kernel's, not the driver's.  Scatterlist entries are checked by
+ * their callers, entry by entry.
+ */
+static void handover(struct device *dev, const struct dmaemu__mapping *map,
+		     dma_addr_t addr, size_t size, int dir, unsigned long attrs,
+		     enum dmaemu__handover how, const char *fn, bool after)
+{
+	size_t in;
+
+	if (map->type == DMAEMU__MAP_SG || map->type == DMAEMU__MAP_RESOURCE ||
+	    addr < map->dma || addr - map->dma >= map->size)
+		return;
+	in = (size_t)(map->dma + map->size - addr);
+	if (size < in)
+		in = size;
+	if (after)
+		dmaemu__owner_stores_take(dev->dmaemu->m,
+					  map->phys + (addr - map->dma), in,
+					  NULL);
+	else
+		dmaemu__owncheck_handover(dev, map,
+					  map->phys + (addr - map->dma), in,
+					  dir, attrs, how, fn);
+}
+
 static void made_at(const struct dmaemu__mapping *map, char *buf, size_t len)
 {
 	char where[256];
@@ -891,6 +921,8 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 	 * SKIP_CPU_SYNC the buffer is the CPU's again; with it, the lines
 	 * other devices still map stay theirs (the sharing the attribute is
 	 * for). */
+	handover(dev, map, map->dma, map->size, dir, attrs,
+		 DMAEMU__HANDOVER_UNMAP, fn, false);
 	dmaemu__owner_unmap(m, map->phys, map->size, skip);
 	if (size != map->size)
 		report_other_size(m, dev, fn, map, size, dir);
@@ -906,6 +938,8 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 	}
 	if (ops->unmap)
 		ops->unmap(m, dev, map->dma, map->phys, map->size, dir, attrs);
+	handover(dev, map, map->dma, map->size, dir, attrs,
+		 DMAEMU__HANDOVER_UNMAP, fn, true);
 	if (map->prefetch)
 		dmaemu__prefetch_del_range(m, map->phys, map->size);
 	trace_owner(m, dev, map->dma, map->size, map->dir, map->trace_id, NULL);
@@ -1167,12 +1201,19 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	check_unmap(m, dev, fn, head, DMAEMU__MAP_SG, head->size, nents,
 		    (int)dir);
 	ops = dmaemu__dma_ops_of(head->ops);
+	for (i = 0; i < head->nents; i++)
+		dmaemu__owncheck_handover(dev, head, head->ents[i].phys,
+					  head->ents[i].len, (int)dir, attrs,
+					  DMAEMU__HANDOVER_UNMAP, fn);
 	/* Ownership first: a bouncing backend's copy back is the CPU's. */
 	for (i = 0; i < head->nents; i++)
 		dmaemu__owner_unmap(m, head->ents[i].phys, head->ents[i].len,
 				    attrs & DMA_ATTR_SKIP_CPU_SYNC);
 	if (ops->unmap_sg)
 		ops->unmap_sg(m, dev, sg, head->nents, (int)dir, attrs);
+	for (i = 0; i < head->nents; i++)
+		dmaemu__owner_stores_take(m, head->ents[i].phys,
+					  head->ents[i].len, NULL);
 	for (i = 0; i < head->nents; i++) {
 		if (head->prefetch)
 			dmaemu__prefetch_del_range(m, head->ents[i].phys,
@@ -1189,6 +1230,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 	struct dmaemu_machine *m = api_enter(dev, fn, dir, 0);
 	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__sg_copy *c = NULL;
+	struct dmaemu__mapping as_map;
 	uint64_t id;
 	int i, ret;
 
@@ -1212,6 +1254,21 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 		       c->nents ? c->ents[0].phys : 0, sg_dma_address(sg),
 		       c->seg_len[0], dir, for_device, nelems, c->nents);
 	ops = dmaemu__dma_ops_of(c->ops);
+	/* The CPU's stores into the entries (the list as its mapping). */
+	memset(&as_map, 0, sizeof(as_map));
+	as_map.type = DMAEMU__MAP_SG;
+	as_map.dma = sg_dma_address(sg);
+	as_map.dir = c->dir;
+	as_map.ops = c->ops;
+	as_map.fn = c->fn;
+	as_map.caller = c->caller;
+	as_map.nents = c->nents;
+	for (i = 0; i < c->nents; i++)
+		dmaemu__owncheck_handover(
+			dev, &as_map, c->ents[i].phys, c->ents[i].len, dir, 0,
+			for_device ? DMAEMU__HANDOVER_FOR_DEVICE
+				   : DMAEMU__HANDOVER_FOR_CPU,
+			fn);
 	/* For the CPU, ownership moves first: a bouncing backend's copy back
 	 * into the buffer is the CPU's own access to it. */
 	for (i = 0; !for_device && i < c->nents; i++)
@@ -1232,6 +1289,10 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 	for (i = 0; for_device && i < c->nents; i++)
 		dmaemu__owner_set(m, c->ents[i].phys, c->ents[i].len,
 				  DMAEMU__DOMAIN_DEVICE);
+	/* The copy back made no store of the driver's. */
+	for (i = 0; !for_device && i < c->nents; i++)
+		dmaemu__owner_stores_take(m, c->ents[i].phys, c->ents[i].len,
+					  NULL);
 	id = dmaemu__mapping_account(dev, sg_dma_address(sg), DMAEMU__MAP_SG,
 				     for_device, &dmaemu__maint_acc);
 	trace_owner(m, dev, sg_dma_address(sg), c->seg_len[0], c->dir, id,
@@ -1444,6 +1505,8 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__mapping map;
 	int pf = for_device ? 1 : -1;
+	enum dmaemu__handover how = for_device ? DMAEMU__HANDOVER_FOR_DEVICE
+					       : DMAEMU__HANDOVER_FOR_CPU;
 
 	if (!m)
 		return;
@@ -1473,12 +1536,15 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 		check_sync_dir(m, dev, fn, map.dir, map.fn, map.caller,
 			       map.phys, map.dma, size, dir, for_device, 0, 0);
 		ops = dmaemu__dma_ops_of(map.ops);
+		handover(dev, &map, addr, size, dir, 0, how, fn, false);
 		if (!for_device)
 			owner_move(m, dev, &map, addr,
 				   map.dma + map.size - addr,
 				   DMAEMU__DOMAIN_CPU);
 		maint_start();
 		sync_range(m, dev, ops, &map, addr, size, dir, for_device);
+		if (!for_device)
+			handover(dev, &map, addr, size, dir, 0, how, fn, true);
 		if (for_device)
 			owner_move(m, dev, &map, addr,
 				   map.dma + map.size - addr,
@@ -1506,12 +1572,15 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 	ops = dmaemu__dma_ops_of(map.ops);
 	/* For the CPU, ownership moves first (a bounce copy back is the
 	 * CPU's access); for the device, after the maintenance. */
+	handover(dev, &map, addr, size, dir, 0, how, fn, false);
 	if (!for_device)
 		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_CPU);
 	maint_start();
 	sync_range(m, dev, ops, &map, addr, size, dir, for_device);
 	if (for_device)
 		owner_move(m, dev, &map, addr, size, DMAEMU__DOMAIN_DEVICE);
+	else
+		handover(dev, &map, addr, size, dir, 0, how, fn, true);
 	sync_done(m, dev, &map, for_device);
 	if (m->opt.prefetch && pf > 0)
 		dmaemu__prefetch_add_range(m, map.phys, map.size);

@@ -170,6 +170,103 @@ void dmaemu__owncheck_device(struct device *dev,
 		       o.backend, dmaemu__owner_made_at(&o));
 }
 
+/* Does @how with direction @dir invalidate the buffer on 4.14's arm? */
+static bool handover_invalidates(const struct dmaemu_machine *m,
+				 enum dmaemu__handover how, int dir,
+				 unsigned long attrs)
+{
+	switch (how) {
+	case DMAEMU__HANDOVER_FOR_DEVICE:
+		/* v7_dma_map_area, __dma_map_area (not map_policy=5.19) */
+		return dir == DMAEMU__DIR_FROM_DEVICE && !m->opt.map_clean;
+	case DMAEMU__HANDOVER_FOR_CPU:
+		return dir != DMAEMU__DIR_TO_DEVICE;
+	case DMAEMU__HANDOVER_UNMAP:
+		return dir != DMAEMU__DIR_TO_DEVICE &&
+		       !(attrs & DMA_ATTR_SKIP_CPU_SYNC);
+	}
+	return false;
+}
+
+void dmaemu__owncheck_handover(struct device *dev,
+			       const struct dmaemu__mapping *map, uint64_t phys,
+			       size_t size, int dir, unsigned long attrs,
+			       enum dmaemu__handover how, const char *fn)
+{
+	struct dmaemu_device *d = dev->dmaemu;
+	struct dmaemu_machine *m = d->m;
+	struct dmaemu__lost_stores ls;
+	struct dmaemu__owner_info o;
+	struct dmaemu__report_info r;
+	struct dmaemu__own_last last;
+	char fix[300], call[160], stored[300] = "";
+	const char *dname = dmaemu__dir_name(dir, "DMA_NONE");
+
+	if (map->type == DMAEMU__MAP_RESOURCE)
+		return;
+	if (!dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE) ||
+	    !handover_invalidates(m, how, dir, attrs)) {
+		dmaemu__owner_stores_take(m, phys, size, NULL);
+		return;
+	}
+	if (!dmaemu__owner_stores_take(m, phys, size, &ls))
+		return;
+	/* One report per mapping and store site; repeats are counted. */
+	memset(&last, 0, sizeof(last));
+	last.kind = DMAEMU_REPORT_LOST_CPU_WRITE;
+	last.lo = ls.lo;
+	last.hi = ls.hi;
+	last.bytes = ls.bytes;
+	last.lines = ls.lines;
+	last.dma = map->dma;
+	last.repeat =
+		!dmaemu__report_first(m, last.kind, ls.site, d->name, map->dma);
+	dmaemu__own_set_last(m, &last);
+	if (last.repeat)
+		return;
+	fill_info(&o, map, d->name, map->phys, map->phys + map->size);
+	if (o.sg) {
+		o.lo = phys;
+		o.hi = phys + size;
+	}
+	dmaemu__own_sync_call(&o, how != DMAEMU__HANDOVER_FOR_DEVICE, call,
+			      sizeof(call));
+	if (how == DMAEMU__HANDOVER_FOR_DEVICE)
+		snprintf(fix, sizeof(fix),
+			 "keep CPU data out of a DMA_FROM_DEVICE buffer given "
+			 "back to the device, or map it DMA_BIDIRECTIONAL");
+	else if (how == DMAEMU__HANDOVER_FOR_CPU)
+		snprintf(fix, sizeof(fix), "make the stores after the last %s",
+			 call);
+	else
+		snprintf(fix, sizeof(fix),
+			 "make the stores after %s(), not before it", fn);
+	if (ls.site) {
+		char w[256];
+
+		dmaemu__code_where(ls.site, w, sizeof(w));
+		snprintf(stored, sizeof(stored), "stored at %s; ", w);
+	}
+	memset(&r, 0, sizeof(r));
+	r.kind = DMAEMU_REPORT_LOST_CPU_WRITE;
+	r.phys = ls.lo;
+	r.size = ls.bytes;
+	r.mask = ls.mask;
+	r.mask_bits = m->line;
+	dmaemu__owner_report_fields(&o, &r);
+	dmaemu__report(m, &r,
+		       "%s(%s) invalidates %zu byte%s (%u line%s) the CPU "
+		       "stored while it owned the buffer (%s's %s %s mapping: "
+		       "dma 0x%llx, %zu bytes), lost on arm and arm64; fix: "
+		       "%s\n"
+		       "    %smapping made by %s (%s backend)",
+		       fn, dname, ls.bytes, ls.bytes == 1 ? "" : "s", ls.lines,
+		       ls.lines == 1 ? "" : "s", d->name, o.dir_name,
+		       o.sg ? "scatterlist" : "streaming",
+		       (unsigned long long)map->dma, map->size, fix, stored,
+		       dmaemu__owner_made_at(&o), o.backend);
+}
+
 /* "the DMA_FROM_DEVICE streaming mapping dma 0x80021000+1514 (direct
  * backend) made by dma_map_single_attrs() called from rx_refill rx.c:51" */
 static void range_text(const struct dmaemu__coh_range *r,

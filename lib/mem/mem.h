@@ -286,6 +286,37 @@ bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys, uint64_t limit,
  * first step, whether any line of the range is held by a mapping.
  */
 bool dmaemu__owner_held(struct dmaemu_machine *m, uint64_t phys, size_t size);
+/*
+ * The CPU's stores into lines that a live streaming mapping holds while
+ * the CPU owns them (after dma_sync_*_for_cpu()), noted by the CPU's slow
+ * path, byte by byte, with the driver's code address of the last store to
+ * each line.  A handover that invalidates such bytes (4.14's arm and arm64:
+ * sync_for_device of DMA_FROM_DEVICE, sync_for_cpu and unmap of anything
+ * but DMA_TO_DEVICE) throws them away: lost-cpu-write, reported by the DMA
+ * layer on every profile.  Stores made before the map (a kzalloc()'d
+ * buffer) are never noted; map and unmap forget the lines they cover.
+ *
+ *   _stores_init()/_fini()  the table, at machine create/destroy
+ *   _store_note()           a store of @len bytes at @phys (one line)
+ *   _stores_take()          take the bytes noted in [@phys, +@size) into
+ *                           @out (NULL: forget them); returns whether any
+ *                           byte was noted there.  Costs one atomic load
+ *                           while nothing is noted anywhere.
+ */
+struct dmaemu__lost_stores {
+	uint64_t lo, hi;     /* first byte noted, end of the last */
+	size_t bytes;	     /* bytes noted */
+	unsigned int lines;  /* lines holding them */
+	uint64_t first_line; /* the lowest of those lines */
+	uint64_t mask[DMAEMU__MASK_WORDS]; /* its bytes noted */
+	const void *site; /* the last store to it (NULL: unknown) */
+};
+int dmaemu__owner_stores_init(struct dmaemu_machine *m);
+void dmaemu__owner_stores_fini(struct dmaemu_machine *m);
+void dmaemu__owner_store_note(struct dmaemu_machine *m, uint64_t phys,
+			      size_t len, const void *site);
+bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
+			       size_t size, struct dmaemu__lost_stores *out);
 bool dmaemu__owner_check_free(struct dmaemu_machine *m, uint64_t phys,
 			      size_t size, const char *fn);
 

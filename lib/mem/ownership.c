@@ -191,7 +191,9 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 	map = range_map(m, phys, size, &first, &last, &err);
 	if (!map)
 		return err;
-		/* Lines first and last are edges when the buffer covers them in
+	/* Stores noted before the map were no handover's business. */
+	dmaemu__owner_stores_take(m, phys, size, NULL);
+	/* Lines first and last are edges when the buffer covers them in
 	 * part; a word of eight lines holding neither, with no holder yet,
 	 * takes one store. */
 #define EDGE(l) (((l) == first && edge_lo) || ((l) == last && edge_hi))
@@ -246,6 +248,7 @@ int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
 	map = range_map(m, phys, size, &first, &last, &err);
 	if (!map)
 		return err;
+	dmaemu__owner_stores_take(m, phys, size, NULL);
 	for (l = first; l <= last && (l & 7); l++)
 		store_byte(map, l, unmap_byte(load_byte(map, l), keep_shared));
 	for (; l + 8 <= last + 1; l += 8) {
@@ -470,4 +473,195 @@ void dmaemu__owner_report_fields(struct dmaemu__owner_info *o,
 		r->last_size = o->last_len;
 		r->last_write = o->last_write;
 	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* The CPU's stores into held lines                                       */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * A table of lines, each probed at OWN_PROBE slots from its line number:
+ * a line that finds no free slot takes the first one (the record it
+ * replaces is forgotten, so a store may go unreported when more than
+ * OWN_PROBE lines of the same slots hold stores at once; correct drivers
+ * store into held lines rarely, after a sync_for_cpu).
+ */
+#define OWN_STORES 1024
+#define OWN_PROBE 4
+
+struct own_store {
+	uint64_t line; /* line address + 1; 0: free */
+	uint64_t mask[DMAEMU__MASK_WORDS];
+	const void *site;
+};
+
+struct dmaemu__own_stores {
+	pthread_mutex_t lock; /* everything below; a leaf */
+	unsigned int used;    /* slots in use; also read without the lock */
+	struct own_store e[OWN_STORES];
+};
+
+int dmaemu__owner_stores_init(struct dmaemu_machine *m)
+{
+	struct dmaemu__own_stores *s = dmaemu__calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	if (dmaemu__mutex_init(&s->lock)) {
+		dmaemu__free(s);
+		return -ENOMEM;
+	}
+	dmaemu__vg_atomic(&s->used, sizeof(s->used));
+	m->own_stores = s;
+	return 0;
+}
+
+void dmaemu__owner_stores_fini(struct dmaemu_machine *m)
+{
+	struct dmaemu__own_stores *s = m->own_stores;
+
+	if (!s)
+		return;
+	pthread_mutex_destroy(&s->lock);
+	dmaemu__free(s);
+	m->own_stores = NULL;
+}
+
+/* Set (@set) or clear bits [@lo, @hi) of @mask. */
+static void mask_bits(uint64_t *mask, unsigned int lo, unsigned int hi,
+		      bool set)
+{
+	unsigned int i;
+
+	for (i = lo; i < hi; i++) {
+		if (set)
+			mask[i / 64] |= 1ULL << (i % 64);
+		else
+			mask[i / 64] &= ~(1ULL << (i % 64));
+	}
+}
+
+void dmaemu__owner_store_note(struct dmaemu_machine *m, uint64_t phys,
+			      size_t len, const void *site)
+{
+	struct dmaemu__own_stores *s = m->own_stores;
+	uint64_t lp = phys & ~((uint64_t)m->line - 1);
+	size_t idx = (size_t)(lp >> m->line_shift), k, slot = SIZE_MAX;
+	unsigned int off = (unsigned int)(phys - lp);
+	struct own_store *e;
+
+	if (!s || !len)
+		return;
+	if (off + len > m->line)
+		len = m->line - off;
+	dmaemu__lock(&s->lock);
+	for (k = 0; k < OWN_PROBE; k++) {
+		size_t i = (idx + k) % OWN_STORES;
+
+		if (s->e[i].line == lp + 1) {
+			slot = i;
+			break;
+		}
+		if (!s->e[i].line && slot == SIZE_MAX)
+			slot = i;
+	}
+	if (slot == SIZE_MAX)
+		slot = idx % OWN_STORES; /* replaces another line's record */
+	e = &s->e[slot];
+	if (e->line != lp + 1) {
+		if (!e->line)
+			__atomic_store_n(&s->used, s->used + 1,
+					 __ATOMIC_RELAXED);
+		memset(e, 0, sizeof(*e));
+		e->line = lp + 1;
+	}
+	mask_bits(e->mask, off, off + (unsigned int)len, true);
+	e->site = site;
+	dmaemu__unlock(&s->lock);
+}
+
+/* Take the bytes of entry @e inside [@lo, @hi) into @out (may be NULL). */
+static void take_entry(struct dmaemu_machine *m, struct dmaemu__own_stores *s,
+		       struct own_store *e, uint64_t lo, uint64_t hi,
+		       struct dmaemu__lost_stores *out, bool *any)
+{
+	uint64_t lp = e->line - 1, a = lo > lp ? lo : lp;
+	uint64_t b = hi < lp + m->line ? hi : lp + m->line;
+	uint64_t got[DMAEMU__MASK_WORDS] = {0};
+	unsigned int i, n = 0, first = 0, last = 0;
+	bool left = false;
+
+	if (a >= b)
+		return;
+	mask_bits(got, (unsigned int)(a - lp), (unsigned int)(b - lp), true);
+	for (i = 0; i < DMAEMU__MASK_WORDS; i++) {
+		got[i] &= e->mask[i];
+		e->mask[i] &= ~got[i];
+		left |= e->mask[i] != 0;
+		n += (unsigned int)__builtin_popcountll(got[i]);
+	}
+	if (n && out) {
+		for (i = 0; i < m->line; i++)
+			if ((got[i / 64] >> (i % 64)) & 1)
+				last = i;
+		first = 0;
+		while (!((got[first / 64] >> (first % 64)) & 1))
+			first++;
+		if (!*any || lp < out->first_line) {
+			out->first_line = lp;
+			memcpy(out->mask, got, sizeof(out->mask));
+			out->site = e->site;
+		}
+		if (!*any || lp + first < out->lo)
+			out->lo = lp + first;
+		if (!*any || lp + last + 1 > out->hi)
+			out->hi = lp + last + 1;
+		out->bytes += n;
+		out->lines++;
+		*any = true;
+	}
+	if (!left) {
+		memset(e, 0, sizeof(*e));
+		__atomic_store_n(&s->used, s->used - 1, __ATOMIC_RELAXED);
+	}
+}
+
+bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
+			       size_t size, struct dmaemu__lost_stores *out)
+{
+	struct dmaemu__own_stores *s = m->own_stores;
+	uint64_t first, last, l, end = phys + size;
+	bool any = false;
+	size_t i, k;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!s || !size || !__atomic_load_n(&s->used, __ATOMIC_RELAXED))
+		return false;
+	first = phys >> m->line_shift;
+	last = (end - 1) >> m->line_shift;
+	dmaemu__lock(&s->lock);
+	if (last - first + 1 > OWN_STORES) {
+		/* A range larger than the table: walk the table. */
+		for (i = 0; i < OWN_STORES && s->used; i++) {
+			struct own_store *e = &s->e[i];
+
+			if (e->line && e->line - 1 < end &&
+			    e->line - 1 + m->line > phys)
+				take_entry(m, s, e, phys, end, out, &any);
+		}
+	} else {
+		for (l = first; l <= last && s->used; l++) {
+			for (k = 0; k < OWN_PROBE; k++) {
+				struct own_store *e =
+					&s->e[(l + k) % OWN_STORES];
+
+				if (e->line == (l << m->line_shift) + 1)
+					take_entry(m, s, e, phys, end, out,
+						   &any);
+			}
+		}
+	}
+	dmaemu__unlock(&s->lock);
+	return any;
 }

@@ -224,7 +224,9 @@ int dmaemu__physmem_init(struct dmaemu_machine *m)
 	m->slot[m->nslots - 1].bank = NULL;
 	m->mmio = slot_base(m, m->nslots - 1);
 	m->mmio_size = DMAEMU__MMIO_SIZE;
-	return dmaemu__store_sites_init(m);
+	if (dmaemu__store_sites_init(m))
+		return -ENOMEM;
+	return dmaemu__owner_stores_init(m);
 }
 
 /**
@@ -235,6 +237,7 @@ void dmaemu__physmem_fini(struct dmaemu_machine *m)
 {
 	unsigned int i;
 
+	dmaemu__owner_stores_fini(m);
 	dmaemu__store_sites_fini(m);
 	for (i = 0; i < DMAEMU__MAX_BANKS; i++) {
 		struct dmaemu__bank *b = &m->bank[i];

@@ -369,6 +369,22 @@ static void free_page_mapped(bool bug)
 		__free_page(page);
 }
 
+/* A mapping still live when its device goes away (Linux 4.14:
+ * dma_debug_device_change(), "DMA-API: device driver has pending DMA
+ * allocations while released from device"). */
+static void leak_at_release(bool bug)
+{
+	uint8_t *b = buffer(256);
+	dma_addr_t h = map(b, 256, DMA_FROM_DEVICE, 0);
+
+	want_phys = UINT64_MAX; /* any nonzero address */
+	if (!bug)
+		dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
+	dmaemu_device_destroy(dd);
+	dd = NULL;
+	kfree(b);
+}
+
 /* ---------------------------------------------------------------------- */
 /* The table                                                              */
 /* ---------------------------------------------------------------------- */
@@ -404,6 +420,7 @@ static const struct api_case cases[] = {
 	{"free-of-mapped-memory", kfree_mapped, 1, true},
 	{"free-of-mapped-memory", kfree_tail_mapped, 1, true},
 	{"free-of-mapped-memory", free_page_mapped, 1, true},
+	{"leaked-mapping", leak_at_release, 1, true},
 };
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
 

@@ -22,6 +22,7 @@
 #include <asm/barrier.h>
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 
 #include <dmaemu/cpu.h>
@@ -288,6 +289,41 @@ static void cpu_reads_stale(bool bug)
 }
 
 /*
+ * The CPU reads a DMA_BIDIRECTIONAL buffer from a line it cached before it
+ * gave the buffer back (that sync cleans: the line stays cached), after the
+ * device wrote it, with no dma_sync_single_for_cpu(): a stale read where
+ * the CPU's cache is not snooped, a read of a device-owned buffer where
+ * it is (x86) or where the device wrote a bounce slot (swiotlb).  Either
+ * report names the mapping and the device's write.
+ */
+static void cpu_reads_stale_mapping(bool bug)
+{
+	uint8_t *b = buffer(256), got[8];
+	dma_addr_t h = map(b, 256, DMA_BIDIRECTIONAL);
+	bool stale = !x86() && !strstr(cfg, "swiotlb");
+
+	dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	ck_assert_int_eq(dmaemu_cpu_read(got, b + 64, 8), 0);
+	dma_sync_single_for_device(dev, h, 256, DMA_BIDIRECTIONAL);
+	fixture_dev_fill(dd, h + 66, 'D', 4);
+	if (!bug)
+		dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	ck_assert_int_eq(dmaemu_cpu_read(got, b + 64, 8), 0);
+	/* Right only where the device wrote the CPU's line, or was synced. */
+	ck_assert_int_eq(got[2] == 'D',
+			 !bug || (x86() && !strstr(cfg, "swiotlb")));
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	want.kind = stale ? "stale-cpu-read" : "cpu-access-device-owned";
+	want.phys = phys_of(b) + (stale ? 66 : 64);
+	want.size = stale ? 4 : 8;
+	want.mask = stale ? 0x3c : 0; /* bytes 2-5 of the line */
+	want.made = true;
+	want.last_dma = h + 66; /* the device's write */
+	want.last_size = 4;
+	kfree(b);
+}
+
+/*
  * A receive buffer that shares its first line with a CPU field the CPU
  * writes while the device owns the buffer: the unmap's write-back of that
  * line puts the CPU's old copy of the buffer's first bytes over the
@@ -332,6 +368,129 @@ static void invalidate_shared_line(bool bug)
 	want.mask = 1ULL << 40;
 	want.text = "the CPU's last store to the line: at fixture_cpu_fill";
 	dma_free_attrs(dev, 4096, p, h, nc);
+}
+
+/*
+ * Receive recycle: the driver takes a received frame (sync_for_cpu),
+ * clears a marker word in it so that it can tell the next frame, and
+ * gives the buffer back with dma_sync_single_for_device(DMA_FROM_DEVICE).
+ * That sync invalidates on arm and arm64: the marker is thrown away (and
+ * on every profile the device owns the buffer's contents).  The twin maps
+ * the buffer DMA_BIDIRECTIONAL, whose sync_for_device writes it back.
+ */
+static void rx_recycle_store(bool bug)
+{
+	enum dma_data_direction dir = bug ? DMA_FROM_DEVICE : DMA_BIDIRECTIONAL;
+	uint8_t *b = buffer(256);
+	dma_addr_t h = map(b, 256, dir);
+
+	fixture_dev_fill(dd, h, 'D', 256);
+	dma_sync_single_for_cpu(dev, h, 256, dir);
+	ck_assert(fixture_cpu_sees(b, 'D', 256));
+	/* The marker, two words: the second store hits a line the first
+	 * brought into the CPU's cache dirty. */
+	fixture_cpu_fill(b + 8, 0, 4);
+	fixture_cpu_fill(b + 12, 0, 4);
+	dma_sync_single_for_device(dev, h, 256, dir);
+	fixture_dev_fill(dd, h + 64, 'E', 64);
+	dma_sync_single_for_cpu(dev, h, 256, dir);
+	dma_unmap_single(dev, h, 256, dir);
+	want.kind = "lost-cpu-write";
+	want.phys = phys_of(b) + 8;
+	want.size = 8;
+	want.mask = 0xffULL << 8;
+	want.text = "stored at fixture_cpu_fill";
+	want.made = true;
+	want.last_dma = h; /* the device's frame before the store */
+	want.last_size = 256;
+	kfree(b);
+}
+
+/*
+ * The same recycle with a scatterlist: a store into the second entry
+ * between dma_sync_sg_for_cpu() and dma_sync_sg_for_device() of
+ * DMA_FROM_DEVICE.  The twin maps the list DMA_BIDIRECTIONAL.
+ */
+static void rx_recycle_sg(bool bug)
+{
+	enum dma_data_direction dir = bug ? DMA_FROM_DEVICE : DMA_BIDIRECTIONAL;
+	uint8_t *b = buffer(1024);
+	struct scatterlist sg[2];
+
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], b, 256);
+	sg_set_buf(&sg[1], b + 512, 256);
+	ck_assert_int_gt(dma_map_sg(dev, sg, 2, dir), 0);
+	dma_sync_sg_for_cpu(dev, sg, 2, dir);
+	fixture_cpu_fill(b + 512 + 130, 0, 2);
+	dma_sync_sg_for_device(dev, sg, 2, dir);
+	dma_unmap_sg(dev, sg, 2, dir);
+	want.kind = "lost-cpu-write";
+	want.phys = phys_of(b) + 512 + 130;
+	want.size = 2;
+	want.mask = 0x3ULL << 2; /* bytes 2-3 of the entry's third line */
+	want.text = "dma_sync_sg_for_device(DMA_FROM_DEVICE) invalidates 2 "
+		    "bytes";
+	want.made = true;
+	kfree(b);
+}
+
+/*
+ * A DMA_BIDIRECTIONAL buffer the CPU takes back with sync_for_cpu, writes,
+ * then unmaps: the unmap invalidates on arm and arm64, the CPU's bytes
+ * are thrown away.  The twin writes after the unmap.
+ */
+static void store_before_unmap(bool bug)
+{
+	uint8_t *b = buffer(256);
+	dma_addr_t h = map(b, 256, DMA_BIDIRECTIONAL);
+
+	fixture_dev_fill(dd, h, 'D', 128);
+	dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	if (bug)
+		fixture_cpu_fill(b + 80, 'C', 8);
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	if (!bug)
+		fixture_cpu_fill(b + 80, 'C', 8);
+	want.kind = "lost-cpu-write";
+	want.phys = phys_of(b) + 80;
+	want.size = 8;
+	want.mask = 0xffULL << 16; /* bytes 16-23 of the second line */
+	want.text = "make the stores after dma_unmap_single_attrs()";
+	want.made = true;
+	want.last_dma = h;
+	want.last_size = 128;
+	kfree(b);
+}
+
+/*
+ * Right, not loud: a kzalloc()'d receive buffer (the CPU's zeros are
+ * thrown away by the map's invalidate on arm, and nobody needs them), a
+ * device that writes part of it, a header the CPU writes after the unmap,
+ * and a buffer reused over two map/unmap cycles.  Both variants are
+ * silent: the "bug" one only writes more bytes before the map.
+ */
+static void kzalloc_rx_silent(bool bug)
+{
+	uint8_t *b = kzalloc(512, GFP_KERNEL);
+	dma_addr_t h;
+	int round;
+
+	ck_assert_ptr_nonnull(b);
+	for (round = 0; round < 2; round++) {
+		fixture_cpu_fill(b, 'Z', bug ? 512 : 16);
+		h = map(b, 512, DMA_FROM_DEVICE);
+		fixture_dev_fill(dd, h + 32, 'D', 100);
+		dma_sync_single_for_cpu(dev, h, 512, DMA_FROM_DEVICE);
+		ck_assert(fixture_cpu_sees(b + 32, 'D', 100));
+		dma_sync_single_for_device(dev, h, 512, DMA_FROM_DEVICE);
+		fixture_dev_fill(dd, h + 32, 'E', 100);
+		dma_unmap_single(dev, h, 512, DMA_FROM_DEVICE);
+		ck_assert(fixture_cpu_sees(b + 32, 'E', 100));
+		fixture_cpu_fill(b, 'H', 8);
+	}
+	want.kind = NULL;
+	kfree(b);
 }
 
 /* The device reads a write-combined descriptor with no wmb() between the
@@ -387,8 +546,13 @@ static const struct misuse_case cases[] = {
 	{"device writes a CPU-owned buffer", device_writes_cpu_owned},
 	{"device reads bytes never cleaned", device_reads_dirty},
 	{"CPU reads a stale line", cpu_reads_stale},
+	{"CPU reads a stale line of a mapping", cpu_reads_stale_mapping},
 	{"a line shared with CPU data", shared_line},
 	{"an invalidate of part of a line", invalidate_shared_line},
+	{"a store into a recycled receive buffer", rx_recycle_store},
+	{"a store into a recycled scatterlist", rx_recycle_sg},
+	{"a store before a DMA_BIDIRECTIONAL unmap", store_before_unmap},
+	{"a kzalloc()'d receive buffer", kzalloc_rx_silent},
 	{"write-combined stores without wmb()", wc_no_barrier},
 	{"CPU reads a NO_KERNEL_MAPPING cookie", nomap_read},
 };

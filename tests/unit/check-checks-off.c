@@ -2,8 +2,8 @@
 /*
  * check-checks-off.c - checks= turns the coherence checks off, not just
  * their reports (docs/options.md, "Report policy"): the ownership check
- * of device accesses and CPU accesses and the stale-device-read search
- * leave no trace (the last ownership result, dmaemu__own_last(), which
+ * of device accesses and CPU accesses, the stale-device-read search and
+ * the noting of the CPU's stores into a mapped buffer leave no trace (the last ownership result, dmaemu__own_last(), which
  * the checks set before they report), whereas a suppressed report's
  * check was made; and the family of every report kind.
  */
@@ -74,6 +74,24 @@ static void cpu_reads_device_owned(struct dmaemu_device *dd)
 	kfree(buf);
 }
 
+/* The CPU stores into a received buffer it owns, then gives it back for
+ * DMA_FROM_DEVICE: lost-cpu-write when the stores were noted. */
+static void cpu_store_recycled(struct dmaemu_device *dd)
+{
+	struct device *dev = dmaemu_device_to_dev(dd);
+	uint8_t *buf = kmalloc(256, GFP_KERNEL), zero[4] = {0};
+	dma_addr_t h;
+
+	ck_assert_ptr_nonnull(buf);
+	h = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, h));
+	dma_sync_single_for_cpu(dev, h, 256, DMA_FROM_DEVICE);
+	ck_assert_int_eq(dmaemu_cpu_write(buf + 8, zero, 4), 0);
+	dma_sync_single_for_device(dev, h, 256, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
+	kfree(buf);
+}
+
 typedef void access_fn(struct dmaemu_device *dd);
 
 static const struct {
@@ -83,6 +101,7 @@ static const struct {
 	{device_writes_cpu_owned, DMAEMU_REPORT_DEVICE_ACCESS_CPU_OWNED},
 	{device_reads_dirty, DMAEMU_REPORT_STALE_DEVICE_READ},
 	{cpu_reads_device_owned, DMAEMU_REPORT_CPU_ACCESS_DEVICE_OWNED},
+	{cpu_store_recycled, DMAEMU_REPORT_LOST_CPU_WRITE},
 };
 
 /* @opts: the checks are made (own_last names the kind) or not; and the
