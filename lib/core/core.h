@@ -772,9 +772,9 @@ void dmaemu__trace_flush(struct dmaemu_machine *m);
  * cost of tracing off against (bench/trace-cost.sh).  trace.c still
  * defines the functions (it undefines these names).
  */
-static inline __attribute__((format(printf, 4, 5))) void
-dmaemu__trace_out(struct dmaemu_machine *m, unsigned int group,
-		  const char *name, const char *fmt, ...)
+static inline __attribute__((format(printf, 4, 5))) void dmaemu__trace_out(
+	struct dmaemu_machine *m, unsigned int group, const char *name,
+	const char *fmt, ...)
 {
 	(void)m;
 	(void)group;
