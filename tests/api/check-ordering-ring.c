@@ -13,7 +13,9 @@
  * arm some seed lets the length or the data load be satisfied before
  * the status load, and the driver reads the previous job's values; x86
  * (TSO) always reads the right ones).  Instrumented, as driver code is:
- * memcpy() goes through the model.
+ * memcpy() goes through the model.  Lockstep only: the driver busy-polls
+ * memory the device thread writes, which under sched=threads is a host
+ * data race Helgrind and DRD would rightly report.
  */
 #include "config.h"
 
@@ -166,7 +168,7 @@ static bool drv_job(struct entry *e, void __iomem *regs, uint32_t j)
  * wrong value is the previous job's of that entry (what the word held
  * before the device's write), never anything else.
  */
-static unsigned int ring_run(const char *profile, uint64_t seed, bool lockstep,
+static unsigned int ring_run(const char *profile, uint64_t seed,
 			     const char *extra)
 {
 	struct dmaemu_machine *m;
@@ -182,9 +184,8 @@ static unsigned int ring_run(const char *profile, uint64_t seed, bool lockstep,
 
 	unsetenv("DMAEMU_OPTIONS");
 	snprintf(opts, sizeof(opts),
-		 "profile=%s:seed=%llu:sched=%s:log_path=/dev/null%s", profile,
-		 (unsigned long long)seed, lockstep ? "lockstep" : "threads",
-		 extra);
+		 "profile=%s:seed=%llu:sched=lockstep:log_path=/dev/null%s",
+		 profile, (unsigned long long)seed, extra);
 	m = dmaemu_machine_create(opts);
 	ck_assert_ptr_nonnull(m);
 	strong = strstr(extra, "ordering=strong") != NULL;
@@ -246,11 +247,10 @@ START_TEST(test_sweep)
 
 	stale_len = stale_data = 0;
 	for (seed = 1; seed <= SEEDS; seed++) {
-		w = ring_run(p, seed, true, "");
+		w = ring_run(p, seed, "");
 		wrong += w;
 		all += w == JOBS;
 	}
-	wrong += ring_run(p, 1, false, "");
 	if (BUGGY && strcmp(p, "x86")) {
 		ck_assert_msg(wrong > 0, "%s: no seed read stale data", p);
 		ck_assert_msg(all < SEEDS,
@@ -263,7 +263,7 @@ START_TEST(test_sweep)
 		fprintf(stderr,
 			"# %s: %u of %u jobs read stale data (length %u, "
 			"data %u)\n",
-			p, wrong, (SEEDS + 1) * JOBS, stale_len, stale_data);
+			p, wrong, SEEDS * JOBS, stale_len, stale_data);
 	} else {
 		ck_assert_msg(wrong == 0, "%s: %u stale reads", p, wrong);
 	}
@@ -276,8 +276,8 @@ START_TEST(test_replay)
 	uint64_t seed;
 
 	for (seed = 1; seed <= 4; seed++)
-		ck_assert_uint_eq(ring_run("arm64", seed, true, ""),
-				  ring_run("arm64", seed, true, ""));
+		ck_assert_uint_eq(ring_run("arm64", seed, ""),
+				  ring_run("arm64", seed, ""));
 }
 END_TEST
 
@@ -287,8 +287,8 @@ START_TEST(test_strong)
 	uint64_t seed;
 
 	for (seed = 1; seed <= 8; seed++)
-		ck_assert_uint_eq(
-			ring_run("arm64", seed, true, ":ordering=strong"), 0);
+		ck_assert_uint_eq(ring_run("arm64", seed, ":ordering=strong"),
+				  0);
 }
 END_TEST
 
