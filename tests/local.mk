@@ -145,6 +145,8 @@ tests_api_check_copy_engine_LDADD = tests/runner/libcheckrun.la \
 if HAVE_INSTRUMENT
 check_PROGRAMS += tests/api/check-ordering-ce tests/api/check-ordering-ce-nowmb
 TESTS += tests/api/check-ordering-ce tests/api/check-ordering-ce-nowmb
+check_PROGRAMS += tests/api/check-ordering-ring tests/api/check-ordering-ring-normb
+TESTS += tests/api/check-ordering-ring tests/api/check-ordering-ring-normb
 endif
 tests_api_check_ordering_ce_CFLAGS = $(instr_cflags)
 tests_api_check_ordering_ce_LDFLAGS = $(INSTRUMENT_LDFLAGS)
@@ -156,6 +158,13 @@ tests_api_check_ordering_ce_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/examples/copy-engine -DCE_RELAXED_DOORBELL
 tests_api_check_ordering_ce_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS)
+# The load side on a completion ring, with and without its dma_rmb().
+tests_api_check_ordering_ring_CFLAGS = $(instr_cflags)
+tests_api_check_ordering_ring_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_ordering_ring_normb_SOURCES = tests/api/check-ordering-ring.c
+tests_api_check_ordering_ring_normb_CPPFLAGS = $(AM_CPPFLAGS) -DRING_NO_RMB
+tests_api_check_ordering_ring_normb_CFLAGS = $(instr_cflags)
+tests_api_check_ordering_ring_normb_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_ordering_ce_nowmb_SOURCES = \
 	$(tests_api_check_ordering_ce_SOURCES)
 tests_api_check_ordering_ce_nowmb_CPPFLAGS = \

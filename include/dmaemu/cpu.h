@@ -133,6 +133,20 @@ int dmaemu_cpu_write(void *dst, const void *src, size_t len);
 void dmaemu_cpu_access(const volatile void *addr, size_t size, int write);
 
 /**
+ * dmaemu_cpu_read_once() - a load of [@addr, @addr + @size) into @res
+ * through the model: what READ_ONCE() does, in instrumented code and not.
+ * @addr: the address.
+ * @res:  where the value goes.
+ * @size: bytes (1, 2, 4 and 8 are single relaxed atomic loads).
+ *
+ * On arm and arm64 with ordering=weak, a load of coherent memory that
+ * follows the load of a newer device write with no read barrier between
+ * them may have been satisfied first (docs/ordering.md): the seed decides,
+ * and @res then gets what the word held before the device's last write.
+ */
+void dmaemu_cpu_read_once(const volatile void *addr, void *res, size_t size);
+
+/**
  * dmaemu_cpu_flush_wc() - drain the write-combining buffers of the current
  * machine: every pending byte becomes visible to devices.  What mb(),
  * wmb() and dma_wmb() do besides ordering.

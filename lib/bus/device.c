@@ -1353,6 +1353,9 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		return -EFAULT;
 	}
 	memset(&st, 0, sizeof(st));
+	/* What the words held before, for a CPU load satisfied early. */
+	for (i = 0; write && !x86 && i < n; i++)
+		dmaemu__order_device_before(m, p[i].phys, p[i].len);
 	for (i = 0; i < n; i++) {
 		if (x86 && write)
 			dmaemu__range_clean_invalidate(m, p[i].phys, p[i].len);

@@ -743,6 +743,15 @@ void dmaemu_cpu_access(const volatile void *addr, size_t size, int write)
 				     __builtin_return_address(0));
 }
 
+void dmaemu__cpu_stale_fix_slow(const void *src, void *buf, size_t len)
+{
+	struct dmaemu__where w;
+
+	if (dmaemu__classify(src, &w) && w.bank)
+		dmaemu__order_stale_fix(w.phys, buf, len);
+	dmaemu__order_stale.n = 0;
+}
+
 /*
  * An explicit accessor can refuse what a plain access would fault on:
  * report it (as the plain access would) and fail.
@@ -815,6 +824,42 @@ static bool copy_bad(const void *dst, const void *src, size_t len,
 	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 			"%s(%p, %p, %zu): %s", fn, dst, src, len, why);
 	return true;
+}
+
+void dmaemu_cpu_read_once(const volatile void *addr, void *res, size_t size)
+{
+	if (copy_bad(res, (const void *)addr, size, "dmaemu_cpu_read_once")) {
+		if (res)
+			memset(res, 0, size);
+		return;
+	}
+	dmaemu__order_stale.n = 0;
+	if (size <= 16)
+		dmaemu__cpu_hook((uintptr_t)addr, size, false);
+	else
+		dmaemu__cpu_range_at((const void *)addr, size, false,
+				     __builtin_return_address(0));
+	switch (size) {
+	case 1:
+		*(uint8_t *)res = __atomic_load_n(
+			(const volatile uint8_t *)addr, __ATOMIC_RELAXED);
+		break;
+	case 2:
+		*(uint16_t *)res = __atomic_load_n(
+			(const volatile uint16_t *)addr, __ATOMIC_RELAXED);
+		break;
+	case 4:
+		*(uint32_t *)res = __atomic_load_n(
+			(const volatile uint32_t *)addr, __ATOMIC_RELAXED);
+		break;
+	case 8:
+		*(uint64_t *)res = __atomic_load_n(
+			(const volatile uint64_t *)addr, __ATOMIC_RELAXED);
+		break;
+	default:
+		memcpy(res, (const void *)addr, size);
+	}
+	dmaemu__cpu_stale_fix((const void *)addr, res, size);
 }
 
 int dmaemu_cpu_read(void *dst, const void *src, size_t len)

@@ -389,6 +389,35 @@ void dmaemu__order_doorbell(struct dmaemu_machine *m, const void *dev,
 void dmaemu__order_device(struct dmaemu_machine *m, const void *dev,
 			  const char *name, uint64_t dma, uint64_t phys,
 			  void *buf, size_t len, bool write);
+/* Device @dev is about to write [@phys, +@len): keep what the words hold
+ * now (what a load satisfied early returns).  No lock held. */
+void dmaemu__order_device_before(struct dmaemu_machine *m, uint64_t phys,
+				 size_t len);
+/* The words of the calling thread's last load of coherent memory that
+ * were satisfied early (arm, arm64: a missing-read-barrier finding and the
+ * seed's choice), with what they return: the value before the device's
+ * last write.  A load through an accessor of the library clears it
+ * (n = 0) before its hook, and after copying the data puts the old
+ * values into @buf, the data of [@phys, +@len), with _fix (which clears
+ * it again).  A plain load cannot be changed: its words stay here until
+ * the next load. */
+#define DMAEMU__ORDER_STALE_MAX 16
+struct dmaemu__order_stale {
+	unsigned int n;
+	uint64_t phys[DMAEMU__ORDER_STALE_MAX];
+	uint32_t old[DMAEMU__ORDER_STALE_MAX];
+};
+extern __thread struct dmaemu__order_stale dmaemu__order_stale
+	__attribute__((tls_model("initial-exec")));
+void dmaemu__order_stale_fix(uint64_t phys, void *buf, size_t len);
+/* The same for a load of the host range at @src, whose data is in @buf
+ * (cpu.c: classifies @src); nothing when no word was early. */
+void dmaemu__cpu_stale_fix_slow(const void *src, void *buf, size_t len);
+static inline void dmaemu__cpu_stale_fix(const void *src, void *buf, size_t len)
+{
+	if (__builtin_expect(dmaemu__order_stale.n != 0, 0))
+		dmaemu__cpu_stale_fix_slow(src, buf, len);
+}
 /* Device @dev is going away: forget what it saw. */
 void dmaemu__order_forget_device(struct dmaemu_machine *m, const void *dev);
 

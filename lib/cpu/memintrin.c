@@ -56,6 +56,7 @@ void *__asan_memset(void *dst, int c, size_t len);
 
 static void copy_hook(void *dst, const void *src, size_t len, const void *site)
 {
+	dmaemu__order_stale.n = 0;
 	dmaemu__cpu_range_at(src, len, false, site);
 	dmaemu__cpu_range_at(dst, len, true, site);
 }
@@ -63,13 +64,19 @@ static void copy_hook(void *dst, const void *src, size_t len, const void *site)
 void *__wrap_memcpy(void *dst, const void *src, size_t len)
 {
 	copy_hook(dst, src, len, SITE);
-	return memcpy(dst, src, len);
+	memcpy(dst, src, len);
+	/* Words of coherent memory loaded early (order.c). */
+	dmaemu__cpu_stale_fix(src, dst, len);
+	return dst;
 }
 
 void *__wrap_memmove(void *dst, const void *src, size_t len)
 {
 	copy_hook(dst, src, len, SITE);
-	return memmove(dst, src, len);
+	memmove(dst, src, len);
+	/* Words of coherent memory loaded early (order.c). */
+	dmaemu__cpu_stale_fix(src, dst, len);
+	return dst;
 }
 
 void *__wrap_memset(void *dst, int c, size_t len)
@@ -107,7 +114,9 @@ void *__wrap___memcpy_chk(void *dst, const void *src, size_t len, size_t dstlen)
 	/* An overflow is the C library's to report, before any access. */
 	if (len <= dstlen)
 		copy_hook(dst, src, len, SITE);
-	return __memcpy_chk(dst, src, len, dstlen);
+	__memcpy_chk(dst, src, len, dstlen);
+	dmaemu__cpu_stale_fix(src, dst, len);
+	return dst;
 }
 
 void *__wrap___memmove_chk(void *dst, const void *src, size_t len,
@@ -128,7 +137,9 @@ void *__wrap___memset_chk(void *dst, int c, size_t len, size_t dstlen)
 void *__asan_memcpy(void *dst, const void *src, size_t len)
 {
 	copy_hook(dst, src, len, SITE);
-	return memcpy(dst, src, len);
+	memcpy(dst, src, len);
+	dmaemu__cpu_stale_fix(src, dst, len);
+	return dst;
 }
 
 void *__asan_memmove(void *dst, const void *src, size_t len)

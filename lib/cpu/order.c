@@ -228,6 +228,9 @@ struct orec {
 	uint64_t dseq;	  /* clock of the device's last write (0: none) */
 	uint32_t old;	  /* what devices saw before the pending stores */
 	bool has_old;	  /* @old was captured (arm, arm64 uncached) */
+	bool has_dold;	  /* @dold was captured */
+	uint32_t dold;	  /* the word before the device's last write */
+	uint32_t dwrites; /* device writes to the word (the seed's choice) */
 };
 
 struct seen {
@@ -570,6 +573,48 @@ static void report_read(struct dmaemu_machine *m, uint64_t phys_a, size_t len,
 /* CPU accesses                                                           */
 /* ---------------------------------------------------------------------- */
 
+/*
+ * The load side's data.  On arm and arm64 a load that is a finding of
+ * missing-read-barrier may have been satisfied before the load of B: the
+ * seed decides, per word and per device write to it, and the load then
+ * returns the word as it was before the device's last write.  The hook
+ * runs before the load, and a plain load reads memory itself; so the old
+ * words of the access are kept here, and the accessors that copy the data
+ * in the library (READ_ONCE(), memcpy() of instrumented code) put them in
+ * what they return (dmaemu__order_stale_fix()).
+ */
+__thread struct dmaemu__order_stale dmaemu__order_stale
+	__attribute__((tls_model("initial-exec")));
+
+/* Has the load of word @p, last written by the device, been satisfied
+ * before B's?  The seed's choice for that word and that device write. */
+static bool load_early(uint64_t seed, const struct orec *r, uint64_t p)
+{
+	uint64_t z = seed ^ ((uint64_t)r->dwrites * 0xd1b54a32d192ed03ULL) ^
+		     (p * 0x9e3779b97f4a7c15ULL) ^ 0x5851f42d4c957f2dULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) & 1;
+}
+
+void dmaemu__order_stale_fix(uint64_t phys, void *buf, size_t len)
+{
+	struct dmaemu__order_stale *st = &dmaemu__order_stale;
+	uint8_t *b = buf;
+	unsigned int i, k;
+
+	for (i = 0; i < st->n; i++) {
+		const uint8_t *old = (const uint8_t *)&st->old[i];
+		uint64_t p = st->phys[i];
+
+		for (k = 0; k < 4; k++)
+			if (p + k >= phys && p + k - phys < len)
+				b[p + k - phys] = old[k];
+	}
+	st->n = 0;
+}
+
 void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 		       bool store, bool buffered, const void *site,
 		       uint64_t *aseq)
@@ -579,6 +624,7 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 	uint64_t a_phys = 0, a_dseq = 0, phys_aligned;
 	struct octx *c;
 	struct orec *r;
+	bool early;
 
 	if (!o || !len)
 		return;
@@ -621,8 +667,11 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 		return;
 	}
 	/* The parts of one access (a memcpy()) are one load. */
-	if (!*aseq)
+	if (!*aseq) {
 		*aseq = tick();
+		dmaemu__order_stale.n = 0;
+	}
+	early = !is_x86(m);
 	dmaemu__lock(&o->lock);
 	for (; p < end; p += 1u << WORD_SHIFT) {
 		r = rec_of(o, p, false);
@@ -636,9 +685,19 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 		 * barrier, loaded after B: it may be older than that. */
 		if (c->b_dseq && c->b_m == m && c->b_rgen == c->rgen &&
 		    c->b_access != *aseq && r->dseq < c->b_dseq &&
-		    r->dseq > c->rbar && !a_dseq) {
-			a_dseq = r->dseq;
-			a_phys = p;
+		    r->dseq > c->rbar) {
+			if (!a_dseq) {
+				a_dseq = r->dseq;
+				a_phys = p;
+			}
+			if (early && r->has_dold &&
+			    dmaemu__order_stale.n < DMAEMU__ORDER_STALE_MAX &&
+			    load_early(m->opt.seed, r, p)) {
+				dmaemu__order_stale
+					.phys[dmaemu__order_stale.n] = p;
+				dmaemu__order_stale
+					.old[dmaemu__order_stale.n++] = r->dold;
+			}
 		}
 	}
 	dmaemu__unlock(&o->lock);
@@ -825,6 +884,29 @@ static void device_read(struct dmaemu__order *o, const void *dev, uint64_t phys,
 	}
 }
 
+void dmaemu__order_device_before(struct dmaemu_machine *m, uint64_t phys,
+				 size_t len)
+{
+	struct dmaemu__order *o = m->cpu ? m->cpu->order : NULL;
+	uint64_t p, end = phys + len;
+	uint8_t w[4];
+	struct orec *r;
+
+	if (!o || !len || !dmaemu__order_tracked(m, phys))
+		return;
+	dmaemu__lock(&o->lock);
+	p = phys & ~(uint64_t)((1u << WORD_SHIFT) - 1);
+	for (; p < end; p += 1u << WORD_SHIFT) {
+		r = rec_of(o, p, true);
+		if (!r)
+			continue;
+		r->has_dold = !dmaemu__mem_read(m, p, w, sizeof(w));
+		if (r->has_dold)
+			memcpy(&r->dold, w, sizeof(w));
+	}
+	dmaemu__unlock(&o->lock);
+}
+
 void dmaemu__order_device(struct dmaemu_machine *m, const void *dev,
 			  const char *name, uint64_t dma, uint64_t phys,
 			  void *buf, size_t len, bool write)
@@ -847,6 +929,7 @@ void dmaemu__order_device(struct dmaemu_machine *m, const void *dev,
 				continue;
 			r->ctx = 0;
 			r->dseq = seq;
+			r->dwrites++;
 		}
 		dmaemu__unlock(&o->lock);
 		return;

@@ -1538,6 +1538,21 @@ static void e_dmaemu_cpu_access(void)
 	QUIET(dmaemu_cpu_access(host, 0, 1));
 	QUIET(dmaemu_cpu_access((void *)~(uintptr_t)0, BIG, 1));
 }
+static void e_dmaemu_cpu_read_once(void)
+{
+	uint32_t v = 1;
+
+	/* A NULL pointer or a wrapping range: a report, and 0. */
+	REP(dmaemu_cpu_read_once(NULL, &v, 4));
+	ck_assert_uint_eq(v, 0);
+	REP(dmaemu_cpu_read_once(host, NULL, 4));
+	REP(dmaemu_cpu_read_once((void *)~(uintptr_t)0, &v, 4));
+	/* Foreign memory is the host's: read, not checked. */
+	memcpy(host, "\x11\x22\x33\x44", 4);
+	QUIET(dmaemu_cpu_read_once(host, &v, 4));
+	ck_assert_uint_eq(v, 0x44332211u);
+	QUIET(dmaemu_cpu_read_once(host, &v, 0));
+}
 static void e_dmaemu_cpu_barrier(void)
 {
 	SILENT(dmaemu_cpu_barrier(UINT_MAX));
@@ -2514,6 +2529,7 @@ static const struct entry table[] = {
 	E(dmaemu_cpu_read),
 	E(dmaemu_cpu_write),
 	E(dmaemu_cpu_access),
+	E(dmaemu_cpu_read_once),
 	E(dmaemu_cpu_barrier),
 	E(dmaemu_cpu_flush_wc),
 	E(dmaemu_cpu_stats),

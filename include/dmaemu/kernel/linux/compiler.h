@@ -4,11 +4,14 @@
  *
  * READ_ONCE() and WRITE_ONCE() are relaxed atomic loads and stores of the
  * object's size, so that a driver polling memory that a device thread
- * writes has no data race at the host level.  They also reach the model:
- * in instrumented code the compiler checks the atomic access like any
- * other (DMAEMU_INSTRUMENTED is defined by the instrumentation flags);
- * in code that is not instrumented they call dmaemu_cpu_access()
- * themselves.  Objects of other sizes than 1, 2, 4 and 8 bytes are copied
+ * writes has no data race at the host level.  They also reach the model.
+ * READ_ONCE() is a call of dmaemu_cpu_read_once(), in instrumented code
+ * and not: the library makes the load, so that it can return an older
+ * value where a read barrier is missing (docs/ordering.md).  WRITE_ONCE()
+ * is inline: in instrumented code the compiler checks the atomic access
+ * like any other (DMAEMU_INSTRUMENTED is defined by the instrumentation
+ * flags); in code that is not instrumented it calls dmaemu_cpu_access()
+ * itself.  Objects of other sizes than 1, 2, 4 and 8 bytes are copied
  * between compiler barriers, as the kernel does.
  */
 #ifndef DMAEMU_KERNEL_LINUX_COMPILER_H
@@ -38,34 +41,12 @@
 	((type *)(void *)((char *)(ptr) - __builtin_offsetof(type, member)))
 #endif
 
+/* Through the library, which may return a word as it was before a device
+ * write when a read barrier is missing (dmaemu_cpu_read_once()). */
 static inline __attribute__((always_inline)) void __read_once_size(
 	const volatile void *p, void *res, int size)
 {
-#ifndef DMAEMU_INSTRUMENTED
-	dmaemu_cpu_access(p, (size_t)size, 0);
-#endif
-	switch (size) {
-	case 1:
-		*(uint8_t *)res = __atomic_load_n((const volatile uint8_t *)p,
-						  __ATOMIC_RELAXED);
-		break;
-	case 2:
-		*(uint16_t *)res = __atomic_load_n((const volatile uint16_t *)p,
-						   __ATOMIC_RELAXED);
-		break;
-	case 4:
-		*(uint32_t *)res = __atomic_load_n((const volatile uint32_t *)p,
-						   __ATOMIC_RELAXED);
-		break;
-	case 8:
-		*(uint64_t *)res = __atomic_load_n((const volatile uint64_t *)p,
-						   __ATOMIC_RELAXED);
-		break;
-	default:
-		barrier();
-		__builtin_memcpy(res, (const void *)p, (size_t)size);
-		barrier();
-	}
+	dmaemu_cpu_read_once(p, res, (size_t)size);
 }
 
 static inline __attribute__((always_inline)) void __write_once_size(
