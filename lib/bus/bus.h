@@ -182,6 +182,9 @@ void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
 			const struct dmaemu__bus_client *c);
 /* The state client @slot made for live device @dev (NULL if none). */
 void *dmaemu__device_data(const struct device *dev, enum dmaemu__bus_slot slot);
+/* Is the calling thread landing a posted write, one the device made
+ * before the buffer's last handover to the CPU perhaps (device.c)? */
+bool dmaemu__dma_landing(void);
 /*
  * The same for a @dev the caller has already found live in this call (the
  * DMA API's entry checks, dmaemu__dev_machine()): no second look-up in

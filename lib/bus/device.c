@@ -1505,6 +1505,14 @@ static void range_attrs(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 	}
 }
 
+/* Set while a posted write lands (dmaemu__dma_landing()). */
+static __thread bool landing;
+
+bool dmaemu__dma_landing(void)
+{
+	return landing;
+}
+
 /* Land posted write @i of @d (then forget it).  pw_lock held. */
 static void pw_land(struct dmaemu_device *d, unsigned int i)
 {
@@ -1514,7 +1522,9 @@ static void pw_land(struct dmaemu_device *d, unsigned int i)
 	d->pw_n--;
 	/* A fault now (the driver unmapped the buffer while the write was
 	 * posted) is reported by the access; the device has moved on. */
+	landing = true;
 	device_access(d, e.dma, e.data, e.len, true, "dmaemu_dma_write");
+	landing = false;
 	dmaemu__trace(d->m, DMAEMU__TRACE_DEVICE, "dma_write_landed",
 		      "dev=%s addr=0x%" PRIx64 " len=%zu", d->name,
 		      (uint64_t)e.dma, e.len);

@@ -93,6 +93,39 @@ bool dmaemu__owncheck_find(struct dmaemu_machine *m, uint64_t phys,
 	return true;
 }
 
+/*
+ * Did the CPU write the line at @lp since it took it (dma_sync_*_for_cpu())?
+ * A store of instrumented code is noted (ownership.c); one of
+ * uninstrumented code left its bytes CPU-dirty, unless @bounced (behind
+ * swiotlb the copy back to the CPU's buffer dirtied them: only noted
+ * stores count there).  A line the CPU only read
+ * may go back to the device without dma_sync_*_for_device(): the 4.14
+ * DMA-API-HOWTO's receive handler does so ("CPU should not write to
+ * DMA_FROM_DEVICE-mapped area, so dma_sync_single_for_device() is not
+ * needed here"), and no platform's sync would have anything to publish.
+ * Not a posted write landing late: the device made it before the CPU took
+ * the buffer, which the CPU may have read without it.
+ */
+static bool cpu_wrote(struct dmaemu_machine *m, uint64_t lp, bool bounced)
+{
+	uint64_t dirty[DMAEMU__MASK_WORDS];
+	pthread_mutex_t *stripe;
+	unsigned int i;
+	bool any = false;
+
+	if (dmaemu__owner_stores_noted(m, lp))
+		return true;
+	if (bounced) /* the copy back wrote it, not the driver */
+		return false;
+	stripe = dmaemu__stripe_of(m, lp);
+	dmaemu__lock(stripe);
+	dmaemu__line_masks(m, lp, dirty, NULL);
+	dmaemu__unlock(stripe);
+	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
+		any |= dirty[i] != 0;
+	return any;
+}
+
 void dmaemu__owncheck_device(struct device *dev,
 			     const struct dmaemu__mapping *map, dma_addr_t dma,
 			     uint64_t phys, size_t len, bool write)
@@ -120,17 +153,33 @@ void dmaemu__owncheck_device(struct device *dev,
 		uint64_t next = (p | (line - 1)) + 1;
 		uint64_t b = next < end ? next : end;
 
-		if (!(dmaemu__owner_byte(m, p) & DMAEMU__OWN_DEVICE)) {
-			if (!last.bytes)
-				last.lo = p;
-			last.hi = b;
-			last.bytes += b - p;
-			last.lines++;
+		if (dmaemu__owner_byte(m, p) & DMAEMU__OWN_DEVICE) {
+			p = b;
+			continue;
 		}
+		if (!dmaemu__dma_landing() &&
+		    !cpu_wrote(m, p & ~(line - 1), cpu != phys)) {
+			/* The HOWTO's buffer given back unwritten. */
+			dmaemu__owner_set(m, p & ~(line - 1), line,
+					  DMAEMU__DOMAIN_DEVICE);
+			p = b;
+			continue;
+		}
+		if (!last.bytes)
+			last.lo = p;
+		last.hi = b;
+		last.bytes += b - p;
+		last.lines++;
 		p = b;
 	}
 	if (!last.bytes)
 		return;
+	/* One bug, one report: the stores this access tramples are not
+	 * also a lost-cpu-write at the next handover. */
+	dmaemu__owner_stores_take(m, last.lo & ~(line - 1),
+				  ((last.hi + line - 1) & ~(line - 1)) -
+					  (last.lo & ~(line - 1)),
+				  NULL);
 	last.kind = DMAEMU_REPORT_DEVICE_ACCESS_CPU_OWNED;
 	last.dma = map->dma;
 	site = dmaemu__access_site();

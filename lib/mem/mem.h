@@ -317,6 +317,8 @@ void dmaemu__owner_store_note(struct dmaemu_machine *m, uint64_t phys,
 			      size_t len, const void *site);
 bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
 			       size_t size, struct dmaemu__lost_stores *out);
+/* Has the CPU a store noted in the line at @line_phys?  (A look only.) */
+bool dmaemu__owner_stores_noted(struct dmaemu_machine *m, uint64_t line_phys);
 bool dmaemu__owner_check_free(struct dmaemu_machine *m, uint64_t phys,
 			      size_t size, const char *fn);
 

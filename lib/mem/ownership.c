@@ -626,6 +626,27 @@ static void take_entry(struct dmaemu_machine *m, struct dmaemu__own_stores *s,
 	}
 }
 
+bool dmaemu__owner_stores_noted(struct dmaemu_machine *m, uint64_t line_phys)
+{
+	struct dmaemu__own_stores *s = m->own_stores;
+	uint64_t l = line_phys >> m->line_shift;
+	bool any = false;
+	size_t k, i;
+
+	if (!s || !__atomic_load_n(&s->used, __ATOMIC_RELAXED))
+		return false;
+	dmaemu__lock(&s->lock);
+	for (k = 0; k < OWN_PROBE && !any; k++) {
+		const struct own_store *e = &s->e[(l + k) % OWN_STORES];
+
+		if (e->line == (l << m->line_shift) + 1)
+			for (i = 0; i < DMAEMU__MASK_WORDS; i++)
+				any |= e->mask[i] != 0;
+	}
+	dmaemu__unlock(&s->lock);
+	return any;
+}
+
 bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
 			       size_t size, struct dmaemu__lost_stores *out)
 {

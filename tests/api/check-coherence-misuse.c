@@ -231,17 +231,42 @@ static void cpu_reads_device_owned(bool bug)
 	kfree(b);
 }
 
-/* The device writes a buffer the CPU took back and never gave again. */
+/* The 4.14 DMA-API-HOWTO's receive handler: the header read after
+ * dma_sync_single_for_cpu(), the buffer given back to the card without
+ * dma_sync_single_for_device(), the next frame written, synced and read:
+ * silent in both variants (the fixed one syncs for the device anyway). */
+static void howto_give_back_silent(bool bug)
+{
+	uint8_t *b = buffer(256), got[8];
+	dma_addr_t h = map(b, 256, DMA_FROM_DEVICE);
+
+	fixture_dev_fill(dd, h, 'A', 256);
+	dma_sync_single_for_cpu(dev, h, 256, DMA_FROM_DEVICE);
+	ck_assert(fixture_cpu_sees(b, 'A', 8));
+	if (!bug)
+		dma_sync_single_for_device(dev, h, 256, DMA_FROM_DEVICE);
+	fixture_dev_fill(dd, h, 'B', 256);
+	dma_sync_single_for_cpu(dev, h, 256, DMA_FROM_DEVICE);
+	ck_assert_int_eq(dmaemu_cpu_read(got, b + 200, 8), 0);
+	ck_assert_int_eq(got[0], 'B');
+	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
+	kfree(b);
+}
+
+/* The device writes a buffer the CPU took back, wrote and never gave
+ * again.  (One the CPU only read may go back without a sync, as in the
+ * DMA-API-HOWTO: "the CPU only read it" below.) */
 static void device_writes_cpu_owned(bool bug)
 {
 	uint8_t *b = buffer(256);
-	dma_addr_t h = map(b, 256, DMA_FROM_DEVICE);
+	dma_addr_t h = map(b, 256, DMA_BIDIRECTIONAL);
 
-	dma_sync_single_for_cpu(dev, h, 256, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	fixture_cpu_fill(b + 64, 'C', 8); /* the CPU writes it */
 	if (!bug)
-		dma_sync_single_for_device(dev, h, 256, DMA_FROM_DEVICE);
+		dma_sync_single_for_device(dev, h, 256, DMA_BIDIRECTIONAL);
 	fixture_dev_fill(dd, h + 64, 'D', 8);
-	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
 	want.kind = "device-access-cpu-owned";
 	want.phys = phys_of(b) + 64;
 	want.size = 8;
@@ -544,6 +569,7 @@ static const struct misuse_case cases[] = {
 	{"device writes a DMA_TO_DEVICE mapping", device_writes_to_device},
 	{"CPU reads a device-owned buffer", cpu_reads_device_owned},
 	{"device writes a CPU-owned buffer", device_writes_cpu_owned},
+	{"the CPU only read it (DMA-API-HOWTO)", howto_give_back_silent},
 	{"device reads bytes never cleaned", device_reads_dirty},
 	{"CPU reads a stale line", cpu_reads_stale},
 	{"CPU reads a stale line of a mapping", cpu_reads_stale_mapping},

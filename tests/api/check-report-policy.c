@@ -136,8 +136,8 @@ static uint64_t read_device_owned(struct dmaemu_machine *m, struct device *dev)
 	return before;
 }
 
-/* The device writes a mapped buffer the CPU owns (synced for the CPU and
- * not given back): device-access-cpu-owned. */
+/* The device writes a mapped buffer the CPU owns (synced for the CPU,
+ * written, and not given back): device-access-cpu-owned. */
 static void device_writes_cpu_owned(struct dmaemu_device *dd)
 {
 	struct device *dev = dmaemu_device_to_dev(dd);
@@ -148,6 +148,7 @@ static void device_writes_cpu_owned(struct dmaemu_device *dd)
 	h = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, h));
 	dma_sync_single_for_cpu(dev, h, 256, DMA_FROM_DEVICE);
+	buf[0] = 9; /* the CPU writes it: the line is not given back */
 	ck_assert_int_eq(dmaemu_dma_write(dd, h, data, 8), 0);
 	dma_sync_single_for_device(dev, h, 256, DMA_FROM_DEVICE);
 	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);

@@ -24,8 +24,8 @@
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
 
-/* The device writes a mapped buffer the CPU owns: device-access-cpu-owned
- * when the check is made. */
+/* The device writes a mapped buffer the CPU owns and wrote:
+ * device-access-cpu-owned when the check is made. */
 static void device_writes_cpu_owned(struct dmaemu_device *dd)
 {
 	struct device *dev = dmaemu_device_to_dev(dd);
@@ -36,6 +36,7 @@ static void device_writes_cpu_owned(struct dmaemu_device *dd)
 	h = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
 	ck_assert(!dma_mapping_error(dev, h));
 	dma_sync_single_for_cpu(dev, h, 256, DMA_FROM_DEVICE);
+	buf[0] = 9; /* the CPU writes it: the line is not given back */
 	ck_assert_int_eq(dmaemu_dma_write(dd, h, data, 8), 0);
 	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
 	kfree(buf);

@@ -425,6 +425,11 @@ START_TEST(test_device_access_cpu_owned)
 	dev_fill(dma, 'A', 2048);
 	dma_sync_single_for_cpu(dev, dma, 2048, DMA_FROM_DEVICE);
 	ck_assert_int_eq(peek(buf), 'A');
+	/* The CPU writes lines 1 and 2; a line it only read would go back
+	 * to the device without a sync (the DMA-API-HOWTO's receive path,
+	 * test_howto_give_back below). */
+	poke(buf + 64, 'c');
+	poke(buf + 130, 'c');
 	before = count(NULL);
 	dev_fill(dma + 64, 'B', 100); /* the bug */
 	one_report("device-access-cpu-owned", before, virt_to_phys(buf) + 64,
@@ -442,6 +447,45 @@ START_TEST(test_device_access_cpu_owned)
 	ck_assert_int_eq(peek(buf + 2047), 'C');
 	ck_assert_uint_eq(count(NULL), before + 1);
 	dma_unmap_single(dev, dma, 2048, DMA_FROM_DEVICE);
+	kfree(buf);
+}
+END_TEST
+
+/*
+ * The 4.14 DMA-API-HOWTO's receive handler: dma_sync_single_for_cpu(),
+ * the header only read, the buffer given back to the card without
+ * dma_sync_single_for_device() ("CPU should not write to
+ * DMA_FROM_DEVICE-mapped area").  The device's next write is no report,
+ * and the lines are the device's again: a CPU read without another
+ * dma_sync_single_for_cpu() is cpu-access-device-owned; with it the CPU
+ * reads the new data.
+ */
+START_TEST(test_howto_give_back)
+{
+	uint8_t *buf;
+	dma_addr_t dma;
+	uint64_t before;
+
+	start(_i);
+	buf = kmalloc(2048, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	dma = map(buf, 2048, DMA_FROM_DEVICE);
+	dev_fill(dma, 'A', 2048);
+	dma_sync_single_for_cpu(dev, dma, 2048, DMA_FROM_DEVICE);
+	ck_assert_int_eq(peek(buf), 'A');
+	ck_assert_int_eq(peek(buf + 100), 'A');
+	before = count(NULL);
+	dev_fill(dma, 'B', 2048); /* given back unwritten: no sync */
+	ck_assert_uint_eq(count(NULL), before);
+	(void)peek(buf + 1000); /* a line the CPU has not cached */
+	one_report("cpu-access-device-owned", before, virt_to_phys(buf) + 1000,
+		   1);
+	before = count(NULL);
+	dma_sync_single_for_cpu(dev, dma, 2048, DMA_FROM_DEVICE);
+	ck_assert_int_eq(peek(buf + 100), 'B');
+	ck_assert_int_eq(peek(buf + 2047), 'B');
+	dma_unmap_single(dev, dma, 2048, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(count(NULL), before);
 	kfree(buf);
 }
 END_TEST
@@ -471,6 +515,7 @@ START_TEST(test_sub_range_sync)
 	ck_assert_uint_eq(count(NULL), before);
 	(void)peek(buf + 1536);
 	one_report("cpu-access-device-owned", before, phys + 1536, 1);
+	poke(buf + 1030, 'p'); /* a CPU write: line 16 is not given back */
 	before = count(NULL);
 	dev_fill(dma + 1000, 'U', 48); /* lines 15 (device), 16 (CPU) */
 	ck_assert_uint_eq(count("device-access-cpu-owned"), 1);
@@ -706,6 +751,7 @@ static Suite *ownership_suite(void)
 	tcase_add_loop_test(tc, test_repeats_summed_up, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_report_repeats_option, 0, 2);
 	tcase_add_loop_test(tc, test_device_access_cpu_owned, 0, VARIANTS);
+	tcase_add_loop_test(tc, test_howto_give_back, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_sub_range_sync, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_stale_device_read, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_skip_sync_dirty, 0, VARIANTS);
