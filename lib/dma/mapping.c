@@ -1201,6 +1201,11 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	check_unmap(m, dev, fn, head, DMAEMU__MAP_SG, head->size, nents,
 		    (int)dir);
 	ops = dmaemu__dma_ops_of(head->ops);
+	dmaemu__trace(m, DMAEMU__TRACE_DMA, "dma_unmap_sg",
+		      "dev=%s dir=%s nents=%d dma=0x%" PRIx64
+		      " attrs=0x%lx backend=%s",
+		      dev_name(dev), dir_name((int)dir), head->nents,
+		      (uint64_t)head->dma, attrs, ops->id.name);
 	for (i = 0; i < head->nents; i++)
 		dmaemu__owncheck_handover(dev, head, head->ents[i].phys,
 					  head->ents[i].len, (int)dir, attrs,
@@ -1253,6 +1258,11 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 	check_sync_dir(m, dev, fn, c->dir, c->fn, c->caller,
 		       c->nents ? c->ents[0].phys : 0, sg_dma_address(sg),
 		       c->seg_len[0], dir, for_device, nelems, c->nents);
+	dmaemu__trace(m, DMAEMU__TRACE_DMA,
+		      for_device ? "dma_sync_sg_for_device"
+				 : "dma_sync_sg_for_cpu",
+		      "dev=%s dir=%s nents=%d dma=0x%" PRIx64, dev_name(dev),
+		      dir_name(dir), nelems, (uint64_t)sg_dma_address(sg));
 	ops = dmaemu__dma_ops_of(c->ops);
 	/* The CPU's stores into the entries (the list as its mapping). */
 	memset(&as_map, 0, sizeof(as_map));
@@ -1671,10 +1681,13 @@ void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 				  "(coherent memory needs no maintenance)");
 		return;
 	}
-	if (m->opt.profile == DMAEMU__PROFILE_X86 || !size)
-		return;
 	phys = info.phys +
 	       (uint64_t)((uintptr_t)vaddr - (uintptr_t)info.cpu_addr);
+	dmaemu__trace(m, DMAEMU__TRACE_DMA, "dma_cache_sync",
+		      "dev=%s dir=%s phys=0x%" PRIx64 " len=%zu", dev_name(dev),
+		      dir_name((int)dir), phys, size);
+	if (m->opt.profile == DMAEMU__PROFILE_X86 || !size)
+		return;
 	switch ((int)dir) {
 	case DMAEMU__DIR_TO_DEVICE:
 		dmaemu__range_clean(m, phys, size);

@@ -21,6 +21,7 @@
 #include <dmaemu/report.h>
 #include <dmaemu/trace.h>
 #include <linux/dma-mapping.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 
 #include "check-run.h"
@@ -128,6 +129,57 @@ START_TEST(test_callback_events)
 	nseen = 0;
 	round_trip(dev, dd);
 	ck_assert_uint_eq(nseen, 0);
+	fixture_finish(&m, &dd, 0);
+}
+END_TEST
+
+/* A scatterlist mapped, synced both ways and unmapped, and a
+ * NON_CONSISTENT buffer's dma_cache_sync(): each call is an event of the
+ * dma group, in order. */
+START_TEST(test_sg_and_cache_sync_events)
+{
+	struct dmaemu_machine *m = fixture_machine("profile=arm64");
+	struct dmaemu_device *dd = dmaemu_device_create(m, "tr0", NULL, NULL);
+	struct device *dev = dmaemu_device_to_dev(dd);
+	const unsigned long nc = DMA_ATTR_NON_CONSISTENT;
+	struct scatterlist sg[2];
+	char *a = kmalloc(128, GFP_KERNEL), *b = kmalloc(128, GFP_KERNEL);
+	int e[5], i;
+	dma_addr_t h;
+	void *p;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	p = dma_alloc_attrs(dev, 4096, &h, GFP_KERNEL, nc);
+	ck_assert_ptr_nonnull(p);
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], a, 128);
+	sg_set_buf(&sg[1], b, 128);
+	reset();
+	dmaemu_trace_set_callback(m, record, NULL);
+	ck_assert_int_eq(dmaemu_trace_start(m, "dma"), 0);
+	ck_assert_int_eq(dma_map_sg(dev, sg, 2, DMA_BIDIRECTIONAL), 2);
+	dma_sync_sg_for_cpu(dev, sg, 2, DMA_BIDIRECTIONAL);
+	dma_sync_sg_for_device(dev, sg, 2, DMA_BIDIRECTIONAL);
+	dma_unmap_sg(dev, sg, 2, DMA_BIDIRECTIONAL);
+	dma_cache_sync(dev, p, 64, DMA_TO_DEVICE);
+	dmaemu_trace_stop(m);
+	e[0] = find(0, "dma/dma_map_sg drv-");
+	e[1] = find(0, "dma/dma_sync_sg_for_cpu drv-");
+	e[2] = find(0, "dma/dma_sync_sg_for_device drv-");
+	e[3] = find(0, "dma/dma_unmap_sg drv-");
+	e[4] = find(0, "dma/dma_cache_sync drv-");
+	for (i = 0; i < 5; i++)
+		ck_assert_msg(e[i] >= 0 && (!i || e[i] > e[i - 1]),
+			      "event %d at %d", i, e[i]);
+	ck_assert_ptr_nonnull(
+		strstr(seen[e[1]], "dev=tr0 dir=DMA_BIDIRECTIONAL nents=2"));
+	ck_assert_ptr_nonnull(strstr(seen[e[3]], "nents=2 dma=0x"));
+	ck_assert_ptr_nonnull(strstr(seen[e[4]], "dir=DMA_TO_DEVICE phys=0x"));
+	ck_assert_ptr_nonnull(strstr(seen[e[4]], "len=64"));
+	dma_free_attrs(dev, 4096, p, h, nc);
+	kfree(b);
+	kfree(a);
 	fixture_finish(&m, &dd, 0);
 }
 END_TEST
@@ -510,6 +562,7 @@ static Suite *trace_suite(void)
 
 	tcase_add_checked_fixture(tc, NULL, fixture_teardown);
 	tcase_add_loop_test(tc, test_callback_events, 0, 2);
+	tcase_add_test(tc, test_sg_and_cache_sync_events);
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_text_file);
 	tcase_add_test(tc, test_json_file);
