@@ -713,6 +713,26 @@ out:
 	dmaemu__unlock(&m->trace_lock);
 }
 
+/*
+ * End the JSON form's array, so that the file is strict JSON
+ * (python3 -m json.tool reads it): every record ends with ",\n", so the
+ * last one's comma gives way to the closing bracket.  A file that cannot
+ * seek (a pipe) gets the bracket after the comma, which the trace-event
+ * readers (Perfetto, chrome://tracing) take as they take a file with no
+ * bracket at all.
+ */
+static void close_array(FILE *f)
+{
+	long end;
+
+	fflush(f);
+	end = ftell(f);
+	if (end > 2 && !fseek(f, end - 2, SEEK_SET))
+		fputs("\n]\n", f);
+	else
+		fputs("]\n", f);
+}
+
 void dmaemu__trace_fini(struct dmaemu_machine *m)
 {
 	struct dmaemu__trace_buf *b, *bn;
@@ -736,6 +756,8 @@ void dmaemu__trace_fini(struct dmaemu_machine *m)
 	dmaemu__free(m->trace_spans);
 	m->trace_spans = NULL;
 	if (m->trace_file) {
+		if (m->opt.trace_json)
+			close_array(m->trace_file);
 		fclose(m->trace_file);
 		m->trace_file = NULL;
 	}

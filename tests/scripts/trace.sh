@@ -3,12 +3,13 @@
 # reference driver under sched=lockstep with one seed gives the same text
 # trace twice (a trace is stable enough to diff two runs), with the
 # driver's, the device's and the interrupt thread's events in their
-# places; its JSON trace loads as a Chrome trace-event array (the array
-# is left open, as the format allows) with one named track per thread,
+# places; its JSON trace loads as a Chrome trace-event array (strict
+# JSON: python3 -m json.tool reads it) with one named track per thread,
 # events of the phases the format defines, timestamps that never go back
 # on a track, each buffer's ownership spans matched begin to end, and the
 # counters of dirty lines; with trace_buffer= large enough the same text
-# trace as without, and with the cache group the lines' events.
+# trace as without, and with the cache group the lines' events; and
+# docs/example-trace.json is still what such a run writes.
 . "$top_srcdir/tests/runner/tap.sh"
 
 [ -n "$SANITIZER" ] &&
@@ -67,9 +68,9 @@ DMAEMU_OPTIONS="trace=$tmp/t.json:trace_format=json:sched=lockstep:seed=3" \
 	"$prog" arm64 >"$tmp/outj" 2>&1
 if python3 - "$tmp/t.json" >"$tmp/py" 2>&1 <<'PY'
 import json, sys
-text = open(sys.argv[1]).read().rstrip()
+text = open(sys.argv[1]).read()
 assert text.startswith('['), 'not an array'
-ev = json.loads(text.rstrip(',') + ']')
+ev = json.loads(text)  # strict: the array is closed at machine destroy
 names = sorted(e['args']['name'] for e in ev if e['ph'] == 'M')
 assert names == ['ce0-dev', 'drv-1', 'irq'], names
 tids = {e['args']['name']: e['tid'] for e in ev if e['ph'] == 'M'}
@@ -110,5 +111,22 @@ then
 else
 	not_ok "the JSON trace loads"
 	sed 's/^/# /' "$tmp/py"
+fi
+# docs/example-trace.json is this run's trace: it stays what the library
+# writes (regenerate it with the command below when the format changes).
+ex="sched=lockstep:seed=1:device_timing=latency=2us,bandwidth=2G:trace_format=json:trace_events=dma,device,irq"
+DMAEMU_OPTIONS="$ex:trace=$tmp/ex.json" "$prog" arm64 >"$tmp/outx" 2>&1 ||
+	sed 's/^/# /' "$tmp/outx"
+if cmp -s "$tmp/ex.json" "$top_srcdir/docs/example-trace.json"; then
+	ok "docs/example-trace.json is what the library writes"
+else
+	not_ok "docs/example-trace.json is what the library writes"
+	diag "regenerate: DMAEMU_OPTIONS=$ex:trace=docs/example-trace.json examples/copy-engine/copy-engine arm64"
+fi
+if python3 -m json.tool "$tmp/t.json" >/dev/null 2>"$tmp/jt"; then
+	ok "python3 -m json.tool accepts the JSON trace"
+else
+	not_ok "python3 -m json.tool accepts the JSON trace"
+	sed 's/^/# /' "$tmp/jt"
 fi
 done_testing
