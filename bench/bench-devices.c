@@ -64,18 +64,6 @@ static double median(double *t, unsigned int n)
 	return t[n / 2];
 }
 
-/* The highest of @n rates. */
-static double best_rate(const double *v, unsigned int n)
-{
-	double best = v[0];
-	unsigned int i;
-
-	for (i = 1; i < n; i++)
-		if (v[i] > best)
-			best = v[i];
-	return best;
-}
-
 /* ---- the copy engine ---------------------------------------------- */
 
 struct ce_job {
@@ -352,8 +340,8 @@ int main(void)
 	cseq = bench_min(seq, REPS);
 	cpar = bench_min(par, REPS);
 	rtmed = bench_min(rts, REPS);
-	p16 = best_rate(pps16, REPS);
-	p1 = best_rate(pps1, REPS);
+	p16 = bench_max(pps16, REPS);
+	p1 = bench_max(pps1, REPS);
 
 	/* memcpy() of 64 MiB below 2 GB/s or above 200 GB/s is no memcpy. */
 	bench_judge("ce_bw_vs_memcpy", mc / ce1, BENCH_GE, 0.40,

@@ -73,18 +73,6 @@ out_m:
 	return t;
 }
 
-/* The highest of @n rates. */
-static double best_rate(const double *v, unsigned int n)
-{
-	double best = v[0];
-	unsigned int i;
-
-	for (i = 1; i < n; i++)
-		if (v[i] > best)
-			best = v[i];
-	return best;
-}
-
 int main(void)
 {
 	double tw[REPS], ts[REPS], pw[REPS], ps[REPS], w, s, nw, ns;
@@ -125,8 +113,8 @@ int main(void)
 		    "ordering=weak %.0f ns a copy-engine job; baseline "
 		    "ordering=strong %.0f ns",
 		    w, s);
-	nw = best_rate(pw, REPS);
-	ns = best_rate(ps, REPS);
+	nw = bench_max(pw, REPS);
+	ns = bench_max(ps, REPS);
 	bench_info("ordering_nic_weak_pps", nw, "64-byte frames/s, weak");
 	bench_info("ordering_nic_strong_pps", ns, "64-byte frames/s, strong");
 	bench_judge("ordering_ratio_nic", ns / nw, BENCH_LE, 1.3,

@@ -140,6 +140,18 @@ static inline double bench_min(const double *t, unsigned int n)
 	return b;
 }
 
+/* The greatest of the @n rates at @r (@n >= 1): the run least disturbed. */
+static inline double bench_max(const double *r, unsigned int n)
+{
+	double b = r[0];
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		if (r[i] > b)
+			b = r[i];
+	return b;
+}
+
 /* The exit status of a bench that ran: 0, or 2 after a failed verdict. */
 static inline int bench_status(void)
 {
