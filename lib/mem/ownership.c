@@ -626,23 +626,35 @@ static void take_entry(struct dmaemu_machine *m, struct dmaemu__own_stores *s,
 	}
 }
 
+/* The entry of line number @l (its address >> line_shift), or NULL.
+ * s->lock held. */
+static struct own_store *line_entry(struct dmaemu_machine *m,
+				    struct dmaemu__own_stores *s, uint64_t l)
+{
+	size_t k;
+
+	for (k = 0; k < OWN_PROBE; k++) {
+		struct own_store *e = &s->e[(l + k) % OWN_STORES];
+
+		if (e->line == (l << m->line_shift) + 1)
+			return e;
+	}
+	return NULL;
+}
+
 bool dmaemu__owner_stores_noted(struct dmaemu_machine *m, uint64_t line_phys)
 {
 	struct dmaemu__own_stores *s = m->own_stores;
-	uint64_t l = line_phys >> m->line_shift;
+	const struct own_store *e;
 	bool any = false;
-	size_t k, i;
+	size_t i;
 
 	if (!s || !__atomic_load_n(&s->used, __ATOMIC_RELAXED))
 		return false;
 	dmaemu__lock(&s->lock);
-	for (k = 0; k < OWN_PROBE && !any; k++) {
-		const struct own_store *e = &s->e[(l + k) % OWN_STORES];
-
-		if (e->line == (l << m->line_shift) + 1)
-			for (i = 0; i < DMAEMU__MASK_WORDS; i++)
-				any |= e->mask[i] != 0;
-	}
+	e = line_entry(m, s, line_phys >> m->line_shift);
+	for (i = 0; e && i < DMAEMU__MASK_WORDS; i++)
+		any |= e->mask[i] != 0;
 	dmaemu__unlock(&s->lock);
 	return any;
 }
@@ -653,7 +665,7 @@ bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
 	struct dmaemu__own_stores *s = m->own_stores;
 	uint64_t first, last, l, end = phys + size;
 	bool any = false;
-	size_t i, k;
+	size_t i;
 
 	if (out)
 		memset(out, 0, sizeof(*out));
@@ -673,14 +685,10 @@ bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
 		}
 	} else {
 		for (l = first; l <= last && s->used; l++) {
-			for (k = 0; k < OWN_PROBE; k++) {
-				struct own_store *e =
-					&s->e[(l + k) % OWN_STORES];
+			struct own_store *e = line_entry(m, s, l);
 
-				if (e->line == (l << m->line_shift) + 1)
-					take_entry(m, s, e, phys, end, out,
-						   &any);
-			}
+			if (e)
+				take_entry(m, s, e, phys, end, out, &any);
 		}
 	}
 	dmaemu__unlock(&s->lock);
