@@ -105,6 +105,17 @@ struct page;
 #define DMAEMU__MAX_LINE 256
 #define DMAEMU__NSTRIPES 64
 #define DMAEMU__MASK_WORDS (DMAEMU__MAX_LINE / 64) /* words of a line mask */
+
+/* Has the line mask @mask (DMAEMU__MASK_WORDS words) any bit set? */
+static inline bool dmaemu__mask_any(const uint64_t *mask)
+{
+	unsigned int i;
+
+	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
+		if (mask[i])
+			return true;
+	return false;
+}
 #define DMAEMU__OPT_MAXKEYS 64
 #define DMAEMU__OPT_PATH_MAX 256 /* bytes of a path option, with its NUL */
 #define DMAEMU__MAX_MACHINES 256 /* live machines per process */

@@ -213,16 +213,6 @@ bool dmaemu__cpu_resident(struct dmaemu_machine *m, uint64_t phys)
 	return r;
 }
 
-static bool mask_any(const uint64_t *mask)
-{
-	unsigned int i;
-
-	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
-		if (mask[i])
-			return true;
-	return false;
-}
-
 /* Keep bits [lo, hi) of @mask, clear the others; return whether any is
  * left. */
 static bool mask_clip(uint64_t *mask, unsigned int lo, unsigned int hi)
@@ -402,8 +392,8 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 		dmaemu__lock(stripe);
 		dmaemu__racy_line_begin((const void *)(host - off), m->line);
 		dmaemu__line_masks(m, lp, dirty, changed);
-		any_changed = mask_any(changed);
-		if (!was && !mask_any(dirty)) {
+		any_changed = dmaemu__mask_any(changed);
+		if (!was && !dmaemu__mask_any(dirty)) {
 			if (any_changed)
 				dmaemu__line_fill(m, lp);
 			any_changed = false;

@@ -118,7 +118,6 @@ void dmaemu__prefetch_fire(struct dmaemu_machine *m)
 	pthread_mutex_t *stripe;
 	unsigned int i, lvl;
 	size_t r;
-	bool any = false;
 
 	if (!c->pf_lines)
 		return;
@@ -141,10 +140,8 @@ void dmaemu__prefetch_fire(struct dmaemu_machine *m)
 	dmaemu__lock(stripe);
 	dmaemu__racy_line_begin(dmaemu__phys_cpu(m, lp), m->line);
 	dmaemu__line_masks(m, lp, dirty, NULL);
-	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
-		any |= dirty[i] != 0;
 	/* A line with CPU-dirty bytes counts as resident already (cpu.c). */
-	if (!any)
+	if (!dmaemu__mask_any(dirty))
 		dmaemu__line_fill(m, lp);
 	dmaemu__racy_line_end(dmaemu__phys_cpu(m, lp), m->line);
 	dmaemu__unlock(stripe);

@@ -110,8 +110,6 @@ static bool cpu_wrote(struct dmaemu_machine *m, uint64_t lp, bool bounced)
 {
 	uint64_t dirty[DMAEMU__MASK_WORDS];
 	pthread_mutex_t *stripe;
-	unsigned int i;
-	bool any = false;
 
 	if (dmaemu__owner_stores_noted(m, lp))
 		return true;
@@ -121,9 +119,7 @@ static bool cpu_wrote(struct dmaemu_machine *m, uint64_t lp, bool bounced)
 	dmaemu__lock(stripe);
 	dmaemu__line_masks(m, lp, dirty, NULL);
 	dmaemu__unlock(stripe);
-	for (i = 0; i < DMAEMU__MASK_WORDS; i++)
-		any |= dirty[i] != 0;
-	return any;
+	return dmaemu__mask_any(dirty);
 }
 
 void dmaemu__owncheck_device(struct device *dev,

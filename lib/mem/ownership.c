@@ -646,15 +646,13 @@ bool dmaemu__owner_stores_noted(struct dmaemu_machine *m, uint64_t line_phys)
 {
 	struct dmaemu__own_stores *s = m->own_stores;
 	const struct own_store *e;
-	bool any = false;
-	size_t i;
+	bool any;
 
 	if (!s || !__atomic_load_n(&s->used, __ATOMIC_RELAXED))
 		return false;
 	dmaemu__lock(&s->lock);
 	e = line_entry(m, s, line_phys >> m->line_shift);
-	for (i = 0; e && i < DMAEMU__MASK_WORDS; i++)
-		any |= e->mask[i] != 0;
+	any = e && dmaemu__mask_any(e->mask);
 	dmaemu__unlock(&s->lock);
 	return any;
 }
