@@ -55,6 +55,8 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 
+#include "fuzz-input.h"
+
 #define RING_SIZE 4096
 #define DATA_SIZE (64u << 10)
 #define STREAM_SIZE 8192
@@ -85,8 +87,7 @@ struct model {
 };
 
 struct run {
-	const uint8_t *p;
-	size_t n;
+	struct fuzz_input in;
 	const struct model *mod;
 	struct dmaemu_machine *m;
 	struct dmaemu_device *d;
@@ -103,12 +104,6 @@ struct run {
 };
 
 static struct run run;
-static bool tracing;
-#define TRACE(...)                                    \
-	do {                                          \
-		if (tracing)                          \
-			fprintf(stderr, __VA_ARGS__); \
-	} while (0)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -118,28 +113,6 @@ static void fail(struct run *r, const char *what, uint32_t got)
 	fprintf(stderr, "fuzz-devices: %s on %s: step %d: %s (0x%08x)\n",
 		r->mod->name, r->opts, r->step, what, got);
 	abort();
-}
-
-static uint8_t get8(struct run *r)
-{
-	if (!r->n)
-		return 0;
-	r->n--;
-	return *r->p++;
-}
-
-static uint16_t get16(struct run *r)
-{
-	uint16_t v = get8(r);
-
-	return (uint16_t)(v | get8(r) << 8);
-}
-
-static uint32_t get32(struct run *r)
-{
-	uint32_t v = get16(r);
-
-	return v | (uint32_t)get16(r) << 16;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -308,8 +281,8 @@ static const struct model models[] = {
  * no memory backs. */
 static uint64_t addr(struct run *r)
 {
-	uint8_t k = get8(r);
-	uint16_t off = get16(r);
+	uint8_t k = fuzz_get8(&r->in);
+	uint16_t off = fuzz_get16(&r->in);
 
 	switch (k % 6) {
 	case 0:
@@ -329,23 +302,23 @@ static uint64_t addr(struct run *r)
 
 static uint32_t value(struct run *r)
 {
-	switch (get8(r) % 8) {
+	switch (fuzz_get8(&r->in) % 8) {
 	case 0:
-		return get32(r);
+		return fuzz_get32(&r->in);
 	case 1:
 		return (uint32_t)addr(r);
 	case 2:
 		return (uint32_t)(addr(r) >> 32);
 	case 3:
-		return get8(r);
+		return fuzz_get8(&r->in);
 	case 4:
-		return 1u << (get8(r) % 32);
+		return 1u << (fuzz_get8(&r->in) % 32);
 	case 5:
 		return 0xffffffffu;
 	case 6:
 		return 0;
 	default:
-		return get16(r);
+		return fuzz_get16(&r->in);
 	}
 }
 
@@ -359,7 +332,7 @@ static void check_id(struct run *r)
 
 static void op_writel(struct run *r)
 {
-	unsigned int off = (get8(r) * 4u) % r->mod->mmio_size;
+	unsigned int off = (fuzz_get8(&r->in) * 4u) % r->mod->mmio_size;
 	uint32_t v = value(r);
 
 	TRACE("  writel(0x%08x, +0x%02x)\n", v, off);
@@ -368,8 +341,8 @@ static void op_writel(struct run *r)
 
 static void op_narrow(struct run *r)
 {
-	unsigned int off = get8(r) % r->mod->mmio_size;
-	uint16_t v = get16(r);
+	unsigned int off = fuzz_get8(&r->in) % r->mod->mmio_size;
+	uint16_t v = fuzz_get16(&r->in);
 
 	TRACE("  narrow write 0x%04x at +0x%02x\n", v, off);
 	if (off & 1)
@@ -380,7 +353,7 @@ static void op_narrow(struct run *r)
 
 static void op_readl(struct run *r)
 {
-	unsigned int off = (get8(r) * 4u) % r->mod->mmio_size;
+	unsigned int off = (fuzz_get8(&r->in) * 4u) % r->mod->mmio_size;
 
 	TRACE("  readl(+0x%02x) = 0x%08x\n", off, readl(r->regs + off));
 	(void)readl(r->regs + off);
@@ -388,22 +361,18 @@ static void op_readl(struct run *r)
 
 static void op_ring_bytes(struct run *r)
 {
-	unsigned int off = get16(r) % RING_SIZE;
-	unsigned int len = get8(r) % 64;
+	unsigned int off = fuzz_get16(&r->in) % RING_SIZE;
+	unsigned int len = fuzz_get8(&r->in) % 64;
 
 	if (len > RING_SIZE - off)
 		len = RING_SIZE - off;
-	if (len > r->n)
-		len = (unsigned int)r->n;
+	len = (unsigned int)fuzz_take(&r->in, r->ring + off, len);
 	TRACE("  ring[%u..+%u] = input bytes\n", off, len);
-	memcpy(r->ring + off, r->p, len);
-	r->p += len;
-	r->n -= len;
 }
 
 static void op_ring_word(struct run *r, bool wide)
 {
-	unsigned int off = get16(r) % RING_SIZE;
+	unsigned int off = fuzz_get16(&r->in) % RING_SIZE;
 
 	if (wide) {
 		uint64_t v = addr(r);
@@ -422,7 +391,7 @@ static void op_ring_word(struct run *r, bool wide)
 
 static void op_wait(struct run *r)
 {
-	unsigned int ms = get8(r) % 4;
+	unsigned int ms = fuzz_get8(&r->in) % 4;
 
 	TRACE("  wait %u ms\n", ms);
 	while (ms--)
@@ -437,7 +406,7 @@ static void op_reset(struct run *r)
 
 static void op_stream(struct run *r)
 {
-	uint8_t k = get8(r);
+	uint8_t k = fuzz_get8(&r->in);
 
 	if (!r->mapped) {
 		r->stream_dma = dma_map_single(r->dev, r->stream, STREAM_SIZE,
@@ -511,7 +480,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	unsetenv("DMAEMU_OPTIONS");
-	tracing = getenv("FUZZ_DEVICES_TRACE") != NULL;
+	fuzz_tracing = getenv("FUZZ_DEVICES_TRACE") != NULL;
 	for (i = 0; i < NMODELS; i++)
 		if (platform_driver_register(&drivers[i]))
 			abort();
@@ -525,8 +494,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || size > 1024)
 		return -1;
 	memset(r, 0, sizeof(*r));
-	r->p = data + 1;
-	r->n = size - 1;
+	r->in.p = data + 1;
+	r->in.n = size - 1;
 	config(r, data[0]);
 	TRACE("%s on %s\n", r->mod->name, r->opts);
 	r->m = dmaemu_machine_create(r->opts);
@@ -543,9 +512,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!r->ring || !r->data || !r->stream)
 		fail(r, "no buffers", 0);
 	writel(0xffffffffu, r->regs + REG_INT_ENABLE);
-	while (r->n && r->step < MAX_STEPS) {
+	while (r->in.n && r->step < MAX_STEPS) {
 		r->step++;
-		switch (get8(r) % 10) {
+		switch (fuzz_get8(&r->in) % 10) {
 		case 0:
 		case 1:
 			op_writel(r);

@@ -56,6 +56,8 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include "fuzz-input.h"
+
 #define NSLOTS 8
 #define NMAPS 8
 #define NDEVS 2
@@ -104,8 +106,7 @@ struct map {
 };
 
 struct run {
-	const uint8_t *p;
-	size_t n;
+	struct fuzz_input in;
 	int profile; /* 0 arm64, 1 arm, 2 x86 */
 	bool iommu;
 	bool chaos;
@@ -119,12 +120,6 @@ struct run {
 };
 
 /* FUZZ_DMA_TRACE=1 in the environment prints every step (to replay one). */
-static bool tracing;
-#define TRACE(...)                                    \
-	do {                                          \
-		if (tracing)                          \
-			fprintf(stderr, __VA_ARGS__); \
-	} while (0)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -132,23 +127,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	unsetenv("DMAEMU_OPTIONS");
-	tracing = getenv("FUZZ_DMA_TRACE") != NULL;
+	fuzz_tracing = getenv("FUZZ_DMA_TRACE") != NULL;
 	return 0;
-}
-
-static uint8_t get8(struct run *r)
-{
-	if (!r->n)
-		return 0;
-	r->n--;
-	return *r->p++;
-}
-
-static uint16_t get16(struct run *r)
-{
-	uint16_t v = get8(r);
-
-	return (uint16_t)(v | get8(r) << 8);
 }
 
 static void fail(struct run *r, const char *what, size_t i, unsigned int got,
@@ -288,8 +268,8 @@ static void op_kmalloc(struct run *r)
 {
 	static const gfp_t gfps[] = {GFP_KERNEL, GFP_ATOMIC, GFP_DMA,
 				     GFP_KERNEL | __GFP_ZERO};
-	size_t size = (size_t)(get16(r) % MAX_KMALLOC) + 1;
-	unsigned int g = get8(r) & 3;
+	size_t size = (size_t)(fuzz_get16(&r->in) % MAX_KMALLOC) + 1;
+	unsigned int g = fuzz_get8(&r->in) & 3;
 	int i = free_slot(r);
 	struct slot *s;
 	void *p;
@@ -311,7 +291,7 @@ static void op_kmalloc(struct run *r)
 
 static void op_pages(struct run *r)
 {
-	unsigned int order = get8(r) % 3;
+	unsigned int order = fuzz_get8(&r->in) % 3;
 	int i = free_slot(r);
 	unsigned long a;
 
@@ -343,9 +323,9 @@ static enum coh_view coh_view(struct run *r, unsigned long attrs)
 
 static void op_coherent(struct run *r)
 {
-	size_t size = (size_t)(get16(r) % MAX_COHERENT) + 1;
-	unsigned long attrs = get16(r) & 0x7ff; /* bit 10: unknown */
-	int dev = get8(r) % NDEVS, i = free_slot(r);
+	size_t size = (size_t)(fuzz_get16(&r->in) % MAX_COHERENT) + 1;
+	unsigned long attrs = fuzz_get16(&r->in) & 0x7ff; /* bit 10: unknown */
+	int dev = fuzz_get8(&r->in) % NDEVS, i = free_slot(r);
 	uint64_t before = dmaemu_report_count(r->m, NULL);
 	struct slot *s;
 	dma_addr_t h = 0;
@@ -379,7 +359,8 @@ static void op_coherent(struct run *r)
 
 static void op_free(struct run *r)
 {
-	unsigned int i = get8(r) % NSLOTS, how = get8(r) & 7;
+	unsigned int i = fuzz_get8(&r->in) % NSLOTS,
+		     how = fuzz_get8(&r->in) & 7;
 	struct slot *s = &r->s[i];
 	uint64_t before = dmaemu_report_count(r->m, NULL);
 
@@ -481,9 +462,10 @@ static void to_cpu(struct slot *s, const struct map *mp)
 
 static void op_map(struct run *r, bool page)
 {
-	unsigned int si = get8(r) % NSLOTS, dev = get8(r) % NDEVS;
-	unsigned int dir = get8(r) & 3, fl = get8(r);
-	size_t off = get16(r), len = (size_t)get16(r) + 1;
+	unsigned int si = fuzz_get8(&r->in) % NSLOTS,
+		     dev = fuzz_get8(&r->in) % NDEVS;
+	unsigned int dir = fuzz_get8(&r->in) & 3, fl = fuzz_get8(&r->in);
+	size_t off = fuzz_get16(&r->in), len = (size_t)fuzz_get16(&r->in) + 1;
 	unsigned long attrs = fl & 1 ? DMA_ATTR_SKIP_CPU_SYNC : 0;
 	struct slot *s = &r->s[si];
 	uint64_t before = dmaemu_report_count(r->m, NULL);
@@ -570,7 +552,8 @@ static struct slot *slot_of(struct run *r, const struct map *mp)
 
 static void op_unmap(struct run *r)
 {
-	unsigned int mi = get8(r) % NMAPS, how = get8(r) & 15;
+	unsigned int mi = fuzz_get8(&r->in) % NMAPS,
+		     how = fuzz_get8(&r->in) & 15;
 	struct map *mp = &r->mp[mi];
 	struct slot *s = slot_of(r, mp);
 	struct dmaemu_mapping_info info;
@@ -632,7 +615,7 @@ static void op_unmap(struct run *r)
 
 static void op_sync(struct run *r, bool for_cpu)
 {
-	unsigned int mi = get8(r) % NMAPS, how = get8(r);
+	unsigned int mi = fuzz_get8(&r->in) % NMAPS, how = fuzz_get8(&r->in);
 	struct map *mp = &r->mp[mi];
 	struct slot *s = slot_of(r, mp);
 	uint64_t before = dmaemu_report_count(r->m, NULL);
@@ -703,8 +686,10 @@ static void op_sync(struct run *r, bool for_cpu)
  */
 static void op_dev(struct run *r, bool write)
 {
-	unsigned int dev = get8(r) % NDEVS, t = get8(r), pat = get8(r);
-	size_t off = get16(r), len = (size_t)(get16(r) % MAX_ACCESS) + 1, i;
+	unsigned int dev = fuzz_get8(&r->in) % NDEVS, t = fuzz_get8(&r->in),
+		     pat = fuzz_get8(&r->in);
+	size_t off = fuzz_get16(&r->in),
+	       len = (size_t)(fuzz_get16(&r->in) % MAX_ACCESS) + 1, i;
 	struct slot *s = NULL;
 	struct map *mp = NULL;
 	dma_addr_t addr;
@@ -784,8 +769,10 @@ static void op_dev(struct run *r, bool write)
 
 static void op_cpu(struct run *r, bool write)
 {
-	unsigned int si = get8(r) % NSLOTS, how = get8(r), pat = get8(r);
-	size_t off = get16(r), len = (size_t)(get16(r) % MAX_ACCESS) + 1, i;
+	unsigned int si = fuzz_get8(&r->in) % NSLOTS, how = fuzz_get8(&r->in),
+		     pat = fuzz_get8(&r->in);
+	size_t off = fuzz_get16(&r->in),
+	       len = (size_t)(fuzz_get16(&r->in) % MAX_ACCESS) + 1, i;
 	struct slot *s = &r->s[si];
 	uint64_t before = dmaemu_report_count(r->m, NULL);
 	bool plain = how & 1;
@@ -903,8 +890,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || size > 4096)
 		return -1;
 	memset(r, 0, sizeof(*r));
-	r->p = data + 1;
-	r->n = size - 1;
+	r->in.p = data + 1;
+	r->in.n = size - 1;
 	config(r, data[0], r->opts, sizeof(r->opts));
 	r->m = dmaemu_machine_create(r->opts);
 	if (!r->m)
@@ -917,8 +904,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (dma_set_mask_and_coherent(dev_of(r, 1), DMA_BIT_MASK(64)))
 		abort();
-	while (r->n && steps++ < 256) {
-		switch (get8(r) % 14) {
+	while (r->in.n && steps++ < 256) {
+		switch (fuzz_get8(&r->in) % 14) {
 		case 0:
 			op_kmalloc(r);
 			break;

@@ -44,7 +44,7 @@ tests_fuzz_fuzz_size_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_size_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_size_LDADD = tests/fuzz/libdmaemu-fuzz.la
 
-tests_fuzz_fuzz_dma_SOURCES = tests/fuzz/fuzz-dma.c
+tests_fuzz_fuzz_dma_SOURCES = tests/fuzz/fuzz-dma.c tests/fuzz/fuzz-input.h
 tests_fuzz_fuzz_dma_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_fuzz_dma_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_dma_LDFLAGS = $(FUZZ_LDFLAGS)
@@ -52,7 +52,7 @@ tests_fuzz_fuzz_dma_LDADD = tests/fuzz/libdmaemu-fuzz.la
 
 # The device models are built into the target with the same flags as the
 # library twin (coverage, ASan+UBSan), from the public headers as always.
-tests_fuzz_fuzz_devices_SOURCES = tests/fuzz/fuzz-devices.c \
+tests_fuzz_fuzz_devices_SOURCES = tests/fuzz/fuzz-devices.c tests/fuzz/fuzz-input.h \
 	$(devices_libdmaemu_devices_la_SOURCES)
 tests_fuzz_fuzz_devices_CPPFLAGS = $(fuzz_cppflags) $(LIBPNG_CFLAGS)
 tests_fuzz_fuzz_devices_CFLAGS = $(fuzz_cflags)
