@@ -8,8 +8,10 @@
  * (check-ordering-nic-nowmb, NIC_NO_DOORBELL_WMB: missing-write-barrier in
  * every run, naming the OWN bit's store and the doorbell; an error on
  * arm64 and arm, a portability note on x86).  The card may then see a
- * descriptor without its OWN bit and drop the frame, so the buggy runs
- * wait for each frame only briefly and do not judge the data.
+ * descriptor without its OWN bit, or with an old address or length, and
+ * lose or garble the frame: some seed of the sweep must show it on arm64
+ * and arm (where the buggy runs wait for each frame only briefly), and no
+ * seed on x86, whose TSO order keeps every frame right.
  */
 #include "config.h"
 
@@ -31,8 +33,16 @@
 #include "check-run.h"
 #include "nic-driver.h"
 
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 #define FRAMES 40
-#define SEEDS 5
+/* Under Valgrind a few seeds, and only the reports are judged there for
+ * the buggy driver on arm64 and arm: the data needs the whole sweep. */
+#define SEEDS (RUNNING_ON_VALGRIND ? 5 : 100)
 
 #ifdef NIC_NO_DOORBELL_WMB
 #define BUGGY 1
@@ -49,15 +59,19 @@ static size_t make_frame(unsigned int n, uint8_t *f)
 	return len;
 }
 
-static void nic_run(const char *profile, uint64_t seed)
+/* One run of FRAMES frames; returns how many arrived wrong or not at all. */
+static unsigned int nic_run(const char *profile, uint64_t seed)
 {
+	/* x86 never loses a frame to the missing wmb(): wait as long as the
+	 * correct driver does, so that a slow host is not taken for one. */
+	bool brief = BUGGY && strcmp(profile, "x86");
 	static uint8_t want[DMAEMU_NIC_MAX_FRAME], got[DMAEMU_NIC_MAX_FRAME];
 	char opts[160];
 	struct dmaemu_machine *m;
 	struct dmaemu_device *d;
 	struct dmaemu_report r;
 	struct nicdrv *nd;
-	unsigned int n;
+	unsigned int n, wrong = 0;
 	uint64_t k;
 
 	unsetenv("DMAEMU_OPTIONS");
@@ -77,11 +91,8 @@ static void nic_run(const char *profile, uint64_t seed)
 
 		ck_assert_int_eq(nicdrv_xmit(nd, want, len), 0);
 		got_len = nicdrv_recv(nd, got, sizeof(got),
-				      BUGGY ? HZ / 20 : 10 * HZ);
-		if (!BUGGY) {
-			ck_assert_int_eq(got_len, (int)len);
-			ck_assert(!memcmp(got, want, len));
-		}
+				      brief ? HZ / 20 : 10 * HZ);
+		wrong += got_len != (int)len || memcmp(got, want, len);
 	}
 	dmaemu_device_destroy(d);
 	platform_driver_unregister(&nicdrv_driver);
@@ -100,16 +111,34 @@ static void nic_run(const char *profile, uint64_t seed)
 		ck_assert_ptr_nonnull(strstr(r.text, "nicdrv_xmit"));
 	}
 	dmaemu_machine_destroy(m);
+	return wrong;
 }
 
 static const char *const profiles[] = {"arm64", "arm", "x86"};
 
+/*
+ * Every seed reports the buggy driver, and none the correct one.  The
+ * data: every frame right with the wmb(), and on x86 (TSO); without it, on
+ * arm64 and arm, some seed loses or garbles a frame.
+ */
 START_TEST(test_sweep)
 {
+	const char *p = profiles[_i];
+	unsigned int wrong = 0, seeds = 0;
 	uint64_t seed;
 
-	for (seed = 1; seed <= SEEDS; seed++)
-		nic_run(profiles[_i], seed);
+	for (seed = 1; seed <= SEEDS; seed++) {
+		unsigned int w = nic_run(p, seed);
+
+		wrong += w;
+		seeds += w > 0;
+	}
+	printf("# %s: %u of %u seeds lost or garbled frames (%u of %u)\n", p,
+	       seeds, SEEDS, wrong, SEEDS * FRAMES);
+	if (!BUGGY || !strcmp(p, "x86"))
+		ck_assert_msg(wrong == 0, "%s: %u frames wrong", p, wrong);
+	else if (!RUNNING_ON_VALGRIND)
+		ck_assert_msg(wrong > 0, "%s: no seed showed wrong data", p);
 }
 END_TEST
 

@@ -27,6 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 #include <asm/barrier.h>
 #include <linux/compiler.h>
 #include <linux/delay.h>
@@ -47,7 +53,7 @@
 
 #define ENTRIES 8
 #define JOBS 24 /* three rounds of the ring */
-#define SEEDS 20
+#define SEEDS (RUNNING_ON_VALGRIND ? 20 : 100)
 #define DONE 0x80000000u
 #define REG_KICK 0 /* write j: complete job j */
 
