@@ -300,6 +300,9 @@ const struct dmaemu__call *dmaemu__call_current(void)
 	return cur_call;
 }
 
+/* Source frames of one address (functions inlined into each other). */
+#define INLINE_FRAMES 8
+
 /*
  * @addr as dladdr() knows it: "fn+0x2c (/path/prog)", or
  * "/path/prog+0x1234" when the function has no dynamic symbol (addr2line
@@ -329,19 +332,26 @@ static const char *dl_where(const void *addr, char *buf, size_t len)
 /**
  * dmaemu__code_where() - describe a code address for a report.
  * @addr: a return address (NULL gives "(nil)").
- * @buf:  receives "fn file:line" from the debug information (the
- *        innermost function where calls were inlined), or without it the
- *        dladdr() form "fn+0x2c (/path/prog)" or "/path/prog+0x1234".
+ * @buf:  receives "fn file:line" from the debug information: the
+ *        innermost function where calls were inlined that is not in the
+ *        kernel personality's headers (READ_ONCE(), the inline DMA API
+ *        wrappers), so the driver's line is named; or without debug
+ *        information the dladdr() form "fn+0x2c (/path/prog)" or
+ *        "/path/prog+0x1234".
  * @len:  size of @buf.
  */
 void dmaemu__code_where(const void *addr, char *buf, size_t len)
 {
-	struct dmaemu__frame f;
+	struct dmaemu__frame f[INLINE_FRAMES];
+	unsigned int n = dmaemu__symbolize(addr, f, INLINE_FRAMES), i;
 
-	if (dmaemu__symbolize(addr, &f, 1))
-		snprintf(buf, len, "%s %s:%u", f.fn, f.file, f.line);
-	else
+	if (!n) {
 		dl_where(addr, buf, len);
+		return;
+	}
+	for (i = 0; i < n - 1 && strstr(f[i].file, "dmaemu/kernel/"); i++)
+		;
+	snprintf(buf, len, "%s %s:%u", f[i].fn, f[i].file, f[i].line);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -352,7 +362,6 @@ void dmaemu__code_where(const void *addr, char *buf, size_t len)
  * source frames of one address. */
 #define STACK_LINES 8
 #define DEEP_LINES 32
-#define INLINE_FRAMES 8
 /* Frames a report names, kept for the suppressions. */
 #define NAMED_FRAMES (DEEP_LINES + INLINE_FRAMES)
 

@@ -459,27 +459,16 @@ static const char *tso_note(const struct dmaemu_machine *m)
 }
 
 /*
- * The driver's line of @site: the innermost of its frames that is not in
- * a header of the kernel personality (WRITE_ONCE(), writel_relaxed() are
- * inlined there), as "fn file:line".
+ * The driver's line of @site as "fn file:line" (dmaemu__code_where() skips
+ * the kernel personality's headers, where WRITE_ONCE() and
+ * writel_relaxed() are inlined), or "(unknown)".
  */
 static void where_of(const void *site, char *buf, size_t len)
 {
-	struct dmaemu__frame f[8];
-	unsigned int n, i;
-
-	if (!site) {
+	if (site)
+		dmaemu__code_where(site, buf, len);
+	else
 		snprintf(buf, len, "(unknown)");
-		return;
-	}
-	n = dmaemu__symbolize(site, f, 8);
-	for (i = 0; i < n; i++) {
-		if (strstr(f[i].file, "dmaemu/kernel/"))
-			continue;
-		snprintf(buf, len, "%s %s:%u", f[i].fn, f[i].file, f[i].line);
-		return;
-	}
-	dmaemu__code_where(site, buf, len);
 }
 
 /* A finding of the write side, no lock held. */

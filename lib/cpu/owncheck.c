@@ -107,7 +107,7 @@ int dmaemu__owncheck_init(struct dmaemu_machine *m)
 void dmaemu__owncheck_fini(struct dmaemu_machine *m)
 {
 	struct dmaemu__owncheck *o = m->cpu ? m->cpu->own : NULL;
-	char where[256];
+	char where[256], mapping[80];
 	unsigned int i;
 	FILE *out;
 
@@ -124,12 +124,17 @@ void dmaemu__owncheck_fini(struct dmaemu_machine *m)
 			dmaemu__code_where(k->site, where, sizeof(where));
 		else
 			snprintf(where, sizeof(where), "an unknown site");
+		if (k->dev[0])
+			snprintf(mapping, sizeof(mapping),
+				 " (mapping dma 0x%llx of %s)",
+				 (unsigned long long)k->dma, k->dev);
+		else
+			mapping[0] = '\0';
 		fprintf(out,
-			"==%d==dmaemu: %s at %s (mapping dma 0x%llx of %s): "
-			"%llu more report%s like the first, counted and not "
-			"printed\n",
+			"==%d==dmaemu: %s at %s%s: %llu more report%s like the "
+			"first, counted and not printed\n",
 			(int)getpid(), dmaemu_report_kind_name(k->kind), where,
-			(unsigned long long)k->dma, k->dev,
+			mapping,
 			(unsigned long long)(k->count - m->opt.report_repeats),
 			k->count - m->opt.report_repeats == 1 ? "" : "s");
 	}

@@ -382,6 +382,53 @@ START_TEST(test_read_no_barrier)
 END_TEST
 
 /*
+ * Loads that are findings at two lines of the driver are two reports, each
+ * at its line: READ_ONCE() is inlined from one line of <linux/compiler.h>,
+ * and the report and its repeat key name the driver's line, not that one.
+ * The same line again (a loop) is one report, its repeats counted.
+ */
+START_TEST(test_read_sites)
+{
+	char first[256];
+	unsigned int i;
+
+	make(NULL);
+	rmb();
+	complete_desc();
+	(void)READ_ONCE(ring[3]);
+	(void)READ_ONCE(ring[2]);
+	expect("missing-read-barrier", 1);
+	snprintf(first, sizeof(first), "%s", last()->where);
+	ck_assert_ptr_nonnull(strstr(first, "check-ordering.c"));
+	(void)READ_ONCE(ring[2]);
+	ck_assert_uint_eq(dmaemu_report_count(m, "missing-read-barrier"), 2);
+	expected++;
+	ck_assert_ptr_nonnull(strstr(last()->where, "check-ordering.c"));
+	ck_assert_str_ne(last()->where, first);
+	for (i = 0; i < 3; i++)
+		(void)READ_ONCE(ring[2]);
+	ck_assert_uint_eq(dmaemu_report_count(m, "missing-read-barrier"), 3);
+	expected++;
+	/* At destroy, one summary line for the loop's line, which names no
+	 * mapping (coherent memory has none). */
+	dma_free_coherent(dev, 4096, ring, ring_dma);
+	ring = NULL;
+	dmaemu_device_destroy(dd);
+	dd = NULL;
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), expected);
+	dmaemu_machine_destroy(m);
+	m = NULL;
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
+				     "==dmaemu: missing-read-barrier at "
+				     "test_read_sites_fn "));
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
+				     ": 2 more reports like the first, "
+				     "counted and not printed"));
+	ck_assert_ptr_null(strstr(fixture_log(), "(mapping"));
+}
+END_TEST
+
+/*
  * The data: on arm64 and arm, the length load with no read barrier after
  * the done load may have been satisfied first; the seed decides, and it
  * then returns what the word held before the device wrote it.  Over a
@@ -527,6 +574,7 @@ END_TEST
 START_TEST(test_x86_notes)
 {
 	struct dmaemu_report *r;
+	uint32_t v;
 
 	make("profile=x86:exitcode=3");
 	fill_no_barrier();
@@ -536,7 +584,7 @@ START_TEST(test_x86_notes)
 	rmb();
 	complete_desc();
 	(void)READ_ONCE(ring[3]);
-	(void)READ_ONCE(ring[2]);
+	v = READ_ONCE(ring[2]);
 	expect("missing-read-barrier", 1);
 	r = last();
 	ck_assert_int_eq(r->severity, DMAEMU_SEVERITY_NOTE);
@@ -544,8 +592,8 @@ START_TEST(test_x86_notes)
 					      "missing-read-barrier"));
 	ck_assert_ptr_nonnull(strstr(r->text, "correct on x86 (TSO), broken "
 					      "on arm64"));
-	/* The data is right on x86. */
-	ck_assert_uint_eq(READ_ONCE(ring[2]), 60);
+	/* The data is right on x86, in the load that is the finding too. */
+	ck_assert_uint_eq(v, 60);
 }
 END_TEST
 
@@ -647,6 +695,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_write_lock_orders);
 	tcase_add_test(tc, test_data_effect);
 	tcase_add_test(tc, test_read_no_barrier);
+	tcase_add_test(tc, test_read_sites);
 	tcase_add_test(tc, test_read_data_effect);
 	tcase_add_test(tc, test_read_dma_rmb);
 	tcase_add_test(tc, test_read_load_acquire);
