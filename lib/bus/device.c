@@ -1353,9 +1353,10 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		return -EFAULT;
 	}
 	memset(&st, 0, sizeof(st));
-	/* What the words held before, for a CPU load satisfied early. */
-	for (i = 0; write && !x86 && i < n; i++)
-		dmaemu__order_device_before(m, p[i].phys, p[i].len);
+	/* What the words held before, for a CPU load satisfied early (and
+	 * the device's values back where such a load left old ones). */
+	for (i = 0; !x86 && i < n; i++)
+		dmaemu__order_device_before(m, p[i].phys, p[i].len, write);
 	for (i = 0; i < n; i++) {
 		if (x86 && write)
 			dmaemu__range_clean_invalidate(m, p[i].phys, p[i].len);

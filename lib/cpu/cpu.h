@@ -389,10 +389,12 @@ void dmaemu__order_doorbell(struct dmaemu_machine *m, const void *dev,
 void dmaemu__order_device(struct dmaemu_machine *m, const void *dev,
 			  const char *name, uint64_t dma, uint64_t phys,
 			  void *buf, size_t len, bool write);
-/* Device @dev is about to write [@phys, +@len): keep what the words hold
- * now (what a load satisfied early returns).  No lock held. */
+/* A device is about to read or write [@phys, +@len): the words that hold
+ * an old value for a CPU's load satisfied early get the device's back;
+ * for a write, keep what the words hold now (what a load satisfied early
+ * returns).  No lock held. */
 void dmaemu__order_device_before(struct dmaemu_machine *m, uint64_t phys,
-				 size_t len);
+				 size_t len, bool write);
 /* The words of the calling thread's last load of coherent memory that
  * were satisfied early (arm, arm64: a missing-read-barrier finding and the
  * seed's choice), with what they return: the value before the device's

@@ -248,12 +248,29 @@ struct obank {
 	struct orec **rec; /* per page: the words' records, on first use */
 };
 
+/*
+ * A word of uncached memory that holds, for a plain load satisfied early,
+ * what it held before the device's last write (see "The load side's
+ * data" below), until the next event of the ordering model puts back
+ * what the device wrote.
+ */
+struct oswap {
+	uint64_t phys;
+	uint64_t aseq; /* the load that made it */
+	uint32_t put;  /* the old value, in memory now */
+	uint32_t dev;  /* the device's value, to put back */
+};
+
+#define SWAP_MAX DMAEMU__ORDER_STALE_MAX
+
 struct dmaemu__order {
 	pthread_mutex_t lock;
 	unsigned int nbanks;
 	struct obank bank[DMAEMU__MAX_BANKS];
 	struct seen *seen;
 	size_t nseen, seen_cap;
+	struct oswap swap[SWAP_MAX];
+	unsigned int nswap; /* written under @lock, read without (atomics) */
 };
 
 bool dmaemu__order_weak(const struct dmaemu_machine *m)
@@ -292,8 +309,48 @@ int dmaemu__order_init(struct dmaemu_machine *m)
 		}
 		dmaemu__vg_atomic(b->tracked, b->pages);
 	}
+	dmaemu__vg_atomic(&o->nswap, sizeof(o->nswap));
 	m->cpu->order = o;
 	return 0;
+}
+
+/*
+ * Put back what the device wrote into the words that hold an old value for
+ * a load satisfied early, but those of the load @aseq (still under way:
+ * its next part must not undo the first); a word written since keeps what
+ * was written.  @o->lock held.
+ */
+static void swaps_restore(struct dmaemu_machine *m, struct dmaemu__order *o,
+			  uint64_t aseq)
+{
+	unsigned int i, k = 0;
+	uint32_t now;
+
+	for (i = 0; i < o->nswap; i++) {
+		struct oswap *w = &o->swap[i];
+
+		if (aseq && w->aseq == aseq) {
+			o->swap[k++] = *w;
+			continue;
+		}
+		if (!dmaemu__mem_read(m, w->phys, &now, sizeof(now)) &&
+		    now == w->put)
+			(void)dmaemu__mem_write(m, w->phys, &w->dev,
+						sizeof(w->dev));
+	}
+	__atomic_store_n(&o->nswap, k, __ATOMIC_RELEASE);
+}
+
+/* Every event of the model starts here: the old values go (@aseq: the
+ * load under way, whose own stay). */
+static void swaps_settle(struct dmaemu_machine *m, struct dmaemu__order *o,
+			 uint64_t aseq)
+{
+	if (!__atomic_load_n(&o->nswap, __ATOMIC_ACQUIRE))
+		return;
+	dmaemu__lock(&o->lock);
+	swaps_restore(m, o, aseq);
+	dmaemu__unlock(&o->lock);
 }
 
 void dmaemu__order_fini(struct dmaemu_machine *m)
@@ -304,6 +361,7 @@ void dmaemu__order_fini(struct dmaemu_machine *m)
 
 	if (!o)
 		return;
+	swaps_settle(m, o, 0);
 	for (i = 0; i < o->nbanks; i++) {
 		struct obank *b = &o->bank[i];
 
@@ -347,6 +405,7 @@ void dmaemu__order_track(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	if (!o || !len)
 		return;
 	dmaemu__lock(&o->lock);
+	swaps_restore(m, o, 0);
 	for (phys &= ~(uint64_t)(DMAEMU__PAGE_SIZE - 1); phys < end;
 	     phys += DMAEMU__PAGE_SIZE) {
 		b = bank_of(o, phys, &page);
@@ -604,6 +663,27 @@ void dmaemu__order_stale_fix(uint64_t phys, void *buf, size_t len)
 	st->n = 0;
 }
 
+/*
+ * A plain load of uncached memory reads the word itself, after its hook:
+ * so that it returns @old too, the word holds @old until the model's next
+ * event (swaps_settle()).  @o->lock held.
+ */
+static void swap_in(struct dmaemu_machine *m, struct dmaemu__order *o,
+		    uint64_t p, uint32_t old, uint64_t aseq)
+{
+	struct oswap *w = &o->swap[o->nswap];
+	uint32_t now;
+
+	if (o->nswap == SWAP_MAX || dmaemu__mem_read(m, p, &now, sizeof(now)) ||
+	    now == old || dmaemu__mem_write(m, p, &old, sizeof(old)))
+		return;
+	w->phys = p;
+	w->aseq = aseq;
+	w->put = old;
+	w->dev = now;
+	__atomic_store_n(&o->nswap, o->nswap + 1, __ATOMIC_RELEASE);
+}
+
 void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 		       bool store, bool buffered, const void *site,
 		       uint64_t *aseq)
@@ -620,6 +700,7 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 	c = ctx_self();
 	if (!c)
 		return;
+	swaps_settle(m, o, *aseq);
 	p = phys & ~(uint64_t)((1u << WORD_SHIFT) - 1);
 	phys_aligned = p;
 	end = (end + (1u << WORD_SHIFT) - 1) &
@@ -686,6 +767,8 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 					.phys[dmaemu__order_stale.n] = p;
 				dmaemu__order_stale
 					.old[dmaemu__order_stale.n++] = r->dold;
+				if (buffered)
+					swap_in(m, o, p, r->dold, *aseq);
 			}
 		}
 	}
@@ -874,7 +957,7 @@ static void device_read(struct dmaemu__order *o, const void *dev, uint64_t phys,
 }
 
 void dmaemu__order_device_before(struct dmaemu_machine *m, uint64_t phys,
-				 size_t len)
+				 size_t len, bool write)
 {
 	struct dmaemu__order *o = m->cpu ? m->cpu->order : NULL;
 	uint64_t p, end = phys + len;
@@ -882,6 +965,9 @@ void dmaemu__order_device_before(struct dmaemu_machine *m, uint64_t phys,
 	struct orec *r;
 
 	if (!o || !len || !dmaemu__order_tracked(m, phys))
+		return;
+	swaps_settle(m, o, 0);
+	if (!write)
 		return;
 	dmaemu__lock(&o->lock);
 	p = phys & ~(uint64_t)((1u << WORD_SHIFT) - 1);

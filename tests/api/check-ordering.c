@@ -97,6 +97,15 @@ static void dev_read(unsigned int i, unsigned int n)
 	ck_assert_int_eq(dmaemu_dma_read(dd, ring_dma + 4 * i, buf, 4 * n), 0);
 }
 
+/* The word @i as the device reads it. */
+static uint32_t dev_word(unsigned int i)
+{
+	uint32_t v;
+
+	ck_assert_int_eq(dmaemu_dma_read(dd, ring_dma + 4 * i, &v, 4), 0);
+	return v;
+}
+
 static void dev_write(unsigned int i, uint32_t v)
 {
 	ck_assert_int_eq(dmaemu_dma_write(dd, ring_dma + 4 * i, &v, 4), 0);
@@ -456,6 +465,8 @@ static unsigned int old_len_seeds(const char *opts, bool barrier,
 		ck_assert_uint_eq(done, 1);
 		ck_assert(len == 60 || len == 7);
 		old += len == 7;
+		/* The device reads memory, not the CPU's early view of it. */
+		ck_assert_uint_eq(dev_word(2), 60);
 		/* Memory holds the new length: after a barrier, every seed
 		 * reads it. */
 		rmb();
