@@ -480,13 +480,15 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	dmaemu__owner_map(m, phys, size, dir == DMAEMU__DIR_TO_DEVICE);
 	if (m->opt.prefetch)
 		dmaemu__prefetch_add_range(m, phys, size);
-	dmaemu__trace(m, DMAEMU__TRACE_DMA,
-		      type == DMAEMU__MAP_SINGLE ? "dma_map_single"
-						 : "dma_map_page",
-		      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
-		      " len=%zu attrs=0x%lx backend=%s",
-		      dev_name(dev), dir_name(dir), phys, (uint64_t)dma, size,
-		      attrs, ops->id.name);
+	/* The test first: the fields cost something to gather. */
+	if (dmaemu__tracing(m, DMAEMU__TRACE_DMA))
+		dmaemu__trace(m, DMAEMU__TRACE_DMA,
+			      type == DMAEMU__MAP_SINGLE ? "dma_map_single"
+							 : "dma_map_page",
+			      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
+			      " len=%zu attrs=0x%lx backend=%s",
+			      dev_name(dev), dir_name(dir), phys, (uint64_t)dma,
+			      size, attrs, ops->id.name);
 	trace_owner(m, dev, dma, size, dir, id, "device");
 	return dma;
 }
@@ -735,8 +737,11 @@ static void check_unmap(struct dmaemu_machine *m, struct device *dev,
 			enum dmaemu__map_type type, size_t size, int nents,
 			int dir)
 {
-	char where[400] = "";
+	/* Filled by where_of() for a report only: zeroing the whole array
+	 * here would cost every unmap a 400-byte store. */
+	char where[400];
 
+	where[0] = '\0';
 	if (map->type != type)
 		dmaemu__reportf(
 			m, DMAEMU_REPORT_UNMAP_TYPE_MISMATCH, map->phys,
@@ -909,13 +914,14 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 	}
 	DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), unmaps, 1);
 	ops = dmaemu__dma_ops_of(map->ops);
-	dmaemu__trace(m, DMAEMU__TRACE_DMA,
-		      type == DMAEMU__MAP_SINGLE ? "dma_unmap_single"
-						 : "dma_unmap_page",
-		      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
-		      " len=%zu attrs=0x%lx backend=%s",
-		      dev_name(dev), dir_name(dir), map->phys,
-		      (uint64_t)map->dma, size, attrs, ops->id.name);
+	if (dmaemu__tracing(m, DMAEMU__TRACE_DMA))
+		dmaemu__trace(m, DMAEMU__TRACE_DMA,
+			      type == DMAEMU__MAP_SINGLE ? "dma_unmap_single"
+							 : "dma_unmap_page",
+			      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
+			      " len=%zu attrs=0x%lx backend=%s",
+			      dev_name(dev), dir_name(dir), map->phys,
+			      (uint64_t)map->dma, size, attrs, ops->id.name);
 	/* Ownership moves before the maintenance: a bouncing backend's copy
 	 * back into the buffer is the CPU's own access.  Without
 	 * SKIP_CPU_SYNC the buffer is the CPU's again; with it, the lines

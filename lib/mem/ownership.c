@@ -177,7 +177,7 @@ static uint64_t *word_at(uint8_t *map, uint64_t l)
 int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		      bool to_device)
 {
-	uint64_t first, last, l, line = m->line;
+	uint64_t first, last, l, a, b, line = m->line;
 	bool edge_hi = (phys + size) & (line - 1);
 	bool edge_lo =
 		(phys & (line - 1)) ||
@@ -193,18 +193,25 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		return err;
 	/* Stores noted before the map were no handover's business. */
 	dmaemu__owner_stores_take(m, phys, size, NULL);
-	/* Lines first and last are edges when the buffer covers them in
-	 * part; a word of eight lines holding neither, with no holder yet,
-	 * takes one store. */
+	/*
+	 * Lines first and last are edges when the buffer covers them in
+	 * part.  Whole words of eight lines between them [a, b) take a word
+	 * at a time (one store where no mapping holds any of the eight);
+	 * the lines before and after them, edges included, a byte at a time.
+	 */
+	a = (first + edge_lo + 7) & ~(uint64_t)7;
+	b = (last + 1 - edge_hi) & ~(uint64_t)7;
+	if (a > b)
+		a = b = last + 1;
 #define EDGE(l) (((l) == first && edge_lo) || ((l) == last && edge_hi))
-	for (l = first; l <= last && (l & 7); l++)
+	for (l = first; l < a; l++)
 		store_byte(map, l,
 			   map_byte(load_byte(map, l), to_device, EDGE(l)));
-	for (; l + 8 <= last + 1; l += 8) {
+	for (; l < b; l += 8) {
 		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
 		unsigned int k;
 
-		if (!w && !EDGE(l) && !EDGE(l + 7)) {
+		if (!w) {
 			__atomic_store_n(word_at(map, l), fresh * ONES,
 					 __ATOMIC_RELAXED);
 			continue;
@@ -212,7 +219,7 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		for (k = 0; k < 8; k++)
 			store_byte(map, l + k,
 				   map_byte(load_byte(map, l + k), to_device,
-					    EDGE(l + k)));
+					    false));
 	}
 	for (; l <= last; l++)
 		store_byte(map, l,
