@@ -892,7 +892,8 @@ static inline bool nres_none8(const struct level *l, uint64_t line)
  * DMA map of memory the model does not hold is then one pass over 64
  * bytes per 4 KiB, with none of the per-step work of the walk.
  */
-static bool nres_none(const struct level *l, uint64_t first, uint64_t last)
+static inline bool nres_none(const struct level *l, uint64_t first,
+			     uint64_t last)
 {
 	const uint8_t *nres = l->nres;
 	uint64_t mask = l->nres_mask, line = first, w, acc;
@@ -1074,12 +1075,16 @@ static enum walk choose_walk(void)
 }
 
 /*
- * Apply @op to the lines of level @n overlapping [addr, end].  Cost: the
- * smaller of the range's lines and the level's slots, with eight lines per
- * step where the residency filter shows none of them resident.
+ * Apply @op to the lines of level @n overlapping [addr, end] (maint_level()
+ * has counted the operation and found a line of them perhaps resident).
+ * Cost: the smaller of the range's lines and the level's slots, with eight
+ * lines per step where the residency filter shows none of them resident.
  */
-static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
-			    uint64_t end, enum maint_op op)
+static __attribute__((noinline)) uint64_t maint_walk(struct cachesim *cs,
+						     unsigned int n,
+						     uint64_t addr,
+						     uint64_t end,
+						     enum maint_op op)
 {
 	struct level *l = &cs->lv[n];
 	uint64_t first = addr >> l->shift, last = end >> l->shift, line;
@@ -1105,11 +1110,6 @@ static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 	uint64_t glines = 0;
 	unsigned int wshift;
 
-	l->maint_ops++;
-	/* Nothing of a range smaller than the level resident: the common
-	 * case of a DMA map, settled before any of the walk's set-up. */
-	if (nres && last - first < nslots && nres_none(l, first, last))
-		return 0;
 	wshift = log2u(ways);
 #if HAVE_VECTOR_WALK
 	if (quick_clean && ways <= 8 && is_pow2(ways)) {
@@ -1191,6 +1191,26 @@ static uint64_t maint_level(struct cachesim *cs, unsigned int n, uint64_t addr,
 	l->maint_writebacks += wbs;
 	cs->mem_req[1] += wbs;
 	return l->maint_lines - before;
+}
+
+/*
+ * maint_walk() unless none of the lines is resident: the common case of a
+ * DMA map (a buffer written by code the model does not see, or long
+ * evicted), settled with one pass over the residency filter and none of
+ * the walk's set-up.
+ */
+static inline uint64_t maint_level(struct cachesim *cs, unsigned int n,
+				   uint64_t addr, uint64_t end,
+				   enum maint_op op)
+{
+	struct level *l = &cs->lv[n];
+	uint64_t first = addr >> l->shift, last = end >> l->shift;
+
+	l->maint_ops++;
+	if (l->nres && last - first < (uint64_t)l->sets * l->ways &&
+	    nres_none(l, first, last))
+		return 0;
+	return maint_walk(cs, n, addr, end, op);
 }
 
 static uint64_t maint_range(struct cachesim *cs, uint64_t addr, uint64_t len,

@@ -46,14 +46,14 @@ static size_t map_bytes(const struct dmaemu_machine *m,
 	return (size_t)(b->size >> m->line_shift);
 }
 
-/* The owner map of bank @i, made on first use; NULL when out of memory. */
-static uint8_t *owner_map(struct dmaemu_machine *m, unsigned int i)
+/* owner_map() the first time: make the map.  Out of line, so that the
+ * callers' fast path keeps a small frame. */
+static __attribute__((noinline)) uint8_t *owner_map_make(
+	struct dmaemu_machine *m, unsigned int i)
 {
-	uint8_t *map = __atomic_load_n(&m->owner[i], __ATOMIC_ACQUIRE);
+	uint8_t *map;
 	void *p;
 
-	if (map)
-		return map;
 	dmaemu__lock(&m->lock);
 	map = m->owner[i];
 	if (!map) {
@@ -73,9 +73,20 @@ static uint8_t *owner_map(struct dmaemu_machine *m, unsigned int i)
 	return map;
 }
 
+/* The owner map of bank @i, made on first use; NULL when out of memory. */
+static inline uint8_t *owner_map(struct dmaemu_machine *m, unsigned int i)
+{
+	uint8_t *map = __atomic_load_n(&m->owner[i], __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(map != NULL, 1))
+		return map;
+	return owner_map_make(m, i);
+}
+
 /* The map of the bank holding [@phys, +@size) and the line range. */
-static uint8_t *range_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
-			  uint64_t *first, uint64_t *last, int *err)
+static inline uint8_t *range_map(struct dmaemu_machine *m, uint64_t phys,
+				 size_t size, uint64_t *first, uint64_t *last,
+				 int *err)
 {
 	struct dmaemu__bank *b;
 	unsigned int i;
@@ -664,18 +675,16 @@ bool dmaemu__owner_stores_noted(struct dmaemu_machine *m, uint64_t line_phys)
 	return any;
 }
 
-bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
-			       size_t size, struct dmaemu__lost_stores *out)
+/* dmaemu__owner_stores_take() once some line has stores noted.  Out of
+ * line: every map and unmap asks, and almost always nothing is noted. */
+static __attribute__((noinline)) bool stores_take(
+	struct dmaemu_machine *m, struct dmaemu__own_stores *s, uint64_t phys,
+	size_t size, struct dmaemu__lost_stores *out)
 {
-	struct dmaemu__own_stores *s = m->own_stores;
 	uint64_t first, last, l, end = phys + size;
 	bool any = false;
 	size_t i;
 
-	if (out)
-		memset(out, 0, sizeof(*out));
-	if (!s || !size || !__atomic_load_n(&s->used, __ATOMIC_RELAXED))
-		return false;
 	first = phys >> m->line_shift;
 	last = (end - 1) >> m->line_shift;
 	dmaemu__lock(&s->lock);
@@ -698,4 +707,16 @@ bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
 	}
 	dmaemu__unlock(&s->lock);
 	return any;
+}
+
+bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
+			       size_t size, struct dmaemu__lost_stores *out)
+{
+	struct dmaemu__own_stores *s = m->own_stores;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!s || !size || !__atomic_load_n(&s->used, __ATOMIC_RELAXED))
+		return false;
+	return stores_take(m, s, phys, size, out);
 }
