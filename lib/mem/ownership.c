@@ -194,6 +194,7 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		(phys & (line - 1)) ||
 		(!((phys ^ (phys + size - 1)) >> m->line_shift) && edge_hi);
 	uint8_t fresh = map_byte(0, to_device, false);
+	uint64_t fresh_w = fresh * ONES;
 	uint8_t *map;
 	int err = 0;
 
@@ -223,7 +224,7 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		unsigned int k;
 
 		if (!w) {
-			__atomic_store_n(word_at(map, l), fresh * ONES,
+			__atomic_store_n(word_at(map, l), fresh_w,
 					 __ATOMIC_RELAXED);
 			continue;
 		}
@@ -257,7 +258,9 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
 			bool keep_shared)
 {
-	uint64_t first, last, l;
+	/* The last word found held by one mapping only (0 at first: either
+	 * way a word of 0 stays 0). */
+	uint64_t first, last, l, only = 0;
 	uint8_t *map;
 	int err = 0;
 
@@ -271,11 +274,13 @@ int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		store_byte(map, l, unmap_byte(load_byte(map, l), keep_shared));
 	for (; l + 8 <= last + 1; l += 8) {
 		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
-		uint8_t o = (uint8_t)w;
 		unsigned int k;
 
-		/* The common case: eight lines held by this mapping only. */
-		if (w == o * ONES && holders(o) == 1) {
+		/* The common case: eight lines held by this mapping only,
+		 * all alike (as the word before, which saves the tests). */
+		if (w == only ||
+		    (w == (uint8_t)w * ONES && holders((uint8_t)w) == 1)) {
+			only = w;
 			__atomic_store_n(word_at(map, l), 0, __ATOMIC_RELAXED);
 			continue;
 		}
