@@ -207,7 +207,16 @@ void dmaemu__order_barrier(unsigned int kind)
 		__atomic_store_n(&c->wgen, c->wgen + 1, __ATOMIC_RELEASE);
 	if (kind & DMAEMU_BARRIER_READ) {
 		c->rgen++;
-		c->rbar = tick();
+		/*
+		 * rbar is only compared with device writes' clocks.  When the
+		 * clock has not moved since this context's last read barrier,
+		 * no event came between the two: the old value orders every
+		 * write, past and future, as a new tick would, and saves
+		 * the maps and unmaps of a streaming driver an atomic add on
+		 * the process-wide clock each.
+		 */
+		if (__atomic_load_n(&order_clock, __ATOMIC_SEQ_CST) != c->rbar)
+			c->rbar = tick();
 	}
 }
 

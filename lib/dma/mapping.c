@@ -310,17 +310,14 @@ static const char *describe_host(struct dmaemu_machine *m, const void *p,
  * read a line; the holder is named through the ownership finder.  One
  * report a map; the mapping is made all the same.
  */
-static void check_overlap(struct dmaemu_machine *m, struct device *dev,
-			  uint64_t phys, size_t size, int dir,
-			  unsigned long attrs, const char *fn)
+static __attribute__((noinline)) void check_overlap_lines(
+	struct dmaemu_machine *m, struct device *dev, uint64_t phys,
+	size_t size, int dir, unsigned long attrs, const char *fn)
 {
 	uint64_t line = m->line, p, lo, hi;
 	struct dmaemu__owner_info o;
 	uint8_t b;
 
-	if (dir == DMAEMU__DIR_TO_DEVICE || (attrs & DMA_ATTR_SKIP_CPU_SYNC) ||
-	    !size)
-		return;
 	lo = phys & ~(line - 1);
 	hi = ((phys + size - 1) | (line - 1)) + 1;
 	for (p = lo; p < hi; p += line) {
@@ -347,21 +344,35 @@ static void check_overlap(struct dmaemu_machine *m, struct device *dev,
 	}
 }
 
-/*
- * Map [@phys, +@size) after validation; @type, @cpu, @fn, @caller for the
- * record.  Return: the bus address or DMA_MAPPING_ERROR.
- */
-/* Should this map fail by fault injection (fail_dma_map)? */
-static bool fault_map(struct dmaemu_machine *m, struct device *dev,
-		      const char *fn, size_t size, int dir)
+/* The lines' walk is out of line: most maps are DMA_TO_DEVICE, which
+ * need none of its set-up. */
+static inline void check_overlap(struct dmaemu_machine *m, struct device *dev,
+				 uint64_t phys, size_t size, int dir,
+				 unsigned long attrs, const char *fn)
+{
+	if (dir == DMAEMU__DIR_TO_DEVICE || (attrs & DMA_ATTR_SKIP_CPU_SYNC) ||
+	    !size)
+		return;
+	check_overlap_lines(m, dev, phys, size, dir, attrs, fn);
+}
+
+static __attribute__((noinline)) bool fault_map_armed(struct dmaemu_machine *m,
+						      struct device *dev,
+						      const char *fn,
+						      size_t size, int dir)
 {
 	char what[256];
 
-	if (!dmaemu__fault_armed(m))
-		return false;
 	snprintf(what, sizeof(what), "%s(%s, %zu bytes, %s)", fn, dev_name(dev),
 		 size, dir_name(dir));
 	return dmaemu__should_fail(m, DMAEMU_FAULT_DMA_MAP, size, what);
+}
+
+/* Should this map fail by fault injection (fail_dma_map)? */
+static inline bool fault_map(struct dmaemu_machine *m, struct device *dev,
+			     const char *fn, size_t size, int dir)
+{
+	return dmaemu__fault_armed(m) && fault_map_armed(m, dev, fn, size, dir);
 }
 
 /* The device's statistics: a map of @bytes; a sync (the API's calls, counted
@@ -444,6 +455,10 @@ static inline void maint_into(struct dmaemu__mapping *map)
 	map->bytes_bounced += dmaemu__maint_acc.bounced;
 }
 
+/*
+ * Map [@phys, +@size) after validation; @type, @cpu, @fn, @caller for the
+ * record.  Return: the bus address or DMA_MAPPING_ERROR.
+ */
 static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 			   uint64_t phys, const void *cpu, size_t size, int dir,
 			   unsigned long attrs, enum dmaemu__map_type type,
@@ -480,13 +495,15 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	dmaemu__owner_map(m, phys, size, dir == DMAEMU__DIR_TO_DEVICE);
 	if (m->opt.prefetch)
 		dmaemu__prefetch_add_range(m, phys, size);
-	dmaemu__trace(m, DMAEMU__TRACE_DMA,
-		      type == DMAEMU__MAP_SINGLE ? "dma_map_single"
-						 : "dma_map_page",
-		      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
-		      " len=%zu attrs=0x%lx backend=%s",
-		      dev_name(dev), dir_name(dir), phys, (uint64_t)dma, size,
-		      attrs, ops->id.name);
+	/* The test first: the fields cost something to gather. */
+	if (dmaemu__tracing(m, DMAEMU__TRACE_DMA))
+		dmaemu__trace(m, DMAEMU__TRACE_DMA,
+			      type == DMAEMU__MAP_SINGLE ? "dma_map_single"
+							 : "dma_map_page",
+			      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
+			      " len=%zu attrs=0x%lx backend=%s",
+			      dev_name(dev), dir_name(dir), phys, (uint64_t)dma,
+			      size, attrs, ops->id.name);
 	trace_owner(m, dev, dma, size, dir, id, "device");
 	return dma;
 }
@@ -730,13 +747,16 @@ static const char *where_of(const struct dmaemu__mapping *map, char *buf,
  * single or page mapping (Linux 4.14 tracks it for those only).  The
  * unmap goes on whatever they find.
  */
-static void check_unmap(struct dmaemu_machine *m, struct device *dev,
-			const char *fn, const struct dmaemu__mapping *map,
-			enum dmaemu__map_type type, size_t size, int nents,
-			int dir)
+static __attribute__((noinline)) void check_unmap_report(
+	struct dmaemu_machine *m, struct device *dev, const char *fn,
+	const struct dmaemu__mapping *map, enum dmaemu__map_type type,
+	size_t size, int nents, int dir)
 {
-	char where[400] = "";
+	/* Filled by where_of() for a report only: zeroing the whole array
+	 * here would cost every unmap a 400-byte store. */
+	char where[400];
 
+	where[0] = '\0';
 	if (map->type != type)
 		dmaemu__reportf(
 			m, DMAEMU_REPORT_UNMAP_TYPE_MISMATCH, map->phys,
@@ -772,6 +792,23 @@ static void check_unmap(struct dmaemu_machine *m, struct device *dev,
 				fn, dev_name(dev), (uint64_t)map->dma,
 				map->size, dir_name(map->dir),
 				where_of(map, where, sizeof(where)));
+}
+
+/* Whether check_unmap_report() has anything to say, tested inline: a
+ * correct unmap pays a few compares. */
+static inline void check_unmap(struct dmaemu_machine *m, struct device *dev,
+			       const char *fn,
+			       const struct dmaemu__mapping *map,
+			       enum dmaemu__map_type type, size_t size,
+			       int nents, int dir)
+{
+	if (map->type != type ||
+	    (type == DMAEMU__MAP_SG && nents != map->nents) ||
+	    dir != map->dir ||
+	    ((map->type == DMAEMU__MAP_SINGLE ||
+	      map->type == DMAEMU__MAP_PAGE) &&
+	     !map->error_checked))
+		check_unmap_report(m, dev, fn, map, type, size, nents, dir);
 }
 
 /*
@@ -909,13 +946,14 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 	}
 	DMAEMU__STAT_ADD(dmaemu__dev_stats(dev), unmaps, 1);
 	ops = dmaemu__dma_ops_of(map->ops);
-	dmaemu__trace(m, DMAEMU__TRACE_DMA,
-		      type == DMAEMU__MAP_SINGLE ? "dma_unmap_single"
-						 : "dma_unmap_page",
-		      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
-		      " len=%zu attrs=0x%lx backend=%s",
-		      dev_name(dev), dir_name(dir), map->phys,
-		      (uint64_t)map->dma, size, attrs, ops->id.name);
+	if (dmaemu__tracing(m, DMAEMU__TRACE_DMA))
+		dmaemu__trace(m, DMAEMU__TRACE_DMA,
+			      type == DMAEMU__MAP_SINGLE ? "dma_unmap_single"
+							 : "dma_unmap_page",
+			      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
+			      " len=%zu attrs=0x%lx backend=%s",
+			      dev_name(dev), dir_name(dir), map->phys,
+			      (uint64_t)map->dma, size, attrs, ops->id.name);
 	/* Ownership moves before the maintenance: a bouncing backend's copy
 	 * back into the buffer is the CPU's own access.  Without
 	 * SKIP_CPU_SYNC the buffer is the CPU's again; with it, the lines

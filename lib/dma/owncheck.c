@@ -233,29 +233,25 @@ static bool handover_invalidates(const struct dmaemu_machine *m,
 	return false;
 }
 
-void dmaemu__owncheck_handover(struct device *dev,
-			       const struct dmaemu__mapping *map, uint64_t phys,
-			       size_t size, int dir, unsigned long attrs,
-			       enum dmaemu__handover how, const char *fn)
+/*
+ * The report of dmaemu__owncheck_handover(): the stores @ls that the
+ * handover invalidates.  Out of line, so that a handover with nothing to
+ * report sets up none of the report's buffers.
+ */
+static __attribute__((noinline)) void report_handover(
+	struct device *dev, const struct dmaemu__mapping *map, uint64_t phys,
+	size_t size, int dir, enum dmaemu__handover how, const char *fn,
+	const struct dmaemu__lost_stores *lsp)
 {
 	struct dmaemu_device *d = dev->dmaemu;
 	struct dmaemu_machine *m = d->m;
-	struct dmaemu__lost_stores ls;
+	struct dmaemu__lost_stores ls = *lsp;
 	struct dmaemu__owner_info o;
 	struct dmaemu__report_info r;
 	struct dmaemu__own_last last;
 	char fix[300], call[160], stored[300] = "";
 	const char *dname = dmaemu__dir_name(dir, "DMA_NONE");
 
-	if (map->type == DMAEMU__MAP_RESOURCE)
-		return;
-	if (!dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE) ||
-	    !handover_invalidates(m, how, dir, attrs)) {
-		dmaemu__owner_stores_take(m, phys, size, NULL);
-		return;
-	}
-	if (!dmaemu__owner_stores_take(m, phys, size, &ls))
-		return;
 	/* One report per mapping and store site; repeats are counted. */
 	memset(&last, 0, sizeof(last));
 	last.kind = DMAEMU_REPORT_LOST_CPU_WRITE;
@@ -310,6 +306,25 @@ void dmaemu__owncheck_handover(struct device *dev,
 		       o.sg ? "scatterlist" : "streaming",
 		       (unsigned long long)map->dma, map->size, fix, stored,
 		       dmaemu__owner_made_at(&o), o.backend);
+}
+
+void dmaemu__owncheck_handover(struct device *dev,
+			       const struct dmaemu__mapping *map, uint64_t phys,
+			       size_t size, int dir, unsigned long attrs,
+			       enum dmaemu__handover how, const char *fn)
+{
+	struct dmaemu_machine *m = dev->dmaemu->m;
+	struct dmaemu__lost_stores ls;
+
+	if (map->type == DMAEMU__MAP_RESOURCE)
+		return;
+	if (!dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE) ||
+	    !handover_invalidates(m, how, dir, attrs)) {
+		dmaemu__owner_stores_take(m, phys, size, NULL);
+		return;
+	}
+	if (dmaemu__owner_stores_take(m, phys, size, &ls))
+		report_handover(dev, map, phys, size, dir, how, fn, &ls);
 }
 
 /* "the DMA_FROM_DEVICE streaming mapping dma 0x80021000+1514 (direct

@@ -338,19 +338,26 @@ static void gone_add(struct dmaemu__registry *reg,
 	reg->gone_next++;
 }
 
+/* Remove one record, remembered as gone (gone_add(), filled in place:
+ * every unmap comes here).  Lock held. */
 static void remove_one(struct dmaemu__registry *reg, struct dmaemu__mapping *m)
 {
-	struct dmaemu__coh_range g = {.dma = m->dma,
-				      .size = m->size,
-				      .dir = m->dir,
-				      .type = m->type,
-				      .fn = m->fn,
-				      .caller = m->caller,
-				      .backend = m->ops ? m->ops->name : NULL};
+	const struct dmaemu__call *call = dmaemu__call_current();
+	struct dmaemu__coh_range *g = &reg->gone[reg->gone_next % GONE_MAX];
 
 	RB_REMOVE(reg_tree, &reg->tree, node_of(m));
 	reg->count--;
-	gone_add(reg, &g);
+	g->dma = m->dma;
+	g->size = m->size;
+	g->dir = m->dir;
+	g->type = m->type;
+	g->fn = m->fn;
+	g->caller = m->caller;
+	g->backend = m->ops ? m->ops->name : NULL;
+	g->attrs = 0;
+	g->gone_fn = call ? call->fn : NULL;
+	g->gone_caller = call ? call->caller : NULL;
+	reg->gone_next++;
 }
 
 /* Remove a record (a scatterlist head with its segments).  Lock held. */

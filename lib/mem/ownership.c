@@ -46,14 +46,14 @@ static size_t map_bytes(const struct dmaemu_machine *m,
 	return (size_t)(b->size >> m->line_shift);
 }
 
-/* The owner map of bank @i, made on first use; NULL when out of memory. */
-static uint8_t *owner_map(struct dmaemu_machine *m, unsigned int i)
+/* owner_map() the first time: make the map.  Out of line, so that the
+ * callers' fast path keeps a small frame. */
+static __attribute__((noinline)) uint8_t *owner_map_make(
+	struct dmaemu_machine *m, unsigned int i)
 {
-	uint8_t *map = __atomic_load_n(&m->owner[i], __ATOMIC_ACQUIRE);
+	uint8_t *map;
 	void *p;
 
-	if (map)
-		return map;
 	dmaemu__lock(&m->lock);
 	map = m->owner[i];
 	if (!map) {
@@ -73,9 +73,20 @@ static uint8_t *owner_map(struct dmaemu_machine *m, unsigned int i)
 	return map;
 }
 
+/* The owner map of bank @i, made on first use; NULL when out of memory. */
+static inline uint8_t *owner_map(struct dmaemu_machine *m, unsigned int i)
+{
+	uint8_t *map = __atomic_load_n(&m->owner[i], __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(map != NULL, 1))
+		return map;
+	return owner_map_make(m, i);
+}
+
 /* The map of the bank holding [@phys, +@size) and the line range. */
-static uint8_t *range_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
-			  uint64_t *first, uint64_t *last, int *err)
+static inline uint8_t *range_map(struct dmaemu_machine *m, uint64_t phys,
+				 size_t size, uint64_t *first, uint64_t *last,
+				 int *err)
 {
 	struct dmaemu__bank *b;
 	unsigned int i;
@@ -177,12 +188,13 @@ static uint64_t *word_at(uint8_t *map, uint64_t l)
 int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		      bool to_device)
 {
-	uint64_t first, last, l, line = m->line;
+	uint64_t first, last, l, a, b, line = m->line;
 	bool edge_hi = (phys + size) & (line - 1);
 	bool edge_lo =
 		(phys & (line - 1)) ||
 		(!((phys ^ (phys + size - 1)) >> m->line_shift) && edge_hi);
 	uint8_t fresh = map_byte(0, to_device, false);
+	uint64_t fresh_w = fresh * ONES;
 	uint8_t *map;
 	int err = 0;
 
@@ -193,26 +205,33 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		return err;
 	/* Stores noted before the map were no handover's business. */
 	dmaemu__owner_stores_take(m, phys, size, NULL);
-	/* Lines first and last are edges when the buffer covers them in
-	 * part; a word of eight lines holding neither, with no holder yet,
-	 * takes one store. */
+	/*
+	 * Lines first and last are edges when the buffer covers them in
+	 * part.  Whole words of eight lines between them [a, b) take a word
+	 * at a time (one store where no mapping holds any of the eight);
+	 * the lines before and after them, edges included, a byte at a time.
+	 */
+	a = (first + edge_lo + 7) & ~(uint64_t)7;
+	b = (last + 1 - edge_hi) & ~(uint64_t)7;
+	if (a > b)
+		a = b = last + 1;
 #define EDGE(l) (((l) == first && edge_lo) || ((l) == last && edge_hi))
-	for (l = first; l <= last && (l & 7); l++)
+	for (l = first; l < a; l++)
 		store_byte(map, l,
 			   map_byte(load_byte(map, l), to_device, EDGE(l)));
-	for (; l + 8 <= last + 1; l += 8) {
+	for (; l < b; l += 8) {
 		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
 		unsigned int k;
 
-		if (!w && !EDGE(l) && !EDGE(l + 7)) {
-			__atomic_store_n(word_at(map, l), fresh * ONES,
+		if (!w) {
+			__atomic_store_n(word_at(map, l), fresh_w,
 					 __ATOMIC_RELAXED);
 			continue;
 		}
 		for (k = 0; k < 8; k++)
 			store_byte(map, l + k,
 				   map_byte(load_byte(map, l + k), to_device,
-					    EDGE(l + k)));
+					    false));
 	}
 	for (; l <= last; l++)
 		store_byte(map, l,
@@ -239,7 +258,9 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
 			bool keep_shared)
 {
-	uint64_t first, last, l;
+	/* The last word found held by one mapping only (0 at first: either
+	 * way a word of 0 stays 0). */
+	uint64_t first, last, l, only = 0;
 	uint8_t *map;
 	int err = 0;
 
@@ -253,11 +274,13 @@ int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		store_byte(map, l, unmap_byte(load_byte(map, l), keep_shared));
 	for (; l + 8 <= last + 1; l += 8) {
 		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
-		uint8_t o = (uint8_t)w;
 		unsigned int k;
 
-		/* The common case: eight lines held by this mapping only. */
-		if (w == o * ONES && holders(o) == 1) {
+		/* The common case: eight lines held by this mapping only,
+		 * all alike (as the word before, which saves the tests). */
+		if (w == only ||
+		    (w == (uint8_t)w * ONES && holders((uint8_t)w) == 1)) {
+			only = w;
 			__atomic_store_n(word_at(map, l), 0, __ATOMIC_RELAXED);
 			continue;
 		}
@@ -657,18 +680,16 @@ bool dmaemu__owner_stores_noted(struct dmaemu_machine *m, uint64_t line_phys)
 	return any;
 }
 
-bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
-			       size_t size, struct dmaemu__lost_stores *out)
+/* dmaemu__owner_stores_take() once some line has stores noted.  Out of
+ * line: every map and unmap asks, and almost always nothing is noted. */
+static __attribute__((noinline)) bool stores_take(
+	struct dmaemu_machine *m, struct dmaemu__own_stores *s, uint64_t phys,
+	size_t size, struct dmaemu__lost_stores *out)
 {
-	struct dmaemu__own_stores *s = m->own_stores;
 	uint64_t first, last, l, end = phys + size;
 	bool any = false;
 	size_t i;
 
-	if (out)
-		memset(out, 0, sizeof(*out));
-	if (!s || !size || !__atomic_load_n(&s->used, __ATOMIC_RELAXED))
-		return false;
 	first = phys >> m->line_shift;
 	last = (end - 1) >> m->line_shift;
 	dmaemu__lock(&s->lock);
@@ -691,4 +712,16 @@ bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
 	}
 	dmaemu__unlock(&s->lock);
 	return any;
+}
+
+bool dmaemu__owner_stores_take(struct dmaemu_machine *m, uint64_t phys,
+			       size_t size, struct dmaemu__lost_stores *out)
+{
+	struct dmaemu__own_stores *s = m->own_stores;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!s || !size || !__atomic_load_n(&s->used, __ATOMIC_RELAXED))
+		return false;
+	return stores_take(m, s, phys, size, out);
 }

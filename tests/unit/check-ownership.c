@@ -683,6 +683,78 @@ START_TEST(test_skip_cpu_sync_shared)
 }
 END_TEST
 
+/*
+ * test_skip_cpu_sync_shared() with a page: its lines' ownership bytes are
+ * whole words, which an unmap takes a word at a time.  The second device's
+ * unmap leaves every line held by the first, in the device domain: a CPU
+ * store is still reported, until the first device unmaps too.
+ */
+START_TEST(test_skip_cpu_sync_shared_page)
+{
+	struct page *pg;
+	uint8_t *buf;
+	dma_addr_t d1, d2;
+	uint64_t before;
+
+	start(_i);
+	dd2 = dmaemu_device_create(m, "dev1", NULL, NULL);
+	ck_assert_ptr_nonnull(dd2);
+	dev2 = dmaemu_device_to_dev(dd2);
+	pg = alloc_pages(GFP_KERNEL, 0);
+	ck_assert_ptr_nonnull(pg);
+	buf = page_address(pg);
+	memset(buf, 'M', 4096);
+	d1 = map(buf, 4096, DMA_TO_DEVICE);
+	d2 = dma_map_single_attrs(dev2, buf, 4096, DMA_TO_DEVICE,
+				  DMA_ATTR_SKIP_CPU_SYNC);
+	ck_assert(!dma_mapping_error(dev2, d2));
+	dma_unmap_single_attrs(dev2, d2, 4096, DMA_TO_DEVICE,
+			       DMA_ATTR_SKIP_CPU_SYNC);
+	before = count(NULL);
+	poke(buf + 1000, 'X');
+	one_report("cpu-access-device-owned", before, virt_to_phys(buf) + 1000,
+		   1);
+	dma_unmap_single(dev, d1, 4096, DMA_TO_DEVICE);
+	poke(buf + 1000, 'Y'); /* the CPU's again */
+	ck_assert_uint_eq(count(NULL), before + 1);
+	__free_pages(pg, 0);
+}
+END_TEST
+
+/*
+ * test_partial_lines_per_byte() with the partly covered first line at the
+ * start of a page, the first of a word of eight ownership bytes (maps take
+ * whole words a word at a time), and the last one at the start of another
+ * word: the neighbours' bytes in both stay the CPU's.
+ */
+START_TEST(test_partial_lines_word_aligned)
+{
+	struct page *pg;
+	uint8_t *area;
+	uint64_t before;
+	dma_addr_t dma;
+	int i;
+
+	start(_i);
+	pg = alloc_pages(GFP_KERNEL, 0);
+	ck_assert_ptr_nonnull(pg);
+	area = page_address(pg);
+	memset(area, 0, 4096);
+	dma = map(area + 16, 2048, DMA_FROM_DEVICE); /* lines 0 and 32 */
+	before = count(NULL);
+	for (i = 0; i < 16; i++)
+		(void)peek(area + i);
+	for (i = 2064; i < 2112; i++)
+		(void)peek(area + i);
+	ck_assert_uint_eq(count(NULL), before);
+	(void)peek(area + 16);
+	one_report("cpu-access-device-owned", before, virt_to_phys(area) + 16,
+		   1);
+	dma_unmap_single(dev, dma, 2048, DMA_FROM_DEVICE);
+	__free_pages(pg, 0);
+}
+END_TEST
+
 /* NON_CONSISTENT memory with its dma_cache_sync() calls: silent. */
 START_TEST(test_non_consistent_synced)
 {
@@ -757,6 +829,8 @@ static Suite *ownership_suite(void)
 	tcase_add_loop_test(tc, test_skip_sync_dirty, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_coherent_silent, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_skip_cpu_sync_shared, 0, VARIANTS);
+	tcase_add_loop_test(tc, test_skip_cpu_sync_shared_page, 0, VARIANTS);
+	tcase_add_loop_test(tc, test_partial_lines_word_aligned, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_non_consistent_synced, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_partial_write_and_reuse, 0, VARIANTS);
 	suite_add_tcase(s, tc);
