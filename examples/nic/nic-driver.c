@@ -5,7 +5,8 @@
  * author would, without NAPI: probe maps the registers, allocates the two
  * descriptor rings in coherent memory and posts RX buffers mapped once
  * DMA_FROM_DEVICE; xmit copies the frame into a buffer, maps it
- * DMA_TO_DEVICE and rings the doorbell; the interrupt handler reads how far
+ * DMA_TO_DEVICE and rings the doorbell (once a batch, as with
+ * skb->xmit_more: nicdrv_xmit_more()); the interrupt handler reads how far
  * the card got (TX_HEAD, RX_HEAD), cleans the TX ring (unmap, free) and
  * wakes the readers; recv syncs a received buffer for the CPU, copies the
  * frame out and gives the buffer back; remove quiesces the card before
