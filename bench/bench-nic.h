@@ -27,7 +27,9 @@
  * bench_nic_pps() - frames per second of @frames 64-byte frames sent and
  * received through the loopback of a card on a machine made with @opts,
  * with TX and RX interrupt coalescing @coal; each frame's contents are
- * checked.  The machine's report count is added to *@reports.
+ * checked.  The frames go out BENCH_NIC_BATCH at a time, one doorbell
+ * each batch (nicdrv_xmit_more()), and the oldest come back while the
+ * card works on the newest, BENCH_NIC_INFLIGHT at most in flight.  The machine's report count is added to *@reports.
  * Return: the rate, or -1 on an error or a wrong frame.
  */
 static double bench_nic_pps(const char *opts, unsigned int coal,
