@@ -14,8 +14,9 @@
  *                     target >= 1.6.
  *   nic_pps           100,000 64-byte frames sent and received through the
  *                     card's loopback with RX and TX interrupt coalescing
- *                     of 16; target >= 500,000 frames/s.  The same with one
- *                     interrupt per frame is printed beside it.
+ *                     of 16 (bench-nic.h: batches of 16 frames a doorbell,
+ *                     48 in flight); target >= 500,000 frames/s.  The same
+ *                     with one interrupt per frame is printed beside it.
  *   irq_round_trip    doorbell -> device thread -> interrupt handler ->
  *                     completion for a 64-byte fill descriptor, median,
  *                     beside a bare condition-variable round trip between

@@ -5,7 +5,8 @@
  * author would, without NAPI: probe maps the registers, allocates the two
  * descriptor rings in coherent memory and posts RX buffers mapped once
  * DMA_FROM_DEVICE; xmit copies the frame into a buffer, maps it
- * DMA_TO_DEVICE and rings the doorbell; the interrupt handler reads how far
+ * DMA_TO_DEVICE and rings the doorbell (once a batch, as with
+ * skb->xmit_more: nicdrv_xmit_more()); the interrupt handler reads how far
  * the card got (TX_HEAD, RX_HEAD), cleans the TX ring (unmap, free) and
  * wakes the readers; recv syncs a received buffer for the CPU, copies the
  * frame out and gives the buffer back; remove quiesces the card before
@@ -170,7 +171,27 @@ static bool tx_room(struct nicdrv *nd)
 	return room;
 }
 
-int nicdrv_xmit(struct nicdrv *nd, const void *data, size_t len)
+/* Ring the doorbell: the card takes the descriptors up to tx_tail.
+ * nd->lock held. */
+static void tx_kick(struct nicdrv *nd)
+{
+#ifdef NIC_RELAXED_DOORBELL
+	/*
+	 * The variant the data sheet allows: a wmb() orders the descriptor
+	 * before a writel_relaxed() doorbell (tests/api/check-ordering-
+	 * nic.c builds it, and with NIC_NO_DOORBELL_WMB without the wmb()).
+	 */
+#ifndef NIC_NO_DOORBELL_WMB
+	wmb();
+#endif
+	writel_relaxed(nd->tx_tail, nd->regs + NIC_TX_TAIL);
+#else
+	/* writel() orders the descriptors' stores before the doorbell. */
+	writel(nd->tx_tail, nd->regs + NIC_TX_TAIL);
+#endif
+}
+
+int nicdrv_xmit_more(struct nicdrv *nd, const void *data, size_t len, bool more)
 {
 	struct nic_desc *d;
 	unsigned long flags;
@@ -208,20 +229,10 @@ int nicdrv_xmit(struct nicdrv *nd, const void *data, size_t len)
 	dma_wmb(); /* the descriptor before its OWN bit */
 	WRITE_ONCE(d->status, NIC_OWN);
 	nd->tx_tail = (i + 1) % NIC_RING;
-#ifdef NIC_RELAXED_DOORBELL
-	/*
-	 * The variant the data sheet allows: a wmb() orders the descriptor
-	 * before a writel_relaxed() doorbell (tests/api/check-ordering-
-	 * nic.c builds it, and with NIC_NO_DOORBELL_WMB without the wmb()).
-	 */
-#ifndef NIC_NO_DOORBELL_WMB
-	wmb();
-#endif
-	writel_relaxed(nd->tx_tail, nd->regs + NIC_TX_TAIL);
-#else
-	/* writel() orders the descriptor's stores before the doorbell. */
-	writel(nd->tx_tail, nd->regs + NIC_TX_TAIL);
-#endif
+	/* As with skb->xmit_more: one doorbell for a batch, and at once
+	 * when the ring is full (the card must make room). */
+	if (!more || (nd->tx_tail + 1) % NIC_RING == nd->tx_clean)
+		tx_kick(nd);
 	spin_unlock_irqrestore(&nd->lock, flags);
 	mutex_unlock(&nd->tx_mutex);
 	return 0;
@@ -232,6 +243,11 @@ out_unmap:
 out_free:
 	kfree(buf);
 	return ret;
+}
+
+int nicdrv_xmit(struct nicdrv *nd, const void *data, size_t len)
+{
+	return nicdrv_xmit_more(nd, data, len, false);
 }
 
 /* Has the card written back RX descriptor @i?  rx_mutex held. */

@@ -29,6 +29,15 @@ struct nicdrv *nicdrv_first(void);
 int nicdrv_xmit(struct nicdrv *nd, const void *data, size_t len);
 
 /*
+ * nicdrv_xmit() for a batch, as a network stack passes skb->xmit_more:
+ * with @more, another frame follows at once, and the doorbell waits for
+ * it (it is rung anyway when the ring is full).  The last frame of a
+ * batch must have @more false, or it may stay queued.
+ */
+int nicdrv_xmit_more(struct nicdrv *nd, const void *data, size_t len,
+		     bool more);
+
+/*
  * Receive the next frame into @buf (at most @size bytes copied), waiting
  * up to @timeout jiffies.
  * Return: the frame's length; -EIO when the card marked that descriptor

@@ -21,8 +21,9 @@
  *
  *   1. wait on ic->cond until some descriptor is deliverable (round
  *      robin over the machine's descriptors);
- *   2. if a thread of the machine has interrupts off (m->irqs_off), poll
- *      again in 50 us: no handler starts while interrupts are off;
+ *   2. if a thread of the machine has interrupts off (m->irqs_off), look
+ *      again, yielding the CPU, up to 16 times, then every 50 us: no
+ *      handler starts while interrupts are off;
  *   3. mark it in progress (an edge is consumed), drop the lock, run the
  *      hard handler in hardirq context with interrupts off;
  *   4. retake the lock: IRQ_WAKE_THREAD wakes the threaded handler (its
@@ -48,6 +49,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <time.h>
 
 #include <linux/interrupt.h>
@@ -58,6 +60,7 @@
 #define NR_IRQS 4096	    /* numbers in the process */
 #define UNHANDLED_LIMIT 100 /* IRQ_NONE in a row before "nobody cared" */
 #define GATE_POLL_NS 50000  /* re-check of m->irqs_off */
+#define GATE_YIELDS 16	    /* looks at m->irqs_off before that */
 
 struct dmaemu__irqc;
 
@@ -198,9 +201,21 @@ static struct dmaemu__irq_desc *pick(struct dmaemu__irqc *ic)
 	return NULL;
 }
 
+static bool irqs_off(struct dmaemu_machine *m)
+{
+	return __atomic_load_n(&m->irqs_off, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Interrupts are off (ic->lock held): wait until they may be back on.
+ * Mostly they come back at the end of a short critical section
+ * (spin_unlock_irqrestore()), so the thread first looks again a few
+ * times, giving its CPU away, and only then polls every GATE_POLL_NS.
+ */
 static void gate_wait(struct dmaemu__irqc *ic)
 {
 	struct timespec ts;
+	unsigned int i;
 	uint64_t ns;
 
 	if (ic->sctx) {
@@ -208,6 +223,12 @@ static void gate_wait(struct dmaemu__irqc *ic)
 			       DMAEMU__SCHED_IDLE, "irqs off");
 		return;
 	}
+	dmaemu__unlock(&ic->lock);
+	for (i = 0; i < GATE_YIELDS && irqs_off(ic->m); i++)
+		sched_yield();
+	dmaemu__lock(&ic->lock);
+	if (!irqs_off(ic->m))
+		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ns = (uint64_t)ts.tv_nsec + GATE_POLL_NS;
 	ts.tv_sec += (time_t)(ns / 1000000000ULL);
@@ -234,7 +255,7 @@ static void *irq_thread(void *arg)
 				       DMAEMU__SCHED_IDLE, "irq idle");
 			continue;
 		}
-		if (__atomic_load_n(&ic->m->irqs_off, __ATOMIC_SEQ_CST)) {
+		if (irqs_off(ic->m)) {
 			gate_wait(ic);
 			continue;
 		}

@@ -18,7 +18,9 @@
  *             timer, quiesce the irq lines, ops->reset(), hold--
  *   destroy:  stop = 1 (stopping), wake, join
  *
- * Wake-ups that arrive while run runs are merged into the next call.
+ * Wake-ups that arrive while run runs are merged into the next call; a
+ * doorbell then wakes nobody (nor one that finds a doorbell not yet taken,
+ * whose thread was woken for it already).
  * dmaemu_device_stopping() reads an atomic copy of "hold or stop" so a run
  * in a long transfer can give up at a chunk boundary without a lock.
  * The timer is a deadline on the host's monotonic clock (emulated time,
@@ -256,8 +258,11 @@ int dmaemu_device_doorbell(struct dmaemu_device *d)
 	if (!t)
 		return -EINVAL;
 	dmaemu__lock(&t->lock);
+	/* A thread in run, or kicked for a doorbell it has not taken yet,
+	 * looks at t->events before it sleeps: no need to wake it. */
+	if (!t->in_run && !(t->events & DMAEMU_DEVICE_DOORBELL))
+		kick(t);
 	t->events |= DMAEMU_DEVICE_DOORBELL;
-	kick(t);
 	dmaemu__unlock(&t->lock);
 	return 0;
 }

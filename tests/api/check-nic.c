@@ -7,7 +7,8 @@
  * dmaemu_nic_gen_frame() says, at the rate asked); RX drops counted when
  * no descriptor is free; fault injection (bad buffer address, bad
  * descriptor, a ring that cannot be fetched); reset in the middle of
- * traffic; the two-buffer (RX_DUP) mode; interrupt coalescing.
+ * traffic; the two-buffer (RX_DUP) mode; interrupt coalescing; the
+ * driver's batched doorbell (nicdrv_xmit_more()).
  *
  * The register-level tests drive the card without the driver: rings and
  * buffers in coherent memory (no syncs needed) and the model's own
@@ -185,6 +186,63 @@ START_TEST(test_loopback_lockstep)
 	ck_assert_uint_eq(a, b);
 	ck_assert_uint_eq(pa, pb);
 	ck_assert(a != c);
+}
+END_TEST
+
+/*
+ * nicdrv_xmit_more(): a batch is one doorbell, written by its last frame
+ * (the frames before it wait in the ring, TX_TAIL unmoved), and written
+ * at once when the ring fills, so that a batch longer than the ring
+ * still goes out instead of waiting for room forever.
+ */
+START_TEST(test_xmit_more)
+{
+	static uint8_t want[DMAEMU_NIC_MAX_FRAME], got[DMAEMU_NIC_MAX_FRAME];
+	struct dmaemu_machine *m = machine(profiles[_i]);
+	struct dmaemu_device *d;
+	struct nicdrv *nd;
+	uint8_t *regs;
+	unsigned int i;
+	size_t len;
+
+	ck_assert_int_eq(platform_driver_register(&nicdrv_driver), 0);
+	d = dmaemu_nic_create(m, "eth0");
+	ck_assert_ptr_nonnull(d);
+	nd = nicdrv_first();
+	ck_assert_ptr_nonnull(nd);
+	regs = dmaemu_device_regs(d);
+	nicdrv_set_loopback(nd, true);
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(
+			nicdrv_xmit_more(nd, want, make_frame(i, want), true),
+			0);
+	msleep(20);
+	ck_assert_uint_eq(readl(regs + DMAEMU_NIC_REG_TX_TAIL), 0);
+	ck_assert_uint_eq(readl(regs + DMAEMU_NIC_REG_TX_FRAMES), 0);
+	ck_assert_int_eq(nicdrv_xmit_more(nd, want, make_frame(5, want), false),
+			 0);
+	ck_assert_uint_eq(readl(regs + DMAEMU_NIC_REG_TX_TAIL), 6);
+	for (i = 0; i < 6; i++) {
+		len = make_frame(i, want);
+		ck_assert_int_eq(nicdrv_recv(nd, got, sizeof(got), 10 * HZ),
+				 (int)len);
+		ck_assert(!memcmp(got, want, len));
+	}
+
+	/* 200 frames in one batch, more than the ring's 63 (no loopback:
+	 * no RX buffer to run out of). */
+	nicdrv_set_loopback(nd, false);
+	for (i = 0; i < 200; i++)
+		ck_assert_int_eq(nicdrv_xmit_more(nd, want, 60, true), 0);
+	ck_assert_uint_ge(readl(regs + DMAEMU_NIC_REG_TX_FRAMES), 6 + 200 - 63);
+	ck_assert_int_eq(nicdrv_xmit_more(nd, want, 60, false), 0);
+	WAIT_FOR(readl(regs + DMAEMU_NIC_REG_TX_FRAMES) == 6 + 201);
+	ck_assert_uint_eq(readl(regs + DMAEMU_NIC_REG_ERRORS), 0);
+
+	dmaemu_device_destroy(d);
+	platform_driver_unregister(&nicdrv_driver);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	dmaemu_machine_destroy(m);
 }
 END_TEST
 
@@ -710,6 +768,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_loopback, 0, 3);
 	tcase_add_loop_test(tc, test_loopback_lockstep, 0, 3);
+	tcase_add_loop_test(tc, test_xmit_more, 0, 3);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("registers");
 	tcase_set_timeout(tc, 300);
