@@ -1021,6 +1021,9 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	 * dirty: a clean writes those back even where no byte differs.
 	 */
 	all.model = op == RANGE_INVALIDATE ? NULL : m->cache;
+	/* Asked once for the range, not once per clean line. */
+	if (all.model && !cachesim_dirty_any(m->cache, 0, first, end - first))
+		all.model = NULL;
 	for (p = first; p < end;) {
 		uint64_t page_end = (p | (DMAEMU__PAGE_SIZE - 1)) + 1;
 		pthread_mutex_t *stripe = dmaemu__stripe_of(m, p);

@@ -224,6 +224,9 @@ int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		      enum dmaemu__domain domain);
 enum dmaemu__domain dmaemu__owner_get(struct dmaemu_machine *m, uint64_t phys);
 uint8_t dmaemu__owner_byte(struct dmaemu_machine *m, uint64_t phys);
+/* The bytes from @phys whose lines are all device-owned (@len: all). */
+size_t dmaemu__owner_device_span(struct dmaemu_machine *m, uint64_t phys,
+				 size_t len);
 void dmaemu__owner_fini(struct dmaemu_machine *m);
 
 /**
