@@ -822,8 +822,8 @@ START_TEST(test_dirty_any)
 {
 	/* One dirty line among clean ones, asked of ranges smaller than the
 	 * level (a lookup per line) and larger (a walk of its slots). */
-	struct cachesim *cs = make1(4 * KiB, 4, 64, CACHESIM_LRU,
-				    CACHESIM_WB_WA);
+	struct cachesim *cs =
+		make1(4 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
 	uint64_t base = 0x100000, d = base + 5 * 64;
 	unsigned int i;
 
@@ -840,6 +840,9 @@ START_TEST(test_dirty_any)
 	/* 1 MiB: more lines than the level's 64 slots. */
 	ck_assert(cachesim_dirty_any(cs, 0, base, 1 << 20));
 	ck_assert(cachesim_dirty_any(cs, 0, d - (1 << 19), 1 << 20));
+	ck_assert(cachesim_dirty_any(cs, 0, d, 1 << 20));
+	ck_assert(cachesim_dirty_any(cs, 0, d + 64 - (1 << 20), 1 << 20));
+	ck_assert(cachesim_dirty_any(cs, 0, d - 2 * 64, 3 * 64));
 	ck_assert(!cachesim_dirty_any(cs, 0, d + 64, 1 << 20));
 	ck_assert(!cachesim_dirty_any(cs, 0, d - (1 << 20), 1 << 20));
 	ck_assert(cachesim_dirty_any(cs, 0, 0, UINT64_MAX));
