@@ -654,6 +654,60 @@ static ALWAYS_INLINE void span_reload_n(struct dmaemu_machine *m,
 	}
 }
 
+/* The lost-cpu-write check of a reloaded line with CPU-dirty bytes. */
+static __attribute__((noinline)) void reload_check(struct dmaemu_machine *m,
+						   const struct copies *c,
+						   uint64_t off,
+						   uint64_t keep_lo,
+						   uint64_t keep_hi)
+{
+	uint64_t eqc[DMAEMU__MASK_WORDS];
+
+	eq_line(c->cpu + off, c->twin + off, m->line, eqc);
+	check_lost_cpu(m, c, off, eqc, keep_lo, keep_hi);
+}
+
+#if HAVE_AVX2_PATH
+/*
+ * span_reload_n() for 64-byte lines with 32-byte vectors (hosts with AVX2,
+ * chosen at run time), in one pass: each line's three copies are loaded
+ * once and compared, and a line that is not clean and unchanged gets MEM
+ * stored into CPU and TWIN from the registers.
+ */
+static __attribute__((target("avx2"))) void span_reload_64_avx2(
+	struct dmaemu_machine *m, const struct copies *c, uint64_t len,
+	bool check, uint64_t keep_lo, uint64_t keep_hi)
+{
+	uint64_t off;
+
+	for (off = 0; off < len; off += 64) {
+		__m256i *pc = (__m256i *)(void *)(c->cpu + off);
+		__m256i *pt = (__m256i *)(void *)(c->twin + off);
+		const __m256i *pm =
+			(const __m256i *)(const void *)(c->mem + off);
+		__m256i t0 = _mm256_loadu_si256(pt);
+		__m256i t1 = _mm256_loadu_si256(pt + 1);
+		__m256i m0 = _mm256_loadu_si256(pm);
+		__m256i m1 = _mm256_loadu_si256(pm + 1);
+		__m256i ec = _mm256_and_si256(
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(pc), t0),
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(pc + 1), t1));
+		__m256i em = _mm256_and_si256(_mm256_cmpeq_epi8(m0, t0),
+					      _mm256_cmpeq_epi8(m1, t1));
+		bool clean = _mm256_movemask_epi8(ec) == -1;
+
+		if (clean && _mm256_movemask_epi8(em) == -1)
+			continue;
+		if (!clean && check)
+			reload_check(m, c, off, keep_lo, keep_hi);
+		_mm256_storeu_si256(pc, m0);
+		_mm256_storeu_si256(pc + 1, m1);
+		_mm256_storeu_si256(pt, m0);
+		_mm256_storeu_si256(pt + 1, m1);
+	}
+}
+#endif
+
 enum dmaemu__clean_path dmaemu__clean_path = DMAEMU__CLEAN_AUTO;
 
 static void span_clean_plain(struct dmaemu_machine *m, const struct copies *c,
@@ -678,7 +732,16 @@ static void span_reload_plain(struct dmaemu_machine *m, const struct copies *c,
 			      uint64_t len, bool check, uint64_t keep_lo,
 			      uint64_t keep_hi)
 {
-	if (m->line == 64)
+#if HAVE_AVX2_PATH
+	if (m->line == 64 &&
+	    (dmaemu__clean_path == DMAEMU__CLEAN_AUTO ||
+	     dmaemu__clean_path == DMAEMU__CLEAN_AVX2) &&
+	    __builtin_cpu_supports("avx2")) {
+		span_reload_64_avx2(m, c, len, check, keep_lo, keep_hi);
+		return;
+	}
+#endif
+	if (m->line == 64 && dmaemu__clean_path != DMAEMU__CLEAN_GENERIC)
 		span_reload_n(m, c, len, check, keep_lo, keep_hi, 64);
 	else
 		span_reload_n(m, c, len, check, keep_lo, keep_hi, m->line);
