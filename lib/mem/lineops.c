@@ -46,8 +46,10 @@
  * are chosen by page, (phys >> PAGE_SHIFT) % DMAEMU__NSTRIPES, so every line
  * of a page shares one stripe: range operations lock once per page, and a
  * device copy of a page takes one lock.  Range operations hold the cache
- * lock for their whole length (the model's residency and the data change
- * together as seen by CPU threads); devices take only stripe locks.
+ * lock while they read or change the model; their data pass holds it too
+ * when it asks the model (a clean of a range the model holds dirty lines
+ * of), and runs under the stripes alone otherwise (range_op()).  Devices
+ * take only stripe locks.
  */
 #include "config.h"
 
