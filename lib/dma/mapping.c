@@ -323,7 +323,8 @@ static void check_overlap(struct dmaemu_machine *m, struct device *dev,
 		return;
 	lo = phys & ~(line - 1);
 	hi = ((phys + size - 1) | (line - 1)) + 1;
-	for (p = lo; p < hi; p += line) {
+	for (p = dmaemu__owner_next_writable(m, lo, hi); p < hi;
+	     p = dmaemu__owner_next_writable(m, p + line, hi)) {
 		b = dmaemu__owner_byte(m, p);
 		if (!(b >> DMAEMU__OWN_HOLD_SHIFT) || (b & DMAEMU__OWN_READ_OK))
 			continue;

@@ -226,6 +226,10 @@ int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		      enum dmaemu__domain domain);
 enum dmaemu__domain dmaemu__owner_get(struct dmaemu_machine *m, uint64_t phys);
 uint8_t dmaemu__owner_byte(struct dmaemu_machine *m, uint64_t phys);
+/* The first line of [@lo, @hi) held by a mapping that is not
+ * DMA_TO_DEVICE only (@hi: none). */
+uint64_t dmaemu__owner_next_writable(struct dmaemu_machine *m, uint64_t lo,
+				     uint64_t hi);
 /* The bytes from @phys whose lines are all device-owned (@len: all). */
 size_t dmaemu__owner_device_span(struct dmaemu_machine *m, uint64_t phys,
 				 size_t len);
