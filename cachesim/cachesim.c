@@ -1650,6 +1650,41 @@ void cachesim_stats(const struct cachesim *cs, unsigned int level,
 	st->cycles = st->accesses * l->cfg.hit_latency;
 }
 
+bool cachesim_dirty_any(const struct cachesim *cs, unsigned int level,
+			uint64_t addr, uint64_t len)
+{
+	const struct level *l;
+	uint64_t first, last, line;
+	size_t i, nslots;
+	int w;
+
+	if (level >= cs->nlevels || !len)
+		return false;
+	l = &cs->lv[level];
+	first = addr >> l->shift;
+	last = (len - 1 > UINT64_MAX - addr ? UINT64_MAX : addr + len - 1) >>
+	       l->shift;
+	nslots = (size_t)l->sets * l->ways;
+	if (last - first < nslots) {
+		/* Fewer lines than the level holds: look each one up. */
+		for (line = first;; line++) {
+			w = find_way(&l->tag[set_base_of(l, line)], l->ways,
+				     line);
+			if (w >= 0 &&
+			    l->dirty[set_base_of(l, line) + (unsigned int)w])
+				return true;
+			if (line == last)
+				return false;
+		}
+	}
+	/* A range larger than the level: one walk of its slots. */
+	for (i = 0; i < nslots; i++)
+		if (l->tag[i] != TAG_INVALID && l->dirty[i] &&
+		    l->tag[i] >= first && l->tag[i] <= last)
+			return true;
+	return false;
+}
+
 uint64_t cachesim_dirty_lines(const struct cachesim *cs, unsigned int level)
 {
 	const struct level *l;

@@ -292,6 +292,14 @@ int cachesim_line(const struct cachesim *cs, unsigned int level,
 void cachesim_stats(const struct cachesim *cs, unsigned int level,
 		    struct cachesim_stats *st);
 
+/**
+ * cachesim_dirty_any() - does @level hold a line of [@addr, @addr + @len)
+ * dirty?  (@len 0: no.)  Cost: a lookup per line of the range, or one walk
+ * of the level when the range has more lines than the level.
+ */
+bool cachesim_dirty_any(const struct cachesim *cs, unsigned int level,
+			uint64_t addr, uint64_t len);
+
 /** cachesim_dirty_lines() - dirty lines now resident in @level. */
 uint64_t cachesim_dirty_lines(const struct cachesim *cs, unsigned int level);
 

@@ -320,7 +320,8 @@ static __attribute__((noinline)) void check_overlap_lines(
 
 	lo = phys & ~(line - 1);
 	hi = ((phys + size - 1) | (line - 1)) + 1;
-	for (p = lo; p < hi; p += line) {
+	for (p = dmaemu__owner_next_writable(m, lo, hi); p < hi;
+	     p = dmaemu__owner_next_writable(m, p + line, hi)) {
 		b = dmaemu__owner_byte(m, p);
 		if (!(b >> DMAEMU__OWN_HOLD_SHIFT) || (b & DMAEMU__OWN_READ_OK))
 			continue;

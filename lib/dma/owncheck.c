@@ -145,7 +145,10 @@ void dmaemu__owncheck_device(struct device *dev,
 	if (cpu == UINT64_MAX)
 		cpu = phys;
 	memset(&last, 0, sizeof(last));
-	for (p = cpu, end = cpu + len; p < end;) {
+	/* A correct driver's access: every line device-owned, one scan. */
+	end = cpu + len;
+	p = cpu + dmaemu__owner_device_span(m, cpu, len);
+	while (p < end) {
 		uint64_t next = (p | (line - 1)) + 1;
 		uint64_t b = next < end ? next : end;
 

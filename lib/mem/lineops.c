@@ -46,8 +46,10 @@
  * are chosen by page, (phys >> PAGE_SHIFT) % DMAEMU__NSTRIPES, so every line
  * of a page shares one stripe: range operations lock once per page, and a
  * device copy of a page takes one lock.  Range operations hold the cache
- * lock for their whole length (the model's residency and the data change
- * together as seen by CPU threads); devices take only stripe locks.
+ * lock while they read or change the model; their data pass holds it too
+ * when it asks the model (a clean of a range the model holds dirty lines
+ * of), and runs under the stripes alone otherwise (range_op()).  Devices
+ * take only stripe locks.
  */
 #include "config.h"
 
@@ -654,6 +656,60 @@ static ALWAYS_INLINE void span_reload_n(struct dmaemu_machine *m,
 	}
 }
 
+/* The lost-cpu-write check of a reloaded line with CPU-dirty bytes. */
+static __attribute__((noinline)) void reload_check(struct dmaemu_machine *m,
+						   const struct copies *c,
+						   uint64_t off,
+						   uint64_t keep_lo,
+						   uint64_t keep_hi)
+{
+	uint64_t eqc[DMAEMU__MASK_WORDS];
+
+	eq_line(c->cpu + off, c->twin + off, m->line, eqc);
+	check_lost_cpu(m, c, off, eqc, keep_lo, keep_hi);
+}
+
+#if HAVE_AVX2_PATH
+/*
+ * span_reload_n() for 64-byte lines with 32-byte vectors (hosts with AVX2,
+ * chosen at run time), in one pass: each line's three copies are loaded
+ * once and compared, and a line that is not clean and unchanged gets MEM
+ * stored into CPU and TWIN from the registers.
+ */
+static __attribute__((target("avx2"))) void span_reload_64_avx2(
+	struct dmaemu_machine *m, const struct copies *c, uint64_t len,
+	bool check, uint64_t keep_lo, uint64_t keep_hi)
+{
+	uint64_t off;
+
+	for (off = 0; off < len; off += 64) {
+		__m256i *pc = (__m256i *)(void *)(c->cpu + off);
+		__m256i *pt = (__m256i *)(void *)(c->twin + off);
+		const __m256i *pm =
+			(const __m256i *)(const void *)(c->mem + off);
+		__m256i t0 = _mm256_loadu_si256(pt);
+		__m256i t1 = _mm256_loadu_si256(pt + 1);
+		__m256i m0 = _mm256_loadu_si256(pm);
+		__m256i m1 = _mm256_loadu_si256(pm + 1);
+		__m256i ec = _mm256_and_si256(
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(pc), t0),
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(pc + 1), t1));
+		__m256i em = _mm256_and_si256(_mm256_cmpeq_epi8(m0, t0),
+					      _mm256_cmpeq_epi8(m1, t1));
+		bool clean = _mm256_movemask_epi8(ec) == -1;
+
+		if (clean && _mm256_movemask_epi8(em) == -1)
+			continue;
+		if (!clean && check)
+			reload_check(m, c, off, keep_lo, keep_hi);
+		_mm256_storeu_si256(pc, m0);
+		_mm256_storeu_si256(pc + 1, m1);
+		_mm256_storeu_si256(pt, m0);
+		_mm256_storeu_si256(pt + 1, m1);
+	}
+}
+#endif
+
 enum dmaemu__clean_path dmaemu__clean_path = DMAEMU__CLEAN_AUTO;
 
 static void span_clean_plain(struct dmaemu_machine *m, const struct copies *c,
@@ -678,7 +734,16 @@ static void span_reload_plain(struct dmaemu_machine *m, const struct copies *c,
 			      uint64_t len, bool check, uint64_t keep_lo,
 			      uint64_t keep_hi)
 {
-	if (m->line == 64)
+#if HAVE_AVX2_PATH
+	if (m->line == 64 &&
+	    (dmaemu__clean_path == DMAEMU__CLEAN_AUTO ||
+	     dmaemu__clean_path == DMAEMU__CLEAN_AVX2) &&
+	    __builtin_cpu_supports("avx2")) {
+		span_reload_64_avx2(m, c, len, check, keep_lo, keep_hi);
+		return;
+	}
+#endif
+	if (m->line == 64 && dmaemu__clean_path != DMAEMU__CLEAN_GENERIC)
 		span_reload_n(m, c, len, check, keep_lo, keep_hi, 64);
 	else
 		span_reload_n(m, c, len, check, keep_lo, keep_hi, m->line);
@@ -989,6 +1054,14 @@ static __attribute__((noinline)) void trace_evict(struct dmaemu_machine *m,
  *    every line, including lines the model does not hold (uninstrumented
  *    writes leave lines dirty without the model knowing).  Reports made
  *    meanwhile take the report lock, below the stripes in the order.
+ *
+ * Step 2 runs first, and without the cache lock when it needs nothing of
+ * the model: an invalidate, or a clean of a range the model holds no
+ * dirty line of (nor traces).  Maps of 1 MiB buffers on two threads then
+ * move their data in parallel instead of one after the other.  A CPU
+ * access to a line in between finds it as either side of the operation
+ * left it: its stripe orders the data, the cache lock the model, and the
+ * generation bump below comes after both.
  */
 static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 		     enum range_op op)
@@ -997,6 +1070,7 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	uint64_t first, end, p, resident = 0;
 	struct dmaemu__bank *b = NULL;
 	struct copies all;
+	bool unlocked;
 
 	if (!len)
 		return;
@@ -1021,6 +1095,14 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	 * dirty: a clean writes those back even where no byte differs.
 	 */
 	all.model = op == RANGE_INVALIDATE ? NULL : m->cache;
+	/* Asked once for the range, not once per clean line. */
+	if (all.model && !cachesim_dirty_any(m->cache, 0, first, end - first))
+		all.model = NULL;
+	unlocked =
+		!all.model &&
+		!__builtin_expect(dmaemu__tracing(m, DMAEMU__TRACE_CACHE), 0);
+	if (unlocked)
+		dmaemu__unlock(&m->cache_lock);
 	for (p = first; p < end;) {
 		uint64_t page_end = (p | (DMAEMU__PAGE_SIZE - 1)) + 1;
 		pthread_mutex_t *stripe = dmaemu__stripe_of(m, p);
@@ -1049,6 +1131,8 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 		dmaemu__unlock(stripe);
 		p = page_end;
 	}
+	if (unlocked)
+		dmaemu__lock(&m->cache_lock);
 	m->in_maint = true;
 	switch (op) {
 	case RANGE_CLEAN:

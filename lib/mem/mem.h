@@ -108,8 +108,10 @@ void dmaemu__line_masks(struct dmaemu_machine *m, uint64_t line_phys,
  * the fastest the host has (AVX-512BW, else AVX2, else SSE2 on x86-64,
  * else the per-line loop); AVX2 and SSE2 force those vector passes (where
  * the host has them), so that they run on hosts with wider vectors too;
- * GENERIC the per-line loop that other line sizes take.  Set it while no machine is in
- * use; the library never changes it.
+ * GENERIC the per-line loop that other line sizes take.  The reload of an
+ * invalidate follows it too: its AVX2 pass under AUTO and AVX2, the SSE2
+ * compares under SSE2, the per-line loop under GENERIC.  Set it while no
+ * machine is in use; the library never changes it.
  */
 enum dmaemu__clean_path {
 	DMAEMU__CLEAN_AUTO = 0,
@@ -224,6 +226,13 @@ int dmaemu__owner_set(struct dmaemu_machine *m, uint64_t phys, size_t size,
 		      enum dmaemu__domain domain);
 enum dmaemu__domain dmaemu__owner_get(struct dmaemu_machine *m, uint64_t phys);
 uint8_t dmaemu__owner_byte(struct dmaemu_machine *m, uint64_t phys);
+/* The first line of [@lo, @hi) held by a mapping that is not
+ * DMA_TO_DEVICE only (@hi: none). */
+uint64_t dmaemu__owner_next_writable(struct dmaemu_machine *m, uint64_t lo,
+				     uint64_t hi);
+/* The bytes from @phys whose lines are all device-owned (@len: all). */
+size_t dmaemu__owner_device_span(struct dmaemu_machine *m, uint64_t phys,
+				 size_t len);
 void dmaemu__owner_fini(struct dmaemu_machine *m);
 
 /**

@@ -358,6 +358,99 @@ uint8_t dmaemu__owner_byte(struct dmaemu_machine *m, uint64_t phys)
 }
 
 /**
+ * dmaemu__owner_device_span() - how far from @phys the lines are all in
+ * the device domain.
+ * @m:    machine.
+ * @phys: first byte.
+ * @len:  bytes (the range lies inside one bank).
+ *
+ * The device side's ownership check asks this of every access first: a
+ * correct driver's access finds every line device-owned, and a scan of
+ * the owner map eight lines a load answers it, where a question per line
+ * cost a bank lookup each.
+ *
+ * Return: the bytes from @phys up to the first line the device does not
+ * own (the CPU owns it, or no mapping ever held it), or @len when it owns
+ * them all.
+ */
+size_t dmaemu__owner_device_span(struct dmaemu_machine *m, uint64_t phys,
+				 size_t len)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, len);
+	uint64_t l, first, last, stop;
+	const uint8_t *map;
+
+	if (!b || !len)
+		return 0;
+	map = __atomic_load_n(&m->owner[b - m->bank], __ATOMIC_ACQUIRE);
+	if (!map)
+		return 0;
+	first = (phys - b->phys) >> m->line_shift;
+	last = (phys + len - 1 - b->phys) >> m->line_shift;
+	for (l = first; l <= last && (l & 7); l++)
+		if (!(load_byte(map, l) & DMAEMU__OWN_DEVICE))
+			goto out;
+	for (; l + 8 <= last + 1; l += 8) {
+		uint64_t w =
+			__atomic_load_n((const uint64_t *)(const void *)&map[l],
+					__ATOMIC_RELAXED);
+
+		if ((w & ONES * DMAEMU__OWN_DEVICE) !=
+		    ONES * DMAEMU__OWN_DEVICE)
+			break;
+	}
+	for (; l <= last; l++)
+		if (!(load_byte(map, l) & DMAEMU__OWN_DEVICE))
+			goto out;
+	return len;
+out:
+	stop = b->phys + (l << m->line_shift);
+	return stop > phys ? (size_t)(stop - phys) : 0;
+}
+
+/**
+ * dmaemu__owner_next_writable() - the first line of [@lo, @hi) that a live
+ * streaming mapping other than a DMA_TO_DEVICE one holds.
+ * @m:  machine.
+ * @lo: line-aligned first byte.
+ * @hi: line-aligned end (the range lies inside one bank).
+ *
+ * The map's overlap check asks this: a buffer no mapping holds yet is
+ * settled a load per eight lines.
+ * Return: that line's address, or @hi when there is none.
+ */
+uint64_t dmaemu__owner_next_writable(struct dmaemu_machine *m, uint64_t lo,
+				     uint64_t hi)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, lo, hi - lo);
+	uint64_t l, last;
+	const uint8_t *map;
+	uint8_t o;
+
+	if (!b || hi <= lo)
+		return hi;
+	map = __atomic_load_n(&m->owner[b - m->bank], __ATOMIC_ACQUIRE);
+	if (!map)
+		return hi;
+	l = (lo - b->phys) >> m->line_shift;
+	last = (hi - 1 - b->phys) >> m->line_shift;
+	for (; l <= last; l++) {
+		/* Eight lines no mapping holds: one load. */
+		if (!(l & 7) && last - l >= 7 &&
+		    !(__atomic_load_n((const uint64_t *)(const void *)&map[l],
+				      __ATOMIC_RELAXED) &
+		      ONES * HOLD_MASK)) {
+			l += 7;
+			continue;
+		}
+		o = load_byte(map, l);
+		if (holders(o) && !(o & DMAEMU__OWN_READ_OK))
+			return b->phys + (l << m->line_shift);
+	}
+	return hi;
+}
+
+/**
  * dmaemu__owner_get() - the owner of the line holding @phys.
  * Return: the domain; the CPU for lines never mapped and for addresses
  * that are not DRAM.

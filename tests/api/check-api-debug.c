@@ -306,6 +306,22 @@ static void overlap(bool bug)
 	kfree(b);
 }
 
+/* A receive buffer mapped inside a larger one: the larger one's lines
+ * 8-23 are two groups of eight, the first held by no mapping, the second
+ * by the small one from its first line, which the report names.  The twin
+ * maps the larger buffer elsewhere in the allocation. */
+static void overlap_wide(bool bug)
+{
+	uint8_t *b = buffer(4096);
+	dma_addr_t h1 = map(b + 1024, 256, DMA_FROM_DEVICE, 0);
+	dma_addr_t h2 = map(b + (bug ? 512 : 2048), 1024, DMA_FROM_DEVICE, 0);
+
+	dma_unmap_single(dev, h2, 1024, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h1, 256, DMA_FROM_DEVICE);
+	want_phys = phys_of(b) + 1024;
+	kfree(b);
+}
+
 /* Sharing a line is fine when the second map skips the CPU sync, or
  * when one of them is DMA_TO_DEVICE: the twin of this one is overlap's
  * buggy program with the attribute. */
@@ -417,6 +433,7 @@ static const struct api_case cases[] = {
 	{"sync-sg-count-mismatch", sync_sg_other_count, 1, true},
 	{"overlapping-mappings", overlap, 1, true},
 	{"overlapping-mappings", overlap_shared, 1, true},
+	{"overlapping-mappings", overlap_wide, 1, true},
 	{"free-of-mapped-memory", kfree_mapped, 1, true},
 	{"free-of-mapped-memory", kfree_tail_mapped, 1, true},
 	{"free-of-mapped-memory", free_page_mapped, 1, true},

@@ -818,6 +818,42 @@ START_TEST(test_maint_large_range)
 }
 END_TEST
 
+START_TEST(test_dirty_any)
+{
+	/* One dirty line among clean ones, asked of ranges smaller than the
+	 * level (a lookup per line) and larger (a walk of its slots). */
+	struct cachesim *cs =
+		make1(4 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	uint64_t base = 0x100000, d = base + 5 * 64;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		rd(cs, base + (uint64_t)i * 64);
+	ck_assert(!cachesim_dirty_any(cs, 0, base, 8 * 64));
+	wr(cs, d);
+	ck_assert(cachesim_dirty_any(cs, 0, d, 1));
+	ck_assert(cachesim_dirty_any(cs, 0, d + 63, 1));
+	ck_assert(cachesim_dirty_any(cs, 0, base, 8 * 64));
+	ck_assert(!cachesim_dirty_any(cs, 0, base, 5 * 64));
+	ck_assert(!cachesim_dirty_any(cs, 0, d + 64, 2 * 64));
+	ck_assert(!cachesim_dirty_any(cs, 0, d, 0));
+	/* 1 MiB: more lines than the level's 64 slots. */
+	ck_assert(cachesim_dirty_any(cs, 0, base, 1 << 20));
+	ck_assert(cachesim_dirty_any(cs, 0, d - (1 << 19), 1 << 20));
+	ck_assert(cachesim_dirty_any(cs, 0, d, 1 << 20));
+	ck_assert(cachesim_dirty_any(cs, 0, d + 64 - (1 << 20), 1 << 20));
+	ck_assert(cachesim_dirty_any(cs, 0, d - 2 * 64, 3 * 64));
+	ck_assert(!cachesim_dirty_any(cs, 0, d + 64, 1 << 20));
+	ck_assert(!cachesim_dirty_any(cs, 0, d - (1 << 20), 1 << 20));
+	ck_assert(cachesim_dirty_any(cs, 0, 0, UINT64_MAX));
+	ck_assert(!cachesim_dirty_any(cs, 1, base, 1 << 20));
+	cachesim_clean(cs, d, 64);
+	ck_assert(!cachesim_dirty_any(cs, 0, base, 1 << 20));
+	ck_assert(cachesim_resident(cs, 0, d));
+	cachesim_destroy(cs);
+}
+END_TEST
+
 /* xorshift64: the random traffic of the tests below, fixed by its seed. */
 static uint64_t next_rand(uint64_t *x)
 {
@@ -1659,6 +1695,7 @@ static Suite *cachesim_suite(void)
 	tcase_add_test(tc, test_flush_all);
 	tcase_add_test(tc, test_clean_multilevel);
 	tcase_add_test(tc, test_maint_large_range);
+	tcase_add_test(tc, test_dirty_any);
 	tcase_add_test(tc, test_maint_filter);
 	/* Each walk forced in turn (the automatic choice is one of them);
 	 * a run makes 3,400 range cleans, checked line by line. */

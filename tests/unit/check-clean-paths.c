@@ -7,7 +7,9 @@
  * 128-byte lines.  A range of lines of four kinds (fully dirty over device
  * bytes, clean with device bytes, dirty in part with and without device
  * bytes) crossing a page boundary is written back, and each copy of each
- * line is compared with what DESIGN.md 2.1 says.
+ * line is compared with what DESIGN.md 2.1 says.  The same switch chooses
+ * how lines are reloaded (an invalidate): the AVX2 pass or the per-line
+ * loop, checked the same way.
  */
 #include "config.h"
 
@@ -213,6 +215,60 @@ START_TEST(test_line_clean)
 }
 END_TEST
 
+/*
+ * Invalidate (the reload paths, chosen by the same switch): the range of
+ * test_range_clean, 10 bytes short at each end.  Every line ends with CPU
+ * = TWIN = MEM, MEM untouched; the CPU's bytes discarded outside the range
+ * (the first line's, and the last one's when they reach its last 10
+ * bytes) are each one lost-cpu-write.
+ */
+START_TEST(test_range_invalidate)
+{
+	static const uint8_t dirty_end[4] = {1, 0, 0, 1}; /* kind 0, 3 */
+	struct dmaemu_machine *m;
+	unsigned int n, j, i, line;
+	uint64_t base;
+
+	dmaemu__clean_path = runs[_i].path;
+	m = fixture_machine("mem=16M:cache_line=%u%s", runs[_i].line,
+			    runs[_i].opts);
+	line = m->line;
+	base = m->bank[0].phys + 0x30000 + line;
+	n = (unsigned int)(2 * DMAEMU__PAGE_SIZE / line + 8);
+	prepare(m, base, n);
+	dmaemu__range_invalidate(m, base + 10, (uint64_t)n * line - 20);
+	for (j = 0; j < n; j++) {
+		uint64_t lp = base + (uint64_t)j * line;
+		const uint8_t *mem = dmaemu__phys_mem(m, lp);
+		const uint8_t *twin = dmaemu__phys_twin(m, lp);
+		uint8_t cpu[DMAEMU__MAX_LINE];
+
+		fixture_peek(cpu, dmaemu__phys_cpu(m, lp), line);
+		for (i = 0; i < line; i++) {
+			uint8_t want = 0;
+
+			if (j % 4 == 0 && i >= 4 && i < 12)
+				want = DEV_FULL;
+			else if (j % 4 == 1 && i >= 3 && i < 10)
+				want = DEV_CLEAN;
+			else if (j % 4 == 2 && i == line - 1)
+				want = DEV_MIXED;
+			ck_assert_msg(cpu[i] == want && twin[i] == want &&
+					      mem[i] == want,
+				      "line %u (kind %u) byte %u: CPU %#x TWIN "
+				      "%#x MEM %#x, want all %#x",
+				      j, j % 4, i, cpu[i], twin[i], mem[i],
+				      want);
+		}
+	}
+	ck_assert_uint_eq(dmaemu_report_count(m, "lost-cpu-write"),
+			  1u + dirty_end[(n - 1) % 4]);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL),
+			  1u + dirty_end[(n - 1) % 4]);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("clean-paths");
@@ -223,6 +279,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_range_clean, 0, nruns);
 	tcase_add_loop_test(tc, test_line_clean, 0, nruns);
+	tcase_add_loop_test(tc, test_range_invalidate, 0, nruns);
 	suite_add_tcase(s, tc);
 	return s;
 }

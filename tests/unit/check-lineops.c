@@ -405,6 +405,38 @@ START_TEST(test_evict_writes_back)
 }
 END_TEST
 
+START_TEST(test_range_clean_model_dirty)
+{
+	/*
+	 * A store of the value a byte already held dirties its line in the
+	 * model although no byte differs: a range clean writes that line
+	 * back all the same, over the byte a device wrote meanwhile (a
+	 * lost-device-write), whether the range is smaller than the model
+	 * (a lookup per line) or larger (one walk of the model).  A line
+	 * the model holds clean is left alone.
+	 */
+	static const uint64_t len[] = {4096, 1 << 20};
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		uint64_t a = LINE0 + 0x40000 * i + 0x240, b = a + 0x80;
+
+		dmaemu__lock(&m->cache_lock);
+		cachesim_access(m->cache, a + 5, 1, CACHESIM_WRITE);
+		cachesim_access(m->cache, b, 1, CACHESIM_READ);
+		dmaemu__unlock(&m->cache_lock);
+		dev_write(a + 9, 0x77, 1);
+		dev_write(b + 9, 0x77, 1);
+		dmaemu__range_clean(m, a & ~(len[i] - 1), len[i]);
+		ck_assert_uint_eq(dmaemu_report_count(m, "lost-device-write"),
+				  i + 1);
+		ck_assert_int_eq(mem(a + 9)[0], 0);
+		ck_assert_int_eq(mem(b + 9)[0], 0x77);
+		ck_assert_int_eq(twin(b + 9)[0], 0);
+	}
+}
+END_TEST
+
 START_TEST(test_other_line_sizes)
 {
 	struct dmaemu_machine *save = m;
@@ -459,6 +491,7 @@ static Suite *lineops_suite(void)
 	tcase_add_test(tc, test_range_bad);
 	tcase_add_test(tc, test_masks_random);
 	tcase_add_test(tc, test_evict_writes_back);
+	tcase_add_test(tc, test_range_clean_model_dirty);
 	tcase_add_test(tc, test_other_line_sizes);
 	suite_add_tcase(s, tc);
 	return s;

@@ -532,6 +532,36 @@ START_TEST(test_sub_range_sync)
 }
 END_TEST
 
+/*
+ * One line the CPU took back and wrote, in the middle of a buffer whose
+ * other lines the device owns: a device write of the whole buffer is
+ * reported for that line alone (the check scans the owner map eight lines
+ * at a time; a group with one CPU-owned line must not pass).
+ */
+START_TEST(test_one_cpu_line_in_buffer)
+{
+	uint8_t *buf;
+	dma_addr_t dma;
+	uint64_t phys, before;
+
+	start(_i);
+	buf = kmalloc(4096, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	phys = virt_to_phys(buf);
+	dma = map(buf, 4096, DMA_FROM_DEVICE);
+	dev_fill(dma, 'S', 4096);
+	dma_sync_single_range_for_cpu(dev, dma, 64 * 9, 64, DMA_FROM_DEVICE);
+	poke(buf + 64 * 9 + 3, 'p');
+	before = count(NULL);
+	dev_fill(dma, 'T', 4096);
+	one_report("device-access-cpu-owned", before, phys + 64 * 9, 64);
+	ck_assert_uint_eq(last().lines, 1);
+	dma_unmap_single(dev, dma, 4096, DMA_FROM_DEVICE);
+	ck_assert_int_eq(peek(buf + 64 * 10), 'T');
+	kfree(buf);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------- */
 /* stale-device-read                                                      */
 /* ---------------------------------------------------------------------- */
@@ -825,6 +855,7 @@ static Suite *ownership_suite(void)
 	tcase_add_loop_test(tc, test_device_access_cpu_owned, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_howto_give_back, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_sub_range_sync, 0, VARIANTS);
+	tcase_add_loop_test(tc, test_one_cpu_line_in_buffer, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_stale_device_read, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_skip_sync_dirty, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_coherent_silent, 0, VARIANTS);
