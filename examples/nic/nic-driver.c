@@ -465,10 +465,15 @@ static int nic_remove(struct platform_device *pdev)
 {
 	struct nicdrv *nd = platform_get_drvdata(pdev);
 
-	/* Quiesce the card before freeing what it uses. */
+	/*
+	 * Quiesce the card before freeing what it uses.  free_irq() before
+	 * the reset: it waits for a handler still running (one raised before
+	 * INT_ENABLE went to 0), which would read the reset TX_HEAD of 0 and
+	 * clean the whole ring.
+	 */
 	writel(0, nd->regs + NIC_INT_ENABLE);
-	writel(NIC_CTRL_RESET, nd->regs + NIC_CTRL);
 	free_irq((unsigned int)nd->irq, nd);
+	writel(NIC_CTRL_RESET, nd->regs + NIC_CTRL);
 	/* Frames the card never sent are unmapped and dropped. */
 	while (nd->tx_clean != nd->tx_tail) {
 		unsigned int i = nd->tx_clean;
