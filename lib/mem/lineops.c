@@ -1095,8 +1095,15 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	 * dirty: a clean writes those back even where no byte differs.
 	 */
 	all.model = op == RANGE_INVALIDATE ? NULL : m->cache;
-	/* Asked once for the range, not once per clean line. */
-	if (all.model && !cachesim_dirty_any(m->cache, 0, first, end - first))
+	/*
+	 * A range larger than the cache is asked about once (one walk of the
+	 * cache's slots answers for all its lines, and the data pass may then
+	 * run without the cache lock).  A shorter one asks only about its
+	 * lines whose bytes did not change (clean_equal()): a question for
+	 * each of its lines would cost about as much as its data pass.
+	 */
+	if (all.model && end - first > m->opt.cache_size &&
+	    !cachesim_dirty_any(m->cache, 0, first, end - first))
 		all.model = NULL;
 	unlocked =
 		!all.model &&
