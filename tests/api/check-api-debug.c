@@ -279,6 +279,20 @@ static void sync_from_device_for_device(bool bug)
 	kfree(b);
 }
 
+/* The right count and the wrong direction: one report, of the direction
+ * only (the count is not questioned when it is right). */
+static void unmap_sg_other_direction(bool bug)
+{
+	struct scatterlist sg[2];
+	uint8_t *b = buffer(512);
+
+	two_entries(sg, b);
+	ck_assert_int_gt(dma_map_sg(dev, sg, 2, DMA_TO_DEVICE), 0);
+	dma_unmap_sg(dev, sg, 2, bug ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
+	want_phys = phys_of(b);
+	kfree(b);
+}
+
 static void sync_sg_other_count(bool bug)
 {
 	struct scatterlist sg[2];
@@ -423,6 +437,7 @@ static const struct api_case cases[] = {
 	{"free-cpu-address-mismatch", free_other_cpu_address, 1, false},
 	{"unmap-sg-count-mismatch", unmap_sg_other_count, 1, true},
 	{"unmap-direction-mismatch", unmap_other_direction, 1, true},
+	{"unmap-direction-mismatch", unmap_sg_other_direction, 1, true},
 	{"mapping-error-not-checked", unmap_unchecked, 1, true},
 	{"sync-not-mapped", sync_after_unmap, 1, false},
 	{"sync-out-of-range", sync_past_end, 1, true},
