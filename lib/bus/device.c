@@ -1137,7 +1137,8 @@ struct stale_read {
 };
 
 /* Note the CPU-dirty bytes of [@phys, +@len), one page at most, whose
- * stripe lock is held.  A memcmp() first: clean data costs one pass. */
+ * stripe lock is held: called when dmaemu__mem_read_clean() could not say
+ * the span is clean (always under Memcheck, whose span this opens). */
 static void note_dirty_plain(struct dmaemu_machine *m, uint64_t phys,
 			     size_t len, struct stale_read *st)
 {
@@ -1286,11 +1287,18 @@ static void move_data(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
 				memcpy(twin, buf, chunk);
 			}
 			dmaemu__mem_vg_written(m, phys, chunk);
+		} else if (st) {
+			/* One pass copies and says whether any byte is
+			 * CPU-dirty; only then are they looked for. */
+			bool clean =
+				dmaemu__mem_read_clean(m, phys, buf, chunk);
+
+			*wc_old += dmaemu__wc_device_view(m, phys, buf, chunk);
+			if (!clean)
+				note_dirty(m, phys, chunk, st);
 		} else {
 			memcpy(buf, mem, chunk);
 			*wc_old += dmaemu__wc_device_view(m, phys, buf, chunk);
-			if (st)
-				note_dirty(m, phys, chunk, st);
 		}
 		dmaemu__unlock(stripe);
 		phys += chunk;

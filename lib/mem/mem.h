@@ -149,6 +149,17 @@ int dmaemu__mem_write(struct dmaemu_machine *m, uint64_t phys, const void *buf,
 int dmaemu__mem_read(struct dmaemu_machine *m, uint64_t phys, void *buf,
 		     size_t len);
 /*
+ * A device's read of a span (at most a page, inside one bank, its stripe
+ * lock held) that also asks whether the CPU holds any of its bytes dirty
+ * (CPU != TWIN: the device reads what memory held before those writes).
+ * Copies MEM into @buf; the path follows dmaemu__clean_path (AVX2: one
+ * pass loads MEM, CPU and TWIN of each line together).
+ * Return: true when no byte of the span is CPU-dirty, false when some may
+ * be (always under Memcheck, whose rules the caller's byte search keeps).
+ */
+bool dmaemu__mem_read_clean(struct dmaemu_machine *m, uint64_t phys, void *buf,
+			    size_t len);
+/*
  * Memcheck's view of the CPU copy (lineops.c; base.h says which bytes are
  * undefined).  The line operations keep it by themselves; these tell it
  * about the rest, with the stripe lock of the bytes held, and cost one
