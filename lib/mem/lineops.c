@@ -36,6 +36,13 @@
  * host has them, checked at run time); only mixed lines build masks.
  * Tests force each of the three ways with dmaemu__clean_path (mem.h).
  *
+ * Device reads.  A device's read of a span copies MEM out and, in the same
+ * pass, compares the CPU copy with TWIN (dmaemu__mem_read_clean()): a
+ * CPU-dirty byte there is a stale device read, which the device layer
+ * then finds byte by byte.  The copy and the compare read different
+ * copies: one pass over the three streams costs less than the two passes
+ * one after the other.
+ *
  * Memcheck.  Under it, the CPU copy's stale bytes are undefined (base.h,
  * docs/valgrind.md): the span operations below open their span (defined
  * for the compares and copies) and close it (undefined again where still
