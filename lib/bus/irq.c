@@ -652,6 +652,7 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 {
 	struct dmaemu__irq_desc *desc = line_of(d, line, fn);
 	struct dmaemu__irqc *ic;
+	bool wake;
 
 	if (!desc)
 		return -EINVAL;
@@ -670,9 +671,15 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 	if (up && desc->edge)
 		desc->pending = true;
 	desc->level = up;
-	if (deliverable(desc))
-		kick(&ic->cond, ic);
+	wake = deliverable(desc);
+	if (wake)
+		dmaemu__sched_wake(ic);
 	dmaemu__unlock(&ic->lock);
+	/* Woken after the unlock, the interrupt thread does not find
+	 * ic->lock held and sleep once more for it; it looks at the lines
+	 * under ic->lock before each wait, so it cannot miss this one. */
+	if (wake)
+		pthread_cond_broadcast(&ic->cond);
 	return 0;
 }
 

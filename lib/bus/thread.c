@@ -254,16 +254,23 @@ static struct dmaemu__devthread *thread_of(struct dmaemu_device *d,
 int dmaemu_device_doorbell(struct dmaemu_device *d)
 {
 	struct dmaemu__devthread *t = thread_of(d, "dmaemu_device_doorbell");
+	bool wake;
 
 	if (!t)
 		return -EINVAL;
 	dmaemu__lock(&t->lock);
 	/* A thread in run, or kicked for a doorbell it has not taken yet,
 	 * looks at t->events before it sleeps: no need to wake it. */
-	if (!t->in_run && !(t->events & DMAEMU_DEVICE_DOORBELL))
-		kick(t);
+	wake = !t->in_run && !(t->events & DMAEMU_DEVICE_DOORBELL);
 	t->events |= DMAEMU_DEVICE_DOORBELL;
+	if (wake)
+		dmaemu__sched_wake(t);
 	dmaemu__unlock(&t->lock);
+	/* Woken after the unlock, the thread does not find t->lock held and
+	 * sleep once more for it.  It cannot miss the doorbell: it looks at
+	 * t->events under t->lock before each wait. */
+	if (wake)
+		pthread_cond_broadcast(&t->cond);
 	return 0;
 }
 
