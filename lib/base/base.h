@@ -34,6 +34,7 @@
  * sleeps (dmaemu__lock_contended(), lock.c). */
 int dmaemu__mutex_init(pthread_mutex_t *mu);
 void dmaemu__lock_contended(pthread_mutex_t *mu);
+void dmaemu__unlock_wake(pthread_mutex_t *mu, pthread_cond_t *cond);
 static inline void dmaemu__lock(pthread_mutex_t *mu)
 {
 	if (__builtin_expect(pthread_mutex_trylock(mu) != 0, 0))

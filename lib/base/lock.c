@@ -84,3 +84,28 @@ void dmaemu__lock_contended(pthread_mutex_t *mu)
 	if (pthread_mutex_lock(mu))
 		abort();
 }
+
+/**
+ * dmaemu__unlock_wake() - unlock @mu, then wake every thread waiting on
+ * @cond (whose waiters wait with @mu).
+ * @mu:   the mutex, held.
+ * @cond: the condition variable.
+ *
+ * Woken after the unlock, a waiter does not find @mu still held and sleep
+ * a second time for it (a futex wait and one more wake-up).  It cannot
+ * miss the wake-up: a waiter looks at what it waits for with @mu held
+ * before each wait, and the caller changed that with @mu held.  The
+ * caller keeps @cond alive across the call.  Under Valgrind the broadcast
+ * comes before the unlock: Helgrind and DRD report a signal whose mutex
+ * no thread holds.
+ */
+void dmaemu__unlock_wake(pthread_mutex_t *mu, pthread_cond_t *cond)
+{
+	if (dmaemu__on_valgrind) {
+		pthread_cond_broadcast(cond);
+		dmaemu__unlock(mu);
+		return;
+	}
+	dmaemu__unlock(mu);
+	pthread_cond_broadcast(cond);
+}

@@ -672,14 +672,12 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 		desc->pending = true;
 	desc->level = up;
 	wake = deliverable(desc);
-	if (wake)
+	if (wake) {
 		dmaemu__sched_wake(ic);
-	dmaemu__unlock(&ic->lock);
-	/* Woken after the unlock, the interrupt thread does not find
-	 * ic->lock held and sleep once more for it; it looks at the lines
-	 * under ic->lock before each wait, so it cannot miss this one. */
-	if (wake)
-		pthread_cond_broadcast(&ic->cond);
+		dmaemu__unlock_wake(&ic->lock, &ic->cond);
+	} else {
+		dmaemu__unlock(&ic->lock);
+	}
 	return 0;
 }
 

@@ -263,14 +263,12 @@ int dmaemu_device_doorbell(struct dmaemu_device *d)
 	 * looks at t->events before it sleeps: no need to wake it. */
 	wake = !t->in_run && !(t->events & DMAEMU_DEVICE_DOORBELL);
 	t->events |= DMAEMU_DEVICE_DOORBELL;
-	if (wake)
+	if (wake) {
 		dmaemu__sched_wake(t);
-	dmaemu__unlock(&t->lock);
-	/* Woken after the unlock, the thread does not find t->lock held and
-	 * sleep once more for it.  It cannot miss the doorbell: it looks at
-	 * t->events under t->lock before each wait. */
-	if (wake)
-		pthread_cond_broadcast(&t->cond);
+		dmaemu__unlock_wake(&t->lock, &t->cond);
+	} else {
+		dmaemu__unlock(&t->lock);
+	}
 	return 0;
 }
 

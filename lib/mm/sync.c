@@ -168,20 +168,18 @@ static int bucket_wait(struct bucket *b, const struct deadline *d,
 }
 
 /*
- * Unlock @b and wake its waiters: @wake says whether to.  The host
- * threads are woken after the unlock, so that they do not find b->lock
- * still held and sleep once more for it; none can miss the wake-up, since
- * each looks at what it waits for under b->lock before it sleeps (and the
- * buckets live as long as the process).  A lockstep wake-up stays under
- * the lock.
+ * Unlock @b and wake its waiters when @wake: the host threads after the
+ * unlock (dmaemu__unlock_wake(); the buckets live as long as the
+ * process), a lockstep context under the lock.
  */
 static void bucket_unlock_wake(struct bucket *b, bool wake)
 {
-	if (wake)
-		dmaemu__sched_wake(b);
-	dmaemu__unlock(&b->lock);
-	if (wake)
-		pthread_cond_broadcast(&b->cond);
+	if (!wake) {
+		dmaemu__unlock(&b->lock);
+		return;
+	}
+	dmaemu__sched_wake(b);
+	dmaemu__unlock_wake(&b->lock, &b->cond);
 }
 
 /* ---------------------------------------------------------------------- */
