@@ -26,6 +26,7 @@ unit_tests = \
 	tests/unit/check-lineops \
 	tests/unit/check-clean-paths \
 	tests/unit/check-stripes \
+	tests/unit/check-lock \
 	tests/unit/check-page-alloc \
 	tests/unit/check-devres \
 	tests/unit/check-dma-swiotlb \
@@ -42,6 +43,7 @@ tests_unit_check_machine_LDADD = $(unit_libs)
 tests_unit_check_physmem_LDADD = $(unit_libs)
 tests_unit_check_lineops_LDADD = $(unit_libs)
 tests_unit_check_stripes_LDADD = $(unit_libs)
+tests_unit_check_lock_LDADD = $(unit_libs)
 tests_unit_check_page_alloc_LDADD = $(unit_libs)
 tests_unit_check_devres_LDADD = $(unit_libs)
 tests_unit_check_dma_swiotlb_LDADD = $(unit_libs)

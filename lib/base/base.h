@@ -30,12 +30,15 @@
 
 /* Mutexes: error-checking unless NDEBUG; a failing lock is a broken
  * invariant and aborts.  dmaemu__mutex_init() returns 0 or a positive
- * pthreads error number. */
+ * pthreads error number.  A lock found held spins a little before it
+ * sleeps (dmaemu__lock_contended(), lock.c). */
 int dmaemu__mutex_init(pthread_mutex_t *mu);
+void dmaemu__lock_contended(pthread_mutex_t *mu);
+void dmaemu__unlock_wake(pthread_mutex_t *mu, pthread_cond_t *cond);
 static inline void dmaemu__lock(pthread_mutex_t *mu)
 {
-	if (pthread_mutex_lock(mu))
-		abort();
+	if (__builtin_expect(pthread_mutex_trylock(mu) != 0, 0))
+		dmaemu__lock_contended(mu);
 }
 static inline void dmaemu__unlock(pthread_mutex_t *mu)
 {

@@ -652,6 +652,7 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 {
 	struct dmaemu__irq_desc *desc = line_of(d, line, fn);
 	struct dmaemu__irqc *ic;
+	bool wake;
 
 	if (!desc)
 		return -EINVAL;
@@ -670,9 +671,13 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 	if (up && desc->edge)
 		desc->pending = true;
 	desc->level = up;
-	if (deliverable(desc))
-		kick(&ic->cond, ic);
-	dmaemu__unlock(&ic->lock);
+	wake = deliverable(desc);
+	if (wake) {
+		dmaemu__sched_wake(ic);
+		dmaemu__unlock_wake(&ic->lock, &ic->cond);
+	} else {
+		dmaemu__unlock(&ic->lock);
+	}
 	return 0;
 }
 

@@ -254,16 +254,21 @@ static struct dmaemu__devthread *thread_of(struct dmaemu_device *d,
 int dmaemu_device_doorbell(struct dmaemu_device *d)
 {
 	struct dmaemu__devthread *t = thread_of(d, "dmaemu_device_doorbell");
+	bool wake;
 
 	if (!t)
 		return -EINVAL;
 	dmaemu__lock(&t->lock);
 	/* A thread in run, or kicked for a doorbell it has not taken yet,
 	 * looks at t->events before it sleeps: no need to wake it. */
-	if (!t->in_run && !(t->events & DMAEMU_DEVICE_DOORBELL))
-		kick(t);
+	wake = !t->in_run && !(t->events & DMAEMU_DEVICE_DOORBELL);
 	t->events |= DMAEMU_DEVICE_DOORBELL;
-	dmaemu__unlock(&t->lock);
+	if (wake) {
+		dmaemu__sched_wake(t);
+		dmaemu__unlock_wake(&t->lock, &t->cond);
+	} else {
+		dmaemu__unlock(&t->lock);
+	}
 	return 0;
 }
 

@@ -167,11 +167,19 @@ static int bucket_wait(struct bucket *b, const struct deadline *d,
 	return ret ? -ETIMEDOUT : 0;
 }
 
-/* Wake the waiters of @b (its lock held). */
-static void bucket_wake(struct bucket *b)
+/*
+ * Unlock @b and wake its waiters when @wake: the host threads after the
+ * unlock (dmaemu__unlock_wake(); the buckets live as long as the
+ * process), a lockstep context under the lock.
+ */
+static void bucket_unlock_wake(struct bucket *b, bool wake)
 {
-	pthread_cond_broadcast(&b->cond);
+	if (!wake) {
+		dmaemu__unlock(&b->lock);
+		return;
+	}
 	dmaemu__sched_wake(b);
+	dmaemu__unlock_wake(&b->lock, &b->cond);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -232,11 +240,9 @@ static bool owner_unlock(unsigned long *owner, const char *what)
 	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	dmaemu__lock(&b->lock);
 	was = *owner;
-	if (was == me()) {
+	if (was == me())
 		*owner = 0;
-		bucket_wake(b);
-	}
-	dmaemu__unlock(&b->lock);
+	bucket_unlock_wake(b, was == me());
 	if (was != me())
 		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"%s(%p): %s", what, (void *)owner,
@@ -434,8 +440,7 @@ void wake_up(wait_queue_head_t *wq)
 	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	dmaemu__lock(&b->lock);
 	wq->seq++;
-	bucket_wake(b);
-	dmaemu__unlock(&b->lock);
+	bucket_unlock_wake(b, true);
 }
 
 unsigned long dmaemu_waitq_prepare(struct wait_queue_head *wq)
@@ -508,8 +513,7 @@ static void do_complete(struct completion *x, bool all)
 	else if (x->done != UINT_MAX)
 		x->done++;
 	x->wait.seq++;
-	bucket_wake(b);
-	dmaemu__unlock(&b->lock);
+	bucket_unlock_wake(b, true);
 }
 
 void complete(struct completion *x)
