@@ -719,6 +719,16 @@ static __attribute__((target("avx2"))) void span_reload_64_avx2(
 
 enum dmaemu__clean_path dmaemu__clean_path = DMAEMU__CLEAN_AUTO;
 
+#if HAVE_AVX2_PATH
+/* The AVX2 paths may run: chosen or automatic, and the host has AVX2. */
+static bool avx2_path(void)
+{
+	return (dmaemu__clean_path == DMAEMU__CLEAN_AUTO ||
+		dmaemu__clean_path == DMAEMU__CLEAN_AVX2) &&
+	       __builtin_cpu_supports("avx2");
+}
+#endif
+
 static void span_clean_plain(struct dmaemu_machine *m, const struct copies *c,
 			     uint64_t len, const char *what)
 {
@@ -728,9 +738,7 @@ static void span_clean_plain(struct dmaemu_machine *m, const struct copies *c,
 	else if (dmaemu__clean_path == DMAEMU__CLEAN_AUTO &&
 		 __builtin_cpu_supports("avx512bw"))
 		span_clean_64_avx512(m, c, len, what);
-	else if ((dmaemu__clean_path == DMAEMU__CLEAN_AUTO ||
-		  dmaemu__clean_path == DMAEMU__CLEAN_AVX2) &&
-		 __builtin_cpu_supports("avx2"))
+	else if (avx2_path())
 		span_clean_64_avx2(m, c, len, what);
 #endif
 	else
@@ -742,10 +750,7 @@ static void span_reload_plain(struct dmaemu_machine *m, const struct copies *c,
 			      uint64_t keep_hi)
 {
 #if HAVE_AVX2_PATH
-	if (m->line == 64 &&
-	    (dmaemu__clean_path == DMAEMU__CLEAN_AUTO ||
-	     dmaemu__clean_path == DMAEMU__CLEAN_AVX2) &&
-	    __builtin_cpu_supports("avx2")) {
+	if (m->line == 64 && avx2_path()) {
 		span_reload_64_avx2(m, c, len, check, keep_lo, keep_hi);
 		return;
 	}
@@ -1411,9 +1416,7 @@ bool dmaemu__mem_read_clean(struct dmaemu_machine *m, uint64_t phys, void *buf,
 	/* Another thread may be storing to the CPU copy right now. */
 	dmaemu__racy_line_begin(cpu, len);
 #if HAVE_AVX2_PATH
-	if ((dmaemu__clean_path == DMAEMU__CLEAN_AUTO ||
-	     dmaemu__clean_path == DMAEMU__CLEAN_AVX2) &&
-	    __builtin_cpu_supports("avx2"))
+	if (avx2_path())
 		clean = read_clean_avx2(buf, mem, cpu, twin, len);
 	else
 #endif
