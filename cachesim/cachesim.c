@@ -174,6 +174,21 @@ struct seen_set {
 };
 
 /**
+ * struct track - the lines of one tracked range at one level, in address
+ * order (cachesim_track(); "Tracked ranges" at the top).
+ * @first:  first line number.
+ * @nlines: lines.
+ * @res:    bit i set: line @first + i is resident.
+ * @dirty:  bit i set: line @first + i is resident and dirty.  The truth for
+ *          a tracked line; its slot's dirty byte may still be 1 after a
+ *          clean that cleared only this bit.
+ */
+struct track {
+	uint64_t first, nlines;
+	uint64_t *res, *dirty;
+};
+
+/**
  * struct level - one cache level.  The fields a hinted L1 hit reads come
  * first, so that they fit in one 64-byte host cache line.
  */
@@ -185,7 +200,8 @@ struct level {
 	uint64_t count[2];  /* [0] reads, [1] writes */
 	unsigned int shift; /* log2(line) */
 	enum cachesim_policy policy;
-	bool wt; /* write-through: writes always go down */
+	bool wt;      /* write-through: writes always go down */
+	uint8_t ntrk; /* tracked ranges in @trk (cachesim_track()) */
 
 	uint64_t set_mask; /* sets - 1 */
 	unsigned int ways;
@@ -205,6 +221,7 @@ struct level {
 	struct seen_set *seen; /* separate so const queries can flush it */
 	struct cachesim_level_config cfg; /* normalised copy */
 	char *name;			  /* owned copy of cfg.name */
+	struct track trk[CACHESIM_MAX_TRACK];
 };
 
 /**
@@ -541,6 +558,142 @@ static size_t set_base_of(const struct level *l, uint64_t line)
 	return (size_t)(line & l->set_mask) * l->ways;
 }
 
+/* ------------------------------------------------------------------ */
+/* Tracked ranges                                                      */
+/* ------------------------------------------------------------------ */
+
+/* The tracked range of @l holding @line, or NULL. */
+static inline struct track *track_of(const struct level *l, uint64_t line)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->ntrk; i++)
+		if (line - l->trk[i].first < l->trk[i].nlines)
+			return (struct track *)&l->trk[i];
+	return NULL;
+}
+
+static inline void bit_set(uint64_t *map, uint64_t i)
+{
+	map[i >> 6] |= 1ull << (i & 63);
+}
+
+static inline void bit_clear(uint64_t *map, uint64_t i)
+{
+	map[i >> 6] &= ~(1ull << (i & 63));
+}
+
+static inline bool bit_test(const uint64_t *map, uint64_t i)
+{
+	return map[i >> 6] >> (i & 63) & 1;
+}
+
+/* Is the line in @slot (valid) dirty?  Its byte, and for a tracked line
+ * its dirty bit too. */
+static inline bool slot_dirty(const struct level *l, size_t slot)
+{
+	const struct track *t;
+
+	if (!l->dirty[slot])
+		return false;
+	if (likely(!l->ntrk))
+		return true;
+	t = track_of(l, l->tag[slot]);
+	return !t || bit_test(t->dirty, l->tag[slot] - t->first);
+}
+
+/* @line, resident in @slot, was written: dirty it. */
+static inline void slot_set_dirty(struct level *l, size_t slot, uint64_t line)
+{
+	struct track *t;
+
+	l->dirty[slot] = 1;
+	if (unlikely(l->ntrk) && (t = track_of(l, line)))
+		bit_set(t->dirty, line - t->first);
+}
+
+/* The line in @slot (valid) is clean now. */
+static inline void slot_clear_dirty(struct level *l, size_t slot)
+{
+	struct track *t;
+
+	l->dirty[slot] = 0;
+	if (unlikely(l->ntrk) && (t = track_of(l, l->tag[slot])))
+		bit_clear(t->dirty, l->tag[slot] - t->first);
+}
+
+/* For the maps: @line leaves @l; @line arrives in @l, @dirty or not. */
+static void track_leave(struct level *l, uint64_t line)
+{
+	struct track *t = track_of(l, line);
+
+	if (t) {
+		bit_clear(t->res, line - t->first);
+		bit_clear(t->dirty, line - t->first);
+	}
+}
+
+static void track_fill(struct level *l, uint64_t line, bool dirty)
+{
+	struct track *t = track_of(l, line);
+
+	if (t) {
+		bit_set(t->res, line - t->first);
+		if (dirty)
+			bit_set(t->dirty, line - t->first);
+	}
+}
+
+/* The tracked range of @l holding all of [@first, @last], or NULL. */
+static struct track *track_holding(const struct level *l, uint64_t first,
+				   uint64_t last)
+{
+	struct track *t = track_of(l, first);
+
+	return t && last - t->first < t->nlines ? t : NULL;
+}
+
+/* Does a tracked range of @l hold a line of [@first, @last]? */
+static bool track_overlaps(const struct level *l, uint64_t first, uint64_t last)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->ntrk; i++)
+		if (first <= l->trk[i].first + l->trk[i].nlines - 1 &&
+		    last >= l->trk[i].first)
+			return true;
+	return false;
+}
+
+/*
+ * The clean of maint_level() for lines [@first, @last] of the last level,
+ * no clean hook, inside tracked range @t: per 64 lines, the resident ones
+ * are counted and the dirty ones counted and made clean from the maps.
+ * Their slots' dirty bytes are left as they are (struct track).
+ */
+static uint64_t track_clean(struct cachesim *cs, struct level *l,
+			    struct track *t, uint64_t first, uint64_t last)
+{
+	uint64_t i = first - t->first, end = last - t->first;
+	uint64_t lines = 0, wbs = 0;
+
+	for (;;) {
+		uint64_t w = i >> 6, hi = (end >> 6) == w ? end & 63 : 63;
+		uint64_t mask = (~0ull >> (63 - hi)) & (~0ull << (i & 63));
+
+		lines += (uint64_t)__builtin_popcountll(t->res[w] & mask);
+		wbs += (uint64_t)__builtin_popcountll(t->dirty[w] & mask);
+		t->dirty[w] &= ~mask;
+		if ((end >> 6) == w)
+			break;
+		i = (w + 1) << 6;
+	}
+	l->maint_lines += lines;
+	l->maint_writebacks += wbs;
+	cs->mem_req[1] += wbs;
+	return lines;
+}
+
 /*
  * Send a request from level @n to the level below it, or to memory.
  * Return: the level that satisfied it (cs->nlevels for memory).
@@ -566,8 +719,13 @@ static inline void fill_line(struct cachesim *cs, unsigned int n, uint64_t line,
 	unsigned int way = pick_victim(l, base);
 	size_t slot = base + way;
 	uint64_t old = l->tag[slot];
-	bool was_dirty = l->dirty[slot];
+	bool was_dirty = slot_dirty(l, slot);
 
+	if (unlikely(l->ntrk)) {
+		if (old != TAG_INVALID)
+			track_leave(l, old);
+		track_fill(l, line, dirty);
+	}
 	l->tag[slot] = line;
 	l->dirty[slot] = dirty;
 	touch_fill(l, base, way);
@@ -663,8 +821,8 @@ static unsigned int request_line(struct cachesim *cs, unsigned int n,
 	touch_hit(l, base, (unsigned int)way);
 	if (write && l->wt)
 		send_down(cs, n, addr, last, true);
-	else
-		l->dirty[base + way] |= write;
+	else if (write)
+		slot_set_dirty(l, base + way, line);
 	return n;
 }
 
@@ -698,7 +856,7 @@ static unsigned int request(struct cachesim *cs, unsigned int n, uint64_t addr,
 		if (way >= 0) {
 			touch_hit(l, base, (unsigned int)way);
 			if (mark_dirty)
-				l->dirty[base + way] = 1;
+				slot_set_dirty(l, base + way, line);
 			if (in_run && allocate) {
 				r = fetch_run(cs, n, run, line - 1, mark_dirty);
 				deepest = r > deepest ? r : deepest;
@@ -746,6 +904,8 @@ static inline void l1_hit(struct level *l, uint64_t line, size_t slot,
 		plru_touch(l, base, (unsigned int)(slot - base));
 	}
 	l->dirty[slot] |= write;
+	if (unlikely(l->ntrk) && write)
+		slot_set_dirty(l, slot, line);
 }
 
 /*
@@ -834,7 +994,7 @@ static void write_down(struct cachesim *cs, unsigned int n, uint64_t addr,
 				continue;
 			held = true;
 			if (l->wpol == CACHESIM_WB_WA)
-				l->dirty[base + way] = 1;
+				slot_set_dirty(l, base + way, line);
 		}
 		if (held && l->wpol == CACHESIM_WB_WA)
 			return;
@@ -848,13 +1008,13 @@ static void maint_slot(struct cachesim *cs, unsigned int n, size_t slot,
 {
 	struct level *l = &cs->lv[n];
 	uint64_t addr = l->tag[slot] << l->shift;
-	bool dirty = l->dirty[slot];
+	bool dirty = slot_dirty(l, slot);
 	bool last = n + 1 == cs->nlevels;
 
 	l->maint_lines++;
 	if (dirty && (op & MAINT_CLEAN)) {
 		l->maint_writebacks++;
-		l->dirty[slot] = 0;
+		slot_clear_dirty(l, slot);
 		if (op == MAINT_CLEAN && cs->wb_fn)
 			cs->wb_fn(cs->wb_ctx, n, addr, last);
 		write_down(cs, n, addr, 1ull << l->shift);
@@ -866,6 +1026,8 @@ static void maint_slot(struct cachesim *cs, unsigned int n, size_t slot,
 				     dirty && (op & MAINT_CLEAN), last);
 		if (l->nres)
 			l->nres[l->tag[slot] & l->nres_mask]--;
+		if (unlikely(l->ntrk))
+			track_leave(l, l->tag[slot]);
 		l->tag[slot] = TAG_INVALID;
 		l->dirty[slot] = 0;
 		l->stamp[slot] = 0;
@@ -1100,8 +1262,11 @@ static __attribute__((noinline)) uint64_t maint_walk(struct cachesim *cs,
 	uint8_t *dirty = l->dirty;
 	uint64_t nres_mask = l->nres_mask, set_mask = l->set_mask;
 	unsigned int ways = l->ways;
-	bool quick_clean =
-		op == MAINT_CLEAN && !cs->wb_fn && n + 1 == cs->nlevels;
+	/* Not over tracked lines: their dirty bytes may be stale (struct
+	 * track), so they go through maint_slot(). */
+	bool quick_clean = op == MAINT_CLEAN && !cs->wb_fn &&
+			   n + 1 == cs->nlevels &&
+			   !(l->ntrk && track_overlaps(l, first, last));
 	/* Ways a power of two up to 8 and enough sets that an aligned group
 	 * of lines never wraps: AVX-512 eight lines at a time (clean8), AVX2
 	 * runs of groups of @glines lines (32 slots each). */
@@ -1205,8 +1370,12 @@ static inline uint64_t maint_level(struct cachesim *cs, unsigned int n,
 {
 	struct level *l = &cs->lv[n];
 	uint64_t first = addr >> l->shift, last = end >> l->shift;
+	struct track *t;
 
 	l->maint_ops++;
+	if (unlikely(l->ntrk) && op == MAINT_CLEAN && !cs->wb_fn &&
+	    n + 1 == cs->nlevels && (t = track_holding(l, first, last)))
+		return track_clean(cs, l, t, first, last);
 	if (l->nres && last - first < (uint64_t)l->sets * l->ways &&
 	    nres_none(l, first, last))
 		return 0;
@@ -1380,6 +1549,12 @@ static void level_empty(struct level *l, uint64_t seed, unsigned int n)
 		memset(l->plru, 0, nslots);
 	if (l->nres)
 		memset(l->nres, 0, l->nres_mask + 1);
+	for (i = 0; i < l->ntrk; i++) {
+		size_t words = (size_t)((l->trk[i].nlines + 63) / 64);
+
+		memset(l->trk[i].res, 0, words * sizeof(uint64_t));
+		memset(l->trk[i].dirty, 0, words * sizeof(uint64_t));
+	}
 	l->clock = 0;
 	l->count[0] = l->count[1] = 0;
 	l->miss[0] = l->miss[1] = 0;
@@ -1391,6 +1566,8 @@ static void level_empty(struct level *l, uint64_t seed, unsigned int n)
 
 static void level_free(struct level *l)
 {
+	unsigned int i;
+
 	free(l->tag);
 	free(l->stamp);
 	free(l->dirty);
@@ -1398,6 +1575,10 @@ static void level_free(struct level *l)
 	free(l->nres);
 	free(l->name);
 	seen_free(l->seen);
+	for (i = 0; i < l->ntrk; i++) {
+		free(l->trk[i].res);
+		free(l->trk[i].dirty);
+	}
 }
 
 static int level_init(struct level *l, const struct cachesim_level_config *lc,
@@ -1518,6 +1699,69 @@ void cachesim_set_writeback_hook(struct cachesim *cs, cachesim_writeback_fn fn,
 	cs->wb_ctx = fn ? ctx : NULL;
 }
 
+/*
+ * The maps of [@addr, @last] at level @l, filled from what @l holds, into
+ * *@t.  Return: 0, -E2BIG, -ENOMEM.
+ */
+static int track_make(const struct level *l, uint64_t addr, uint64_t last,
+		      struct track *t)
+{
+	size_t words, i, nslots = (size_t)l->sets * l->ways;
+
+	t->first = addr >> l->shift;
+	t->nlines = (last >> l->shift) - t->first + 1;
+	if (!t->nlines || t->nlines > CACHESIM_TRACK_MAX_LINES)
+		return -E2BIG;
+	words = (size_t)((t->nlines + 63) / 64);
+	t->res = calloc(words, sizeof(uint64_t));
+	t->dirty = calloc(words, sizeof(uint64_t));
+	if (!t->res || !t->dirty) {
+		free(t->res);
+		free(t->dirty);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nslots; i++) {
+		uint64_t k = l->tag[i] - t->first;
+
+		if (l->tag[i] == TAG_INVALID || k >= t->nlines)
+			continue;
+		bit_set(t->res, k);
+		if (l->dirty[i])
+			bit_set(t->dirty, k);
+	}
+	return 0;
+}
+
+int cachesim_track(struct cachesim *cs, uint64_t addr, uint64_t len)
+{
+	struct track t[CACHESIM_MAX_LEVELS];
+	uint64_t last = addr + len - 1;
+	unsigned int n, i;
+	int err = 0;
+
+	if (!len || last < addr)
+		return -EINVAL;
+	if (cs->lv[0].ntrk == CACHESIM_MAX_TRACK)
+		return -ENOSPC;
+	for (n = 0; n < cs->nlevels; n++)
+		if (track_overlaps(&cs->lv[n], addr >> cs->lv[n].shift,
+				   last >> cs->lv[n].shift))
+			return -EINVAL;
+	for (n = 0; n < cs->nlevels && !err; n++)
+		err = track_make(&cs->lv[n], addr, last, &t[n]);
+	if (err) {
+		/* track_make() freed its own maps on failure. */
+		for (i = 0; i + 1 < n; i++) {
+			free(t[i].res);
+			free(t[i].dirty);
+		}
+		return err;
+	}
+	for (n = 0; n < cs->nlevels; n++)
+		cs->lv[n].trk[cs->lv[n].ntrk++] = t[n];
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Queries                                                             */
 /* ------------------------------------------------------------------ */
@@ -1569,7 +1813,8 @@ bool cachesim_dirty(const struct cachesim *cs, unsigned int level,
 
 	if (!cachesim_locate(cs, level, addr, &set, &way))
 		return false;
-	return cs->lv[level].dirty[(size_t)set * cs->lv[level].ways + way];
+	return slot_dirty(&cs->lv[level],
+			  (size_t)set * cs->lv[level].ways + way);
 }
 
 unsigned int cachesim_sets(const struct cachesim *cs, unsigned int level)
@@ -1618,7 +1863,7 @@ int cachesim_line(const struct cachesim *cs, unsigned int level,
 			age++;
 	}
 	info->valid = l->tag[base + way] != TAG_INVALID;
-	info->dirty = info->valid && l->dirty[base + way];
+	info->dirty = info->valid && slot_dirty(l, base + way);
 	info->addr = info->valid ? l->tag[base + way] << l->shift : 0;
 	info->age = age;
 	return 0;
@@ -1670,8 +1915,8 @@ bool cachesim_dirty_any(const struct cachesim *cs, unsigned int level,
 		for (line = first;; line++) {
 			w = find_way(&l->tag[set_base_of(l, line)], l->ways,
 				     line);
-			if (w >= 0 &&
-			    l->dirty[set_base_of(l, line) + (unsigned int)w])
+			if (w >= 0 && slot_dirty(l, set_base_of(l, line) +
+							    (unsigned int)w))
 				return true;
 			if (line == last)
 				return false;
@@ -1679,7 +1924,7 @@ bool cachesim_dirty_any(const struct cachesim *cs, unsigned int level,
 	}
 	/* A range larger than the level: one walk of its slots. */
 	for (i = 0; i < nslots; i++)
-		if (l->tag[i] != TAG_INVALID && l->dirty[i] &&
+		if (l->tag[i] != TAG_INVALID && slot_dirty(l, i) &&
 		    l->tag[i] >= first && l->tag[i] <= last)
 			return true;
 	return false;
@@ -1696,7 +1941,7 @@ uint64_t cachesim_dirty_lines(const struct cachesim *cs, unsigned int level)
 	l = &cs->lv[level];
 	nslots = (size_t)l->sets * l->ways;
 	for (i = 0; i < nslots; i++)
-		n += l->tag[i] != TAG_INVALID && l->dirty[i];
+		n += l->tag[i] != TAG_INVALID && slot_dirty(l, i);
 	return n;
 }
 

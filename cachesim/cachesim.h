@@ -31,6 +31,11 @@ extern "C" {
 #endif
 
 #define CACHESIM_MAX_LEVELS 4
+/* Address ranges a simulator can track line by line (cachesim_track()). */
+#define CACHESIM_MAX_TRACK 4
+/* Lines one tracked range may have at a level: 2^28 (16 GiB of 64-byte
+ * lines), 32 MiB for each of its two maps. */
+#define CACHESIM_TRACK_MAX_LINES (1ull << 28)
 
 /** enum cachesim_policy - replacement policy of one level. */
 enum cachesim_policy {
@@ -252,6 +257,30 @@ uint64_t cachesim_clean_invalidate(struct cachesim *cs, uint64_t addr,
  * Return: number of lines touched.
  */
 uint64_t cachesim_flush_all(struct cachesim *cs);
+
+/**
+ * cachesim_track() - keep, at every level, a map of the lines of
+ * [@addr, @addr + @len) in address order: one bit per line saying it is
+ * resident, one saying it is dirty.
+ * @cs:   the simulator (it may already hold lines of the range).
+ * @addr: first byte.
+ * @len:  bytes (the lines covering them are tracked).
+ *
+ * What it changes is cost, never a result: a clean of the last level with
+ * no clean hook (cachesim_clean() with cachesim_set_writeback_hook() unset,
+ * the clean of a DMA map) of a range inside one tracked range is then a few
+ * word operations per 64 lines instead of a search of each line's set.
+ * Each map costs a bit per line (calloc()ed: pages never touched cost
+ * nothing), and a fill, an eviction or a write of a tracked line sets or
+ * clears its bits.
+ *
+ * Return: 0; -EINVAL for an empty range, one past the end of the address
+ * space, or one overlapping a tracked range; -ENOSPC when
+ * CACHESIM_MAX_TRACK ranges are tracked already; -E2BIG when the range has
+ * more than CACHESIM_TRACK_MAX_LINES lines at some level; -ENOMEM.  On
+ * error nothing changed.
+ */
+int cachesim_track(struct cachesim *cs, uint64_t addr, uint64_t len);
 
 /** cachesim_levels() - number of levels. */
 unsigned int cachesim_levels(const struct cachesim *cs);

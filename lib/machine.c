@@ -87,6 +87,7 @@ static void destroy_mutexes(struct dmaemu_machine *m)
 static int create_cache(struct dmaemu_machine *m, char *err, size_t errlen)
 {
 	struct cachesim_config cfg;
+	unsigned int i;
 	char msg[256];
 
 	cachesim_config_init(&cfg);
@@ -107,6 +108,22 @@ static int create_cache(struct dmaemu_machine *m, char *err, size_t errlen)
 		return -e;
 	}
 	cachesim_set_evict_hook(m->cache, dmaemu__evict_hook, m);
+	/*
+	 * The banks' lines in address order, so that a map's clean of the
+	 * model costs a few word operations per page (cachesim_track()).  A
+	 * bank too large for the maps is simply not tracked: its cleans
+	 * search the sets, with the same results.
+	 */
+	for (i = 0; i < m->nbanks; i++) {
+		int r = cachesim_track(m->cache, m->bank[i].phys,
+				       m->bank[i].size);
+
+		if (r == -ENOMEM) {
+			cachesim_destroy(m->cache);
+			m->cache = NULL;
+			return r;
+		}
+	}
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1388,6 +1389,242 @@ START_TEST(test_reset)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Tracked ranges (cachesim_track())                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Everything the API shows of @a and @b is the same.  Plain compares, one
+ * assertion at the end: Check records every assertion that passes, and
+ * this runs for each of 30,000 steps.
+ */
+static void same_state(const struct cachesim *a, const struct cachesim *b,
+		       const struct recorder *ra, const struct recorder *rb,
+		       unsigned int step)
+{
+	const char *what = NULL;
+	unsigned int lv, set, way, i;
+
+	if (ra->n != rb->n)
+		what = "hook calls";
+	for (i = 0; i < ra->n && !what; i++)
+		if (ra->ev[i].kind != rb->ev[i].kind ||
+		    ra->ev[i].level != rb->ev[i].level ||
+		    ra->ev[i].addr != rb->ev[i].addr ||
+		    ra->ev[i].dirty != rb->ev[i].dirty ||
+		    ra->ev[i].last != rb->ev[i].last)
+			what = "hook calls";
+	if (cachesim_cycles(a) != cachesim_cycles(b))
+		what = "cycles";
+	for (lv = 0; lv < cachesim_levels(a) && !what; lv++) {
+		struct cachesim_stats sa = stats(a, lv), sb = stats(b, lv);
+
+		if (memcmp(&sa, &sb, sizeof(sa)))
+			what = "statistics";
+		if (cachesim_dirty_lines(a, lv) != cachesim_dirty_lines(b, lv))
+			what = "dirty lines";
+		for (set = 0; set < cachesim_sets(a, lv); set++) {
+			for (way = 0; way < cachesim_level_config(a, lv)->ways;
+			     way++) {
+				struct cachesim_line_info la, lb;
+
+				if (cachesim_line(a, lv, set, way, &la) ||
+				    cachesim_line(b, lv, set, way, &lb) ||
+				    la.valid != lb.valid ||
+				    la.dirty != lb.dirty ||
+				    la.addr != lb.addr || la.age != lb.age)
+					what = "a line's state";
+			}
+		}
+	}
+	if (what)
+		ck_abort_msg("step %u: the tracked simulator's %s differ", step,
+			     what);
+}
+
+/*
+ * The same random traffic through two simulators made alike, @b with
+ * tracked ranges that cover some of the traffic's lines (edges inside it,
+ * one range added after traffic began): every result and everything the
+ * API shows must be the same after every step.  Steps: reads and writes of
+ * 1 to 200 bytes, cleans, invalidates and clean+invalidates of up to 12
+ * or up to 300 lines with and without a clean hook, dirty_any() questions, now and then
+ * a flush or a reset.  The traffic spans 24 KiB from 0x40000; the tracked
+ * ranges are [0x40000 + 3 KiB + 8, +6 KiB) and [0x40000 + 12 KiB, +9 KiB
+ * - 1) and, from step 2000, [0x40000 + 22 KiB, +64 KiB).
+ */
+static void track_same(struct cachesim *a, struct cachesim *b, uint64_t seed)
+{
+	static const uint64_t base = 0x40000, span = 24 * KiB;
+	struct recorder ra = {0}, rb = {0};
+	uint64_t x = seed;
+	unsigned int i;
+
+	ck_assert_int_eq(cachesim_track(b, base + 3 * KiB + 8, 6 * KiB), 0);
+	ck_assert_int_eq(cachesim_track(b, base + 12 * KiB, 9 * KiB - 1), 0);
+	cachesim_set_evict_hook(a, on_evict, &ra);
+	cachesim_set_evict_hook(b, on_evict, &rb);
+	for (i = 0; i < 6000; i++) {
+		uint64_t r = next_rand(&x), addr = base + r % span, ya, yb;
+		/* Short ranges half the time: shorter than the level, they
+		 * are walked line by line, across a tracked range's edge. */
+		uint64_t len =
+			1 + (r >> 20) % ((r >> 50) & 1 ? 300 * 64 : 12 * 64);
+		unsigned int what = (unsigned int)((r >> 40) % 100);
+
+		ra.n = rb.n = 0;
+		if (i == 2000)
+			ck_assert_int_eq(
+				cachesim_track(b, base + 22 * KiB, 64 * KiB),
+				0);
+		if (what < 40) {
+			ya = cachesim_access(a, addr, 1 + what * 5,
+					     CACHESIM_WRITE);
+			yb = cachesim_access(b, addr, 1 + what * 5,
+					     CACHESIM_WRITE);
+		} else if (what < 70) {
+			ya = cachesim_access(a, addr, 4, CACHESIM_READ);
+			yb = cachesim_access(b, addr, 4, CACHESIM_READ);
+		} else if (what < 82) {
+			bool hook = (r >> 60) & 1;
+
+			cachesim_set_writeback_hook(
+				a, hook ? on_writeback : NULL, &ra);
+			cachesim_set_writeback_hook(
+				b, hook ? on_writeback : NULL, &rb);
+			ya = cachesim_clean(a, addr, len);
+			yb = cachesim_clean(b, addr, len);
+		} else if (what < 88) {
+			ya = cachesim_invalidate(a, addr, len);
+			yb = cachesim_invalidate(b, addr, len);
+		} else if (what < 94) {
+			ya = cachesim_clean_invalidate(a, addr, len);
+			yb = cachesim_clean_invalidate(b, addr, len);
+		} else if (what < 99) {
+			ya = cachesim_dirty_any(a, 0, addr, len);
+			yb = cachesim_dirty_any(b, 0, addr, len);
+		} else if ((r >> 61) & 1) {
+			ya = cachesim_flush_all(a);
+			yb = cachesim_flush_all(b);
+		} else {
+			cachesim_reset(a);
+			cachesim_reset(b);
+			ya = yb = 0;
+		}
+		if (ya != yb)
+			ck_abort_msg("step %u: results %" PRIu64
+				     " and %" PRIu64,
+				     i, ya, yb);
+		same_state(a, b, &ra, &rb, i);
+	}
+	cachesim_destroy(a);
+	cachesim_destroy(b);
+}
+
+START_TEST(test_track_same_results)
+{
+	/* One level as a machine has it, other policies and write
+	 * policies, two levels (the last one's clean is the quick one). */
+	track_same(make1(2 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA),
+		   make1(2 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA), 1);
+	track_same(make1(1 * KiB, 2, 32, CACHESIM_PLRU, CACHESIM_WB_WA),
+		   make1(1 * KiB, 2, 32, CACHESIM_PLRU, CACHESIM_WB_WA), 2);
+	track_same(make1(4 * KiB, 8, 128, CACHESIM_FIFO, CACHESIM_WB_WA),
+		   make1(4 * KiB, 8, 128, CACHESIM_FIFO, CACHESIM_WB_WA), 3);
+	track_same(make1(2 * KiB, 4, 64, CACHESIM_RANDOM, CACHESIM_WT_WA),
+		   make1(2 * KiB, 4, 64, CACHESIM_RANDOM, CACHESIM_WT_WA), 4);
+	track_same(make2(512, 2, 4 * KiB, 4, CACHESIM_LRU),
+		   make2(512, 2, 4 * KiB, 4, CACHESIM_LRU), 5);
+}
+END_TEST
+
+/*
+ * The case the maps exist for: a clean of a tracked line through them
+ * leaves its slot's dirty byte set, and nothing may read that byte as the
+ * truth: the line is clean to every query, and its eviction writes
+ * nothing back.
+ */
+START_TEST(test_track_clean_then_evict)
+{
+	/* One set of two ways: A, B, C map to it. */
+	struct cachesim *cs = make1(128, 2, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	struct recorder r = {0};
+
+	ck_assert_int_eq(cachesim_track(cs, 0, 4096), 0);
+	cachesim_set_evict_hook(cs, on_evict, &r);
+	wr(cs, 0);
+	rd(cs, 64);
+	ck_assert(cachesim_dirty(cs, 0, 0));
+	ck_assert_uint_eq(cachesim_clean(cs, 0, 128), 2);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 1);
+	ck_assert(!cachesim_dirty(cs, 0, 0));
+	ck_assert(!cachesim_dirty_any(cs, 0, 0, 128));
+	ck_assert_uint_eq(cachesim_dirty_lines(cs, 0), 0);
+	rd(cs, 128); /* evicts line 0, the LRU one */
+	check_event(&r, 0, 'e', 0, 0, false, true);
+	ck_assert_uint_eq(stats(cs, 0).writebacks, 0);
+	/* Dirty again after the clean: written back again. */
+	wr(cs, 64);
+	ck_assert_uint_eq(cachesim_clean(cs, 0, 4096), 2);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 2);
+	cachesim_destroy(cs);
+}
+END_TEST
+
+/*
+ * A clean that runs past a tracked range's edge cannot use the maps, and
+ * must not read a tracked line's stale dirty byte either: line 0x1000 was
+ * cleaned through the maps, so the clean of [0xfc0, 0x1040) writes nothing
+ * back.  Each of the set walks runs it (test_quick_clean's forcing).
+ */
+START_TEST(test_track_straddle)
+{
+	struct cachesim *cs =
+		make1(2 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+
+	cachesim__walk_force = _i;
+	ck_assert_int_eq(cachesim_track(cs, 0x1000, 0x1000), 0);
+	wr(cs, 0x1000);
+	rd(cs, 0xfc0);
+	ck_assert_uint_eq(cachesim_clean(cs, 0x1000, 64), 1);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 1);
+	ck_assert_uint_eq(cachesim_clean(cs, 0xfc0, 128), 2);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 1);
+	/* Eight aligned lines across the edge: the vector walks' groups. */
+	wr(cs, 0xe00);
+	ck_assert_uint_eq(cachesim_clean(cs, 0xe00, 0x400), 3);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 2);
+	cachesim__walk_force = 0;
+	cachesim_destroy(cs);
+}
+END_TEST
+
+START_TEST(test_track_errors)
+{
+	struct cachesim *cs =
+		make1(1 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+
+	ck_assert_int_eq(cachesim_track(cs, 0x1000, 0), -EINVAL);
+	ck_assert_int_eq(cachesim_track(cs, UINT64_MAX - 63, 128), -EINVAL);
+	ck_assert_int_eq(cachesim_track(cs, 0, (1ull << 28) * 64 + 1), -E2BIG);
+	ck_assert_int_eq(cachesim_track(cs, 0x1000, 0x1000), 0);
+	/* Overlapping, or only sharing a line with it. */
+	ck_assert_int_eq(cachesim_track(cs, 0x1800, 0x1000), -EINVAL);
+	ck_assert_int_eq(cachesim_track(cs, 0x1fff, 1), -EINVAL);
+	ck_assert_int_eq(cachesim_track(cs, 0xfc0, 0x41), -EINVAL);
+	ck_assert_int_eq(cachesim_track(cs, 0x2000, 0x1000), 0);
+	ck_assert_int_eq(cachesim_track(cs, 0x0, 0x1000), 0);
+	ck_assert_int_eq(cachesim_track(cs, 0x8000, 64), 0);
+	ck_assert_int_eq(cachesim_track(cs, 0x9000, 64), -ENOSPC);
+	/* The ranges that failed track nothing: a clean there still goes
+	 * through the sets and finds the dirty line. */
+	wr(cs, 0x9000);
+	ck_assert_uint_eq(cachesim_clean(cs, 0x9000, 64), 1);
+	ck_assert_uint_eq(stats(cs, 0).maint_writebacks, 1);
+	cachesim_destroy(cs);
+}
+END_TEST
+
 /* A fixed pseudo-random trace (LCG) through @cs. */
 static void replay_lcg(struct cachesim *cs, unsigned int n)
 {
@@ -1702,6 +1939,14 @@ static Suite *cachesim_suite(void)
 	tcase_add_loop_test(tc, test_quick_clean, 1, 4);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_maint_filter_reset);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tracking");
+	tcase_add_test(tc, test_track_same_results);
+	tcase_add_test(tc, test_track_clean_then_evict);
+	tcase_add_loop_test(tc, test_track_straddle, 1, 4);
+	tcase_add_test(tc, test_track_errors);
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hierarchy");
