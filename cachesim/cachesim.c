@@ -671,6 +671,16 @@ static bool track_overlaps(const struct level *l, uint64_t first, uint64_t last)
  * are counted and the dirty ones counted and made clean from the maps.
  * Their slots' dirty bytes are left as they are (struct track).
  */
+/* Bits set in @x, without a call into libgcc where the build has no
+ * popcnt instruction. */
+static inline unsigned int popcount64(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned int)((x * 0x0101010101010101ull) >> 56);
+}
+
 static uint64_t track_clean(struct cachesim *cs, struct level *l,
 			    struct track *t, uint64_t first, uint64_t last)
 {
@@ -681,8 +691,8 @@ static uint64_t track_clean(struct cachesim *cs, struct level *l,
 		uint64_t w = i >> 6, hi = (end >> 6) == w ? end & 63 : 63;
 		uint64_t mask = (~0ull >> (63 - hi)) & (~0ull << (i & 63));
 
-		lines += (uint64_t)__builtin_popcountll(t->res[w] & mask);
-		wbs += (uint64_t)__builtin_popcountll(t->dirty[w] & mask);
+		lines += popcount64(t->res[w] & mask);
+		wbs += popcount64(t->dirty[w] & mask);
 		t->dirty[w] &= ~mask;
 		if ((end >> 6) == w)
 			break;
