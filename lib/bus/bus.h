@@ -127,9 +127,34 @@ static inline struct device *dmaemu__devp(const struct dmaemu_device *d)
 /* The machine and the emulated device of a struct device (NULL: foreign,
  * reported as bad-argument by the caller). */
 struct dmaemu_machine *dmaemu__dev_machine(const struct device *dev);
-/* The same, making that bad-argument report ("@fn: NULL device") itself. */
-struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
-						     const char *fn);
+/*
+ * The same, making that bad-argument report ("@fn: NULL device") itself.
+ * Every call of the DMA API starts here, and a driver calls it with the
+ * same device again and again: this thread's last look-up (device.c's
+ * table, checked against its generation) answers inline, the table only
+ * when it does not.
+ */
+struct dmaemu__live_hint {
+	const struct device *dev;
+	struct dmaemu_device *d;
+	bool retired;
+	uint64_t gen;
+};
+extern __thread struct dmaemu__live_hint dmaemu__live_hint
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+extern uint64_t dmaemu__live_gen __attribute__((visibility("hidden")));
+struct dmaemu_machine *dmaemu__dev_machine_or_report_slow(struct device *dev,
+							  const char *fn);
+static inline struct dmaemu_machine *dmaemu__dev_machine_or_report(
+	struct device *dev, const char *fn)
+{
+	const struct dmaemu__live_hint *h = &dmaemu__live_hint;
+
+	if (dev && h->dev == dev && !h->retired &&
+	    h->gen == __atomic_load_n(&dmaemu__live_gen, __ATOMIC_ACQUIRE))
+		return h->d->m;
+	return dmaemu__dev_machine_or_report_slow(dev, fn);
+}
 
 /* ---------------------------------------------------------------------- */
 /* Clients: how higher layers hang per-device work on the bus              */

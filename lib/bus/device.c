@@ -100,14 +100,13 @@ struct live_ent {
 static pthread_rwlock_t live_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct live_ent *live;		   /* live_cap slots; live_lock */
 static size_t live_cap, live_n, live_used; /* used: live + tombstones */
-static uint64_t live_gen; /* bumped when an entry leaves or changes */
+/* Bumped when an entry leaves or changes (bus.h reads it too). */
+uint64_t dmaemu__live_gen;
+#define live_gen dmaemu__live_gen
 
-static __thread struct {
-	const struct device *dev;
-	struct dmaemu_device *d;
-	bool retired;
-	uint64_t gen;
-} live_hint __attribute__((tls_model("initial-exec")));
+/* This thread's last look-up (bus.h's inline check reads it first). */
+__thread struct dmaemu__live_hint dmaemu__live_hint;
+#define live_hint dmaemu__live_hint
 
 static pthread_once_t live_once = PTHREAD_ONCE_INIT;
 
@@ -388,8 +387,8 @@ struct dmaemu_machine *dmaemu__dev_machine(const struct device *dev)
  * machine (a NULL device, or a struct device that no live
  * dmaemu_device_create() made).
  */
-struct dmaemu_machine *dmaemu__dev_machine_or_report(struct device *dev,
-						     const char *fn)
+struct dmaemu_machine *dmaemu__dev_machine_or_report_slow(struct device *dev,
+							  const char *fn)
 {
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	bool retired = false;
