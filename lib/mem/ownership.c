@@ -169,6 +169,43 @@ static uint64_t *word_at(uint8_t *map, uint64_t l)
 	return (uint64_t *)(void *)&map[l];
 }
 
+/* The OR of the eight words from line @l (a multiple of 8). */
+static inline uint64_t words_or8(uint8_t *map, uint64_t l)
+{
+	uint64_t acc = 0;
+	unsigned int k;
+
+#pragma GCC unroll 8
+	for (k = 0; k < 8; k++)
+		acc |= __atomic_load_n(word_at(map, l + 8 * k),
+				       __ATOMIC_RELAXED);
+	return acc;
+}
+
+/* Are the eight words from line @l (a multiple of 8) all @w? */
+static inline bool words_all8(uint8_t *map, uint64_t l, uint64_t w)
+{
+	uint64_t diff = 0;
+	unsigned int k;
+
+#pragma GCC unroll 8
+	for (k = 0; k < 8; k++)
+		diff |= __atomic_load_n(word_at(map, l + 8 * k),
+					__ATOMIC_RELAXED) ^
+			w;
+	return !diff;
+}
+
+/* The eight words from line @l (a multiple of 8) become @w. */
+static inline void words_set8(uint8_t *map, uint64_t l, uint64_t w)
+{
+	unsigned int k;
+
+#pragma GCC unroll 8
+	for (k = 0; k < 8; k++)
+		__atomic_store_n(word_at(map, l + 8 * k), w, __ATOMIC_RELAXED);
+}
+
 /**
  * dmaemu__owner_map() - a streaming mapping of [@phys, +@size) is made:
  * its lines move to the device domain and count one more holder.
@@ -219,6 +256,12 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 	for (l = first; l < a; l++)
 		store_byte(map, l,
 			   map_byte(load_byte(map, l), to_device, EDGE(l)));
+	/* The common map: a page of 64-byte lines that no mapping holds yet,
+	 * its eight words settled with no branch per word. */
+	if (b - l == 64 && !words_or8(map, l)) {
+		words_set8(map, l, fresh_w);
+		l = b;
+	}
 	for (; l < b; l += 8) {
 		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
 		unsigned int k;
@@ -272,6 +315,18 @@ int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
 	dmaemu__owner_stores_take(m, phys, size, NULL);
 	for (l = first; l <= last && (l & 7); l++)
 		store_byte(map, l, unmap_byte(load_byte(map, l), keep_shared));
+	/* The common unmap: a page of 64-byte lines held by this mapping
+	 * only, all alike, its eight words at once. */
+	if (last + 1 - l >= 64) {
+		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
+
+		if (w == (uint8_t)w * ONES && holders((uint8_t)w) == 1 &&
+		    words_all8(map, l, w)) {
+			words_set8(map, l, 0);
+			only = w;
+			l += 64;
+		}
+	}
 	for (; l + 8 <= last + 1; l += 8) {
 		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
 		unsigned int k;

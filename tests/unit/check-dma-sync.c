@@ -219,6 +219,60 @@ START_TEST(test_ownership_round_trip)
 }
 END_TEST
 
+/* Live mappings holding the line of @p (the owner byte's count). */
+static unsigned int holders_of(const void *p)
+{
+	return dmaemu__owner_byte(m, virt_to_phys(p)) >> DMAEMU__OWN_HOLD_SHIFT;
+}
+
+/*
+ * Two mappings share lines of one page: the whole page, and 512 bytes in
+ * its middle.  Ending the first leaves the second's lines held once (and
+ * every line the CPU's: the unmap has no DMA_ATTR_SKIP_CPU_SYNC); ending
+ * the second frees them.  The page-at-a-time paths of the owner map must
+ * see that the lines are not all alike.
+ */
+START_TEST(test_page_shared_lines)
+{
+	struct page *pg;
+	uint8_t *p;
+	dma_addr_t whole, part;
+
+	start(_i);
+	pg = alloc_pages(GFP_KERNEL, 0);
+	ck_assert_ptr_nonnull(pg);
+	p = page_address(pg);
+	whole = dma_map_single(dev, p, 4096, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, whole));
+	part = dma_map_single(dev, p + 2560, 512, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, part));
+	ck_assert_uint_eq(holders_of(p), 1);
+	ck_assert_uint_eq(holders_of(p + 2560), 2);
+	ck_assert_uint_eq(holders_of(p + 3071), 2);
+	ck_assert_uint_eq(holders_of(p + 3072), 1);
+	dma_unmap_single(dev, whole, 4096, DMA_TO_DEVICE);
+	assert_owner(p, 4096, DMAEMU__DOMAIN_CPU);
+	ck_assert_uint_eq(holders_of(p), 0);
+	ck_assert_uint_eq(holders_of(p + 2559), 0);
+	ck_assert_uint_eq(holders_of(p + 2560), 1);
+	ck_assert_uint_eq(holders_of(p + 3071), 1);
+	ck_assert_uint_eq(holders_of(p + 3072), 0);
+	dma_unmap_single(dev, part, 512, DMA_TO_DEVICE);
+	ck_assert_uint_eq(holders_of(p + 2560), 0);
+	/* The page mapped again from scratch, then once more over it. */
+	whole = dma_map_single(dev, p, 4096, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, whole));
+	part = dma_map_single(dev, p, 4096, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, part));
+	ck_assert_uint_eq(holders_of(p + 4095), 2);
+	dma_unmap_single(dev, part, 4096, DMA_TO_DEVICE);
+	ck_assert_uint_eq(holders_of(p + 4095), 1);
+	dma_unmap_single(dev, whole, 4096, DMA_TO_DEVICE);
+	ck_assert_uint_eq(holders_of(p + 4095), 0);
+	__free_pages(pg, 0);
+}
+END_TEST
+
 /*
  * dma_unmap_page() undoes dma_map_single() and dma_unmap_single()
  * undoes dma_map_page(), as Linux 4.14 does, and CONFIG_DMA_API_DEBUG
@@ -379,6 +433,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_sync_edges, 0, 9);
 	tcase_add_loop_test(tc, test_ownership_round_trip, 0, 9);
 	tcase_add_loop_test(tc, test_unmap_page_single, 0, 9);
+	tcase_add_loop_test(tc, test_page_shared_lines, 0, 9);
 	tcase_add_loop_test(tc, test_other_direction, 0, 9);
 	/* Profiles with the direct backend (i < 3). */
 	tcase_add_loop_test(tc, test_cache_sync_from_device, 0, 3);
