@@ -594,10 +594,12 @@ static inline bool slot_dirty(const struct level *l, size_t slot)
 {
 	const struct track *t;
 
+	/* Without tracked ranges, the byte with no branch on it: a victim
+	 * is dirty or not at random in a trace. */
+	if (likely(!l->ntrk))
+		return l->dirty[slot];
 	if (!l->dirty[slot])
 		return false;
-	if (likely(!l->ntrk))
-		return true;
 	t = track_of(l, l->tag[slot]);
 	return !t || bit_test(t->dirty, l->tag[slot] - t->first);
 }
@@ -829,10 +831,13 @@ static unsigned int request_line(struct cachesim *cs, unsigned int n,
 		return miss_line(cs, n, addr, last, write);
 	l->count[write]++;
 	touch_hit(l, base, (unsigned int)way);
-	if (write && l->wt)
+	if (write && l->wt) {
 		send_down(cs, n, addr, last, true);
-	else if (write)
-		slot_set_dirty(l, base + way, line);
+	} else {
+		l->dirty[base + way] |= write;
+		if (unlikely(l->ntrk) && write)
+			slot_set_dirty(l, base + way, line);
+	}
 	return n;
 }
 
