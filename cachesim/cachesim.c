@@ -93,6 +93,23 @@
  * the sets), so a count never exceeds the ways; levels with more ways
  * than a byte counts have no filter and always search.
  *
+ * Tracked ranges (cachesim_track()): for an address range a user names
+ * (a machine's memory banks), each level also keeps two bitmaps in line
+ * order, one bit per line: resident, and dirty.  Fills, evictions,
+ * invalidations and writes keep them; a clean of the last level with no
+ * clean hook inside one range then reads and clears them a word (64
+ * lines) at a time, and touches no slot:
+ *
+ *      res[]    | 1 1 1 1 0 1 ... |     lines += popcount(res & range)
+ *      dirty[]  | 1 0 1 1 0 0 ... |     wbs += popcount(dirty & range)
+ *                                       dirty &= ~range
+ *
+ * Such a clean leaves the slots' dirty bytes as they were, so for a
+ * tracked line the bit is the truth and the byte may be stale: every
+ * reader of dirtiness asks slot_dirty(), and the set walks below (which
+ * read bytes) never run over tracked lines.  A level without ranges pays
+ * one predictable test on a write hit.
+ *
  * A clean of the last level with no clean hook (a DMA map's) needs no
  * per-line search either: eight aligned consecutive lines lie in eight
  * consecutive sets, whose slots are adjacent, so where the host has
