@@ -198,13 +198,13 @@ END_TEST
  * utags, Intel's 4 KiB store-forwarding alias) keeps evicting or stalling
  * one copy for another, which made a 4 KiB clean four times slower.
  */
-START_TEST(test_views_skewed)
+static void views_skewed(struct dmaemu_machine *mm)
 {
 	static const uint64_t bits = ((1ULL << 28) - 1) & ~4095ULL;
 	unsigned int i;
 
-	for (i = 0; i < m->nbanks; i++) {
-		struct dmaemu__bank *b = &m->bank[i];
+	for (i = 0; i < mm->nbanks; i++) {
+		struct dmaemu__bank *b = &mm->bank[i];
 		uintptr_t v[4] = {(uintptr_t)b->cpu, (uintptr_t)b->twin,
 				  (uintptr_t)b->mem, (uintptr_t)b->wc};
 		unsigned int x, y;
@@ -215,6 +215,20 @@ START_TEST(test_views_skewed)
 					      "bank %u views %u and %u alias",
 					      i, x, y);
 	}
+}
+
+/* The fixture's small banks, and the default 256 MiB, whose slots (512
+ * MiB) start at addresses equal in bits 12-27: only the skew tells its
+ * views apart there. */
+START_TEST(test_views_skewed)
+{
+	struct dmaemu_machine *big =
+		dmaemu_machine_create("mem=256M:log_path=/dev/null");
+
+	ck_assert_ptr_nonnull(big);
+	views_skewed(m);
+	views_skewed(big);
+	dmaemu_machine_destroy(big);
 }
 END_TEST
 
