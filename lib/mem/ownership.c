@@ -169,6 +169,12 @@ static uint64_t *word_at(uint8_t *map, uint64_t l)
 	return (uint64_t *)(void *)&map[l];
 }
 
+/* The eight lines of word @w are alike and held by one mapping. */
+static inline bool held_once(uint64_t w)
+{
+	return w == (uint8_t)w * ONES && holders((uint8_t)w) == 1;
+}
+
 /* The OR of the eight words from line @l (a multiple of 8). */
 static inline uint64_t words_or8(uint8_t *map, uint64_t l)
 {
@@ -244,9 +250,12 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 	dmaemu__owner_stores_take(m, phys, size, NULL);
 	/*
 	 * Lines first and last are edges when the buffer covers them in
-	 * part.  Whole words of eight lines between them [a, b) take a word
-	 * at a time (one store where no mapping holds any of the eight);
-	 * the lines before and after them, edges included, a byte at a time.
+	 * part.  Whole words of eight lines between them [a, b) go by blocks
+	 * of eight words (a page of 64-byte lines): a block that no mapping
+	 * holds takes eight stores with no branch per word; in another, a
+	 * word no mapping holds takes one store, any other word a byte at a
+	 * time.  The lines before and after them, edges included, a byte at
+	 * a time.
 	 */
 	a = (first + edge_lo + 7) & ~(uint64_t)7;
 	b = (last + 1 - edge_hi) & ~(uint64_t)7;
@@ -256,25 +265,29 @@ int dmaemu__owner_map(struct dmaemu_machine *m, uint64_t phys, size_t size,
 	for (l = first; l < a; l++)
 		store_byte(map, l,
 			   map_byte(load_byte(map, l), to_device, EDGE(l)));
-	/* The common map: a page of 64-byte lines that no mapping holds yet,
-	 * its eight words settled with no branch per word. */
-	if (b - l == 64 && !words_or8(map, l)) {
-		words_set8(map, l, fresh_w);
-		l = b;
-	}
-	for (; l < b; l += 8) {
-		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
-		unsigned int k;
+	while (l < b) {
+		uint64_t end = b - l >= 64 ? l + 64 : b;
 
-		if (!w) {
-			__atomic_store_n(word_at(map, l), fresh_w,
-					 __ATOMIC_RELAXED);
+		if (end - l == 64 && !words_or8(map, l)) {
+			words_set8(map, l, fresh_w);
+			l = end;
 			continue;
 		}
-		for (k = 0; k < 8; k++)
-			store_byte(map, l + k,
-				   map_byte(load_byte(map, l + k), to_device,
-					    false));
+		for (; l < end; l += 8) {
+			uint64_t w = __atomic_load_n(word_at(map, l),
+						     __ATOMIC_RELAXED);
+			unsigned int k;
+
+			if (!w) {
+				__atomic_store_n(word_at(map, l), fresh_w,
+						 __ATOMIC_RELAXED);
+				continue;
+			}
+			for (k = 0; k < 8; k++)
+				store_byte(map, l + k,
+					   map_byte(load_byte(map, l + k),
+						    to_device, false));
+		}
 	}
 	for (; l <= last; l++)
 		store_byte(map, l,
@@ -315,34 +328,39 @@ int dmaemu__owner_unmap(struct dmaemu_machine *m, uint64_t phys, size_t size,
 	dmaemu__owner_stores_take(m, phys, size, NULL);
 	for (l = first; l <= last && (l & 7); l++)
 		store_byte(map, l, unmap_byte(load_byte(map, l), keep_shared));
-	/* The common unmap: a page of 64-byte lines held by this mapping
-	 * only, all alike, its eight words at once. */
-	if (last + 1 - l >= 64) {
+	/*
+	 * Whole words by blocks of eight (a page of 64-byte lines): a block
+	 * whose lines are all alike and held by this mapping only is cleared
+	 * with eight stores and no branch per word; in another, such a word
+	 * takes one store, any other word a byte at a time.
+	 */
+	while (l + 8 <= last + 1) {
+		uint64_t end =
+			last + 1 - l >= 64 ? l + 64 : (last + 1) & ~(uint64_t)7;
 		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
 
-		if (w == (uint8_t)w * ONES && holders((uint8_t)w) == 1 &&
-		    words_all8(map, l, w)) {
+		if (end - l == 64 && held_once(w) && words_all8(map, l, w)) {
 			words_set8(map, l, 0);
 			only = w;
-			l += 64;
-		}
-	}
-	for (; l + 8 <= last + 1; l += 8) {
-		uint64_t w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
-		unsigned int k;
-
-		/* The common case: eight lines held by this mapping only,
-		 * all alike (as the word before, which saves the tests). */
-		if (w == only ||
-		    (w == (uint8_t)w * ONES && holders((uint8_t)w) == 1)) {
-			only = w;
-			__atomic_store_n(word_at(map, l), 0, __ATOMIC_RELAXED);
+			l = end;
 			continue;
 		}
-		for (k = 0; k < 8; k++)
-			store_byte(
-				map, l + k,
-				unmap_byte(load_byte(map, l + k), keep_shared));
+		for (; l < end; l += 8) {
+			unsigned int k;
+
+			w = __atomic_load_n(word_at(map, l), __ATOMIC_RELAXED);
+			/* As the word before, which saves the tests. */
+			if (w == only || held_once(w)) {
+				only = w;
+				__atomic_store_n(word_at(map, l), 0,
+						 __ATOMIC_RELAXED);
+				continue;
+			}
+			for (k = 0; k < 8; k++)
+				store_byte(map, l + k,
+					   unmap_byte(load_byte(map, l + k),
+						      keep_shared));
+		}
 	}
 	for (; l <= last; l++)
 		store_byte(map, l, unmap_byte(load_byte(map, l), keep_shared));
