@@ -579,6 +579,12 @@ static size_t set_base_of(const struct level *l, uint64_t line)
 /* Tracked ranges                                                      */
 /* ------------------------------------------------------------------ */
 
+/* Words of each of @t's maps. */
+static inline size_t track_words(const struct track *t)
+{
+	return (size_t)((t->nlines + 63) / 64);
+}
+
 /* The tracked range of @l holding @line, or NULL. */
 static inline struct track *track_of(const struct level *l, uint64_t line)
 {
@@ -641,7 +647,7 @@ static inline void slot_clear_dirty(struct level *l, size_t slot)
 		bit_clear(t->dirty, l->tag[slot] - t->first);
 }
 
-/* For the maps: @line leaves @l; @line arrives in @l, @dirty or not. */
+/* For the maps: @line leaves @l. */
 static void track_leave(struct level *l, uint64_t line)
 {
 	struct track *t = track_of(l, line);
@@ -652,6 +658,7 @@ static void track_leave(struct level *l, uint64_t line)
 	}
 }
 
+/* For the maps: @line arrives in @l, @dirty or not. */
 static void track_fill(struct level *l, uint64_t line, bool dirty)
 {
 	struct track *t = track_of(l, line);
@@ -684,12 +691,6 @@ static bool track_overlaps(const struct level *l, uint64_t first, uint64_t last)
 	return false;
 }
 
-/*
- * The clean of maint_level() for lines [@first, @last] of the last level,
- * no clean hook, inside tracked range @t: per 64 lines, the resident ones
- * are counted and the dirty ones counted and made clean from the maps.
- * Their slots' dirty bytes are left as they are (struct track).
- */
 /* Bits set in @x, without a call into libgcc where the build has no
  * popcnt instruction. */
 static inline unsigned int popcount64(uint64_t x)
@@ -700,6 +701,12 @@ static inline unsigned int popcount64(uint64_t x)
 	return (unsigned int)((x * 0x0101010101010101ull) >> 56);
 }
 
+/*
+ * The clean of maint_level() for lines [@first, @last] of the last level,
+ * no clean hook, inside tracked range @t: per 64 lines, the resident ones
+ * are counted and the dirty ones counted and made clean from the maps.
+ * Their slots' dirty bytes are left as they are (struct track).
+ */
 static uint64_t track_clean(struct cachesim *cs, struct level *l,
 			    struct track *t, uint64_t first, uint64_t last)
 {
@@ -1582,10 +1589,10 @@ static void level_empty(struct level *l, uint64_t seed, unsigned int n)
 	if (l->nres)
 		memset(l->nres, 0, l->nres_mask + 1);
 	for (i = 0; i < l->ntrk; i++) {
-		size_t words = (size_t)((l->trk[i].nlines + 63) / 64);
-
-		memset(l->trk[i].res, 0, words * sizeof(uint64_t));
-		memset(l->trk[i].dirty, 0, words * sizeof(uint64_t));
+		memset(l->trk[i].res, 0,
+		       track_words(&l->trk[i]) * sizeof(uint64_t));
+		memset(l->trk[i].dirty, 0,
+		       track_words(&l->trk[i]) * sizeof(uint64_t));
 	}
 	l->clock = 0;
 	l->count[0] = l->count[1] = 0;
@@ -1738,15 +1745,14 @@ void cachesim_set_writeback_hook(struct cachesim *cs, cachesim_writeback_fn fn,
 static int track_make(const struct level *l, uint64_t addr, uint64_t last,
 		      struct track *t)
 {
-	size_t words, i, nslots = (size_t)l->sets * l->ways;
+	size_t i, nslots = (size_t)l->sets * l->ways;
 
 	t->first = addr >> l->shift;
 	t->nlines = (last >> l->shift) - t->first + 1;
 	if (!t->nlines || t->nlines > CACHESIM_TRACK_MAX_LINES)
 		return -E2BIG;
-	words = (size_t)((t->nlines + 63) / 64);
-	t->res = calloc(words, sizeof(uint64_t));
-	t->dirty = calloc(words, sizeof(uint64_t));
+	t->res = calloc(track_words(t), sizeof(uint64_t));
+	t->dirty = calloc(track_words(t), sizeof(uint64_t));
 	if (!t->res || !t->dirty) {
 		free(t->res);
 		free(t->dirty);
