@@ -102,17 +102,15 @@ static struct live_ent *live;		   /* live_cap slots; live_lock */
 static size_t live_cap, live_n, live_used; /* used: live + tombstones */
 /* Bumped when an entry leaves or changes (bus.h reads it too). */
 uint64_t dmaemu__live_gen;
-#define live_gen dmaemu__live_gen
 
 /* This thread's last look-up (bus.h's inline check reads it first). */
 __thread struct dmaemu__live_hint dmaemu__live_hint;
-#define live_hint dmaemu__live_hint
 
 static pthread_once_t live_once = PTHREAD_ONCE_INIT;
 
 static void live_init(void)
 {
-	dmaemu__vg_atomic(&live_gen, sizeof(live_gen));
+	dmaemu__vg_atomic(&dmaemu__live_gen, sizeof(dmaemu__live_gen));
 }
 
 static size_t live_slot(const struct device *dev, size_t cap)
@@ -218,7 +216,7 @@ static void live_del_locked(const struct device *dev)
 		live_cap = live_used = 0;
 	}
 	/* Every thread's hint is now stale. */
-	__atomic_add_fetch(&live_gen, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&dmaemu__live_gen, 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -234,10 +232,10 @@ static struct dmaemu_device *live_lookup(const struct device *dev,
 
 	if (!dev)
 		return NULL;
-	gen = __atomic_load_n(&live_gen, __ATOMIC_ACQUIRE);
-	if (live_hint.dev == dev && live_hint.gen == gen) {
-		*retired = live_hint.retired;
-		return live_hint.d;
+	gen = __atomic_load_n(&dmaemu__live_gen, __ATOMIC_ACQUIRE);
+	if (dmaemu__live_hint.dev == dev && dmaemu__live_hint.gen == gen) {
+		*retired = dmaemu__live_hint.retired;
+		return dmaemu__live_hint.d;
 	}
 	pthread_rwlock_rdlock(&live_lock);
 	e = live_find(dev);
@@ -247,10 +245,10 @@ static struct dmaemu_device *live_lookup(const struct device *dev,
 	}
 	pthread_rwlock_unlock(&live_lock);
 	if (d) {
-		live_hint.dev = dev;
-		live_hint.d = d;
-		live_hint.retired = *retired;
-		live_hint.gen = gen;
+		dmaemu__live_hint.dev = dev;
+		dmaemu__live_hint.d = d;
+		dmaemu__live_hint.retired = *retired;
+		dmaemu__live_hint.gen = gen;
 	}
 	return d;
 }
@@ -827,7 +825,7 @@ int dmaemu_device_bind(struct dmaemu_device *d, struct device *dev)
 		e = live_find(&d->dev);
 		e->retired = true;
 		__atomic_store_n(&d->devp, dev, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&live_gen, 1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&dmaemu__live_gen, 1, __ATOMIC_RELEASE);
 	}
 	pthread_rwlock_unlock(&live_lock);
 	dmaemu__platform_unlock(locked);
