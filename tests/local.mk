@@ -283,10 +283,21 @@ script_tests = \
 	tests/scripts/labs.sh \
 	tests/scripts/valgrind-stale.sh \
 	tests/scripts/valgrind-examples.sh \
+	tests/scripts/valgrind-labs-1.sh \
+	tests/scripts/valgrind-labs-2.sh \
+	tests/scripts/valgrind-labs-3.sh \
 	tests/scripts/driver-mutants.sh
 TESTS += $(script_tests)
 # labs.sh builds the labs with the project's warnings, as errors.
 AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
+# Every dmaemu-lab of a test run (labs.sh, tour.sh) builds a lab variant
+# once and takes it from this cache after that (tools/dmaemu-lab.in).
+AM_TESTS_ENVIRONMENT += DMAEMU_LAB_CACHE='$(abs_top_builddir)/tests/lab-cache'; \
+	export DMAEMU_LAB_CACHE;
+clean-local: clean-lab-cache
+clean-lab-cache:
+	-rm -rf tests/lab-cache
+.PHONY: clean-lab-cache
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/valgrind-rx.c \
 	tests/scripts/report-site-prog.c \
@@ -297,6 +308,25 @@ EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/data/lackey.out tests/data/policy.din \
 	tests/oracle/transpose.c tests/oracle/listwalk.c \
 	tests/oracle/stride.c tests/oracle/fxsave.c
+
+# What the test command (tools/quickstart.sh) runs in the plain build only:
+# the tests that read the source tree alone, and those whose verdict does
+# not depend on the compiler or sanitizer the library was built with (the
+# cache simulator against Cachegrind, the mutants of the drivers, the
+# tour).  The ASan, TSan and Clang builds run every other test.
+once_tests = \
+	tests/scripts/format.sh \
+	tests/scripts/cocci.sh \
+	tests/scripts/api-public.sh \
+	tests/scripts/layers.sh \
+	tests/scripts/mutations-apply.sh \
+	tests/scripts/man-drift.sh \
+	tests/scripts/cachesim-oracle.sh \
+	tests/scripts/driver-mutants.sh \
+	tests/scripts/tour.sh
+print-rebuild-tests:
+	@echo $(filter-out $(once_tests),$(TESTS))
+.PHONY: print-rebuild-tests
 
 # The manual pages and the installation: man-drift.sh holds the pages to
 # the code, dmaemu-cc.sh the compiler wrapper to its page, install.sh

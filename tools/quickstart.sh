@@ -58,55 +58,104 @@ build_tree() {
 	fi
 }
 
-# Add the results of the .trs files of one run to the totals.
-passed=0
-failed=0
-skipped=0
-tally() {
-	local counts p f s
+# The test command's stages, in two lanes that share the jobs of one
+# `make -j` (its jobserver), so that one lane's long last test leaves no
+# core idle:
+#
+#   tree     in _build, one after the other (they share its test logs):
+#            make check; the compiled suites, the examples and the labs
+#            under Memcheck, Helgrind and DRD
+#   builds   make check in an ASan+UBSan, a TSan and a Clang build
+#            (_build-asan, _build-tsan, _build-clang), without the tests
+#            that run in the plain build only (make print-once-tests)
+#
+# Each stage leaves a line "NAME|PASSED|FAILED|SKIPPED|STATUS|SECONDS" in
+# $results; the totals are summed from them at the end.
+results="$build/stages"
+
+# stage NAME COMMAND...: run COMMAND (a make check) in the current build
+# tree, with its old test results removed first; record what its .trs
+# files say, make's status and the time it took.
+stage() {
+	local name=$1 st=0 t0 counts
+	shift
+	t0=$(date +%s)
+	find . -name '*.trs' -delete
+	"$@" || st=$?
 	counts=$(find . -name '*.trs' -exec cat {} + 2>/dev/null | awk '
 		/^:test-result: (PASS|XFAIL)/ { p++ }
 		/^:test-result: (FAIL|XPASS|ERROR)/ { f++ }
 		/^:test-result: SKIP/ { s++ }
-		END { printf "%d %d %d\n", p, f, s }')
-	read -r p f s <<<"$counts"
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + s))
-	echo "quickstart: $1: $p passed, $f failed, $s skipped"
+		END { printf "%d|%d|%d\n", p, f, s }')
+	echo "$name|$counts|$st|$(($(date +%s) - t0))" >>"$results/$lane"
+	echo "quickstart: $name: ${counts//|/ } (status $st, $(($(date +%s) - t0)) s)"
 }
 
-# make check in a sanitizer build of its own: $1 names the run and the
-# build directory (_build-$1), $2 is the --enable-sanitizer value.
-# run_build NAME CONFIGURE-ARGUMENTS...: make check in another build tree
-# (_build-NAME), counted on its own.
-run_build() {
-	local dir="$top/_build-$1" name=$1 status=0
+# other_build NAME CONFIGURE-ARGUMENTS...: make check in another build
+# tree, _build-NAME, of every test but those that run in the plain build
+# only (make print-rebuild-tests).
+other_build() {
+	local dir="$top/_build-$1" name=$1
 	shift
 	mkdir -p "$dir"
 	cd "$dir"
 	[ -f Makefile ] || "$top/configure" --enable-werror -q "$@"
-	find . -name '*.trs' -delete
-	make -j"$(nproc)" check || status=1
-	tally "$name make check"
-	cd "$build"
-	return $status
+	stage "$name make check" make check \
+		TESTS="$(make -s print-rebuild-tests)"
+}
+
+# lane NAME: one lane's stages, one after the other; its make calls
+# take their jobs from the jobserver of the make that started the lane.
+run_lane() {
+	lane=$1
+	: >"$results/$lane"
+	case $lane in
+	tree)
+		cd "$build"
+		stage "make check" make check
+		local vg_tests tool
+		vg_tests=$(make -s print-valgrind-tests)
+		for tool in memcheck helgrind drd; do
+			stage "valgrind $tool" make check-valgrind-$tool \
+				TESTS="$vg_tests"
+		done
+		;;
+	builds)
+		other_build asan --enable-sanitizer=address
+		other_build tsan --enable-sanitizer=thread
+		other_build clang CC=clang
+		;;
+	esac
 }
 
 run_tests() {
-	local status=0 tool vg_tests
-	make -j"$(nproc)" check || status=1
-	tally "make check"
-	vg_tests=$(make -s print-valgrind-tests)
-	for tool in memcheck helgrind drd; do
-		find . -name '*.trs' -delete
-		make -j"$(nproc)" check-valgrind-$tool TESTS="$vg_tests" ||
+	local t0 status=0 line name p f s st secs passed=0 failed=0 skipped=0
+	t0=$(date +%s)
+	rm -rf "$results"
+	mkdir -p "$results"
+	# The builds lane speaks into a log of its own, shown when it ends.
+	printf 'all: tree builds\ntree:\n\t+@%s lane tree\nbuilds:\n\t+@%s lane builds >%s 2>&1\n' \
+		"$top/tools/quickstart.sh" "$top/tools/quickstart.sh" \
+		"$results/builds.log" |
+		make -k -j"$(nproc)" -f - || status=1
+	cat "$results/builds.log"
+	echo
+	for lane in tree builds; do
+		[ -s "$results/$lane" ] || {
+			echo "quickstart: the $lane lane recorded nothing"
 			status=1
-		tally "valgrind $tool"
+		}
+		while IFS='|' read -r name p f s st secs; do
+			printf 'quickstart: %s: %d passed, %d failed, %d skipped (%d s)\n' \
+				"$name" "$p" "$f" "$s" "$secs"
+			passed=$((passed + p))
+			failed=$((failed + f))
+			skipped=$((skipped + s))
+			[ "$st" = 0 ] || status=1
+		done <"$results/$lane"
 	done
-	run_build asan --enable-sanitizer=address || status=1
-	run_build tsan --enable-sanitizer=thread || status=1
-	run_build clang CC=clang || status=1
+	[ "$failed" = 0 ] || status=1
+	echo "quickstart: the test command took $(($(date +%s) - t0)) s"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	return $status
 }
@@ -123,6 +172,10 @@ test)
 	install_packages
 	build_tree
 	run_tests
+	;;
+lane)
+	# A lane of run_tests(), started by its make.
+	run_lane "$2"
 	;;
 *)
 	echo "usage: $0 tour|test" >&2

@@ -238,4 +238,33 @@ check "the tour goes on past a bad lab.conf" \
 	grep -Eq "^  bad-conf +- +bad lab.conf .* NO\$" "$tmp/out"
 check "the tour runs the good one" grep -Eq "^  sneaky +arm64 .* yes\$" \
 	"$tmp/out"
+
+# 7. DMAEMU_LAB_CACHE: a program is built once for its sources, flags,
+# headers and libraries, and taken from the cache after that.
+cache=$tmp/cache
+mkdir -p "$tmp/labs/cached"
+cp "$labs/tx-stale/lab.conf" "$tmp/labs/cached/"
+sed 's/"tx-stale"/"cached"/' "$labs/tx-stale/lab.c" >"$tmp/labs/cached/lab.c"
+entries() { find "$cache" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l; }
+DMAEMU_LAB_CACHE=$cache
+export DMAEMU_LAB_CACHE
+run_ok "cache: a lab builds into an empty cache" run cached
+check "cache: one program kept" test "$(entries)" = 1
+run_ok "cache: the same variant on another profile" run cached \
+	--profile x86
+check "cache: still one program (no build for the profile)" \
+	test "$(entries)" = 1
+prog=$(find "$cache" -mindepth 2 -name prog)
+printf '#!/bin/sh\necho "from the cache"\nexit 3\n' >"$prog"
+run_fails "cache: the kept program is the one that runs" 1 "from the cache" \
+	run cached
+echo '/* changed */' >>"$tmp/labs/cached/lab.c"
+run_ok "cache: a changed source builds again" run cached
+check "cache: a second program kept" test "$(entries)" = 2
+run_ok "cache: the fixed variant is a program of its own" run cached --fixed
+check "cache: a third program kept" test "$(entries)" = 3
+run_fails "cache: a failed build is not kept" 1 \
+	"the buggy variant of broken does not compile" run broken
+check "cache: nothing kept for it" test "$(entries)" = 3
+unset DMAEMU_LAB_CACHE
 done_testing

@@ -12,6 +12,11 @@
 #                     examples on every profile, the labs with a device
 #                     model on their first profile
 #
+# The labs are run by valgrind-labs-1.sh, -2.sh and -3.sh, a third of them
+# each (DMAEMU_VALGRIND_PART=labsN, then this script), so that make -j
+# runs them side by side: this script alone runs steps 1 and 2
+# (DMAEMU_VALGRIND_PART=examples, the default).
+#
 # A lab's buggy variant makes dmaemu reports on purpose: they are not
 # Valgrind errors.  A run passes when Valgrind counts no error and the
 # program ran to its end (an example's status is 0; a lab prints its result
@@ -34,6 +39,11 @@ esac
 [ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
 	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
 
+part=${DMAEMU_VALGRIND_PART:-examples}
+case $part in
+examples | labs[123]) ;;
+*) echo "Bail out! DMAEMU_VALGRIND_PART=$part: examples or labs1..labs3"; exit 1 ;;
+esac
 vg=${DMAEMU_VALGRIND_CMD:-"$VALGRIND --tool=$tool --error-exitcode=1 \
 --num-callers=30 --suppressions=$top_srcdir/tests/valgrind.supp"}
 cc="$top_builddir/tools/dmaemu-cc"
@@ -59,6 +69,7 @@ show() {
 	tail -15 "$1.out" | sed 's/^/# out: /'
 }
 
+if [ "$part" = examples ]; then
 # 1. A deliberate error makes a run fail.
 case $tool in
 memcheck)
@@ -137,6 +148,7 @@ for dir in "$top_srcdir"/examples/*/; do
 		fi
 	done
 done
+fi
 
 # lab_conf DIR VAR DEFAULT: the setting VAR of the lab in DIR (its lab.conf
 # read in a subshell, so that it sets nothing here), DEFAULT when unset.
@@ -148,9 +160,17 @@ lab_conf() {
 	)
 }
 
-# 3. The labs, found by folder (examples/labs/README.md).
+# 3. The labs, found by folder (examples/labs/README.md): the N-th lab of
+# the list in the part labs((N-1) mod 3 + 1).
+if [ "$part" = examples ]; then
+	done_testing
+	exit
+fi
+index=0
 for dir in "$top_srcdir"/examples/labs/*/; do
 	[ -f "$dir/lab.conf" ] || continue
+	index=$((index + 1))
+	[ "labs$(((index - 1) % 3 + 1))" = "$part" ] || continue
 	lab=$(basename "$dir")
 	device=$(lab_conf "$dir" device '')
 	libs=$(lab_conf "$dir" libs '')
