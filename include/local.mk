@@ -16,6 +16,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/report.h \
 	include/dmaemu/sched.h \
 	include/dmaemu/seeing.h \
+	include/dmaemu/sweep.h \
 	include/dmaemu/testing.h \
 	include/dmaemu/trace.h \
 	include/dmaemu/sync.h \

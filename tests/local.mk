@@ -105,6 +105,7 @@ api_tests = \
 	tests/api/check-trace \
 	tests/api/check-seeing \
 	tests/api/check-check-helpers \
+	tests/api/check-sweep \
 	tests/api/check-api-debug \
 	tests/api/check-coherence-misuse \
 	tests/api/check-ordering \

@@ -46,6 +46,7 @@
 
 #include <dmaemu/machine.h>
 #include <dmaemu/report.h>
+#include <dmaemu/sweep.h>
 #include <dmaemu/testing.h>
 
 #ifdef __cplusplus

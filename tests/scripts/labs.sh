@@ -267,4 +267,45 @@ run_fails "cache: a failed build is not kept" 1 \
 	"the buggy variant of broken does not compile" run broken
 check "cache: nothing kept for it" test "$(entries)" = 3
 unset DMAEMU_LAB_CACHE
+
+# 8. sweep: one build, every seed of the range or of a shard, N at a
+# time; the first seed that did not behave, with the command that
+# replays it.  The lab "seeded" gets its data wrong when its seed is a
+# multiple of 7.
+mkdir -p "$tmp/labs/seeded"
+cp "$labs/tx-stale/lab.conf" "$tmp/labs/seeded/"
+cat >"$tmp/labs/seeded/lab.c" <<'EOF'
+#include <stdio.h>
+#include "lab.h"
+int main(int argc, char **argv)
+{
+	struct lab *lab = lab_start("seeded", argc, argv, NULL);
+
+	if (!lab)
+		return 2;
+	printf("seed %llu\n", lab->seed);
+	return lab_finish(lab, lab->seed % 7 != 0);
+}
+EOF
+run_ok "sweep: a fixed variant right on every seed" sweep seeded --fixed \
+	--seeds 8-13 -j 3
+check "sweep: says how many seeds ran, none wrong" grep -q \
+	"^dmaemu-lab: sweep of seeded fixed on arm64, seeds 8-13 (shard 1/1, -j 3): 6 seeds, 0 not as expected" \
+	"$tmp/out"
+run_fails "sweep: the first seed that is not as expected, and its replay" 1 \
+	"replay: dmaemu-lab run seeded --fixed --profile x86 --seed 14\$" \
+	sweep seeded --fixed --profile x86 --seeds 10-30 -j 2
+check "sweep: how many were not" grep -q "21 seeds, 3 not as expected" \
+	"$tmp/out"
+check "sweep: why the first was not" grep -q \
+	"first: seed 14: data wrong, expected right" "$tmp/out"
+run_fails "sweep: a shard runs its seeds only (11, 14, ..., 29)" 1 \
+	"seeds 10-30 \\(shard 2/3, -j 1\\): 7 seeds, 1 not as expected" \
+	sweep seeded --fixed --seeds 10-30 --shard 2/3 -j 1
+check "sweep: the shard's bad seed" grep -q "first: seed 14: " "$tmp/out"
+run_fails "sweep: another shard has other bad seeds" 1 \
+	"first: seed 21: " sweep seeded --fixed --seeds 10-30 --shard 3/3
+run_fails "sweep: bad seeds" 2 "bad seeds '5-1'" sweep seeded --seeds 5-1
+run_fails "sweep: bad shard" 2 "bad shard '4/3'" sweep seeded --shard 4/3
+run_fails "sweep: bad -j" 2 "bad -j '0'" sweep seeded -j 0
 done_testing

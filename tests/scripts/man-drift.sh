@@ -279,7 +279,8 @@ if [ -x "$lab" ]; then
 	"$lab" --help >"$tmp/labusage" 2>&1
 	sed -n 's/^.*dmaemu-lab \([a-z]*\).*/\1/p' "$tmp/labusage" |
 		sort -u >"$tmp/labcmds"
-	grep -o -e '--[a-z][a-z-]*' "$tmp/labusage" | sort -u >"$tmp/labopts"
+	grep -o -E '(^|[[ |])--?[a-z][a-z-]*' "$tmp/labusage" |
+		sed 's/^[[ |]*//' | sort -u >"$tmp/labopts"
 	section "$pagelab" COMMANDS | tags | sed 's/ .*//' | sort -u \
 		>"$tmp/labmancmds"
 	section "$pagelab" OPTIONS | tags | sed 's/ .*//' | sort -u \
