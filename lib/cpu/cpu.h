@@ -213,6 +213,9 @@ struct dmaemu__own_acc {
 	uint64_t stale_lp, stale_phys;
 	size_t stale_len;
 	uint64_t stale_mask[DMAEMU__MASK_WORDS];
+	/* The first stale bytes, as the CPU read them and as memory holds
+	 * them, from the first stale byte on (to the end of the line). */
+	uint8_t stale_val[2][DMAEMU__REPORT_VALS];
 	struct {
 		uint64_t lo, hi;
 	} run[DMAEMU__OWN_RUNS];
