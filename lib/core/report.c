@@ -1290,11 +1290,10 @@ static void fold_summary(struct dmaemu_machine *m, FILE *out)
 				maps >= MAX_MAPS ? " or more" : "");
 		if (f->repeats[i])
 			fprintf(out,
-				"; %llu more access%s to a reported mapping at "
-				"the same line not reported "
-				"(report_repeats=%u)",
+				"; %llu repeat%s at the same line and mapping "
+				"not reported (report_repeats=%u)",
 				(unsigned long long)f->repeats[i],
-				f->repeats[i] == 1 ? "" : "es",
+				f->repeats[i] == 1 ? "" : "s",
 				m->opt.report_repeats);
 		fputc('\n', out);
 	}
