@@ -1032,9 +1032,9 @@ static char *stable_text(const struct dmaemu_machine *m, const char *s)
  *
  * One entry per (kind, place), in the order of their first reports; each
  * counts its reports, those printed, and the distinct mappings they were
- * about (device and bus address, MAX_MAPS at most).  At machine destroy,
- * when any report was made, the exit summary sums them up by kind.
- * Everything here is under report_lock.
+ * about (device and bus address, MAX_MAPS at most), with report_fold=0
+ * too, for the exit summary that machine destroy prints when any report
+ * was made.  Everything here is under report_lock.
  */
 #define MAX_KEYS 4096 /* places; past that, every report prints */
 #define MAX_MAPS 4096 /* mappings told apart per place */
@@ -1138,7 +1138,7 @@ static bool fold_note(struct dmaemu_machine *m,
 		if (!t->placed)
 			place = NULL;
 	}
-	if (!place || !m->opt.report_fold) {
+	if (!place) {
 		f->printed[r->kind]++;
 		return true;
 	}
@@ -1187,7 +1187,7 @@ static bool fold_note(struct dmaemu_machine *m,
 						strlen(r->map_device)),
 				      (const char *)&r->map_dma,
 				      sizeof(r->map_dma)));
-	if (k->made > 1) {
+	if (k->made > 1 && m->opt.report_fold) {
 		f->folded[r->kind]++;
 		return false;
 	}
