@@ -1005,6 +1005,29 @@ START_TEST(test_log_stable)
 }
 END_TEST
 
+/*
+ * The values of a stale-device-read: the bytes the CPU wrote and never
+ * cleaned, and the bytes the device read from memory instead.
+ */
+START_TEST(test_device_read_values)
+{
+	struct dmaemu_machine *m = fixture_machine("profile=arm64:mem=16M");
+	struct dmaemu_device *dd = dmaemu_device_create(m, "dev0", NULL, NULL);
+
+	ck_assert_ptr_nonnull(dd);
+	device_reads_dirty(dd);
+	ck_assert_uint_eq(dmaemu_report_count(m, "stale-device-read"), 1);
+	ck_assert_ptr_nonnull(strstr(
+		fixture_log(),
+		"      the CPU's copy   5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a "
+		"5a 5a 5a 5a 5a\n"
+		"      the device read  00 00 00 00 00 00 00 00 00 00 00 "
+		"00 00 00 00 00\n"));
+	dmaemu_device_destroy(dd);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
 static Suite *report_policy_suite(void)
 {
 	Suite *s = suite_create("report-policy");
@@ -1028,6 +1051,7 @@ static Suite *report_policy_suite(void)
 	tcase_add_test(tc, test_summary_none);
 	tcase_add_test(tc, test_stale_values);
 	tcase_add_test(tc, test_log_stable);
+	tcase_add_test(tc, test_device_read_values);
 	suite_add_tcase(s, tc);
 	return s;
 }
