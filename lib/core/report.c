@@ -2,8 +2,10 @@
 /*
  * report.c - the one path every checker reports through.
  *
- * How it works.  A report is formatted completely into a local buffer
- * (headline, byte runs, optional cause, one SUMMARY line), then, under the
+ * How it works.  A report is formatted completely into a buffer that
+ * grows as it needs, so that no report is ever cut (headline, byte runs,
+ * the values of the first bytes, optional cause, one SUMMARY line), then,
+ * under the
  * report lock, counted by kind and written to the machine's stream with a
  * single write, so reports from several threads never interleave:
  *
@@ -44,14 +46,17 @@
  *   checks=       the kind's family (api, coherence, platform; errors are
  *                 none) is off: the report is dropped before any work
  *   format        headline, details, site and stack, SUMMARY; the frames
- *                 named are noted for the suppressions
+ *                 named are noted for the suppressions; log_stable=1
+ *                 writes host addresses as emulated ones, and no PID
  *   suppressions= a rule matches: counted as suppressed, nothing else
  *   count         dmaemu_report_count()
+ *   report_fold=  a report of the kind and driver line of an earlier one
+ *                 is folded: counted in the exit summary, not printed
  *   report_limit= past N printed reports, counted as not printed
  *   verbosity=    0 prints the headline and the SUMMARY line only; 2 adds
  *                 the stack of the reporting thread where the report names
  *                 no driver's call, and a deeper stack where it does
- *   print, record, callback
+ *   print, record, callback, trace (the "report" event, on one line)
  *   exitcode=, halt_on_error=
  *
  * halt_on_error=1 aborts after the first report is printed.  exitcode=N
@@ -59,7 +64,8 @@
  * an atexit() handler, installed when a machine with exitcode is created,
  * flushes stdio and calls _exit(N).  The library itself never exits.
  * Machine destroy (dmaemu__report_fini()) prints how many reports
- * report_limit kept back and what each suppression rule matched.
+ * report_limit kept back, what each suppression rule matched, and, when
+ * any report was made, the exit summary (fold_summary()).
  */
 #include "config.h"
 
