@@ -1356,6 +1356,42 @@ static char *trace_text(const char *head)
 	return t.buf;
 }
 
+/*
+ * log_stable=1: the formatted report @t with its host addresses written
+ * as stable_text() writes them (the stack's frames without debug
+ * information too), its part up to the SUMMARY line and the SUMMARY line
+ * each on its own, so that ->summary still points at the latter.  Left
+ * as it was when memory runs out.
+ */
+static void stable_report(const struct dmaemu_machine *m, struct text *t)
+{
+	char c = t->buf[t->summary], *a, *b;
+	size_t na, nb;
+
+	t->buf[t->summary] = '\0';
+	a = stable_text(m, t->buf);
+	t->buf[t->summary] = c;
+	b = stable_text(m, t->buf + t->summary);
+	if (a && b) {
+		char *p;
+
+		na = strlen(a);
+		nb = strlen(b);
+		p = dmaemu__realloc(a, na + nb + 1);
+		if (p) {
+			memcpy(p + na, b, nb + 1);
+			dmaemu__free(t->buf);
+			t->buf = p;
+			t->len = na + nb;
+			t->cap = na + nb + 1;
+			t->summary = na;
+			a = NULL;
+		}
+	}
+	dmaemu__free(a);
+	dmaemu__free(b);
+}
+
 /**
  * dmaemu__vreport() - report an error found by a checker.
  * @m:   machine; NULL means the current one (no report when there is none,
@@ -1421,19 +1457,8 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	if (t) {
 		format(m, t, r, kind, head ? head : "(out of memory)", site,
 		       in_fn);
-		if (m->opt.log_stable) {
-			/* The stack's frames without debug information. */
-			stable = stable_text(m, t->buf);
-			if (stable) {
-				size_t tail = t->len - t->summary;
-
-				dmaemu__free(t->buf);
-				t->buf = stable;
-				t->len = strlen(stable);
-				t->cap = t->len + 1;
-				t->summary = t->len - tail;
-			}
-		}
+		if (m->opt.log_stable)
+			stable_report(m, t);
 	}
 	/* What the recorded report names, taken before verbosity=0 drops
 	 * the "at" line: the report's own ->where, else its "at" text. */
