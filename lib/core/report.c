@@ -1223,6 +1223,43 @@ void dmaemu__report_repeats_add(struct dmaemu_machine *m,
 	dmaemu__unlock(&m->report_lock);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct mappings the places of @kind counted (a mapping reported
+ * at two lines counts once); 0 when memory runs out. */
+static unsigned int kind_maps(const struct dmaemu__fold *f,
+			      enum dmaemu_report_kind kind)
+{
+	unsigned int j, n = 0, distinct = 0;
+	uint64_t *all;
+
+	for (j = 0; j < f->n; j++)
+		if (f->key[j].kind == kind)
+			n += f->key[j].nmaps;
+	if (!n)
+		return 0;
+	all = dmaemu__malloc(n * sizeof(*all));
+	if (!all)
+		return 0;
+	n = 0;
+	for (j = 0; j < f->n; j++)
+		if (f->key[j].kind == kind) {
+			memcpy(all + n, f->key[j].maps,
+			       f->key[j].nmaps * sizeof(*all));
+			n += f->key[j].nmaps;
+		}
+	qsort(all, n, sizeof(*all), cmp_u64);
+	for (j = 0; j < n; j++)
+		distinct += !j || all[j] != all[j - 1];
+	dmaemu__free(all);
+	return distinct;
+}
+
 /*
  * The exit summary, as Valgrind's ERROR SUMMARY (report lock held):
  *
@@ -1269,14 +1306,17 @@ static void fold_summary(struct dmaemu_machine *m, FILE *out)
 
 		if (!f->made[i])
 			continue;
+		bool full = false;
+
 		for (j = 0; j < f->n; j++) {
 			if (f->key[j].kind != (enum dmaemu_report_kind)i)
 				continue;
 			if (!first)
 				first = &f->key[j];
 			places++;
-			maps += f->key[j].nmaps;
+			full |= f->key[j].nmaps >= MAX_MAPS;
 		}
+		maps = kind_maps(f, (enum dmaemu_report_kind)i);
 		fprintf(out, "%sdmaemu:   %llu %s", pre,
 			(unsigned long long)f->made[i],
 			dmaemu_report_kind_name((enum dmaemu_report_kind)i));
@@ -1292,8 +1332,7 @@ static void fold_summary(struct dmaemu_machine *m, FILE *out)
 			(unsigned long long)f->folded[i]);
 		if (maps)
 			fprintf(out, ", over %u mapping%s%s", maps,
-				maps == 1 ? "" : "s",
-				maps >= MAX_MAPS ? " or more" : "");
+				maps == 1 ? "" : "s", full ? " or more" : "");
 		if (f->repeats[i])
 			fprintf(out,
 				"; %llu repeat%s at the same line and mapping "

@@ -872,7 +872,7 @@ START_TEST(test_fold_ring)
 	snprintf(
 		want, sizeof(want),
 		"dmaemu:   32 cpu-access-device-owned at 2 driver lines, first "
-		"at %s: 2 printed, 30 folded, over 32 mappings\n",
+		"at %s: 2 printed, 30 folded, over 16 mappings\n",
 		place);
 	ck_assert_ptr_nonnull(strstr(fixture_log(), want));
 
