@@ -246,7 +246,8 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc);
  * to be made at code address @site (NULL: unknown) about the mapping at
  * bus address @dma of device @dev: true when it is the first of its key,
  * which the caller then prints; false when it is a repeat, only counted
- * (machine destroy prints one line per key with repeats).  Leaf lock.
+ * (in the exit summary; with report_fold=0, machine destroy prints one
+ * line per key with repeats).  Leaf lock.
  * dmaemu__access_site(): the first return address outside the library on
  * this thread's stack (the driver's or the device model's line), or NULL.
  */

@@ -31,7 +31,9 @@
  * a report per byte.  Reports are keyed by (kind, access site, device,
  * mapping): the first of a key is printed and counted
  * (dmaemu_report_count()), later ones are only counted here, and machine
- * destroy prints one line per key with the number not printed.  The
+ * destroy hands their number per kind to the exit summary (report.c),
+ * or, with report_fold=0, prints one line per key with the number not
+ * printed.  The
  * access site is the first return address outside the library on the
  * stack (glibc's backtrace(), then dladdr()), looked up only when a
  * report is due; when the library is linked statically every address is
