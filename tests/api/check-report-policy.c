@@ -994,6 +994,38 @@ START_TEST(test_log_stable)
 	ck_assert_ptr_nonnull(
 		strstr(fixture_log(), "\n==dmaemu==dmaemu: ERROR SUMMARY: 1 "));
 
+	/* A view of memory other than the linear map: arm64's coherent
+	 * memory, freed with a wrong CPU address. */
+	fixture_log_clear();
+	m = fixture_machine("profile=arm64:mem=16M:log_stable=1");
+	{
+		struct dmaemu_device *dd =
+			dmaemu_device_create(m, "dev0", NULL, NULL);
+		struct device *dev;
+		dma_addr_t h;
+		uint64_t phys;
+		uint8_t *c;
+
+		ck_assert_ptr_nonnull(dd);
+		dev = dmaemu_device_to_dev(dd);
+		c = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL);
+		ck_assert_ptr_nonnull(c);
+		ck_assert_int_eq(fixture_region(c, &phys),
+				 DMAEMU_REGION_UNCACHED);
+		dma_free_coherent(dev, 4096, c + 64, h);
+		ck_assert_uint_eq(
+			dmaemu_report_count(m, "free-cpu-address-mismatch"), 1);
+		snprintf(want, sizeof(want), "[uncached phys 0x%llx]",
+			 (unsigned long long)phys);
+		ck_assert_msg(strstr(fixture_log(), want), "%s", fixture_log());
+		snprintf(want, sizeof(want), "[uncached phys 0x%llx]",
+			 (unsigned long long)phys + 64);
+		ck_assert_msg(strstr(fixture_log(), want), "%s", fixture_log());
+		dma_free_coherent(dev, 4096, c, h);
+		dmaemu_device_destroy(dd);
+	}
+	dmaemu_machine_destroy(m);
+
 	/* Without it: the PID and the host address. */
 	fixture_log_clear();
 	m = fixture_machine("profile=arm64:mem=16M");
