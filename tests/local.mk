@@ -274,6 +274,7 @@ script_tests = \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/report-site.sh \
 	tests/scripts/report-policy.sh \
+	tests/scripts/log-stable.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \

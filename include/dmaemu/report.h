@@ -3,7 +3,10 @@
  * <dmaemu/report.h> - what the checkers found.
  *
  * Every report is printed in the sanitizer form, ending with exactly one
- * line "SUMMARY: dmaemu: <kind> ...", and counted per kind.
+ * line "SUMMARY: dmaemu: <kind> ...", and counted per kind.  With the
+ * option report_fold=1 (the default) a report of the same kind at the same
+ * driver line as an earlier one is not printed, only counted in the exit
+ * summary; every function of this header sees it all the same.
  */
 #ifndef DMAEMU_REPORT_H
 #define DMAEMU_REPORT_H
@@ -163,9 +166,11 @@ enum dmaemu_report_severity {
  * @where:     the driver's code the report names: "rx_poll+0x2c
  *             (/path/prog)" for a report made inside a DMA API call, or
  *             the cause a checker gave; "" when none.
- * @text:      the whole report as printed, from "==PID==ERROR:" to the
- *             SUMMARY line and its newline (cut at DMAEMU_REPORT_TEXT_MAX
- *             - 1 bytes, as the printed report is).
+ * @text:      the report as printed (or as it would have been, for a
+ *             report that report_fold or report_limit kept from the
+ *             log), from "==PID==ERROR:" to the SUMMARY line and its
+ *             newline; the printed report is never cut, this copy keeps
+ *             its first DMAEMU_REPORT_TEXT_MAX - 1 bytes.
  * @made_at:   where the mapping or coherent allocation the report is
  *             about was made: the API function and the driver's line
  *             ("dma_map_single_attrs() called from rx_refill rx.c:51"),

@@ -1131,6 +1131,10 @@ struct stale_read {
 	size_t bytes;
 	unsigned int lines;
 	uint64_t last_line;
+	/* The first dirty bytes from @lo on (to the end of its span): the
+	 * CPU's copy and what the device read. */
+	unsigned int nval;
+	uint8_t val[2][DMAEMU__REPORT_VALS];
 };
 
 /* Note the CPU-dirty bytes of [@phys, +@len), one page at most, whose
@@ -1150,8 +1154,16 @@ static void note_dirty_plain(struct dmaemu_machine *m, uint64_t phys,
 
 			if (cpu[i] == twin[i])
 				continue;
-			if (!st->bytes)
+			if (!st->bytes) {
+				const uint8_t *mem = dmaemu__phys_mem(m, p);
+
 				st->lo = p;
+				st->nval = len - i < DMAEMU__REPORT_VALS
+						   ? (unsigned int)(len - i)
+						   : DMAEMU__REPORT_VALS;
+				memcpy(st->val[0], cpu + i, st->nval);
+				memcpy(st->val[1], mem, st->nval);
+			}
 			st->hi = p + 1;
 			st->bytes++;
 			if (st->lines == 0 || l != st->last_line)
@@ -1240,6 +1252,10 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 	}
 	dmaemu__own_range_text(&last, range, sizeof(range));
 	r.device = d->name;
+	r.nval = st->nval;
+	memcpy(r.val, st->val, sizeof(r.val));
+	r.val_name[0] = "the CPU's copy";
+	r.val_name[1] = "the device read";
 	if (mapped)
 		dmaemu__owner_report_fields(&o, &r);
 	dmaemu__report(m, &r,

@@ -116,6 +116,8 @@ static inline bool dmaemu__mask_any(const uint64_t *mask)
 			return true;
 	return false;
 }
+/* Bytes whose values a report shows (struct dmaemu__report_info). */
+#define DMAEMU__REPORT_VALS 16
 #define DMAEMU__OPT_MAXKEYS 64
 #define DMAEMU__OPT_PATH_MAX 256 /* bytes of a path option, with its NUL */
 #define DMAEMU__MAX_MACHINES 256 /* live machines per process */
@@ -199,6 +201,11 @@ struct dmaemu__options {
 	unsigned int trace_buffer;
 	/* device_timing=: every new device's timing knobs (bus/device.c) */
 	struct dmaemu_device_timing device_timing;
+	/* Report policy (report.c): print the first report of a kind at a
+	 * driver line and fold its repeats; print no PID and no host
+	 * address, so that two lockstep runs of one seed compare equal. */
+	bool report_fold;
+	bool log_stable;
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];
@@ -277,6 +284,7 @@ struct dmaemu__own_stores; /* CPU stores into held lines (ownership.c) */
 struct dmaemu__bus_client;
 struct dmaemu__report_rec;	/* recorded reports (report-query.c) */
 struct dmaemu__supp;		/* suppression rules (report.c) */
+struct dmaemu__fold;		/* folded reports (report.c) */
 #define DMAEMU__BUS_MAX_SLOTS 4 /* >= DMAEMU__BUS_NSLOTS (bus.h) */
 
 /*
@@ -429,6 +437,9 @@ struct dmaemu_machine {
 	uint64_t report_printed;
 	uint64_t report_unprinted;
 	struct dmaemu__supp *supp;
+	/* Folded reports and the exit summary (report.c), under
+	 * report_lock; made on the first report. */
+	struct dmaemu__fold *fold;
 
 	/* Fault injection (fault.c): the points' attributes (copied from the
 	 * options at create, changed by dmaemu_fault_set()) and counters,
@@ -567,6 +578,17 @@ struct dmaemu__report_info {
 	uint64_t last_dma, last_size;
 	bool last_write;
 	bool note; /* a portability note, not an error (report.h) */
+	/* Optional: the mapping the report is about (@map_device NULL:
+	 * none), which the exit summary counts per folded report. */
+	const char *map_device;
+	uint64_t map_dma;
+	/* Optional: the values of the first @nval bytes from @phys, as
+	 * @val_name[0] saw or wrote them (the CPU, usually) and as
+	 * @val_name[1] held them (memory, the device); bytes outside @mask
+	 * are printed "..". */
+	unsigned int nval;
+	uint8_t val[2][DMAEMU__REPORT_VALS];
+	const char *val_name[2];
 };
 int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen);
 void dmaemu__report_fini(struct dmaemu_machine *m);
@@ -601,6 +623,15 @@ void dmaemu__supp_summary(struct dmaemu_machine *m, FILE *out);
 /* report.c: zero the counters of dmaemu_report_count() and
  * dmaemu_report_suppressed() (report lock held). */
 void dmaemu__report_counters_zero(struct dmaemu_machine *m);
+/* report.c: the checkers' own repeats of @kind (a report not made again
+ * for the same access site and mapping: cpu/owncheck.c), for the exit
+ * summary; @n of them. */
+void dmaemu__report_repeats_add(struct dmaemu_machine *m,
+				enum dmaemu_report_kind kind, uint64_t n);
+/* report.c: "==4242==", or "==dmaemu==" with log_stable=1: the prefix of
+ * every line of the report stream.  @buf of DMAEMU__LOG_PREFIX bytes. */
+#define DMAEMU__LOG_PREFIX 24
+const char *dmaemu__log_prefix(const struct dmaemu_machine *m, char *buf);
 
 /*
  * Call-site context (report.c): the driver's API call in progress on this

@@ -115,6 +115,8 @@ enum {
 	K_PORTABILITY_NOTES,
 	K_POSTED_WRITES,
 	K_DEVICE_TIMING,
+	K_REPORT_FOLD,
+	K_LOG_STABLE,
 	K_NKEYS
 };
 
@@ -349,6 +351,10 @@ static const struct opt_key keys[K_NKEYS] = {
 			     0,
 			     0,
 			     {NULL}},
+	[K_REPORT_FOLD] =
+		{"report_fold", OPT_BOOL, OFF(report_fold), 0, 1, 0, {NULL}},
+	[K_LOG_STABLE] =
+		{"log_stable", OPT_BOOL, OFF(log_stable), 0, 1, 0, {NULL}},
 };
 
 static const char *const profile_names[] = {
@@ -750,6 +756,8 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->ordering_strong = false;
 	o->portability_notes = true;
 	o->posted_relaxed = false;
+	o->report_fold = true;
+	o->log_stable = false;
 }
 
 /**

@@ -2,8 +2,10 @@
 /*
  * report.c - the one path every checker reports through.
  *
- * How it works.  A report is formatted completely into a local buffer
- * (headline, byte runs, optional cause, one SUMMARY line), then, under the
+ * How it works.  A report is formatted completely into a buffer that
+ * grows as it needs, so that no report is ever cut (headline, byte runs,
+ * the values of the first bytes, optional cause, one SUMMARY line), then,
+ * under the
  * report lock, counted by kind and written to the machine's stream with a
  * single write, so reports from several threads never interleave:
  *
@@ -44,14 +46,17 @@
  *   checks=       the kind's family (api, coherence, platform; errors are
  *                 none) is off: the report is dropped before any work
  *   format        headline, details, site and stack, SUMMARY; the frames
- *                 named are noted for the suppressions
+ *                 named are noted for the suppressions; log_stable=1
+ *                 writes host addresses as emulated ones, and no PID
  *   suppressions= a rule matches: counted as suppressed, nothing else
  *   count         dmaemu_report_count()
+ *   report_fold=  a report of the kind and driver line of an earlier one
+ *                 is folded: counted in the exit summary, not printed
  *   report_limit= past N printed reports, counted as not printed
  *   verbosity=    0 prints the headline and the SUMMARY line only; 2 adds
  *                 the stack of the reporting thread where the report names
  *                 no driver's call, and a deeper stack where it does
- *   print, record, callback
+ *   print, record, callback, trace (the "report" event, on one line)
  *   exitcode=, halt_on_error=
  *
  * halt_on_error=1 aborts after the first report is printed.  exitcode=N
@@ -59,10 +64,12 @@
  * an atexit() handler, installed when a machine with exitcode is created,
  * flushes stdio and calls _exit(N).  The library itself never exits.
  * Machine destroy (dmaemu__report_fini()) prints how many reports
- * report_limit kept back and what each suppression rule matched.
+ * report_limit kept back, what each suppression rule matched, and, when
+ * any report was made, the exit summary (fold_summary()).
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -172,6 +179,9 @@ static void install_exit_handler(void)
 	atexit(exit_handler);
 }
 
+static void fold_summary(struct dmaemu_machine *m, FILE *out);
+static void fold_free(struct dmaemu_machine *m);
+
 /**
  * dmaemu__report_init() - open the machine's report stream.
  * @m:      machine with its options set.
@@ -187,6 +197,7 @@ int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen)
 	int ret;
 
 	m->log = NULL;
+	m->fold = NULL;
 	if (m->opt.log_path[0]) {
 		m->log = fopen(m->opt.log_path, "ae");
 		if (!m->log) {
@@ -213,22 +224,25 @@ int dmaemu__report_init(struct dmaemu_machine *m, char *err, size_t errlen)
 
 /*
  * Machine destroy: how many reports report_limit kept back, what the
- * suppressions matched; then close the stream.
+ * suppressions matched, and the exit summary; then close the stream.
  */
 void dmaemu__report_fini(struct dmaemu_machine *m)
 {
 	FILE *out = m->log ? m->log : stderr;
+	char pre[DMAEMU__LOG_PREFIX];
 
 	dmaemu__lock(&m->report_lock);
 	if (m->report_unprinted)
 		fprintf(out,
-			"==%d==dmaemu: report_limit=%u: %llu more report%s "
+			"%sdmaemu: report_limit=%u: %llu more report%s "
 			"counted and not printed\n",
-			(int)getpid(), m->opt.report_limit,
+			dmaemu__log_prefix(m, pre), m->opt.report_limit,
 			(unsigned long long)m->report_unprinted,
 			m->report_unprinted == 1 ? "" : "s");
 	dmaemu__supp_summary(m, out);
+	fold_summary(m, out);
 	fflush(out);
+	fold_free(m);
 	dmaemu__unlock(&m->report_lock);
 	dmaemu__supp_fini(m);
 	dmaemu__report_rec_fini(m);
@@ -366,16 +380,18 @@ void dmaemu__code_where(const void *addr, char *buf, size_t len)
 #define NAMED_FRAMES (DEEP_LINES + INLINE_FRAMES)
 
 /*
- * A report being formatted: a bounded text buffer (output past the end is
- * cut, never overflows), where its headline ends and its SUMMARY line
- * starts, room for the frames of the stack, and the frames it names
- * (function and file, for the suppressions).
+ * A report being formatted: a text buffer that grows as the report needs
+ * (a report is never cut: only when memory runs out does it end where the
+ * buffer did), where its headline ends and its SUMMARY line starts, room
+ * for the frames of the stack, and the frames it names (function and
+ * file, for the suppressions).
  */
 struct text {
-	char buf[4096];
-	size_t len;
+	char *buf;
+	size_t len, cap;
 	size_t head;		/* offset past the headline's first line */
 	size_t summary;		/* offset of the SUMMARY line */
+	bool placed;		/* the SUMMARY line names the driver's code */
 	unsigned int max_lines; /* "by" lines at most */
 	bool note;		/* keep the frames named in named[] */
 	unsigned int nnamed;
@@ -383,6 +399,8 @@ struct text {
 	const void *pcs[DEEP_LINES];
 	struct dmaemu__frame named[NAMED_FRAMES];
 };
+
+#define TEXT_START 1024 /* bytes of a report's buffer to start with */
 
 /* Keep a frame the report names (function, file) for the suppressions. */
 static void note_frame(struct text *t, const char *fn, const char *file)
@@ -402,18 +420,54 @@ static void add(struct text *t, const char *fmt, ...)
 
 static void add(struct text *t, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, aq;
+	size_t room;
 	int n;
 
-	if (t->len >= sizeof(t->buf) - 1)
+	if (!t->buf)
 		return;
+	room = t->cap - t->len;
 	va_start(ap, fmt);
-	n = vsnprintf(t->buf + t->len, sizeof(t->buf) - t->len, fmt, ap);
+	va_copy(aq, ap);
+	n = vsnprintf(t->buf + t->len, room, fmt, ap);
 	va_end(ap);
+	if (n >= 0 && (size_t)n >= room) {
+		size_t cap = t->cap;
+		char *p;
+
+		while (cap - t->len <= (size_t)n)
+			cap *= 2;
+		p = dmaemu__realloc(t->buf, cap);
+		if (p) {
+			t->buf = p;
+			t->cap = cap;
+			room = cap - t->len;
+			n = vsnprintf(t->buf + t->len, room, fmt, aq);
+		} else {
+			n = (int)room - 1; /* out of memory: cut */
+		}
+	}
+	va_end(aq);
 	if (n > 0)
 		t->len += (size_t)n;
-	if (t->len >= sizeof(t->buf))
-		t->len = sizeof(t->buf) - 1;
+}
+
+/* The text of @fmt and @ap, allocated (NULL when memory runs out). */
+static char *vtext(const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *p;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	p = dmaemu__malloc((size_t)n + 1);
+	if (p)
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
 }
 
 static bool bit(const uint64_t *mask, unsigned int i)
@@ -453,6 +507,64 @@ static void add_mask(struct text *t, const struct dmaemu__report_info *r)
 		    (unsigned int)(r->mask[nib / 16] >> ((nib % 16) * 4)) &
 			    0xf);
 	add(t, ")\n");
+}
+
+/*
+ * The values of the first bytes of the range (->nval of them from
+ * ->phys), as KCSAN shows old and new values:
+ *
+ *     values of 8 bytes from phys 0x80021040 (.. = not concerned):
+ *       the CPU read  00 00 .. 00 00 00 00 00
+ *       memory holds  41 41 .. 41 41 41 41 41
+ *
+ * (up to the last byte concerned, DMAEMU__REPORT_VALS at most).
+ */
+static void add_values(struct text *t, const struct dmaemu__report_info *r)
+{
+	uint64_t line =
+		r->mask_bits ? r->phys & ~((uint64_t)r->mask_bits - 1) : 0;
+	size_t w0 = strlen(r->val_name[0]), w1 = strlen(r->val_name[1]);
+	int w = (int)(w0 > w1 ? w0 : w1);
+	uint8_t val[2][DMAEMU__REPORT_VALS];
+	unsigned int nval =
+		r->nval < DMAEMU__REPORT_VALS ? r->nval : DMAEMU__REPORT_VALS;
+	bool some_out = false;
+	unsigned int i, k;
+
+	/* Stale bytes of the CPU copy are undefined for Memcheck (that is
+	 * how it reports a stale read): the copies shown here are not. */
+	memcpy(val, r->val, sizeof(val));
+	dmaemu__vg_cpu_define(val, sizeof(val));
+	/* Up to the last byte concerned; the others between show "..". */
+	for (i = nval; i > 1 && r->mask; i--) {
+		uint64_t b = r->phys + i - 1 - line;
+
+		if (b < r->mask_bits && bit(r->mask, (unsigned int)b))
+			break;
+	}
+	nval = i;
+	for (i = 0; i < nval && r->mask; i++) {
+		uint64_t b = r->phys + i - line;
+
+		if (b >= r->mask_bits || !bit(r->mask, (unsigned int)b))
+			some_out = true;
+	}
+	add(t, "    values of %u byte%s from phys 0x%llx%s:\n", nval,
+	    nval == 1 ? "" : "s", (unsigned long long)r->phys,
+	    some_out ? " (.. = not concerned)" : "");
+	for (k = 0; k < 2; k++) {
+		add(t, "      %-*s ", w, r->val_name[k]);
+		for (i = 0; i < nval; i++) {
+			uint64_t b = r->phys + i - line;
+
+			if (r->mask && (b >= r->mask_bits ||
+					!bit(r->mask, (unsigned int)b)))
+				add(t, " ..");
+			else
+				add(t, " %02x", val[k][i]);
+		}
+		add(t, "\n");
+	}
 }
 
 /* Stacks of reports are Valgrind's to print when the process runs on it. */
@@ -716,18 +828,23 @@ static void format(struct dmaemu_machine *m, struct text *t,
 		   const char *head, const void *site, const char *in_fn)
 {
 	unsigned int v = m->opt.verbosity;
+	char pre[DMAEMU__LOG_PREFIX];
 
 	t->len = 0;
 	t->nnamed = 0;
+	t->placed = false;
 	t->note = dmaemu__supp_frames(m);
 	t->max_lines = v >= 2 ? DEEP_LINES : STACK_LINES;
-	add(t, "==%d==%s: dmaemu: %s: %s\n", (int)getpid(),
+	add(t, "%s%s: dmaemu: %s: %s\n", dmaemu__log_prefix(m, pre),
 	    r->note ? "NOTE" : "ERROR", kind, head);
 	t->head = strchr(t->buf, '\n')
 			  ? (size_t)(strchr(t->buf, '\n') - t->buf + 1)
 			  : t->len;
 	if (r->mask && r->mask_bits)
 		add_mask(t, r);
+	if (r->nval && r->val_name[0] && r->val_name[1])
+		add_values(t, r);
+	t->placed = r->where || site;
 	if (r->where) {
 		add(t, "    at %s\n", r->where);
 		note_where(t, r->where);
@@ -763,20 +880,571 @@ static void format(struct dmaemu_machine *m, struct text *t,
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* log_stable=: the report stream without PID and host addresses          */
+/* ---------------------------------------------------------------------- */
+
+const char *dmaemu__log_prefix(const struct dmaemu_machine *m, char *buf)
+{
+	if (m && m->opt.log_stable)
+		snprintf(buf, DMAEMU__LOG_PREFIX, "==dmaemu==");
+	else
+		snprintf(buf, DMAEMU__LOG_PREFIX, "==%d==", (int)getpid());
+	return buf;
+}
+
+/* Names of the views of emulated memory, for stable_addr(). */
+static const char *const view_names[] = {
+	[DMAEMU__REGION_LINEAR] = "phys",
+	[DMAEMU__REGION_UNCACHED] = "uncached phys",
+	[DMAEMU__REGION_WC] = "wc phys",
+	[DMAEMU__REGION_NOMAP] = "no-kernel-mapping phys",
+	[DMAEMU__REGION_MMIO] = "mmio +",
+	[DMAEMU__REGION_TWIN] = "twin phys",
+	[DMAEMU__REGION_VMALLOC] = "vmalloc phys",
+};
+
+/*
+ * The emulated address that host address @v of @m's views stands for,
+ * written into @buf ("[phys 0x80021040]", "[mmio +0x40]"); false when @v
+ * is in none of them.
+ */
+static bool stable_addr(const struct dmaemu_machine *m, uint64_t v, char *buf,
+			size_t len)
+{
+	const struct dmaemu__slot *s;
+	uint64_t off, in, phys;
+
+	if (!m->resv || v < (uintptr_t)m->resv ||
+	    v - (uintptr_t)m->resv >= m->resv_size)
+		return false;
+	off = v - (uintptr_t)m->resv;
+	if ((off >> m->slot_shift) >= m->nslots)
+		return false;
+	s = &m->slot[off >> m->slot_shift];
+	in = off & (((uint64_t)1 << m->slot_shift) - 1);
+	if (s->region == DMAEMU__REGION_MMIO) {
+		phys = in;
+	} else if (s->region == DMAEMU__REGION_VMALLOC) {
+		phys = __atomic_load_n(&m->vmap_phys[in >> DMAEMU__PAGE_SHIFT],
+				       __ATOMIC_ACQUIRE);
+		if (!phys)
+			return false;
+		phys += in & (DMAEMU__PAGE_SIZE - 1);
+	} else {
+		in -= s->skew;
+		if (!s->bank || in >= s->bank->size)
+			return false;
+		phys = s->bank->phys + in;
+	}
+	if ((unsigned int)s->region >=
+		    sizeof(view_names) / sizeof(view_names[0]) ||
+	    !view_names[s->region])
+		return false;
+	snprintf(buf, len, "[%s%s0x%llx]", view_names[s->region],
+		 s->region == DMAEMU__REGION_MMIO ? "" : " ",
+		 (unsigned long long)phys);
+	return true;
+}
+
+/* Is @v inside a mapping of this process (/proc/self/maps)? */
+static bool host_mapped(uint64_t v)
+{
+	unsigned long long lo, hi;
+	bool in = false;
+	char line[512];
+	FILE *f;
+
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return false;
+	while (!in && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && v >= lo &&
+		    v < hi)
+			in = true;
+		/* The rest of a long line (a long path). */
+		while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
+			;
+	}
+	fclose(f);
+	return in;
+}
+
+/*
+ * log_stable=1: @s with every host address written as what it stands for
+ * in the emulated machine, so that two runs of one seed under
+ * sched=lockstep print the same text: an address in one of the machine's
+ * views of memory becomes its emulated address ("[phys 0x80021040]"), any
+ * other address of the process (a driver's structure on the host heap, a
+ * stack) "[host]".  Numbers that are no host address (physical and bus
+ * addresses, offsets) stay.  Return: the new text, allocated; NULL when
+ * memory runs out.
+ */
+static char *stable_text(const struct dmaemu_machine *m, const char *s)
+{
+	struct text t = {.cap = strlen(s) + 64};
+	const char *p = s;
+
+	t.buf = dmaemu__malloc(t.cap);
+	if (!t.buf)
+		return NULL;
+	t.buf[0] = '\0';
+	while (*p) {
+		const char *q = p;
+		unsigned long long v = 0;
+		char addr[64];
+		size_t n;
+
+		if (p[0] != '0' || p[1] != 'x' ||
+		    (p > s &&
+		     (isalnum((unsigned char)p[-1]) || p[-1] == '+'))) {
+			n = strcspn(p + 1, "0") + 1;
+			add(&t, "%.*s", (int)n, p);
+			p += n;
+			continue;
+		}
+		for (q = p + 2; isxdigit((unsigned char)*q); q++)
+			v = v * 16 +
+			    (unsigned long long)(isdigit((unsigned char)*q)
+							 ? *q - '0'
+							 : (tolower((
+								    unsigned char)*q) -
+							    'a' + 10));
+		if (q - p > 2 && q - p <= 18 &&
+		    stable_addr(m, v, addr, sizeof(addr)))
+			add(&t, "%s", addr);
+		else if (q - p > 2 && q - p <= 18 && v >= 0x10000 &&
+			 host_mapped(v))
+			add(&t, "[host]");
+		else
+			add(&t, "%.*s", (int)(q - p), p);
+		p = q;
+	}
+	return t.buf;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Folding and the exit summary                                           */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * report_fold=1 prints the first report of a kind at a place of the
+ * driver's code (the SUMMARY line's "file:line in fn", or the device
+ * model's place with the driver's mapping line: what the SUMMARY line
+ * names) and folds the later ones: they are counted, recorded, handed to
+ * the callback, traced, and they set the exit status, like every report;
+ * they are only not printed.  A report whose SUMMARY names no code (a
+ * physical range, or nothing) is always printed.
+ *
+ * One entry per (kind, place), in the order of their first reports; each
+ * counts its reports, those printed, and the distinct mappings they were
+ * about (device and bus address, MAX_MAPS at most), with report_fold=0
+ * too, for the exit summary that machine destroy prints when any report
+ * was made.  Everything here is under report_lock.
+ */
+#define MAX_KEYS 4096 /* places; past that, every report prints */
+#define MAX_MAPS 4096 /* mappings told apart per place */
+
+struct fold_key {
+	enum dmaemu_report_kind kind;
+	uint64_t hash; /* of the place */
+	char *place;   /* "nic.c:302 in nicdrv_recv" */
+	uint64_t made; /* reports made */
+	uint64_t printed;
+	uint64_t *maps; /* hashes of (device, bus address), unordered */
+	unsigned int nmaps, mapcap;
+};
+
+struct dmaemu__fold {
+	struct fold_key *key;
+	unsigned int n, cap;
+	uint64_t made[DMAEMU_REPORT_NKINDS];  /* every report, folded or not */
+	uint64_t notes[DMAEMU_REPORT_NKINDS]; /* of which notes */
+	uint64_t printed[DMAEMU_REPORT_NKINDS]; /* printed */
+	uint64_t folded[DMAEMU_REPORT_NKINDS];	/* not printed: folded */
+	uint64_t repeats[DMAEMU_REPORT_NKINDS]; /* the checkers' own */
+	char *first[DMAEMU_REPORT_NKINDS];	/* the first SUMMARY's place */
+};
+
+static uint64_t hash_text(uint64_t h, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct dmaemu__fold *fold_of(struct dmaemu_machine *m)
+{
+	if (!m->fold)
+		m->fold = dmaemu__calloc(1, sizeof(*m->fold));
+	return m->fold;
+}
+
+/* Count the mapping @id in @k, among the first MAX_MAPS. */
+static void fold_map(struct fold_key *k, uint64_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < k->nmaps; i++)
+		if (k->maps[i] == id)
+			return;
+	if (k->nmaps == k->mapcap) {
+		unsigned int cap = k->mapcap ? k->mapcap * 2 : 16;
+		uint64_t *p;
+
+		if (cap > MAX_MAPS)
+			return;
+		p = dmaemu__realloc(k->maps, cap * sizeof(*p));
+		if (!p)
+			return;
+		k->maps = p;
+		k->mapcap = cap;
+	}
+	k->maps[k->nmaps++] = id;
+}
+
+/*
+ * Count report @r of @kind_name, whose formatted text is @t (NULL: none),
+ * and say whether it is to be printed (report lock held).
+ */
+static bool fold_note(struct dmaemu_machine *m,
+		      const struct dmaemu__report_info *r, const struct text *t)
+{
+	struct dmaemu__fold *f = fold_of(m);
+	const char *place = NULL, *eol;
+	struct fold_key *k = NULL;
+	size_t plen = 0, klen;
+	uint64_t h;
+	unsigned int i;
+
+	if (!f)
+		return true;
+	f->made[r->kind]++;
+	if (r->note)
+		f->notes[r->kind]++;
+	if (t && t->buf && t->summary < t->len) {
+		const char *sum = t->buf + t->summary;
+
+		/* "SUMMARY: dmaemu: <kind> <place>" */
+		eol = strchr(sum, '\n');
+		klen = strlen("SUMMARY: dmaemu: ") +
+		       strlen(dmaemu_report_kind_name(r->kind)) + 1;
+		if (eol && (size_t)(eol - sum) > klen) {
+			place = sum + klen;
+			plen = (size_t)(eol - place);
+		}
+		if (place && !f->first[r->kind]) {
+			f->first[r->kind] = dmaemu__malloc(plen + 1);
+			if (f->first[r->kind])
+				snprintf(f->first[r->kind], plen + 1, "%s",
+					 place);
+		}
+		if (!t->placed)
+			place = NULL;
+	}
+	if (!place) {
+		f->printed[r->kind]++;
+		return true;
+	}
+	h = hash_text(0xcbf29ce484222325ULL + (uint64_t)r->kind, place, plen);
+	for (i = 0; i < f->n; i++)
+		if (f->key[i].hash == h && f->key[i].kind == r->kind &&
+		    !strncmp(f->key[i].place, place, plen) &&
+		    !f->key[i].place[plen]) {
+			k = &f->key[i];
+			break;
+		}
+	if (!k && f->n < MAX_KEYS) {
+		if (f->n == f->cap) {
+			unsigned int cap = f->cap ? f->cap * 2 : 16;
+			struct fold_key *p =
+				dmaemu__realloc(f->key, cap * sizeof(*p));
+
+			if (p) {
+				f->key = p;
+				f->cap = cap;
+			}
+		}
+		if (f->n < f->cap) {
+			k = &f->key[f->n];
+			memset(k, 0, sizeof(*k));
+			k->place = dmaemu__malloc(plen + 1);
+			if (k->place) {
+				memcpy(k->place, place, plen);
+				k->place[plen] = '\0';
+				k->kind = r->kind;
+				k->hash = h;
+				f->n++;
+			} else {
+				k = NULL;
+			}
+		}
+	}
+	if (!k) {
+		f->printed[r->kind]++;
+		return true;
+	}
+	k->made++;
+	if (r->map_device)
+		fold_map(k, hash_text(hash_text(0xcbf29ce484222325ULL,
+						r->map_device,
+						strlen(r->map_device)),
+				      (const char *)&r->map_dma,
+				      sizeof(r->map_dma)));
+	if (k->made > 1 && m->opt.report_fold) {
+		f->folded[r->kind]++;
+		return false;
+	}
+	k->printed++;
+	f->printed[r->kind]++;
+	return true;
+}
+
+/* A printed report that report_limit then held back. */
+static void fold_unprint(struct dmaemu_machine *m, enum dmaemu_report_kind kind)
+{
+	if (m->fold && m->fold->printed[kind])
+		m->fold->printed[kind]--;
+}
+
+void dmaemu__report_repeats_add(struct dmaemu_machine *m,
+				enum dmaemu_report_kind kind, uint64_t n)
+{
+	struct dmaemu__fold *f;
+
+	if ((unsigned int)kind >= DMAEMU_REPORT_NKINDS || !n)
+		return;
+	dmaemu__lock(&m->report_lock);
+	f = fold_of(m);
+	if (f)
+		f->repeats[kind] += n;
+	dmaemu__unlock(&m->report_lock);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct mappings the places of @kind counted (a mapping reported
+ * at two lines counts once); 0 when memory runs out. */
+static unsigned int kind_maps(const struct dmaemu__fold *f,
+			      enum dmaemu_report_kind kind)
+{
+	unsigned int j, n = 0, distinct = 0;
+	uint64_t *all;
+
+	for (j = 0; j < f->n; j++)
+		if (f->key[j].kind == kind)
+			n += f->key[j].nmaps;
+	if (!n)
+		return 0;
+	all = dmaemu__malloc(n * sizeof(*all));
+	if (!all)
+		return 0;
+	n = 0;
+	for (j = 0; j < f->n; j++)
+		if (f->key[j].kind == kind) {
+			memcpy(all + n, f->key[j].maps,
+			       f->key[j].nmaps * sizeof(*all));
+			n += f->key[j].nmaps;
+		}
+	qsort(all, n, sizeof(*all), cmp_u64);
+	for (j = 0; j < n; j++)
+		distinct += !j || all[j] != all[j - 1];
+	dmaemu__free(all);
+	return distinct;
+}
+
+/*
+ * The exit summary, as Valgrind's ERROR SUMMARY (report lock held):
+ *
+ *   ==4242==dmaemu: ERROR SUMMARY: 64 reports of 1 kind: 1 printed, 63 folded (report_fold=0 prints each)
+ *   ==4242==dmaemu:   64 cpu-access-device-owned at 1 driver line, first at nic.c:302 in nicdrv_recv: 1 printed, 63 folded, over 64 mappings
+ *   ==4242==dmaemu: exitcode=3: the process exits with status 3
+ */
+static void fold_summary(struct dmaemu_machine *m, FILE *out)
+{
+	struct dmaemu__fold *f = m->fold;
+	uint64_t total = 0, printed = 0, folded = 0, notes = 0, errors;
+	unsigned int kinds = 0, i, j;
+	char pre[DMAEMU__LOG_PREFIX];
+
+	if (!f)
+		return;
+	for (i = 0; i < DMAEMU_REPORT_NKINDS; i++) {
+		total += f->made[i];
+		printed += f->printed[i];
+		folded += f->folded[i];
+		notes += f->notes[i];
+		kinds += f->made[i] != 0;
+	}
+	if (!total)
+		return;
+	dmaemu__log_prefix(m, pre);
+	fprintf(out,
+		"%sdmaemu: ERROR SUMMARY: %llu report%s of %u kind%s: %llu "
+		"printed, %llu folded%s",
+		pre, (unsigned long long)total, total == 1 ? "" : "s", kinds,
+		kinds == 1 ? "" : "s", (unsigned long long)printed,
+		(unsigned long long)folded,
+		folded ? " (report_fold=0 prints each)" : "");
+	if (m->report_unprinted)
+		fprintf(out, ", %llu past report_limit",
+			(unsigned long long)m->report_unprinted);
+	if (notes)
+		fprintf(out, "; %llu of them portability note%s",
+			(unsigned long long)notes, notes == 1 ? "" : "s");
+	fputc('\n', out);
+	for (i = 0; i < DMAEMU_REPORT_NKINDS; i++) {
+		const struct fold_key *first = NULL;
+		unsigned int places = 0, maps = 0;
+
+		if (!f->made[i])
+			continue;
+		bool full = false;
+
+		for (j = 0; j < f->n; j++) {
+			if (f->key[j].kind != (enum dmaemu_report_kind)i)
+				continue;
+			if (!first)
+				first = &f->key[j];
+			places++;
+			full |= f->key[j].nmaps >= MAX_MAPS;
+		}
+		maps = kind_maps(f, (enum dmaemu_report_kind)i);
+		fprintf(out, "%sdmaemu:   %llu %s", pre,
+			(unsigned long long)f->made[i],
+			dmaemu_report_kind_name((enum dmaemu_report_kind)i));
+		if (first)
+			fprintf(out, " at %u driver line%s, first at %s",
+				places, places == 1 ? "" : "s", first->place);
+		else if (f->first[i])
+			fprintf(out, ", first at %s", f->first[i]);
+		else
+			fprintf(out, ", no driver line");
+		fprintf(out, ": %llu printed, %llu folded",
+			(unsigned long long)f->printed[i],
+			(unsigned long long)f->folded[i]);
+		if (maps)
+			fprintf(out, ", over %u mapping%s%s", maps,
+				maps == 1 ? "" : "s", full ? " or more" : "");
+		if (f->repeats[i])
+			fprintf(out,
+				"; %llu repeat%s at the same line and mapping "
+				"not reported (report_repeats=%u)",
+				(unsigned long long)f->repeats[i],
+				f->repeats[i] == 1 ? "" : "s",
+				m->opt.report_repeats);
+		fputc('\n', out);
+	}
+	errors = total - notes;
+	if (m->opt.exitcode && errors)
+		fprintf(out,
+			"%sdmaemu: exitcode=%d: the process exits with status "
+			"%d at its normal exit\n",
+			pre, m->opt.exitcode, m->opt.exitcode);
+}
+
+static void fold_free(struct dmaemu_machine *m)
+{
+	struct dmaemu__fold *f = m->fold;
+	unsigned int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->n; i++) {
+		dmaemu__free(f->key[i].place);
+		dmaemu__free(f->key[i].maps);
+	}
+	for (i = 0; i < DMAEMU_REPORT_NKINDS; i++)
+		dmaemu__free(f->first[i]);
+	dmaemu__free(f->key);
+	dmaemu__free(f);
+	m->fold = NULL;
+}
+
+/*
+ * The headline as the trace's "text" field: one line, with the newlines,
+ * quotes and backslashes of the report escaped (\\n, \\", \\\\).
+ * Return: allocated; NULL when memory runs out.
+ */
+static char *trace_text(const char *head)
+{
+	struct text t = {.cap = strlen(head) * 2 + 16};
+	const char *p;
+
+	t.buf = dmaemu__malloc(t.cap);
+	if (!t.buf)
+		return NULL;
+	t.buf[0] = '\0';
+	for (p = head; *p; p++) {
+		if (*p == '\n')
+			add(&t, "\\n");
+		else if (*p == '"' || *p == '\\')
+			add(&t, "\\%c", *p);
+		else if ((unsigned char)*p < 0x20)
+			add(&t, "\\x%02x", (unsigned char)*p);
+		else
+			add(&t, "%c", *p);
+	}
+	return t.buf;
+}
+
+/*
+ * log_stable=1: the formatted report @t with its host addresses written
+ * as stable_text() writes them (the stack's frames without debug
+ * information too), its part up to the SUMMARY line and the SUMMARY line
+ * each on its own, so that ->summary still points at the latter.  Left
+ * as it was when memory runs out.
+ */
+static void stable_report(const struct dmaemu_machine *m, struct text *t)
+{
+	char c = t->buf[t->summary], *a, *b;
+	size_t na, nb;
+
+	t->buf[t->summary] = '\0';
+	a = stable_text(m, t->buf);
+	t->buf[t->summary] = c;
+	b = stable_text(m, t->buf + t->summary);
+	if (a && b) {
+		char *p;
+
+		na = strlen(a);
+		nb = strlen(b);
+		p = dmaemu__realloc(a, na + nb + 1);
+		if (p) {
+			memcpy(p + na, b, nb + 1);
+			dmaemu__free(t->buf);
+			t->buf = p;
+			t->len = na + nb;
+			t->cap = na + nb + 1;
+			t->summary = na;
+			a = NULL;
+		}
+	}
+	dmaemu__free(a);
+	dmaemu__free(b);
+}
+
 /**
  * dmaemu__vreport() - report an error found by a checker.
  * @m:   machine; NULL means the current one (no report when there is none,
  *       as for a misuse seen before any machine exists).
  * @r:   what and where; ->mask (if any) covers the line holding ->phys and
  *       has ->mask_bits bits (the line size).
- * @fmt: the headline, after "<kind>: " (cut at 511 bytes).
+ * @fmt: the headline, after "<kind>: " (any length).
  * @ap:  its arguments.
  *
  * Thread-safe.  Applies the policy in the order given at the top of this
  * file: a report of a family that is off is dropped first; a suppressed
  * one is only counted as such; the others are counted, printed (stderr or
- * log_path) unless report_limit says no, recorded, and then exitcode and
- * halt_on_error apply.
+ * log_path) unless report_fold or report_limit says no, recorded, traced,
+ * and then exitcode and halt_on_error apply.
  */
 void dmaemu__vreport(struct dmaemu_machine *m,
 		     const struct dmaemu__report_info *r, const char *fmt,
@@ -787,7 +1455,7 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	enum dmaemu__check_family fam;
 	const char *in_fn = NULL, *at;
 	const void *site = NULL;
-	char head[512], where[256];
+	char *head, *stable, *esc, where[256];
 	bool print = false;
 	struct text *t;
 	int rule;
@@ -801,18 +1469,36 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	fam = dmaemu__check_family_of(r->kind);
 	if (fam != DMAEMU__CHECK_ERRORS && !dmaemu__checks_on(m, fam))
 		return;
-	vsnprintf(head, sizeof(head), fmt, ap);
+	head = vtext(fmt, ap);
+	if (head && m->opt.log_stable) {
+		stable = stable_text(m, head);
+		dmaemu__free(head);
+		head = stable;
+	}
 	if (!r->where && call) {
 		site = call->caller;
 		/* The dispatcher's headlines start with the call already. */
-		if (call->fn && strncmp(head, call->fn, strlen(call->fn)))
+		if (call->fn && head &&
+		    strncmp(head, call->fn, strlen(call->fn)))
 			in_fn = call->fn;
 	}
 
 	/* 4 KiB would be a lot of stack for a hook called on any thread. */
 	t = dmaemu__malloc(sizeof(*t));
-	if (t)
-		format(m, t, r, kind, head, site, in_fn);
+	if (t) {
+		t->cap = TEXT_START;
+		t->buf = dmaemu__malloc(t->cap);
+		if (!t->buf) {
+			dmaemu__free(t);
+			t = NULL;
+		}
+	}
+	if (t) {
+		format(m, t, r, kind, head ? head : "(out of memory)", site,
+		       in_fn);
+		if (m->opt.log_stable)
+			stable_report(m, t);
+	}
 	/* What the recorded report names, taken before verbosity=0 drops
 	 * the "at" line: the report's own ->where, else its "at" text. */
 	at = at_text(r, t, where, sizeof(where));
@@ -824,15 +1510,23 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 		m->report_suppressed[r->kind]++;
 		dmaemu__supp_count(m, rule);
 		dmaemu__unlock(&m->report_lock);
+		if (t)
+			dmaemu__free(t->buf);
 		dmaemu__free(t);
+		dmaemu__free(head);
 		return;
 	}
 	m->report_counts[r->kind]++;
 	m->report_total++;
-	if (m->opt.report_limit && m->report_printed >= m->opt.report_limit)
-		m->report_unprinted++;
-	else if (t)
-		print = true;
+	if (fold_note(m, r, t)) {
+		if (m->opt.report_limit &&
+		    m->report_printed >= m->opt.report_limit) {
+			m->report_unprinted++;
+			fold_unprint(m, r->kind);
+		} else if (t) {
+			print = true;
+		}
+	}
 	if (print) {
 		FILE *out = m->log ? m->log : stderr;
 
@@ -846,11 +1540,16 @@ void dmaemu__vreport(struct dmaemu_machine *m,
 	}
 	dmaemu__unlock(&m->report_lock);
 	dmaemu__report_record(m, r, t ? t->buf : NULL, t ? t->len : 0, at);
+	if (t)
+		dmaemu__free(t->buf);
 	dmaemu__free(t);
-	dmaemu__trace(m, DMAEMU__TRACE_REPORT, "report",
-		      "kind=%s phys=0x%" PRIx64
-		      " len=%zu at=\"%s\" text=\"%s\"",
-		      kind, r->phys, (size_t)r->size, at ? at : "", head);
+	esc = head ? trace_text(head) : NULL;
+	dmaemu__trace(
+		m, DMAEMU__TRACE_REPORT, "report",
+		"kind=%s phys=0x%" PRIx64 " len=%zu at=\"%s\" text=\"%s\"",
+		kind, r->phys, (size_t)r->size, at ? at : "", esc ? esc : "");
+	dmaemu__free(esc);
+	dmaemu__free(head);
 
 	if (r->note) /* a portability note is not an error here */
 		return;

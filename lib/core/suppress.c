@@ -330,23 +330,23 @@ void dmaemu__supp_count(struct dmaemu_machine *m, int i)
 void dmaemu__supp_summary(struct dmaemu_machine *m, FILE *out)
 {
 	const struct dmaemu__supp *s = m->supp;
+	char pre[DMAEMU__LOG_PREFIX];
 	uint64_t total = 0;
 	unsigned int i;
 
 	if (!s)
 		return;
+	dmaemu__log_prefix(m, pre);
 	for (i = 0; i < s->nrules; i++)
 		total += s->rule[i].count;
 	if (!total)
 		return;
-	fprintf(out,
-		"==%d==dmaemu: suppressions=%s: %llu report%s suppressed\n",
-		(int)getpid(), m->opt.suppressions, (unsigned long long)total,
+	fprintf(out, "%sdmaemu: suppressions=%s: %llu report%s suppressed\n",
+		pre, m->opt.suppressions, (unsigned long long)total,
 		total == 1 ? "" : "s");
 	for (i = 0; i < s->nrules; i++)
 		if (s->rule[i].count)
-			fprintf(out, "==%d==dmaemu:   %llu by %s:%u: %s\n",
-				(int)getpid(),
+			fprintf(out, "%sdmaemu:   %llu by %s:%u: %s\n", pre,
 				(unsigned long long)s->rule[i].count,
 				m->opt.suppressions, s->rule[i].line,
 				s->rule[i].text);

@@ -283,11 +283,24 @@ static void format_event(struct dmaemu_machine *m,
 			 const struct dmaemu_trace_event *ev, struct rec *r)
 {
 	if (!m->opt.trace_json) {
-		rec_add(r, "%16s [%s] %" PRIu64 ".%06" PRIu64 ": %s: %s",
-			ev->thread, ev->ctx,
-			(uint64_t)(ev->ts_ns / 1000000000U),
-			(uint64_t)((ev->ts_ns / 1000U) % 1000000U), ev->name,
-			ev->args);
+		const char *a;
+
+		rec_add(r,
+			"%16s [%s] %" PRIu64 ".%06" PRIu64 ": %s: ", ev->thread,
+			ev->ctx, (uint64_t)(ev->ts_ns / 1000000000U),
+			(uint64_t)((ev->ts_ns / 1000U) % 1000000U), ev->name);
+		/* One event, one line: a control character is escaped. */
+		for (a = ev->args; *a && r->n + 6 < r->cap; a++) {
+			unsigned char c = (unsigned char)*a;
+
+			if (c == '\n')
+				rec_add(r, "\\n");
+			else if (c < 0x20)
+				rec_add(r, "\\x%02x", c);
+			else
+				r->p[r->n++] = (char)c;
+		}
+		r->p[r->n] = '\0';
 		if (r->n + 1 >= r->cap)
 			r->n = r->cap - 2;
 		r->p[r->n++] = '\n';
@@ -773,18 +786,39 @@ void dmaemu__trace(struct dmaemu_machine *m, unsigned int group,
 {
 	struct dmaemu_trace_event ev;
 	dmaemu_trace_fn fn;
-	char args[512], line[1536];
-	struct rec r = {line, 0, sizeof(line)};
+	char sargs[512], sline[1536], *args = sargs, *line = sline;
+	struct rec r = {sline, 0, sizeof(sline)};
 	va_list ap;
 	void *arg;
+	int n;
 
 	if (!m || !(__atomic_load_n(&m->trace_mask, __ATOMIC_RELAXED) &
 		    (1U << group)))
 		return;
 	name_self();
 	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
+	n = vsnprintf(sargs, sizeof(sargs), fmt, ap);
 	va_end(ap);
+	/* An event is never cut (a report's text can be long): the fields
+	 * and the record go to the heap when the stack's buffers are short
+	 * (JSON escapes a byte in at most six). */
+	if (n >= (int)sizeof(sargs)) {
+		args = dmaemu__malloc((size_t)n + 1);
+		if (args) {
+			va_start(ap, fmt);
+			vsnprintf(args, (size_t)n + 1, fmt, ap);
+			va_end(ap);
+		} else {
+			args = sargs;
+		}
+	}
+	if (strlen(args) * 6 + 512 > sizeof(sline)) {
+		line = dmaemu__malloc(strlen(args) * 6 + 512);
+		if (line)
+			r = (struct rec){line, 0, strlen(args) * 6 + 512};
+		else
+			line = sline;
+	}
 	ev.group = group_names[group];
 	ev.name = name;
 	ev.ts_ns = now(m);
@@ -805,6 +839,10 @@ void dmaemu__trace(struct dmaemu_machine *m, unsigned int group,
 		if (fn)
 			fn(m, &ev, arg);
 	}
+	if (args != sargs)
+		dmaemu__free(args);
+	if (line != sline)
+		dmaemu__free(line);
 }
 
 /*

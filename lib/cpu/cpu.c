@@ -244,7 +244,9 @@ static void note_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
 		       size_t len, const uint64_t *stale,
 		       struct dmaemu__own_acc *acc)
 {
-	(void)m;
+	const uint8_t *cpu, *mem;
+	unsigned int i;
+
 	/* The access reads stale data: that report says the buffer was not
 	 * given back, the ownership one would say it again. */
 	acc->stale = true;
@@ -253,6 +255,20 @@ static void note_stale(struct dmaemu_machine *m, uint64_t lp, uint64_t phys,
 	acc->stale_phys = phys;
 	acc->stale_len = len;
 	memcpy(acc->stale_mask, stale, sizeof(acc->stale_mask));
+	/* The values, while the stripe lock keeps them still. */
+	for (i = 0; i < m->line && !((stale[i / 64] >> (i % 64)) & 1); i++)
+		;
+	cpu = dmaemu__phys_view(m, lp, DMAEMU__REGION_LINEAR);
+	mem = dmaemu__phys_view(m, lp, DMAEMU__REGION_UNCACHED);
+	memset(acc->stale_val, 0, sizeof(acc->stale_val));
+	if (cpu && mem && i < m->line) {
+		unsigned int n = m->line - i < DMAEMU__REPORT_VALS
+					 ? m->line - i
+					 : DMAEMU__REPORT_VALS;
+
+		memcpy(acc->stale_val[0], cpu + i, n);
+		memcpy(acc->stale_val[1], mem + i, n);
+	}
 }
 
 /*
@@ -285,6 +301,11 @@ static void report_stale(struct dmaemu_machine *m, uintptr_t host,
 	r.size = n;
 	r.mask = stale;
 	r.mask_bits = m->line;
+	r.nval = m->line - first < DMAEMU__REPORT_VALS ? m->line - first
+						       : DMAEMU__REPORT_VALS;
+	memcpy(r.val, acc->stale_val, sizeof(r.val));
+	r.val_name[0] = "the CPU read";
+	r.val_name[1] = "memory holds";
 	if (dmaemu__owner_find(m, lp + first, lp + m->line, &o)) {
 		char last[160] = "";
 

@@ -213,6 +213,9 @@ struct dmaemu__own_acc {
 	uint64_t stale_lp, stale_phys;
 	size_t stale_len;
 	uint64_t stale_mask[DMAEMU__MASK_WORDS];
+	/* The first stale bytes, as the CPU read them and as memory holds
+	 * them, from the first stale byte on (to the end of the line). */
+	uint8_t stale_val[2][DMAEMU__REPORT_VALS];
 	struct {
 		uint64_t lo, hi;
 	} run[DMAEMU__OWN_RUNS];
@@ -243,7 +246,8 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc);
  * to be made at code address @site (NULL: unknown) about the mapping at
  * bus address @dma of device @dev: true when it is the first of its key,
  * which the caller then prints; false when it is a repeat, only counted
- * (machine destroy prints one line per key with repeats).  Leaf lock.
+ * (in the exit summary; with report_fold=0, machine destroy prints one
+ * line per key with repeats).  Leaf lock.
  * dmaemu__access_site(): the first return address outside the library on
  * this thread's stack (the driver's or the device model's line), or NULL.
  */

@@ -31,7 +31,9 @@
  * a report per byte.  Reports are keyed by (kind, access site, device,
  * mapping): the first of a key is printed and counted
  * (dmaemu_report_count()), later ones are only counted here, and machine
- * destroy prints one line per key with the number not printed.  The
+ * destroy hands their number per kind to the exit summary (report.c),
+ * or, with report_fold=0, prints one line per key with the number not
+ * printed.  The
  * access site is the first return address outside the library on the
  * stack (glibc's backtrace(), then dladdr()), looked up only when a
  * report is due; when the library is linked statically every address is
@@ -103,16 +105,25 @@ int dmaemu__owncheck_init(struct dmaemu_machine *m)
 	return 0;
 }
 
-/* Machine destroy: one line per key that was repeated, then free. */
+/* Machine destroy: the repeats to the exit summary (report_fold=1), or one
+ * line per key that was repeated; then free. */
 void dmaemu__owncheck_fini(struct dmaemu_machine *m)
 {
 	struct dmaemu__owncheck *o = m->cpu ? m->cpu->own : NULL;
-	char where[256], mapping[80];
+	char where[256], mapping[80], pre[DMAEMU__LOG_PREFIX];
 	unsigned int i;
 	FILE *out;
 
 	if (!o)
 		return;
+	if (m->opt.report_fold) {
+		/* The exit summary counts them by kind, instead of a line per
+		 * key (a ring's buffers would make one line each). */
+		for (i = 0; i < DMAEMU_REPORT_NKINDS; i++)
+			dmaemu__report_repeats_add(
+				m, (enum dmaemu_report_kind)i, o->repeats[i]);
+		goto out;
+	}
 	dmaemu__lock(&m->report_lock);
 	out = m->log ? m->log : stderr;
 	for (i = 0; i < NKEYS; i++) {
@@ -131,15 +142,16 @@ void dmaemu__owncheck_fini(struct dmaemu_machine *m)
 		else
 			mapping[0] = '\0';
 		fprintf(out,
-			"==%d==dmaemu: %s at %s%s: %llu more report%s like the "
+			"%sdmaemu: %s at %s%s: %llu more report%s like the "
 			"first, counted and not printed\n",
-			(int)getpid(), dmaemu_report_kind_name(k->kind), where,
-			mapping,
+			dmaemu__log_prefix(m, pre),
+			dmaemu_report_kind_name(k->kind), where, mapping,
 			(unsigned long long)(k->count - m->opt.report_repeats),
 			k->count - m->opt.report_repeats == 1 ? "" : "s");
 	}
 	fflush(out);
 	dmaemu__unlock(&m->report_lock);
+out:
 	pthread_mutex_destroy(&o->lock);
 	dmaemu__free(o);
 	m->cpu->own = NULL;

@@ -237,6 +237,36 @@ static bool handover_invalidates(const struct dmaemu_machine *m,
 }
 
 /*
+ * The values of the first bytes of @r's range, from @r->phys to the end of
+ * its line: the CPU's stores, still in its copy (the handover's
+ * maintenance has not run yet), and what memory holds, which the CPU will
+ * read instead.  Under the line's stripe lock, as a device's access.
+ */
+static void show_values(struct dmaemu_machine *m, struct dmaemu__report_info *r)
+{
+	uint64_t lp = r->phys & ~((uint64_t)m->line - 1);
+	const uint8_t *cpu =
+		dmaemu__phys_view(m, r->phys, DMAEMU__REGION_LINEAR);
+	const uint8_t *mem =
+		dmaemu__phys_view(m, r->phys, DMAEMU__REGION_UNCACHED);
+	pthread_mutex_t *stripe = dmaemu__stripe_of(m, lp);
+	uint64_t n = lp + m->line - r->phys;
+
+	if (!cpu || !mem)
+		return;
+	r->nval =
+		n < DMAEMU__REPORT_VALS ? (unsigned int)n : DMAEMU__REPORT_VALS;
+	dmaemu__lock(stripe);
+	dmaemu__racy_line_begin(cpu - (r->phys - lp), m->line);
+	memcpy(r->val[0], cpu, r->nval);
+	memcpy(r->val[1], mem, r->nval);
+	dmaemu__racy_line_end(cpu - (r->phys - lp), m->line);
+	dmaemu__unlock(stripe);
+	r->val_name[0] = "the CPU had written";
+	r->val_name[1] = "memory holds";
+}
+
+/*
  * The report of dmaemu__owncheck_handover(): the stores @ls that the
  * handover invalidates.  Out of line, so that a handover with nothing to
  * report sets up none of the report's buffers.
@@ -297,6 +327,7 @@ static __attribute__((noinline)) void report_handover(
 	r.size = ls.bytes;
 	r.mask = ls.mask;
 	r.mask_bits = m->line;
+	show_values(m, &r);
 	dmaemu__owner_report_fields(&o, &r);
 	dmaemu__report(m, &r,
 		       "%s(%s) invalidates %zu byte%s (%u line%s) the CPU "

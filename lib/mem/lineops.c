@@ -359,11 +359,18 @@ const void *dmaemu__store_site_of(struct dmaemu_machine *m, uint64_t lp)
 	return site;
 }
 
+/*
+ * The report of the bytes @mask of line @lp that a clean or an invalidate
+ * loses; @c at offset @off holds the line's copies, still as they were
+ * before the operation: the report shows the values of both sides.
+ */
 static void report_lost(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
-			uint64_t lp, const uint64_t *mask, const char *what)
+			const struct copies *c, uint64_t off,
+			const uint64_t *mask, const char *what)
 {
 	struct dmaemu__report_info r;
 	unsigned int first = 0, last = 0, n = mask_count(mask);
+	uint64_t lp = c->phys + off;
 	const void *site = dmaemu__store_site_of(m, lp);
 	char stored[300] = "";
 
@@ -374,6 +381,17 @@ static void report_lost(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
 	r.size = last - first + 1;
 	r.mask = mask;
 	r.mask_bits = m->line;
+	r.nval = m->line - first < DMAEMU__REPORT_VALS ? m->line - first
+						       : DMAEMU__REPORT_VALS;
+	memcpy(r.val[0], c->cpu + off + first, r.nval);
+	memcpy(r.val[1], c->mem + off + first, r.nval);
+	if (kind == DMAEMU_REPORT_LOST_DEVICE_WRITE) {
+		r.val_name[0] = "the CPU wrote back";
+		r.val_name[1] = "the device had written";
+	} else {
+		r.val_name[0] = "the CPU had written";
+		r.val_name[1] = "memory holds";
+	}
 	if (site) {
 		char w[256];
 
@@ -414,8 +432,8 @@ static void check_lost_device(struct dmaemu_machine *m, const struct copies *c,
 		any |= lost[k] != 0;
 	}
 	if (any)
-		report_lost(m, DMAEMU_REPORT_LOST_DEVICE_WRITE, c->phys + off,
-			    lost, what);
+		report_lost(m, DMAEMU_REPORT_LOST_DEVICE_WRITE, c, off, lost,
+			    what);
 }
 
 /* Dirty bytes (~@eqc) outside [keep_lo, keep_hi) are lost CPU writes. */
@@ -442,7 +460,7 @@ static void check_lost_cpu(struct dmaemu_machine *m, const struct copies *c,
 		any |= lost[k] != 0;
 	}
 	if (any)
-		report_lost(m, DMAEMU_REPORT_LOST_CPU_WRITE, lp, lost,
+		report_lost(m, DMAEMU_REPORT_LOST_CPU_WRITE, c, off, lost,
 			    "invalidate");
 }
 

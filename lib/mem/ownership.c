@@ -656,6 +656,8 @@ void dmaemu__owner_report_fields(struct dmaemu__owner_info *o,
 				 struct dmaemu__report_info *r)
 {
 	r->made_at = dmaemu__owner_made_at(o);
+	r->map_device = o->device;
+	r->map_dma = o->dma;
 	if (o->last_valid) {
 		r->last_device = o->device;
 		r->last_dma = o->last_dma;

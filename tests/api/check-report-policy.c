@@ -4,8 +4,9 @@
  * "Report policy"): checks= turning check families off (no report, and
  * the check itself not made), suppressions= by kind, function and source
  * file with the count of suppressed reports and the summary at destroy,
- * report_limit= with its final line, verbosity= 0, 1 and 2, and the bad
- * values and bad suppression files that make machine create fail.
+ * report_limit= with its final line, verbosity= 0, 1 and 2, the bad
+ * values and bad suppression files that make machine create fail,
+ * report_fold= with the exit summary, and the values a stale read shows.
  */
 #include "config.h"
 
@@ -728,6 +729,337 @@ START_TEST(test_checks_none)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* report_fold and the exit summary                                       */
+/* ---------------------------------------------------------------------- */
+
+#define RING 16
+
+/* The ring's buffers are all mapped here. */
+static __attribute__((noinline)) dma_addr_t ring_map(struct device *dev,
+						     void *buf)
+{
+	dma_addr_t h = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
+
+	__asm__ volatile("" ::: "memory");
+	return h;
+}
+
+/* The ring driver's one bug: the CPU reads a buffer the device owns (no
+ * dma_sync_single_for_cpu()), at this one line, for every buffer. */
+static __attribute__((noinline)) void ring_peek(const uint8_t *buf)
+{
+	uint8_t b[8];
+
+	ck_assert_int_eq(dmaemu_cpu_read(b, buf, 8), 0);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* Another line with the same bug. */
+static __attribute__((noinline)) void ring_peek_other(const uint8_t *buf)
+{
+	uint8_t b[8];
+
+	ck_assert_int_eq(dmaemu_cpu_read(b, buf + 16, 8), 0);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* RING buffers mapped, each read once by ring_peek() (and, when @other,
+ * once by ring_peek_other()), unmapped. */
+static void ring_bug(struct dmaemu_machine *m, bool other)
+{
+	struct dmaemu_device *dd = dmaemu_device_create(m, "ring0", NULL, NULL);
+	uint8_t *buf[RING];
+	dma_addr_t h[RING];
+	struct device *dev;
+	unsigned int i;
+
+	ck_assert_ptr_nonnull(dd);
+	dev = dmaemu_device_to_dev(dd);
+	for (i = 0; i < RING; i++) {
+		buf[i] = kmalloc(256, GFP_KERNEL);
+		ck_assert_ptr_nonnull(buf[i]);
+		h[i] = ring_map(dev, buf[i]);
+		ck_assert(!dma_mapping_error(dev, h[i]));
+	}
+	for (i = 0; i < RING; i++) {
+		ring_peek(buf[i]);
+		if (other)
+			ring_peek_other(buf[i]);
+	}
+	for (i = 0; i < RING; i++) {
+		dma_unmap_single(dev, h[i], 256, DMA_FROM_DEVICE);
+		kfree(buf[i]);
+	}
+	dmaemu_device_destroy(dd);
+}
+
+/* The place the first printed SUMMARY line of @kind names, in @buf. */
+static void summary_place(const char *kind, char *buf, size_t len)
+{
+	char want[128];
+	const char *p, *eol;
+
+	snprintf(want, sizeof(want), "SUMMARY: dmaemu: %s ", kind);
+	p = strstr(fixture_log(), want);
+	ck_assert_ptr_nonnull(p);
+	p += strlen(want);
+	eol = strchr(p, '\n');
+	ck_assert_ptr_nonnull(eol);
+	ck_assert_uint_lt((size_t)(eol - p), len);
+	snprintf(buf, len, "%.*s", (int)(eol - p), p);
+}
+
+static unsigned int callback_calls;
+
+static void count_callback(struct dmaemu_machine *m,
+			   const struct dmaemu_report *r, void *arg)
+{
+	(void)m;
+	(void)r;
+	(void)arg;
+	__atomic_fetch_add(&callback_calls, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * One bug of a ring driver: one report printed, the other RING - 1
+ * folded into it (counted, recorded, handed to the callback); the exit
+ * summary says how many and over how many mappings.  report_fold=0 prints
+ * every one, as before folding.
+ */
+START_TEST(test_fold_ring)
+{
+	struct dmaemu_machine *m = fixture_machine("profile=arm64:mem=16M");
+	char place[512], want[1024];
+
+	option_is(m, "report_fold", "1");
+	callback_calls = 0;
+	ck_assert_int_eq(dmaemu_report_set_callback(m, count_callback, NULL),
+			 0);
+	ring_bug(m, false);
+	ck_assert_uint_eq(dmaemu_report_count(m, "cpu-access-device-owned"),
+			  RING);
+	ck_assert_uint_eq(dmaemu_report_kept(m), RING);
+	ck_assert_uint_eq(callback_calls, RING);
+	ck_assert_uint_eq(log_lines("SUMMARY: dmaemu: "), 1);
+	ck_assert_uint_eq(occurrences(fixture_log(), "==ERROR: dmaemu:"), 1);
+	summary_place("cpu-access-device-owned", place, sizeof(place));
+	ck_assert_ptr_nonnull(strstr(place, " in ring_peek"));
+	ck_assert_ptr_null(strstr(fixture_log(), "ERROR SUMMARY"));
+	dmaemu_machine_destroy(m);
+	ck_assert_ptr_nonnull(strstr(
+		fixture_log(),
+		"dmaemu: ERROR SUMMARY: 16 reports of 1 kind: 1 printed, "
+		"15 folded (report_fold=0 prints each)\n"));
+	snprintf(want, sizeof(want),
+		 "dmaemu:   16 cpu-access-device-owned at 1 driver line, first "
+		 "at %s: 1 printed, 15 folded, over 16 mappings\n",
+		 place);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), want));
+	ck_assert_uint_eq(log_lines("SUMMARY: dmaemu: "), 1);
+
+	/* Two lines with the bug: two printed, each with its repeats. */
+	fixture_log_clear();
+	m = fixture_machine("profile=arm64:mem=16M");
+	ring_bug(m, true);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 2 * RING);
+	ck_assert_uint_eq(log_lines("SUMMARY: dmaemu: "), 2);
+	dmaemu_machine_destroy(m);
+	ck_assert_ptr_nonnull(strstr(
+		fixture_log(),
+		"dmaemu: ERROR SUMMARY: 32 reports of 1 kind: 2 printed, "
+		"30 folded (report_fold=0 prints each)\n"));
+	snprintf(
+		want, sizeof(want),
+		"dmaemu:   32 cpu-access-device-owned at 2 driver lines, first "
+		"at %s: 2 printed, 30 folded, over 16 mappings\n",
+		place);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), want));
+
+	/* report_fold=0: every report printed, as before. */
+	fixture_log_clear();
+	m = fixture_machine("profile=arm64:mem=16M:report_fold=0");
+	option_is(m, "report_fold", "0");
+	ring_bug(m, false);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), RING);
+	ck_assert_uint_eq(log_lines("SUMMARY: dmaemu: "), RING);
+	ck_assert_uint_eq(occurrences(fixture_log(), "==ERROR: dmaemu:"), RING);
+	dmaemu_machine_destroy(m);
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
+				     "dmaemu: ERROR SUMMARY: 16 reports of 1 "
+				     "kind: 16 printed, 0 folded\n"));
+	ck_assert_ptr_null(strstr(fixture_log(), "report_fold=0 prints"));
+}
+END_TEST
+
+/*
+ * Folding comes before report_limit: a folded report is not one of the
+ * limit's; a report with no driver line (a bare SUMMARY) is never folded.
+ */
+START_TEST(test_fold_limit)
+{
+	struct dmaemu_machine *m =
+		fixture_machine("profile=arm64:mem=16M:report_limit=2");
+
+	ring_bug(m, false); /* 1 printed, 15 folded */
+	policy_bad_argument(m);
+	policy_bad_argument(m); /* past the limit */
+	ck_assert_uint_eq(log_lines("SUMMARY: dmaemu: "), 2);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), RING + 2);
+	dmaemu_machine_destroy(m);
+	ck_assert_ptr_nonnull(strstr(
+		fixture_log(),
+		"report_limit=2: 1 more report counted and not printed\n"));
+	ck_assert_ptr_nonnull(strstr(
+		fixture_log(),
+		"dmaemu: ERROR SUMMARY: 18 reports of 2 kinds: 2 printed, "
+		"15 folded (report_fold=0 prints each), 1 past "
+		"report_limit\n"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
+				     "dmaemu:   2 bad-argument, no driver "
+				     "line: 1 printed, 0 folded\n"));
+}
+END_TEST
+
+/* No report, no summary. */
+START_TEST(test_summary_none)
+{
+	struct dmaemu_machine *m = fixture_machine("profile=arm64:mem=16M");
+
+	dmaemu_machine_destroy(m);
+	ck_assert_str_eq(fixture_log(), "");
+}
+END_TEST
+
+/*
+ * The values of a stale read: the byte the CPU read from its stale copy,
+ * and the byte memory holds.
+ */
+START_TEST(test_stale_values)
+{
+	struct dmaemu_machine *m = fixture_machine("profile=arm64:mem=16M");
+	struct dmaemu_report r;
+	char want[160];
+	const char *v;
+	unsigned int i;
+
+	stale_read(m);
+	ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
+	snprintf(want, sizeof(want),
+		 "    values of 4 bytes from phys 0x%llx:\n",
+		 (unsigned long long)r.phys);
+	v = strstr(fixture_log(), want);
+	ck_assert_ptr_nonnull(v);
+	v += strlen(want);
+	ck_assert(!strncmp(v, "      the CPU read  ", 20));
+	/* What memory holds: the 4 bytes written behind the CPU, alike;
+	 * what the CPU read: its copy, something else. */
+	v = strchr(v, '\n') + 1;
+	ck_assert(!strncmp(v, "      memory holds  ", 20));
+	v += 20;
+	for (i = 1; i < 4; i++)
+		ck_assert(!strncmp(v, v + 3 * i, 2));
+	ck_assert(strncmp(strstr(fixture_log(), "the CPU read  ") + 14, v, 11));
+	ck_assert_ptr_nonnull(strstr(r.text, want));
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/*
+ * log_stable=1: no PID, and the host address of the CPU's buffer printed
+ * as the emulated address it stands for, in the log and the record.
+ */
+START_TEST(test_log_stable)
+{
+	struct dmaemu_machine *m =
+		fixture_machine("profile=arm64:mem=16M:log_stable=1");
+	struct dmaemu_report r;
+	char want[128], pid[32];
+
+	option_is(m, "log_stable", "1");
+	stale_read(m);
+	ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
+	ck_assert(!strncmp(fixture_log(),
+			   "==dmaemu==ERROR: dmaemu: stale-cpu-read: read of "
+			   "8 bytes at [phys 0x",
+			   68));
+	snprintf(want, sizeof(want), "at [phys 0x%llx] (phys 0x%llx)",
+		 (unsigned long long)(r.phys & ~63ULL),
+		 (unsigned long long)(r.phys & ~63ULL));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), want));
+	ck_assert_ptr_nonnull(strstr(r.text, want));
+	dmaemu_machine_destroy(m);
+	snprintf(pid, sizeof(pid), "==%d==", (int)getpid());
+	ck_assert_ptr_null(strstr(fixture_log(), pid));
+	ck_assert_ptr_nonnull(
+		strstr(fixture_log(), "\n==dmaemu==dmaemu: ERROR SUMMARY: 1 "));
+
+	/* A view of memory other than the linear map: arm64's coherent
+	 * memory, freed with a wrong CPU address. */
+	fixture_log_clear();
+	m = fixture_machine("profile=arm64:mem=16M:log_stable=1");
+	{
+		struct dmaemu_device *dd =
+			dmaemu_device_create(m, "dev0", NULL, NULL);
+		struct device *dev;
+		dma_addr_t h;
+		uint64_t phys;
+		uint8_t *c;
+
+		ck_assert_ptr_nonnull(dd);
+		dev = dmaemu_device_to_dev(dd);
+		c = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL);
+		ck_assert_ptr_nonnull(c);
+		ck_assert_int_eq(fixture_region(c, &phys),
+				 DMAEMU_REGION_UNCACHED);
+		dma_free_coherent(dev, 4096, c + 64, h);
+		ck_assert_uint_eq(
+			dmaemu_report_count(m, "free-cpu-address-mismatch"), 1);
+		snprintf(want, sizeof(want), "[uncached phys 0x%llx]",
+			 (unsigned long long)phys);
+		ck_assert_msg(strstr(fixture_log(), want), "%s", fixture_log());
+		snprintf(want, sizeof(want), "[uncached phys 0x%llx]",
+			 (unsigned long long)phys + 64);
+		ck_assert_msg(strstr(fixture_log(), want), "%s", fixture_log());
+		dma_free_coherent(dev, 4096, c, h);
+		dmaemu_device_destroy(dd);
+	}
+	dmaemu_machine_destroy(m);
+
+	/* Without it: the PID and the host address. */
+	fixture_log_clear();
+	m = fixture_machine("profile=arm64:mem=16M");
+	option_is(m, "log_stable", "0");
+	stale_read(m);
+	ck_assert(!strncmp(fixture_log(), pid, strlen(pid)));
+	ck_assert_ptr_null(strstr(fixture_log(), "[phys"));
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/*
+ * The values of a stale-device-read: the bytes the CPU wrote and never
+ * cleaned, and the bytes the device read from memory instead.
+ */
+START_TEST(test_device_read_values)
+{
+	struct dmaemu_machine *m = fixture_machine("profile=arm64:mem=16M");
+	struct dmaemu_device *dd = dmaemu_device_create(m, "dev0", NULL, NULL);
+
+	ck_assert_ptr_nonnull(dd);
+	device_reads_dirty(dd);
+	ck_assert_uint_eq(dmaemu_report_count(m, "stale-device-read"), 1);
+	ck_assert_ptr_nonnull(strstr(
+		fixture_log(),
+		"      the CPU's copy   5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a "
+		"5a 5a 5a 5a 5a\n"
+		"      the device read  00 00 00 00 00 00 00 00 00 00 00 "
+		"00 00 00 00 00\n"));
+	dmaemu_device_destroy(dd);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
 static Suite *report_policy_suite(void)
 {
 	Suite *s = suite_create("report-policy");
@@ -746,6 +1078,12 @@ static Suite *report_policy_suite(void)
 	tcase_add_test(tc, test_checks_no_api);
 	tcase_add_test(tc, test_checks_no_platform);
 	tcase_add_test(tc, test_checks_none);
+	tcase_add_test(tc, test_fold_ring);
+	tcase_add_test(tc, test_fold_limit);
+	tcase_add_test(tc, test_summary_none);
+	tcase_add_test(tc, test_stale_values);
+	tcase_add_test(tc, test_log_stable);
+	tcase_add_test(tc, test_device_read_values);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -115,7 +115,7 @@ check "a bad line: the message names the file and the line" \
 # report_limit: two printed, the rest counted.
 run limit report_limit=2
 check "report_limit=2: two reports printed" \
-	test "$(count limit '^SUMMARY: ')" -eq 2 -a "$(count limit 'ERROR')" -eq 2
+	test "$(count limit '^SUMMARY: ')" -eq 2 -a "$(count limit '==ERROR: ')" -eq 2
 check "report_limit=2: the final line" grep -qE \
 	"^==[0-9]+==dmaemu: report_limit=2: $((n_all - 2)) more reports counted and not printed$" \
 	"$tmp/limit.err"

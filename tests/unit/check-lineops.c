@@ -105,7 +105,7 @@ START_TEST(test_clean_lost_device_write)
 {
 	uint64_t d[DMAEMU__MASK_WORDS], c[DMAEMU__MASK_WORDS];
 	const char *log;
-	char want[256];
+	char want[512];
 	unsigned int i;
 
 	memset(cpu(LINE0 + 8), 0xaa, 8); /* CPU writes bytes 8-15 */
@@ -133,6 +133,9 @@ START_TEST(test_clean_lost_device_write)
 		 "==%d==ERROR: dmaemu: lost-device-write: clean of line "
 		 "0x80001000 overwrote 4 bytes written by the device\n"
 		 "    bytes 0-3 of line 0x80001000 (mask 0x000000000000000f)\n"
+		 "    values of 4 bytes from phys 0x80001000:\n"
+		 "      the CPU wrote back      00 00 00 00\n"
+		 "      the device had written  11 11 11 11\n"
 		 "SUMMARY: dmaemu: lost-device-write 0x80001000+4\n",
 		 (int)getpid());
 	ck_assert_str_eq(log, want);
@@ -174,11 +177,18 @@ START_TEST(test_report_runs)
 	clean(LINE0);
 	ck_assert_uint_eq(dmaemu_report_count(m, "lost-device-write"), 1);
 	log = fixture_log();
-	ck_assert_msg(strstr(log, "overwrote 9 bytes written by the device\n"
-				  "    bytes 0-3, 8-11, 63 of line 0x80001000 "
-				  "(mask 0x8000000000000f0f)\n"
-				  "SUMMARY: dmaemu: lost-device-write "
-				  "0x80001000+64\n"),
+	ck_assert_msg(strstr(log,
+			     "overwrote 9 bytes written by the device\n"
+			     "    bytes 0-3, 8-11, 63 of line 0x80001000 "
+			     "(mask 0x8000000000000f0f)\n"
+			     "    values of 12 bytes from phys 0x80001000 "
+			     "(.. = not concerned):\n"
+			     "      the CPU wrote back      00 00 00 00 .. "
+			     ".. .. .. 00 00 00 00\n"
+			     "      the device had written  44 44 44 44 .. "
+			     ".. .. .. 44 44 44 44\n"
+			     "SUMMARY: dmaemu: lost-device-write "
+			     "0x80001000+64\n"),
 		      "%s", log);
 	ck_assert_int_eq(count_substr(log, "SUMMARY:"), 1);
 }
@@ -205,10 +215,16 @@ START_TEST(test_invalidate_lost_cpu_write)
 	ck_assert_msg(strstr(log, "ERROR: dmaemu: lost-cpu-write: invalidate "
 				  "of line 0x80001040 discarded 32 bytes"),
 		      "%s", log);
-	ck_assert_msg(strstr(log, "    bytes 0-15, 48-63 of line 0x80001040 "
-				  "(mask 0xffff00000000ffff)\n"
-				  "SUMMARY: dmaemu: lost-cpu-write "
-				  "0x80001040+64\n"),
+	ck_assert_msg(strstr(log,
+			     "    bytes 0-15, 48-63 of line 0x80001040 "
+			     "(mask 0xffff00000000ffff)\n"
+			     "    values of 16 bytes from phys 0x80001040:\n"
+			     "      the CPU had written  55 55 55 55 55 55 "
+			     "55 55 55 55 55 55 55 55 55 55\n"
+			     "      memory holds         00 00 00 00 00 00 "
+			     "00 00 00 00 00 00 00 00 00 00\n"
+			     "SUMMARY: dmaemu: lost-cpu-write "
+			     "0x80001040+64\n"),
 		      "%s", log);
 }
 END_TEST
@@ -292,11 +308,17 @@ START_TEST(test_range_edges)
 	log = fixture_log();
 	ck_assert_msg(strstr(log, "    byte 0 of line 0x80001000 "
 				  "(mask 0x0000000000000001)\n"
+				  "    values of 1 byte from phys 0x80001000:\n"
+				  "      the CPU had written  01\n"
+				  "      memory holds         00\n"
 				  "SUMMARY: dmaemu: lost-cpu-write "
 				  "0x80001000+1\n"),
 		      "%s", log);
 	ck_assert_msg(strstr(log, "    byte 63 of line 0x80001040 "
 				  "(mask 0x8000000000000000)\n"
+				  "    values of 1 byte from phys 0x8000107f:\n"
+				  "      the CPU had written  01\n"
+				  "      memory holds         00\n"
 				  "SUMMARY: dmaemu: lost-cpu-write "
 				  "0x8000107f+1\n"),
 		      "%s", log);

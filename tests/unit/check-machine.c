@@ -2,7 +2,8 @@
 /*
  * check-machine.c - machines: options (every key, every kind of bad value,
  * DMAEMU_OPTIONS precedence), several machines, the current machine, the
- * registry, exitcode and halt_on_error.
+ * registry, exitcode and halt_on_error, the exit summary, and reports
+ * that are never cut (log and trace).
  */
 #include "config.h"
 
@@ -504,6 +505,189 @@ START_TEST(test_report_counts)
 }
 END_TEST
 
+/* The whole of file @path, allocated (the caller frees it). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/*
+ * In a child, a machine with @opts (and its log in @log) makes @n reports
+ * (a note when @note), is destroyed, and the child exits normally.
+ * Return: its wait status.
+ */
+static int child_summary(const char *opts, const char *log, int n, bool note)
+{
+	char full[512];
+	pid_t pid;
+	int status;
+
+	snprintf(full, sizeof(full), "mem=16M:log_path=%s%s%s", log,
+		 opts[0] ? ":" : "", opts);
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct dmaemu_machine *m = dmaemu_machine_create(full);
+		struct dmaemu__report_info r = {
+			.kind = DMAEMU_REPORT_BAD_FREE,
+			.note = note,
+		};
+		int i;
+
+		if (!m)
+			_exit(99);
+		for (i = 0; i < n; i++)
+			dmaemu__report(m, &r, "test report %d", i);
+		dmaemu_machine_destroy(m);
+		exit(0); /* normal exit: atexit handlers run */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/*
+ * The exit summary at machine destroy, when reports were made: the kinds,
+ * their counts and first places; with exitcode=N, that the process exits
+ * with N, which it does.  No report: no summary, exit status 0.
+ */
+START_TEST(test_exit_summary)
+{
+	char path[] = "/tmp/dmaemu-check-summary-XXXXXX";
+	int fd = mkstemp(path), st;
+	char *log;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	st = child_summary("exitcode=7", path, 3, false);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 7);
+	log = slurp(path);
+	ck_assert_ptr_nonnull(strstr(log, "dmaemu: ERROR SUMMARY: 3 reports of "
+					  "1 kind: 3 printed, 0 folded\n"));
+	ck_assert_ptr_nonnull(strstr(log, "dmaemu:   3 bad-free, no driver "
+					  "line: 3 printed, 0 folded\n"));
+	ck_assert_ptr_nonnull(strstr(log, "dmaemu: exitcode=7: the process "
+					  "exits with status 7 at its normal "
+					  "exit\n"));
+	/* The summary comes last, after the reports. */
+	ck_assert(strstr(log, "ERROR SUMMARY") >
+		  strstr(log, "SUMMARY: dmaemu: bad-free"));
+	free(log);
+
+	/* Without exitcode: the summary, and the status left alone. */
+	ck_assert_int_eq(truncate(path, 0), 0);
+	st = child_summary("", path, 1, false);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	log = slurp(path);
+	ck_assert_ptr_nonnull(strstr(log, "dmaemu: ERROR SUMMARY: 1 report of "
+					  "1 kind: 1 printed, 0 folded\n"));
+	ck_assert_ptr_null(strstr(log, "exitcode"));
+	free(log);
+
+	/* A portability note is counted, and sets no exit status. */
+	ck_assert_int_eq(truncate(path, 0), 0);
+	st = child_summary("exitcode=7", path, 1, true);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	log = slurp(path);
+	ck_assert_ptr_nonnull(
+		strstr(log, "dmaemu: ERROR SUMMARY: 1 report of 1 kind: 1 "
+			    "printed, 0 folded; 1 of them portability note\n"));
+	ck_assert_ptr_null(strstr(log, "exitcode"));
+	free(log);
+
+	/* No report: nothing at all. */
+	ck_assert_int_eq(truncate(path, 0), 0);
+	st = child_summary("exitcode=7", path, 0, false);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	log = slurp(path);
+	ck_assert_str_eq(log, "");
+	free(log);
+	unlink(path);
+}
+END_TEST
+
+/*
+ * A report is never cut: a headline of 6000 bytes is printed whole, with
+ * its SUMMARY line after it, and the recorded text holds the first
+ * DMAEMU_REPORT_TEXT_MAX - 1 bytes.  The report trace event (text form)
+ * is one line, newlines and quotes escaped, never cut.
+ */
+START_TEST(test_long_report)
+{
+	char path[] = "/tmp/dmaemu-check-long-XXXXXX";
+	char trace[] = "/tmp/dmaemu-check-trace-XXXXXX";
+	char opts[256], *head, *log, *line;
+	struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_BAD_FREE};
+	struct dmaemu_machine *m;
+	struct dmaemu_report rec;
+	int fd = mkstemp(path), tfd = mkstemp(trace);
+	const size_t n = 6000;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ge(tfd, 0);
+	close(fd);
+	close(tfd);
+	head = malloc(n + 1);
+	ck_assert_ptr_nonnull(head);
+	memset(head, 'x', n);
+	memcpy(head + n - 4, "END.", 4);
+	head[n] = '\0';
+	snprintf(opts, sizeof(opts),
+		 "mem=16M:log_path=%s:trace=%s:trace_events=report", path,
+		 trace);
+	m = dmaemu_machine_create(opts);
+	ck_assert_ptr_nonnull(m);
+	dmaemu__report(m, &r, "%s", head);
+	dmaemu__report(m, &r, "first line \"quoted\"\n    second line %s",
+		       head);
+	ck_assert_int_eq(dmaemu_report_get(m, 0, &rec), 0);
+	ck_assert_uint_eq(strlen(rec.text), DMAEMU_REPORT_TEXT_MAX - 1);
+	ck_assert_ptr_nonnull(strstr(rec.text, "ERROR: dmaemu: bad-free: xxx"));
+	dmaemu_machine_destroy(m);
+
+	log = slurp(path);
+	line = strstr(log, "xxxxEND.\nSUMMARY: dmaemu: bad-free\n");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_ptr_nonnull(strstr(line + 1, "xxxxEND.\nSUMMARY: dmaemu: "
+					       "bad-free\n"));
+	ck_assert_ptr_nonnull(strstr(log, "first line \"quoted\"\n    second "
+					  "line xxx"));
+	free(log);
+
+	log = slurp(trace);
+	ck_assert_int_eq(count_lines(log), 2);
+	line = strstr(log, "report: kind=bad-free");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_ptr_nonnull(strstr(line, "xxxxEND.\"\n"));
+	ck_assert_ptr_nonnull(strstr(log, "text=\"first line \\\"quoted\\\""
+					  "\\n    second line xxx"));
+	ck_assert_ptr_nonnull(
+		strstr(strstr(log, "first line"), "xxxxEND.\"\n"));
+	free(log);
+	free(head);
+	unlink(path);
+	unlink(trace);
+}
+END_TEST
+
 static Suite *machine_suite(void)
 {
 	Suite *s = suite_create("machine");
@@ -524,6 +708,8 @@ static Suite *machine_suite(void)
 	tcase_add_test(tc, test_exitcode);
 	tcase_add_test(tc, test_halt_on_error);
 	tcase_add_test(tc, test_report_counts);
+	tcase_add_test(tc, test_exit_summary);
+	tcase_add_test(tc, test_long_report);
 	suite_add_tcase(s, tc);
 	return s;
 }

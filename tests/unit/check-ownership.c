@@ -368,9 +368,52 @@ START_TEST(test_repeats_summed_up)
 	dd = NULL;
 	dmaemu_machine_destroy(m);
 	m = NULL;
+	/* The exit summary counts them (report_fold=1, the default). */
+	ck_assert_ptr_nonnull(
+		strstr(fixture_log(),
+		       "dmaemu:   1 cpu-access-device-owned at 1 driver line, "
+		       "first at "));
+	ck_assert_ptr_nonnull(strstr(fixture_log(),
+				     ": 1 printed, 0 folded, over 1 mapping; "
+				     "99 repeats at the same line and mapping "
+				     "not reported (report_repeats=1)\n"));
+	ck_assert_ptr_null(strstr(fixture_log(), "more reports like the"));
+}
+END_TEST
+
+/*
+ * report_fold=0: machine destroy prints a line per repeated key, as before
+ * the exit summary folded them.
+ */
+START_TEST(test_repeats_line_per_key)
+{
+	uint8_t *buf;
+	dma_addr_t dma;
+	int i;
+
+	m = fixture_machine("profile=arm64:mem=16M:report_fold=0");
+	dd = dmaemu_device_create(m, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(dd);
+	dev = dmaemu_device_to_dev(dd);
+	buf = kmalloc(128, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	dma = map(buf, 128, DMA_FROM_DEVICE);
+	for (i = 0; i < 100; i++)
+		(void)peek(buf + i);
+	ck_assert_uint_eq(count("cpu-access-device-owned"), 1);
+	dma_unmap_single(dev, dma, 128, DMA_FROM_DEVICE);
+	kfree(buf);
+	dmaemu_device_destroy(dd);
+	dd = NULL;
+	dmaemu_machine_destroy(m);
+	m = NULL;
 	ck_assert_ptr_nonnull(strstr(fixture_log(),
 				     "99 more reports like the first, "
 				     "counted and not printed"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "ERROR SUMMARY: 1 report "
+						    "of 1 kind: 1 printed, 0 "
+						    "folded\n"));
+	ck_assert_ptr_null(strstr(fixture_log(), "repeats at the same"));
 }
 END_TEST
 
@@ -851,6 +894,7 @@ static Suite *ownership_suite(void)
 	tcase_add_loop_test(tc, test_sg_entry, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_partial_lines_per_byte, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_repeats_summed_up, 0, VARIANTS);
+	tcase_add_test(tc, test_repeats_line_per_key);
 	tcase_add_loop_test(tc, test_report_repeats_option, 0, 2);
 	tcase_add_loop_test(tc, test_device_access_cpu_owned, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_howto_give_back, 0, VARIANTS);

@@ -241,9 +241,15 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/*
+ * _i 0: report_fold=0, every report printed with its line; 1: folded,
+ * one printed, and the fold table counts all of them though four threads
+ * report at once.
+ */
 START_TEST(test_threads)
 {
-	struct dmaemu_machine *m = fixture_machine("profile=arm64");
+	struct dmaemu_machine *m =
+		fixture_machine("profile=arm64%s", _i ? "" : ":report_fold=0");
 	struct worker w[NTHREADS];
 	pthread_t t[NTHREADS];
 	const char *p;
@@ -263,13 +269,25 @@ START_TEST(test_threads)
 		 __FILE__, w[0].line);
 	for (p = fixture_log(); (p = strstr(p, want)); p++)
 		n++;
-	ck_assert_int_eq(n, NTHREADS * NREPORTS);
+	ck_assert_int_eq(n, _i ? 1 : NTHREADS * NREPORTS);
 	snprintf(want, sizeof(want), "worker_main %s:%d", __FILE__, w[0].line);
 	for (i = 0; i < NTHREADS; i++) {
 		ck_assert(w[i].same);
 		ck_assert_str_eq(w[i].where, want);
 	}
-	fixture_finish(&m, NULL, NTHREADS * NREPORTS);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), NTHREADS * NREPORTS);
+	dmaemu_machine_destroy(m);
+	snprintf(want, sizeof(want),
+		 "dmaemu: ERROR SUMMARY: %d reports of 1 kind: %d printed, %d "
+		 "folded",
+		 NTHREADS * NREPORTS, _i ? 1 : NTHREADS * NREPORTS,
+		 _i ? NTHREADS * NREPORTS - 1 : 0);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), want));
+	snprintf(want, sizeof(want),
+		 "dmaemu:   %d bad-argument at 1 driver line, first at %s:%d "
+		 "in worker_main: ",
+		 NTHREADS * NREPORTS, __FILE__, w[0].line);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), want));
 }
 END_TEST
 
@@ -346,7 +364,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_no_line_information);
 	tcase_add_test(tc, test_stack_above);
 	tcase_add_test(tc, test_access_site);
-	tcase_add_test(tc, test_threads);
+	tcase_add_loop_test(tc, test_threads, 0, 2);
 	tcase_add_loop_test(tc, test_no_lookup_without_report, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
