@@ -66,7 +66,8 @@ struct dmaemu_machine;
 	X(MISSING_WRITE_BARRIER, "missing-write-barrier")                   \
 	X(MISSING_READ_BARRIER, "missing-read-barrier")                     \
 	X(KERNEL_WARNING, "kernel-warning")                                 \
-	X(KERNEL_BUG, "kernel-bug")
+	X(KERNEL_BUG, "kernel-bug")                                         \
+	X(SHARED_LINE_STORE, "shared-line-store")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
