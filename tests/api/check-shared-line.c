@@ -426,6 +426,108 @@ START_TEST(test_x86_other_object)
 END_TEST
 
 /* ---------------------------------------------------------------------- */
+/* Stores the hooks do not see                                            */
+/* ---------------------------------------------------------------------- */
+
+/* What uninstrumented code does: a store the model never sees. */
+static __attribute__((no_sanitize_address, noinline)) void plain_store(u32 *p,
+								       u32 v)
+{
+	*(volatile u32 *)p = v;
+}
+
+/*
+ * An uninstrumented store beside the buffer while the device owns it is
+ * found at the next call that gives the line back to the CPU (the unmap,
+ * or a sync_for_cpu): the line is dirty in the CPU's copy and the cache
+ * model never saw the store.  When that call's clean loses the device's
+ * bytes, its lost-device-write is the one report at that line of the
+ * driver.  x86 keeps no record of what the CPU stored after the map (no
+ * clean at map), and a store while the CPU owns the buffer is the
+ * driver's right.
+ */
+START_TEST(test_uninstrumented)
+{
+	const bool arm = _i == 1;
+	struct dmaemu_report r;
+	struct rxq *q;
+	dma_addr_t h;
+	int line;
+
+	start(arm ? "profile=arm" : "profile=arm64");
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	ck_assert_ptr_nonnull(q);
+
+	/* 1. Nothing of the device in the line: reported at the unmap. */
+	h = map(q->buf, RX_LEN, DMA_FROM_DEVICE);
+	/* Every byte changes: dirtiness is CPU != TWIN, byte by byte. */
+	plain_store(&q->posted, 0x01010101);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	STORE_AT(dma_unmap_single(dev, h, RX_LEN, DMA_FROM_DEVICE), line);
+	ck_assert_uint_eq(reports_of("shared-line-store", &r), 1);
+	ck_assert_msg(strstr(r.where, at_line(line)), "where: %s", r.where);
+	ck_assert_uint_eq(r.phys, phys_of(&q->posted));
+	ck_assert_uint_eq(r.size, 4);
+	ck_assert_uint_eq(r.mask[0], 0xfULL << (phys_of(q) & 63));
+	ck_assert_msg(strstr(r.text, "stored by code the hooks do not see"),
+		      "%s", r.text);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 1);
+
+	/* 2. The same at a sync_for_cpu, of a DMA_BIDIRECTIONAL mapping;
+	 *    the unmap after it finds the line clean. */
+	h = map(q->buf, RX_LEN, DMA_BIDIRECTIONAL);
+	plain_store(&q->drops, 1);
+	STORE_AT(dma_sync_single_for_cpu(dev, h, RX_LEN, DMA_BIDIRECTIONAL),
+		 line);
+	ck_assert_uint_eq(dmaemu_report_count(m, "shared-line-store"), 2);
+	dma_unmap_single(dev, h, RX_LEN, DMA_BIDIRECTIONAL);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 2);
+
+	/* 3. The device wrote the line: the unmap's clean loses its bytes,
+	 *    one report there, lost-device-write. */
+	h = map(q->buf, RX_LEN, DMA_FROM_DEVICE);
+	plain_store(&q->posted, 2);
+	ck_assert_int_eq(dmaemu_dma_write(dd, h, packet, RX_LEN), 0);
+	dma_unmap_single(dev, h, RX_LEN, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "lost-device-write"), 1);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 3);
+
+	/* 4. Stores while the CPU owns the buffer: nothing. */
+	h = map(q->buf, RX_LEN, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h, RX_LEN, DMA_FROM_DEVICE);
+	plain_store(&q->posted, 3);
+	dma_sync_single_for_device(dev, h, RX_LEN, DMA_FROM_DEVICE);
+	ck_assert_int_eq(dmaemu_dma_write(dd, h, packet, RX_LEN), 0);
+	dma_unmap_single(dev, h, RX_LEN, DMA_FROM_DEVICE);
+	ck_assert(!memcmp(q->buf, packet, RX_LEN));
+	ck_assert_uint_eq(q->posted, 3);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 3);
+	kfree(q);
+	fixture_finish(&m, &dd, 3);
+}
+END_TEST
+
+/* x86 and a DMA_ATTR_SKIP_CPU_SYNC map keep no record: nothing. */
+START_TEST(test_uninstrumented_silent)
+{
+	struct rxq *q;
+	dma_addr_t h;
+
+	start(_i ? "profile=arm64" : "profile=x86");
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	ck_assert_ptr_nonnull(q);
+	h = dma_map_single_attrs(dev, q->buf, RX_LEN, DMA_FROM_DEVICE,
+				 _i ? DMA_ATTR_SKIP_CPU_SYNC : 0);
+	ck_assert(!dma_mapping_error(dev, h));
+	plain_store(&q->posted, 1);
+	dma_unmap_single_attrs(dev, h, RX_LEN, DMA_FROM_DEVICE,
+			       _i ? DMA_ATTR_SKIP_CPU_SYNC : 0);
+	kfree(q);
+	fixture_finish(&m, &dd, 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
 /* A device on its own thread: lockstep seeds, free-running threads       */
 /* ---------------------------------------------------------------------- */
 
@@ -552,6 +654,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_correct, 0, NPROFILES);
 	tcase_add_loop_test(tc, test_harmless_configs, 0, 4);
 	tcase_add_test(tc, test_x86_other_object);
+	tcase_add_loop_test(tc, test_uninstrumented, 0, 2);
+	tcase_add_loop_test(tc, test_uninstrumented_silent, 0, 2);
 	tcase_add_loop_test(tc, test_lockstep_seeds, 0, 2);
 	tcase_add_test(tc, test_lockstep_x86);
 	tcase_add_test(tc, test_threads);
