@@ -129,7 +129,8 @@ uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind);
  * @DMAEMU_SEVERITY_NOTE:  a portability note: correct on this profile,
  *                         broken on another (the ordering checks on x86,
  *                         whose TSO order hides a missing dma_wmb() or
- *                         dma_rmb() that arm64 needs); printed
+ *                         dma_rmb() that arm64 needs; shared-line-store on
+ *                         x86, whose devices snoop the cache); printed
  *                         "==PID==NOTE: dmaemu: ...", counted and recorded
  *                         like an error, but exitcode= and halt_on_error=
  *                         ignore it.  Option portability_notes=0 drops
