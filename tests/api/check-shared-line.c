@@ -373,6 +373,46 @@ START_TEST(test_correct)
 }
 END_TEST
 
+/*
+ * The profiles' own ARCH_DMA_MINALIGN (dma_minalign's default, 128 on
+ * arm64, the line on arm) gives every kmalloc() object lines of its own:
+ * a counter allocated apart never shares the buffer's line.  It protects
+ * the start of an allocation only: a buffer inside a struct still shares.
+ */
+START_TEST(test_default_minalign)
+{
+	u32 *count;
+	u8 *buf;
+	struct rxq *q;
+	dma_addr_t h;
+	int line;
+
+	m = fixture_machine("mem=16M:profile=%s", _i ? "arm" : "arm64");
+	dd = dmaemu_device_create(m, "nic0", NULL, NULL);
+	ck_assert_ptr_nonnull(dd);
+	dev = dmaemu_device_to_dev(dd);
+	ck_assert_int_eq(dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64)), 0);
+	buf = kzalloc(RX_LEN, GFP_KERNEL);
+	count = kzalloc(sizeof(*count), GFP_KERNEL);
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_ptr_nonnull(count);
+	ck_assert_ptr_nonnull(q);
+	h = map(buf, RX_LEN, DMA_FROM_DEVICE);
+	*count = 1;
+	dma_unmap_single(dev, h, RX_LEN, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	h = map(q->buf, RX_LEN, DMA_FROM_DEVICE);
+	STORE(q->posted, 1, line);
+	dma_unmap_single(dev, h, RX_LEN, DMA_FROM_DEVICE);
+	assert_store_report("arm", &q->posted, line);
+	kfree(q);
+	kfree(count);
+	kfree(buf);
+	fixture_finish(&m, &dd, 1);
+}
+END_TEST
+
 /* Behind swiotlb=force the device writes a bounce slot; with
  * portability_notes=0, x86 says nothing. */
 START_TEST(test_harmless_configs)
@@ -532,7 +572,11 @@ START_TEST(test_uninstrumented_silent)
 	start(cfgs[_i]);
 	q = kzalloc(sizeof(*q), GFP_KERNEL);
 	ck_assert_ptr_nonnull(q);
+	/* kzalloc()'s zeros written back: the model holds the line clean,
+	 * and only the CPU's copy says what the store below did. */
+	ck_assert_int_eq(dmaemu_cache_clean(m, phys_of(q) & ~63ULL, 64), 0);
 	plain_store(&q->posted, 0x01010101);
+	ck_assert(fixture_cpu_dirty(m, phys_of(q)));
 	h = dma_map_single_attrs(dev, q->buf, RX_LEN, DMA_FROM_DEVICE, attrs);
 	ck_assert(!dma_mapping_error(dev, h));
 	dma_unmap_single_attrs(dev, h, RX_LEN, DMA_FROM_DEVICE, attrs);
@@ -667,6 +711,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_one_per_site);
 	tcase_add_test(tc, test_store_over_both);
 	tcase_add_loop_test(tc, test_correct, 0, NPROFILES);
+	tcase_add_loop_test(tc, test_default_minalign, 0, 2);
 	tcase_add_loop_test(tc, test_harmless_configs, 0, 4);
 	tcase_add_test(tc, test_x86_other_object);
 	tcase_add_loop_test(tc, test_uninstrumented, 0, 2);
