@@ -21,6 +21,10 @@
  *                                   which mapping holds the bytes (only
  *                                   the mapped bytes of a line shared with
  *                                   CPU data count), then one report
+ *                                   no mapped byte, a store: the bytes
+ *                                   lie beside a mapping in its partly
+ *                                   covered line; shared_store() reports
+ *                                   them when the device may write it
  *
  * One access makes one report, however many bytes and lines it touched
  * (an 8 KiB memcpy names the byte range and the line count).  An access

@@ -17,6 +17,12 @@
  *                                          given back (or unmapped by
  *                                          another device), one report
  *
+ * The handovers of a mapping (map, syncs, unmap) come here too, before
+ * their maintenance: the receive-recycle lost-cpu-write (stores noted
+ * while the CPU owned the buffer) and, for stores the hooks do not see, a
+ * shared-line-store found in the lines the mapping covers in part
+ * (shared_edges()).
+ *
  * Coherent allocations are no mapping: their accesses never get here.
  * A device writing only part of a FROM_DEVICE buffer touches only lines
  * it owns: nothing to say.
