@@ -20,6 +20,7 @@
 #include <linux/completion.h>
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -277,6 +278,30 @@ START_TEST(test_one_per_site)
 	kfree(q2);
 	kfree(q);
 	fixture_finish(&m, &dd, 3);
+}
+END_TEST
+
+/* A scatterlist entry shares its line as a single mapping does. */
+START_TEST(test_scatterlist)
+{
+	struct scatterlist sg;
+	struct dmaemu_report r;
+	struct rxq *q;
+	int line;
+
+	start("profile=arm64");
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	ck_assert_ptr_nonnull(q);
+	sg_init_one(&sg, q->buf, RX_LEN);
+	ck_assert_int_eq(dma_map_sg(dev, &sg, 1, DMA_FROM_DEVICE), 1);
+	STORE(q->posted, 1, line);
+	dma_unmap_sg(dev, &sg, 1, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(reports_of("shared-line-store", &r), 1);
+	ck_assert_msg(strstr(r.where, at_line(line)), "where: %s", r.where);
+	ck_assert_msg(strstr(r.made_at, "dma_map_sg_attrs() called from"),
+		      "made_at: %s", r.made_at);
+	kfree(q);
+	fixture_finish(&m, &dd, 1);
 }
 END_TEST
 
@@ -709,6 +734,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_cpu_first, 0, NPROFILES);
 	tcase_add_loop_test(tc, test_device_first, 0, 2 * NPROFILES);
 	tcase_add_test(tc, test_one_per_site);
+	tcase_add_test(tc, test_scatterlist);
 	tcase_add_test(tc, test_store_over_both);
 	tcase_add_loop_test(tc, test_correct, 0, NPROFILES);
 	tcase_add_loop_test(tc, test_default_minalign, 0, 2);
