@@ -122,7 +122,8 @@ TESTS += $(api_tests)
 if HAVE_INSTRUMENT
 api_instr_tests = \
 	tests/api/check-dma-direct \
-	tests/api/check-fidelity
+	tests/api/check-fidelity \
+	tests/api/check-shared-line
 check_PROGRAMS += $(api_instr_tests)
 TESTS += $(api_instr_tests)
 endif
@@ -130,6 +131,8 @@ tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
 tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_fidelity_CFLAGS = $(instr_cflags)
 tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_shared_line_CFLAGS = $(instr_cflags)
+tests_api_check_shared_line_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 
 # The copy engine with its reference driver (examples/copy-engine), built
 # uninstrumented here so that the sanitizer builds run it too.

@@ -69,7 +69,8 @@ struct dmaemu_machine;
 	X(MISSING_WRITE_BARRIER, "missing-write-barrier")                   \
 	X(MISSING_READ_BARRIER, "missing-read-barrier")                     \
 	X(KERNEL_WARNING, "kernel-warning")                                 \
-	X(KERNEL_BUG, "kernel-bug")
+	X(KERNEL_BUG, "kernel-bug")                                         \
+	X(SHARED_LINE_STORE, "shared-line-store")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,
@@ -131,7 +132,8 @@ uint64_t dmaemu_report_suppressed(struct dmaemu_machine *m, const char *kind);
  * @DMAEMU_SEVERITY_NOTE:  a portability note: correct on this profile,
  *                         broken on another (the ordering checks on x86,
  *                         whose TSO order hides a missing dma_wmb() or
- *                         dma_rmb() that arm64 needs); printed
+ *                         dma_rmb() that arm64 needs; shared-line-store on
+ *                         x86, whose devices snoop the cache); printed
  *                         "==PID==NOTE: dmaemu: ...", counted and recorded
  *                         like an error, but exitcode= and halt_on_error=
  *                         ignore it.  Option portability_notes=0 drops

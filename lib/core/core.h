@@ -193,7 +193,7 @@ struct dmaemu__options {
 	bool trace_json;		  /* trace_format=json */
 	unsigned int trace_events;	  /* groups traced from create */
 	bool ordering_strong;	/* ordering=strong: no checks (cpu/order.c) */
-	bool portability_notes; /* x86: ordering findings as notes */
+	bool portability_notes; /* x86: ordering, shared-line notes */
 	bool posted_relaxed;	/* posted_writes=relaxed (bus/device.c) */
 	bool stats;		/* print the statistics at machine destroy */
 	/* Tracing (trace.c): bytes of each thread's trace buffer (0: every

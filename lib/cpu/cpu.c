@@ -213,6 +213,20 @@ bool dmaemu__cpu_resident(struct dmaemu_machine *m, uint64_t phys)
 	return r;
 }
 
+bool dmaemu__cpu_model_dirty(struct dmaemu_machine *m, uint64_t phys)
+{
+	uint64_t lp = phys & ~((uint64_t)m->line - 1);
+	unsigned int l, n;
+	bool d = false;
+
+	dmaemu__lock(&m->cache_lock);
+	n = cachesim_levels(m->cache);
+	for (l = 0; l < n && !d; l++)
+		d = cachesim_dirty(m->cache, l, lp);
+	dmaemu__unlock(&m->cache_lock);
+	return d;
+}
+
 /* Keep bits [lo, hi) of @mask, clear the others; return whether any is
  * left. */
 static bool mask_clip(uint64_t *mask, unsigned int lo, unsigned int hi)

@@ -135,6 +135,10 @@ static inline void dmaemu__cpu_range(const void *addr, size_t len, bool store)
 /* Is the line holding @phys resident in some level of the model?  Takes
  * the cache lock. */
 bool dmaemu__cpu_resident(struct dmaemu_machine *m, uint64_t phys);
+/* Does a level of the cache model hold the line of @phys dirty?  Only an
+ * access through the hooks makes it so: a CPU-dirty byte of a line the
+ * model holds clean (or not at all) was stored by uninstrumented code. */
+bool dmaemu__cpu_model_dirty(struct dmaemu_machine *m, uint64_t phys);
 
 /*
  * State of the CPU side of a machine (m->cpu).  Counters are updated with
@@ -240,6 +244,9 @@ static inline void dmaemu__own_check(struct dmaemu__own_acc *acc,
 }
 /* The end of an access: report what @acc holds (no lock held). */
 void dmaemu__own_flush(struct dmaemu__own_acc *acc);
+/* The "fix:" of a shared-line-store report on @m, into @buf. */
+void dmaemu__shared_line_fix(const struct dmaemu_machine *m, char *buf,
+			     size_t len);
 
 /*
  * The repeat summary.  dmaemu__report_first(): a report of @kind is about

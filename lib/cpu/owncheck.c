@@ -21,6 +21,10 @@
  *                                   which mapping holds the bytes (only
  *                                   the mapped bytes of a line shared with
  *                                   CPU data count), then one report
+ *                                   no mapped byte, a store: the bytes
+ *                                   lie beside a mapping in its partly
+ *                                   covered line; shared_store() reports
+ *                                   them when the device may write it
  *
  * One access makes one report, however many bytes and lines it touched
  * (an 8 KiB memcpy names the byte range and the line count).  An access
@@ -359,6 +363,180 @@ static void cpu_fix(const struct dmaemu__owner_info *o, bool store, char *buf,
 			 to_cpu, to_dev);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Stores beside a mapping, into a line it shares                         */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The live mapping that the device may write (not DMA_TO_DEVICE, not
+ * bounced) holding the lowest bytes of line @lp, into @o.
+ */
+static bool line_writer(struct dmaemu_machine *m, uint64_t lp,
+			struct dmaemu__owner_info *o)
+{
+	uint64_t p = lp, end = lp + m->line;
+
+	while (p < end && dmaemu__owner_find(m, p, end, o)) {
+		if (o->dir != 1 /* DMA_TO_DEVICE */ && !o->bounced)
+			return true;
+		if (o->hi <= p)
+			break;
+		p = o->hi;
+	}
+	return false;
+}
+
+/*
+ * Keep of [@a, @b) (stored bytes of line @lp) what lies in the allocation
+ * of @o's bytes there, on x86 only: there kmalloc() packs small objects
+ * into one line (no ARCH_DMA_MINALIGN), and arm's alignment would part
+ * two objects, never the fields of one.  Memory that is no kmalloc object
+ * (pages) is one allocation a page.
+ */
+static void same_object(struct dmaemu_machine *m, uint64_t lp,
+			const struct dmaemu__owner_info *o, uint64_t *a,
+			uint64_t *b)
+{
+	uint64_t lo, hi, mb = o->lo > lp ? o->lo : lp;
+
+	if (m->opt.profile != DMAEMU__PROFILE_X86 ||
+	    !dmaemu__owner_object(m, mb, &lo, &hi))
+		return;
+	if (*a < lo)
+		*a = lo;
+	if (*b > hi)
+		*b = hi;
+	if (*a > *b)
+		*a = *b;
+}
+
+/*
+ * A store of the access @acc touched device-owned lines and no mapped
+ * byte: the bytes stored lie beside a mapping, in a line it covers in
+ * part.  When the mapping is one the device writes, the CPU now holds
+ * the line dirty while the device owns it, and a write-back of the line
+ * (an eviction, at any moment on arm and arm64; the edge clean of the
+ * unmap) puts the CPU's copy of the mapping's bytes over the device's:
+ * report it here, whatever the device did so far.
+ */
+static void shared_store(struct dmaemu__own_acc *acc)
+{
+	struct dmaemu_machine *m = acc->m;
+	struct dmaemu__owner_info first, o;
+	struct dmaemu__report_info r;
+	struct dmaemu__own_last last;
+	uint64_t mask[DMAEMU__MASK_WORDS] = {0};
+	uint64_t lp0 = 0, seen = UINT64_MAX, line = m->line;
+	unsigned int i, k, c0 = 0, c1 = 0, m0, m1;
+	bool have = false, writer = false, x86;
+	char where[256], fix[200];
+	const void *site;
+
+	memset(&last, 0, sizeof(last));
+	for (i = 0; i < acc->n; i++) {
+		uint64_t p = acc->run[i].lo, end = acc->run[i].hi;
+
+		while (p < end) {
+			uint64_t lp = p & ~(line - 1);
+			uint64_t a = p, b = lp + line < end ? lp + line : end;
+
+			p = b;
+			if (lp != seen) {
+				seen = lp;
+				writer = line_writer(m, lp, &o);
+			}
+			if (!writer)
+				continue;
+			same_object(m, lp, &o, &a, &b);
+			if (a >= b)
+				continue;
+			if (!have) {
+				have = true;
+				first = o;
+				lp0 = lp;
+				last.lo = a;
+			}
+			if (lp == lp0)
+				for (k = (unsigned int)(a - lp);
+				     k < (unsigned int)(b - lp); k++)
+					mask[k / 64] |= 1ULL << (k % 64);
+			if (!last.bytes || lp != ((last.hi - 1) & ~(line - 1)))
+				last.lines++;
+			last.hi = b;
+			last.bytes += b - a;
+		}
+	}
+	x86 = m->opt.profile == DMAEMU__PROFILE_X86;
+	if (!have || (x86 && !m->opt.portability_notes))
+		return;
+	last.kind = DMAEMU_REPORT_SHARED_LINE_STORE;
+	last.dma = first.dma;
+	site = dmaemu__access_site();
+	last.repeat = !dmaemu__report_first(m, last.kind, site, first.device,
+					    first.dma);
+	dmaemu__own_set_last(m, &last);
+	if (last.repeat)
+		return;
+
+	/* The two sides' bytes of the first line. */
+	for (k = 0; k < line; k++)
+		if ((mask[k / 64] >> (k % 64)) & 1) {
+			if (!c1)
+				c0 = k;
+			c1 = k + 1;
+		}
+	m0 = (unsigned int)((first.lo > lp0 ? first.lo : lp0) - lp0);
+	m1 = (unsigned int)((first.hi < lp0 + line ? first.hi : lp0 + line) -
+			    lp0);
+	dmaemu__shared_line_fix(m, fix, sizeof(fix));
+	memset(&r, 0, sizeof(r));
+	r.kind = last.kind;
+	r.phys = last.lo;
+	r.size = last.bytes;
+	r.mask = mask;
+	r.mask_bits = line;
+	r.note = x86;
+	if (site && !dmaemu__call_current()) {
+		dmaemu__code_where(site, where, sizeof(where));
+		r.where = where;
+	}
+	dmaemu__owner_report_fields(&first, &r);
+	dmaemu__report(m, &r,
+		       "write of %zu byte%s at %p shares cache line 0x%llx "
+		       "with %s's live %s mapping (dma 0x%llx, %zu bytes), "
+		       "owned by the device: %sa write-back of the dirty "
+		       "line, at any moment, puts the CPU's copy of the "
+		       "mapping's bytes over the device's\n"
+		       "    fix: %s\n"
+		       "    bytes %u-%u the CPU's, %u-%u the mapping's; made "
+		       "by %s (%s backend)",
+		       acc->len, acc->len == 1 ? "" : "s", (void *)acc->host,
+		       (unsigned long long)lp0, first.device, first.dir_name,
+		       (unsigned long long)first.dma, first.size,
+		       x86 ? "correct on x86 (snooped); on arm and arm64 " : "",
+		       fix, c0, c1 - 1, m0, m1 - 1,
+		       dmaemu__owner_made_at(&first), first.backend);
+}
+
+/* The fix of a shared-line-store report on @m. */
+void dmaemu__shared_line_fix(const struct dmaemu_machine *m, char *buf,
+			     size_t len)
+{
+	if (m->opt.profile == DMAEMU__PROFILE_X86)
+		snprintf(buf, len,
+			 "____cacheline_aligned on the buffer, or its own "
+			 "allocation (arm aligns kmalloc() to "
+			 "ARCH_DMA_MINALIGN)");
+	else
+		snprintf(buf, len,
+			 "____cacheline_aligned on the buffer, or its own "
+			 "allocation (kmalloc() aligns to ARCH_DMA_MINALIGN: "
+			 "%u here%s)",
+			 m->opt.dma_minalign,
+			 m->opt.dma_minalign < m->line ? ", less than a line"
+						       : "");
+}
+
 void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 {
 	struct dmaemu_machine *m = acc->m;
@@ -407,8 +585,16 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 			p = b;
 		}
 	}
-	if (!have)
+	if (!have) {
+		/* Only bytes beside a mapping: a store there shares the
+		 * line.  A store of mapped bytes is reported as one access
+		 * to a device-owned buffer, its neighbours included. */
+		acc->n = n;
+		if (acc->store)
+			shared_store(acc);
+		acc->n = 0;
 		return;
+	}
 	last.kind = DMAEMU_REPORT_CPU_ACCESS_DEVICE_OWNED;
 	last.dma = first.dma;
 	site = dmaemu__access_site();

@@ -17,6 +17,12 @@
  *                                          given back (or unmapped by
  *                                          another device), one report
  *
+ * The handovers of a mapping (map, syncs, unmap) come here too, before
+ * their maintenance: the receive-recycle lost-cpu-write (stores noted
+ * while the CPU owned the buffer) and, for stores the hooks do not see, a
+ * shared-line-store found in the lines the mapping covers in part
+ * (shared_edges()).
+ *
  * Coherent allocations are no mapping: their accesses never get here.
  * A device writing only part of a FROM_DEVICE buffer touches only lines
  * it owns: nothing to say.
@@ -53,6 +59,7 @@ static void fill_info(struct dmaemu__owner_info *o,
 	o->dir_name = dmaemu__dir_name(map->dir, "DMA_NONE");
 	snprintf(o->device, sizeof(o->device), "%s", dev);
 	o->backend = map->ops ? map->ops->name : "?";
+	o->bounced = map->ops && !strcmp(map->ops->name, "swiotlb");
 	o->made_caller = map->caller;
 	o->made_fn = map->fn;
 	o->made_at[0] = '\0';
@@ -342,6 +349,144 @@ static __attribute__((noinline)) void report_handover(
 		       dmaemu__owner_made_at(&o), o.backend);
 }
 
+/*
+ * The report of shared_edges(): @n bytes of line @lp (@mask), beside
+ * mapping @map, that code the hooks do not see stored while the device
+ * owned the line.
+ */
+static __attribute__((noinline)) void report_shared_edge(
+	struct device *dev, const struct dmaemu__mapping *map, uint64_t lp,
+	const uint64_t *mask, const char *fn)
+{
+	struct dmaemu_device *d = dev->dmaemu;
+	struct dmaemu_machine *m = d->m;
+	const struct dmaemu__call *call = dmaemu__call_current();
+	struct dmaemu__owner_info o;
+	struct dmaemu__report_info r;
+	struct dmaemu__own_last last;
+	unsigned int k, n = 0, c0 = 0, c1 = 0, line = m->line;
+	uint64_t m0, m1;
+	char fix[200];
+
+	for (k = 0; k < line; k++)
+		if ((mask[k / 64] >> (k % 64)) & 1) {
+			if (!n++)
+				c0 = k;
+			c1 = k + 1;
+		}
+	memset(&last, 0, sizeof(last));
+	last.kind = DMAEMU_REPORT_SHARED_LINE_STORE;
+	last.lo = lp + c0;
+	last.hi = lp + c1;
+	last.bytes = n;
+	last.lines = 1;
+	last.dma = map->dma;
+	last.repeat = !dmaemu__report_first(
+		m, last.kind, call ? call->caller : NULL, d->name, map->dma);
+	dmaemu__own_set_last(m, &last);
+	if (last.repeat)
+		return;
+	fill_info(&o, map, d->name, map->phys, map->phys + map->size);
+	m0 = o.lo > lp ? o.lo - lp : 0;
+	m1 = o.hi < lp + line ? o.hi - lp : line;
+	memset(&r, 0, sizeof(r));
+	r.kind = last.kind;
+	r.phys = last.lo;
+	r.size = n;
+	r.mask = mask;
+	r.mask_bits = line;
+	dmaemu__owner_report_fields(&o, &r);
+	dmaemu__shared_line_fix(m, fix, sizeof(fix));
+	dmaemu__report(m, &r,
+		       "%s() finds %u byte%s of cache line 0x%llx, beside "
+		       "%s's live %s mapping (dma 0x%llx, %zu bytes), stored "
+		       "by code the hooks do not see while the device owned "
+		       "the line: on arm and arm64 a write-back of the dirty "
+		       "line, at any moment, puts the CPU's copy of the "
+		       "mapping's bytes over the device's\n"
+		       "    fix: %s\n"
+		       "    bytes %u-%u the CPU's, %llu-%llu the mapping's; "
+		       "made by %s (%s backend)",
+		       fn, n, n == 1 ? "" : "s", (unsigned long long)lp,
+		       d->name, o.dir_name, (unsigned long long)map->dma,
+		       map->size, fix, c0, c1 - 1, (unsigned long long)m0,
+		       (unsigned long long)(m1 - 1), dmaemu__owner_made_at(&o),
+		       o.backend);
+}
+
+/*
+ * shared-line-store for code the hooks do not see.  At a call that gives
+ * the lines of a single or page mapping back to the CPU, on arm and
+ * arm64: the map or sync_for_device that gave them to the device cleaned
+ * the lines the mapping covers in part (4.14's v7_dma_inv_range and
+ * __dma_inv_area clean such edge lines), so CPU-dirty bytes beside the
+ * mapping there were stored while the device owned the line.  A line the
+ * cache model holds dirty was stored through the hooks, and reported at
+ * the store; a line whose clean in this very call overwrites the device's
+ * bytes is the lost-device-write this call reports, not a second report
+ * at the same line of the driver.  x86 keeps no such record (no clean at
+ * map), nor does a DMA_ATTR_SKIP_CPU_SYNC map or a bounced mapping (the
+ * device writes a bounce slot).  Cost on a buffer aligned to lines: two
+ * compares.
+ */
+static void shared_edges(struct device *dev, const struct dmaemu__mapping *map,
+			 uint64_t phys, size_t size, int dir,
+			 unsigned long attrs, enum dmaemu__handover how,
+			 const char *fn)
+{
+	struct dmaemu_machine *m = dev->dmaemu->m;
+	uint64_t line = m->line, lo = map->phys, hi = map->phys + map->size;
+	uint64_t edge[2], dirty[DMAEMU__MASK_WORDS], chg[DMAEMU__MASK_WORDS];
+	uint64_t out[DMAEMU__MASK_WORDS], lost;
+	unsigned int e, n = 0, k;
+	pthread_mutex_t *stripe;
+	bool any;
+
+	if (!((lo | hi) & (line - 1)) || how == DMAEMU__HANDOVER_FOR_DEVICE ||
+	    map->type == DMAEMU__MAP_SG || dir == DMAEMU__DIR_TO_DEVICE ||
+	    map->dir == DMAEMU__DIR_TO_DEVICE ||
+	    (map->attrs & DMA_ATTR_SKIP_CPU_SYNC) ||
+	    m->opt.profile == DMAEMU__PROFILE_X86 ||
+	    (map->ops && !strcmp(map->ops->name, "swiotlb")))
+		return;
+	/* The partial lines the call's range touches. */
+	if ((lo & (line - 1)) && phys < (lo | (line - 1)) + 1)
+		edge[n++] = lo & ~(line - 1);
+	if ((hi & (line - 1)) && phys + size > (hi & ~(line - 1)) &&
+	    (!n || edge[0] != (hi & ~(line - 1))))
+		edge[n++] = hi & ~(line - 1);
+	for (e = 0; e < n; e++) {
+		uint64_t lp = edge[e];
+		uint8_t own = dmaemu__owner_byte(m, lp);
+
+		if (!(own & DMAEMU__OWN_DEVICE) ||
+		    (own >> DMAEMU__OWN_HOLD_SHIFT) != 1)
+			continue;
+		stripe = dmaemu__stripe_of(m, lp);
+		dmaemu__lock(stripe);
+		dmaemu__line_masks(m, lp, dirty, chg);
+		dmaemu__unlock(stripe);
+		memset(out, 0, sizeof(out));
+		any = false;
+		lost = 0;
+		for (k = 0; k < line; k++) {
+			uint64_t bit = 1ULL << (k % 64);
+			bool in = lp + k >= lo && lp + k < hi;
+
+			if (!in && (dirty[k / 64] & bit)) {
+				out[k / 64] |= bit;
+				any = true;
+			}
+			if (in && (chg[k / 64] & bit) && !(dirty[k / 64] & bit))
+				lost++;
+		}
+		if (!any || dmaemu__cpu_model_dirty(m, lp) ||
+		    (lost && handover_invalidates(m, how, dir, attrs)))
+			continue;
+		report_shared_edge(dev, map, lp, out, fn);
+	}
+}
+
 void dmaemu__owncheck_handover(struct device *dev,
 			       const struct dmaemu__mapping *map, uint64_t phys,
 			       size_t size, int dir, unsigned long attrs,
@@ -352,6 +497,8 @@ void dmaemu__owncheck_handover(struct device *dev,
 
 	if (map->type == DMAEMU__MAP_RESOURCE)
 		return;
+	if (dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE))
+		shared_edges(dev, map, phys, size, dir, attrs, how, fn);
 	if (!dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE) ||
 	    !handover_invalidates(m, how, dir, attrs)) {
 		dmaemu__owner_stores_take(m, phys, size, NULL);

@@ -257,6 +257,8 @@ void dmaemu__owner_fini(struct dmaemu_machine *m);
  * @sg:        made by dma_map_sg_attrs(); @nents entries.
  * @device:    the device's name.
  * @backend:   "direct", "swiotlb", "iommu".
+ * @bounced:   the device works on a bounce slot, never on the buffer's
+ *             own lines (the swiotlb backend).
  * @made_at:   "dma_map_single_attrs() called from rx_refill+0x2c (prog)".
  */
 struct dmaemu__owner_info {
@@ -269,6 +271,7 @@ struct dmaemu__owner_info {
 	int nents;
 	char device[64];
 	const char *backend;
+	bool bounced;
 	/* Where the mapping was made: formatted (symbolized) only when a
 	 * report prints it, by dmaemu__owner_made_at(). */
 	const void *made_caller;
@@ -298,6 +301,20 @@ typedef bool (*dmaemu__owner_find_fn)(struct dmaemu_machine *m, uint64_t phys,
 void dmaemu__owner_set_finder(dmaemu__owner_find_fn fn);
 bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys, uint64_t limit,
 			struct dmaemu__owner_info *out);
+/*
+ * The allocator's answer to "which kmalloc object holds physical byte
+ * @phys of @m?" (installed by mm/slab.c at machine create; no lock of the
+ * machine held): true with the object's physical bytes [*@lo, *@hi);
+ * false when no live kmalloc object holds it (page allocations, coherent
+ * buffers, free memory).  For reports only: shared-line-store on x86
+ * tells a layout of one allocation from two allocations that x86's
+ * kmalloc() packs into one line and arm's ARCH_DMA_MINALIGN would not.
+ */
+typedef bool (*dmaemu__object_find_fn)(struct dmaemu_machine *m, uint64_t phys,
+				       uint64_t *lo, uint64_t *hi);
+void dmaemu__owner_set_object_finder(dmaemu__object_find_fn fn);
+bool dmaemu__owner_object(struct dmaemu_machine *m, uint64_t phys, uint64_t *lo,
+			  uint64_t *hi);
 /*
  * dmaemu__owner_check_free(): a free (kfree, free_pages, dma_pool_free;
  * @fn names it) of [@phys, +@size): bytes a live streaming mapping holds

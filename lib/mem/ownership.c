@@ -564,6 +564,30 @@ bool dmaemu__owner_find(struct dmaemu_machine *m, uint64_t phys, uint64_t limit,
 	return fn && phys < limit && fn(m, phys, limit, out);
 }
 
+/* The allocator's object finder (one function for every machine). */
+static dmaemu__object_find_fn object_finder;
+
+/** dmaemu__owner_set_object_finder() - install the allocator's finder. */
+void dmaemu__owner_set_object_finder(dmaemu__object_find_fn fn)
+{
+	if (__atomic_load_n(&object_finder, __ATOMIC_ACQUIRE) != fn)
+		__atomic_store_n(&object_finder, fn, __ATOMIC_RELEASE);
+}
+
+/**
+ * dmaemu__owner_object() - the kmalloc object holding @phys.
+ * Return: true with [*@lo, *@hi) filled; false when none does (or no
+ * allocator answers).
+ */
+bool dmaemu__owner_object(struct dmaemu_machine *m, uint64_t phys, uint64_t *lo,
+			  uint64_t *hi)
+{
+	dmaemu__object_find_fn fn =
+		__atomic_load_n(&object_finder, __ATOMIC_ACQUIRE);
+
+	return fn && fn(m, phys, lo, hi);
+}
+
 /** dmaemu__owner_fini() - unmap the owner maps (machine destroy). */
 void dmaemu__owner_fini(struct dmaemu_machine *m)
 {

@@ -120,6 +120,47 @@ static unsigned int slab_order(unsigned int size)
 	return order;
 }
 
+/*
+ * The checkers' question (mem.h, dmaemu__owner_object()): the live kmalloc
+ * object holding physical byte @phys, as physical bytes [*@lo, *@hi).
+ */
+static bool object_of_phys(struct dmaemu_machine *m, uint64_t phys,
+			   uint64_t *lo, uint64_t *hi)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, 1);
+	struct dmaemu__slab *sl = m->slab;
+	const uint8_t *base = NULL, *host;
+	struct owner *o;
+	size_t size = 0;
+
+	if (!b || !b->pages || !sl)
+		return false;
+	host = b->cpu + (phys - b->phys);
+	dmaemu__lock(&sl->lock);
+	o = b->pages[(phys - b->phys) >> PAGE_SHIFT].priv;
+	if (o && o->kind == KIND_LARGE) {
+		const struct large *l = (const struct large *)o;
+
+		base = l->base;
+		size = PAGE_SIZE << l->order;
+	} else if (o) {
+		const struct slab *s = (const struct slab *)o;
+		size_t i = (size_t)(host - s->base) / s->cache->size;
+
+		if (host >= s->base && i < s->cache->objs &&
+		    (s->map[i / 64] >> (i % 64)) & 1) {
+			size = s->cache->size;
+			base = s->base + i * size;
+		}
+	}
+	dmaemu__unlock(&sl->lock);
+	if (!base)
+		return false;
+	*lo = b->phys + (uint64_t)(base - b->cpu);
+	*hi = *lo + size;
+	return true;
+}
+
 int dmaemu__slab_init(struct dmaemu_machine *m)
 {
 	struct dmaemu__slab *sl;
@@ -159,6 +200,7 @@ int dmaemu__slab_init(struct dmaemu_machine *m)
 	}
 	sl->nclasses = n;
 	m->slab = sl;
+	dmaemu__owner_set_object_finder(object_of_phys);
 	return 0;
 }
 

@@ -224,6 +224,7 @@ START_TEST(test_families)
 		"device-write-to-device-mapping",
 		"missing-write-barrier",
 		"missing-read-barrier",
+		"shared-line-store",
 	};
 	static const char *const platform[] = {
 		"sleep-in-atomic", "mmio-access",    "leaked-irq",
@@ -254,7 +255,7 @@ START_TEST(test_families)
 		n[want]++;
 	}
 	/* Every name above is a kind. */
-	ck_assert_uint_eq(n[DMAEMU__CHECK_COHERENCE], 11);
+	ck_assert_uint_eq(n[DMAEMU__CHECK_COHERENCE], 12);
 	ck_assert_uint_eq(n[DMAEMU__CHECK_PLATFORM], 5);
 	ck_assert_uint_eq(n[DMAEMU__CHECK_ERRORS], 10);
 	ck_assert_uint_ge(n[DMAEMU__CHECK_API], 1);

@@ -73,12 +73,13 @@ int main(int argc, char **argv)
 	h = dma_map_single(dev, q->buf, RX_LEN, DMA_FROM_DEVICE);
 	if (dma_mapping_error(dev, h))
 		return 2;
-	/* 2. Count it.  The counter is not in the buffer, but it is in the
-	 *    buffer's cache line: the CPU now holds that line dirty. */
-	q->posted++;
-	lab_say("mapped the buffer DMA_FROM_DEVICE, then posted++ = %u",
+	/* 2. Count it (the first post).  The counter is not in the buffer,
+	 *    but it is in the buffer's cache line: the CPU now holds that
+	 *    line dirty while the device owns the buffer. */
+	q->posted = 1;
+	lab_say("mapped the buffer DMA_FROM_DEVICE, then posted = %u",
 		q->posted);
-	show(lab, q, "after posted++ (the CPU holds its line, dirty)");
+	show(lab, q, "after posted = 1 (the CPU holds its line, dirty)");
 
 	/* 3. A packet arrives: the device writes DRAM. */
 	dmaemu_dma_write(nic, h, packet, RX_LEN);
