@@ -199,6 +199,9 @@ struct dmaemu__options {
 	unsigned int trace_buffer;
 	/* device_timing=: every new device's timing knobs (bus/device.c) */
 	struct dmaemu_device_timing device_timing;
+	/* Unmaps and frees each device remembers, for the reports of a
+	 * device access after them (dma/registry.c). */
+	unsigned int unmap_history;
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];

@@ -115,6 +115,7 @@ enum {
 	K_PORTABILITY_NOTES,
 	K_POSTED_WRITES,
 	K_DEVICE_TIMING,
+	K_UNMAP_HISTORY,
 	K_NKEYS
 };
 
@@ -347,6 +348,13 @@ static const struct opt_key keys[K_NKEYS] = {
 			     OFF(device_timing),
 			     0,
 			     0,
+			     0,
+			     {NULL}},
+	[K_UNMAP_HISTORY] = {"unmap_history",
+			     OPT_UINT,
+			     OFF(unmap_history),
+			     0,
+			     1U << 20,
 			     0,
 			     {NULL}},
 };
@@ -750,6 +758,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->ordering_strong = false;
 	o->portability_notes = true;
 	o->posted_relaxed = false;
+	o->unmap_history = 1024;
 }
 
 /**
