@@ -208,8 +208,8 @@ struct dmaemu__bus_client {
 		      size_t len, bool write, unsigned long *any,
 		      unsigned long *all);
 	void (*explain)(struct device *dev, void *data, dma_addr_t dma,
-			unsigned int what, char *buf, size_t len,
-			char *made_at, size_t mlen);
+			unsigned int what, char *buf, size_t len, char *made_at,
+			size_t mlen);
 };
 void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
 			const struct dmaemu__bus_client *c);
@@ -253,8 +253,8 @@ struct dmaemu__fault_facts {
 	char where[256];
 	char made_at[320];
 };
-void dmaemu__bus_fault_facts(struct device *dev, dma_addr_t addr,
-			     bool explain, struct dmaemu__fault_facts *f);
+void dmaemu__bus_fault_facts(struct device *dev, dma_addr_t addr, bool explain,
+			     struct dmaemu__fault_facts *f);
 /* Fill @r's where and made_at from @f (left NULL where @f has none). */
 void dmaemu__bus_fault_fields(const struct dmaemu__fault_facts *f,
 			      struct dmaemu__report_info *r);

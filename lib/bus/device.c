@@ -493,13 +493,12 @@ void dmaemu__bus_explain(struct device *dev, dma_addr_t dma, unsigned int what,
 		at = strlen(buf);
 		if (c && c->explain && at + 1 < len)
 			c->explain(dev, d->data[i], dma, what, buf + at,
-				   len - at, made_at[0] ? NULL : made_at,
-				   mlen);
+				   len - at, made_at[0] ? NULL : made_at, mlen);
 	}
 }
 
-void dmaemu__bus_fault_facts(struct device *dev, dma_addr_t addr,
-			     bool explain, struct dmaemu__fault_facts *f)
+void dmaemu__bus_fault_facts(struct device *dev, dma_addr_t addr, bool explain,
+			     struct dmaemu__fault_facts *f)
 {
 	struct dmaemu_device *d = dev ? dev->dmaemu : NULL;
 	const void *site;
@@ -511,9 +510,9 @@ void dmaemu__bus_fault_facts(struct device *dev, dma_addr_t addr,
 				    sizeof(f->text), f->made_at,
 				    sizeof(f->made_at));
 	at = strlen(f->text);
-	if (d && dmaemu__device_last_write(d, f->text + at,
-					   sizeof(f->text) - at, f->where,
-					   sizeof(f->where)))
+	if (d &&
+	    dmaemu__device_last_write(d, f->text + at, sizeof(f->text) - at,
+				      f->where, sizeof(f->where)))
 		return;
 	site = dmaemu__access_site();
 	if (site)
@@ -1320,10 +1319,11 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 		char w[256];
 
 		dmaemu__code_where(store, w, sizeof(w));
-		snprintf(stored, sizeof(stored),
-			 "\n    the CPU's last store to line 0x%llx: at %s",
-			 (unsigned long long)(st->lo & ~(uint64_t)(m->line - 1)),
-			 w);
+		snprintf(
+			stored, sizeof(stored),
+			"\n    the CPU's last store to line 0x%llx: at %s",
+			(unsigned long long)(st->lo & ~(uint64_t)(m->line - 1)),
+			w);
 	}
 	if (!mapped)
 		dmaemu__bus_explain(dmaemu__devp(d), addr,
@@ -1352,6 +1352,36 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 		       (unsigned long long)addr, st->bytes, owner, fix, stored,
 		       range, mapped ? "; mapping made by " : "",
 		       mapped ? dmaemu__owner_made_at(&o) : "", alloc);
+}
+
+/*
+ * The wc-pending-read report of device @d's read at bus address @addr
+ * (landing at @phys): it names the doorbell, the driver's last register
+ * write, where the missing barrier goes (else the code that made the
+ * access).
+ */
+static void report_wc_pending(struct dmaemu_device *d, dma_addr_t addr,
+			      uint64_t phys, size_t len, size_t old)
+{
+	struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_WC_PENDING_READ,
+					.phys = phys,
+					.size = len,
+					.device = d->name};
+	struct dmaemu__fault_facts *f = dmaemu__malloc(sizeof(*f));
+
+	if (f) {
+		dmaemu__bus_fault_facts(dmaemu__devp(d), addr, false, f);
+		r.where = f->where[0] ? f->where : NULL;
+	}
+	dmaemu__report(d->m, &r,
+		       "device %s read of %zu bytes at dma 0x%llx: %zu of "
+		       "them are still in the CPU's write-combining buffers, "
+		       "so the device read what memory held before; fix: "
+		       "wmb() (or a writel(), which has one) between the "
+		       "CPU's last store and the doorbell%s",
+		       d->name, len, (unsigned long long)addr, old,
+		       f ? f->text : "");
+	dmaemu__free(f);
 }
 
 /*
@@ -1491,15 +1521,7 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	if (st.bytes)
 		report_stale_read(d, addr, len, &st);
 	if (wc_old)
-		dmaemu__reportf(
-			m, DMAEMU_REPORT_WC_PENDING_READ, p[0].phys, len,
-			"device %s read of %zu bytes at dma 0x%llx: %zu "
-			"of them are still in the CPU's write-combining "
-			"buffers, so the device read what memory held "
-			"before; fix: wmb() (or a writel(), which has "
-			"one) between the CPU's last store and the "
-			"doorbell",
-			d->name, len, (unsigned long long)addr, wc_old);
+		report_wc_pending(d, addr, p[0].phys, len, wc_old);
 	for (i = 0; i < n; i++)
 		clients_access(d, p[i].dma, p[i].phys, p[i].len, write,
 			       st.bytes != 0 || !coherence);

@@ -256,8 +256,8 @@ static void report_unhandled(struct dmaemu__irqc *ic,
 	if (ac->handler)
 		/* A function's address: symbolized as a return address
 		 * one byte past it. */
-		dmaemu__code_where((const char *)(uintptr_t)ac->handler + 1,
-				   fn, sizeof(fn));
+		dmaemu__code_where((const char *)(uintptr_t)ac->handler + 1, fn,
+				   sizeof(fn));
 	if (ac->site)
 		dmaemu__code_where(ac->site, req, sizeof(req));
 	if (dmaemu__device_last_write(desc->dev, bell, sizeof(bell), where,

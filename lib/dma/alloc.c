@@ -126,8 +126,8 @@ struct coherent {
 	enum view view;
 	const char *fn;	    /* "dma_alloc_attrs", as the driver called it */
 	const void *caller; /* the driver's return address */
-	bool iommu;   /* @handle is an IOVA of the IOMMU backend */
-	bool managed; /* dmam_alloc_attrs(): released with the device */
+	bool iommu;	    /* @handle is an IOVA of the IOMMU backend */
+	bool managed;	    /* dmam_alloc_attrs(): released with the device */
 	unsigned int nchunks;
 	struct chunk *chunk;
 	size_t stitched_len; /* VIEW_STITCHED: bytes mapped at cpu_addr */
@@ -1258,8 +1258,8 @@ unsigned long dmaemu__alloc_release_device(struct device *dev)
 				"%s(%zu bytes, attrs %s) at %p, "
 				"dma 0x%" PRIx64 " (%s); missing "
 				"dma_free_attrs()",
-				dev_name(dev), c->fn ? c->fn : "dma_alloc_attrs",
-				c->size,
+				dev_name(dev),
+				c->fn ? c->fn : "dma_alloc_attrs", c->size,
 				attr_names(c->attrs, names, sizeof(names)),
 				c->cpu_addr, (uint64_t)c->handle,
 				view_names[c->view]);

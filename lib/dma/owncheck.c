@@ -334,7 +334,8 @@ void dmaemu__owncheck_handover(struct device *dev,
  * backend) made by dma_map_single_attrs() called from rx_refill rx.c:51";
  * a coherent allocation made with DMA_ATTR_NON_CONSISTENT says so. */
 void dmaemu__owncheck_range_text(const struct dmaemu__coh_range *r,
-		       struct dmaemu__owner_info *made, char *buf, size_t len)
+				 struct dmaemu__owner_info *made, char *buf,
+				 size_t len)
 {
 	static const char *const types[] = {
 		[DMAEMU__MAP_SINGLE] = "streaming mapping",
@@ -394,12 +395,12 @@ void dmaemu__owncheck_explain(const struct dmaemu__admit *a, uint64_t n,
 	size_t at = 0;
 	bool named = false;
 
-#define ADD(...)                                                     \
-	do {                                                         \
-		if (at < len) {                                      \
+#define ADD(...)                                                            \
+	do {                                                                \
+		if (at < len) {                                             \
 			int k_ = snprintf(buf + at, len - at, __VA_ARGS__); \
-			at += k_ > 0 ? (size_t)k_ : 0;               \
-		}                                                    \
+			at += k_ > 0 ? (size_t)k_ : 0;                      \
+		}                                                           \
 	} while (0)
 	buf[0] = '\0';
 	made->made_at[0] = '\0';
@@ -409,26 +410,29 @@ void dmaemu__owncheck_explain(const struct dmaemu__admit *a, uint64_t n,
 		memset(&by, 0, sizeof(by));
 		by.made_caller = a->gone_r.gone_caller;
 		by.made_fn = a->gone_r.gone_fn;
-		dmaemu__owncheck_range_text(&a->gone_r, made, near, sizeof(near));
+		dmaemu__owncheck_range_text(&a->gone_r, made, near,
+					    sizeof(near));
 		named = true;
-		ADD("\n    %s %llu bytes into %s, which was %s since by %s", subj,
-		    (unsigned long long)(a->ulo - a->gone_r.dma), near,
+		ADD("\n    %s %llu bytes into %s, which was %s since by %s",
+		    subj, (unsigned long long)(a->ulo - a->gone_r.dma), near,
 		    a->gone_r.type == DMAEMU__MAP_COHERENT ? "freed"
 							   : "unmapped",
 		    a->gone_r.gone_caller ? dmaemu__owner_made_at(&by)
 					  : "the library");
 	} else if (a->overrun) {
-		dmaemu__owncheck_range_text(&a->near_r, made, near, sizeof(near));
+		dmaemu__owncheck_range_text(&a->near_r, made, near,
+					    sizeof(near));
 		named = true;
-		ADD("\n    %llu byte%s past the end of %s", (unsigned long long)n,
-		    n == 1 ? "" : "s", near);
+		ADD("\n    %llu byte%s past the end of %s",
+		    (unsigned long long)n, n == 1 ? "" : "s", near);
 	} else if (a->forgot) {
 		ADD("\n    no live or recently unmapped mapping covers %s (the "
 		    "device's last %zu unmaps and frees are remembered: "
 		    "option unmap_history)",
 		    n == 1 ? "it" : "them", a->history);
 	} else if (a->near) {
-		dmaemu__owncheck_range_text(&a->near_r, made, near, sizeof(near));
+		dmaemu__owncheck_range_text(&a->near_r, made, near,
+					    sizeof(near));
 		named = true;
 		ADD("\n    %s %llu byte%s %s %s", many ? "they start" : subj,
 		    (unsigned long long)a->near_dist,
@@ -439,16 +443,17 @@ void dmaemu__owncheck_explain(const struct dmaemu__admit *a, uint64_t n,
 	if (a->alias) {
 		struct dmaemu__owner_info o;
 
-		dmaemu__owncheck_range_text(&a->alias_r, named ? &o : made, near, sizeof(near));
+		dmaemu__owncheck_range_text(&a->alias_r, named ? &o : made,
+					    near, sizeof(near));
 		ADD("\n    dma 0x%llx is the bus address 0x%llx cut to its low "
 		    "%u bits (a register or DMA mask narrower than the "
 		    "address), inside %s",
 		    (unsigned long long)a->ulo,
 		    (unsigned long long)(a->alias_r.dma +
-					 (a->ulo - (a->alias_r.dma &
-						    (((uint64_t)1
-						      << a->alias_bits) -
-						     1)))),
+					 (a->ulo -
+					  (a->alias_r.dma &
+					   (((uint64_t)1 << a->alias_bits) -
+					    1)))),
 		    a->alias_bits, near);
 	}
 #undef ADD
@@ -463,10 +468,10 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 	uint64_t n = a->uhi - a->ulo, phys;
 	char where[256], what[1400], bell[400];
 	const void *site = dmaemu__access_site();
-	uint64_t key = a->gone				 ? a->gone_r.dma
+	uint64_t key = a->gone				       ? a->gone_r.dma
 		       : a->overrun || (a->near && !a->forgot) ? a->near_r.dma
-		       : a->alias			 ? a->alias_r.dma
-							 : 0;
+		       : a->alias			       ? a->alias_r.dma
+							       : 0;
 
 	if (!dmaemu__report_first(m, DMAEMU_REPORT_DEVICE_ACCESS_UNMAPPED, site,
 				  d->name, key))
@@ -493,17 +498,17 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 		dmaemu__code_where(site, where, sizeof(where));
 		r.where = where;
 	}
-	dmaemu__report(
-		m, &r,
-		"device %s %s of %zu byte%s at dma 0x%llx: %llu byte%s "
-		"at dma 0x%llx-0x%llx %s in no live mapping or "
-		"coherent allocation of the device; the access is "
-		"refused, nothing transferred (as behind an IOMMU)%s%s",
-		d->name, write ? "write" : "read", len, len == 1 ? "" : "s",
-		(unsigned long long)dma, (unsigned long long)n,
-		n == 1 ? "" : "s", (unsigned long long)a->ulo,
-		(unsigned long long)(a->uhi - 1), n == 1 ? "is" : "are", what,
-		bell);
+	dmaemu__report(m, &r,
+		       "device %s %s of %zu byte%s at dma 0x%llx: %llu byte%s "
+		       "at dma 0x%llx-0x%llx %s in no live mapping or "
+		       "coherent allocation of the device; the access is "
+		       "refused, nothing transferred (as behind an IOMMU)%s%s",
+		       d->name, write ? "write" : "read", len,
+		       len == 1 ? "" : "s", (unsigned long long)dma,
+		       (unsigned long long)n, n == 1 ? "" : "s",
+		       (unsigned long long)a->ulo,
+		       (unsigned long long)(a->uhi - 1), n == 1 ? "is" : "are",
+		       what, bell);
 }
 
 static void report_write_to_device(struct dmaemu_device *d, dma_addr_t dma,
