@@ -14,7 +14,9 @@
  * code gave the device its address.
  *
  *   late      the device reads a buffer unmapped 12 unmaps ago
+ *   edge      the same with unmap_history=12: just remembered
  *   forgot    the same with unmap_history=4: nobody remembers it
+ *   overrun   a read past the end of a live mapping, with no history
  *   fixed     the same with the buffer still mapped: no report
  *   iommu     the same behind the IOMMU (iommu=1): an iommu-fault
  *   cut       a 64-bit bus address given through the 32-bit low
@@ -169,6 +171,20 @@ static void late(struct device *dev, const char *how)
 	kfree(big);
 }
 
+/* overrun: the device reads 128 bytes of a 64-byte mapping. */
+static void overrun(struct device *dev)
+{
+	char *buf = kzalloc(256, GFP_KERNEL);
+	dma_addr_t h;
+
+	h = dma_map_single(dev, buf, 64, TO_DEV); /* site: map_over */
+	if (dma_mapping_error(dev, h))
+		return;
+	start_dma(h, 128, 1);
+	dma_unmap_single(dev, h, 64, TO_DEV);
+	kfree(buf);
+}
+
 /* cut: the driver writes the low half of the address only. */
 static void cut(struct device *dev)
 {
@@ -249,10 +265,12 @@ int main(int argc, char **argv)
 	struct device *dev;
 
 	snprintf(opts, sizeof(opts), "profile=arm64:%s",
-		 !strcmp(how, "forgot")	 ? "unmap_history=4"
-		 : !strcmp(how, "iommu") ? "iommu=1"
-		 : !strcmp(how, "cut")	 ? "dma_offset=0x100000000"
-					 : "");
+		 !strcmp(how, "forgot")	   ? "unmap_history=4"
+		 : !strcmp(how, "edge")	   ? "unmap_history=12"
+		 : !strcmp(how, "overrun") ? "unmap_history=0"
+		 : !strcmp(how, "iommu")   ? "iommu=1"
+		 : !strcmp(how, "cut")	   ? "dma_offset=0x100000000"
+					   : "");
 	m = dmaemu_machine_create(opts);
 	if (!m)
 		return 1;
@@ -272,6 +290,8 @@ int main(int argc, char **argv)
 		stale(dev);
 	else if (!strcmp(how, "stale-map"))
 		stale_map(dev);
+	else if (!strcmp(how, "overrun"))
+		overrun(dev);
 	else if (!strcmp(how, "leak"))
 		leak(dev);
 	else if (!strcmp(how, "irq"))

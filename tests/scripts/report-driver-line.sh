@@ -33,7 +33,7 @@ line() {
 	grep -n "/\* site: $1 \*/" "$src" | cut -d: -f1
 }
 for s in bell handler map unmap map_cut bell_cut alloc store store_map \
-	request bell_irq leak; do
+	request bell_irq leak map_over; do
 	eval "l_$s=\$(line $s)"
 	eval "v=\$l_$s"
 	[ -n "$v" ] || { not_ok "the program has its marker $s"; done_testing; }
@@ -86,6 +86,19 @@ check "late: and its unmap" has late "$map_made, $unmapped"
 check "late: SUMMARY names the map" has late \
 	"SUMMARY: dmaemu: device-access-unmapped drv.c:$l_map in late"
 check "late: guesses no neighbour" hasnt late "start of"
+
+# A history of exactly the 12 unmaps still has the first.
+run edge
+check "edge: names the mapping and its unmap" has edge "$map_made, $unmapped"
+
+# An overrun of a live mapping is no guess: named with no history at all.
+run overrun
+check "overrun: device-access-unmapped" test "$(count overrun device-access-unmapped)" = 1
+check "overrun: names the mapping overrun" has overrun \
+	"64 bytes past the end of the DMA_TO_DEVICE streaming mapping"
+check "overrun: where it was made" has overrun \
+	"made by dma_map_single_attrs() called from overrun drv.c:$l_map_over"
+check "overrun: says nothing of a history" hasnt overrun "unmap_history"
 
 # Past a history of 4: it says it does not know, and names the register
 # write that handed the device the address.
