@@ -605,6 +605,9 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	d->devp = &d->dev;
 	dmaemu__vg_atomic(&d->devp, sizeof(d->devp));
 	dmaemu__vg_atomic(&d->stats, sizeof(d->stats));
+	dmaemu__vg_atomic(&d->reg_site, sizeof(d->reg_site));
+	dmaemu__vg_atomic(&d->reg_off, sizeof(d->reg_off));
+	dmaemu__vg_atomic(&d->reg_val, sizeof(d->reg_val));
 	d->dev.init_name = d->name;
 	d->dev.dmaemu_refs = 1;
 	d->dev.dmaemu = d;

@@ -171,12 +171,16 @@ static void late(struct device *dev, const char *how)
 	kfree(big);
 }
 
-/* overrun: the device reads 128 bytes of a 64-byte mapping. */
+/* overrun: the device reads 128 bytes of a 64-byte mapping, after an
+ * unmap that no history keeps. */
 static void overrun(struct device *dev)
 {
 	char *buf = kzalloc(256, GFP_KERNEL);
-	dma_addr_t h;
+	dma_addr_t h = dma_map_single(dev, buf + 128, 64, TO_DEV);
 
+	if (dma_mapping_error(dev, h))
+		return;
+	dma_unmap_single(dev, h, 64, TO_DEV);
 	h = dma_map_single(dev, buf, 64, TO_DEV); /* site: map_over */
 	if (dma_mapping_error(dev, h))
 		return;
@@ -212,7 +216,7 @@ static void stale(struct device *dev)
 
 	if (!buf)
 		return;
-	buf[0] = 1; /* site: store */
+	buf[5] = 1; /* site: store */
 	start_dma(h, 64, 1);
 	dma_free_attrs(dev, 4096, buf, h, DMA_ATTR_NON_CONSISTENT);
 }
@@ -225,7 +229,7 @@ static void stale_map(struct device *dev)
 
 	if (dma_mapping_error(dev, h))
 		return;
-	buf[0] = 1; /* site: store_map */
+	buf[9] = 1; /* site: store_map */
 	start_dma(h, 64, 1);
 	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
 	kfree(buf);
