@@ -132,6 +132,7 @@ static bool colour_wanted(FILE *f, int colour)
 int dmaemu_line_map_print(struct dmaemu_machine *m, uint64_t phys, size_t len,
 			  FILE *f, int colour)
 {
+	DMAEMU__API_CALL(call, __func__);
 	struct map_line ml;
 	uint64_t p, end = phys + len;
 	bool paint;
@@ -216,6 +217,7 @@ static void put_escaped(FILE *f, const char *s)
 int dmaemu_line_map_svg(struct dmaemu_machine *m, uint64_t phys, size_t len,
 			const char *title, FILE *f)
 {
+	DMAEMU__API_CALL(call, __func__);
 	struct map_line ml;
 	uint64_t p, end = phys + len;
 	unsigned int line, lines, width, height, i, y;

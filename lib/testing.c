@@ -523,6 +523,8 @@ static int check_range(struct dmaemu_machine *m, uint64_t phys, size_t len,
 
 int dmaemu_cache_clean(struct dmaemu_machine *m, uint64_t phys, size_t len)
 {
+	/* Reports of the maintenance name the caller's line. */
+	DMAEMU__API_CALL(call, __func__);
 	int ret = check_range(m, phys, len, __func__);
 
 	if (ret)
@@ -533,6 +535,8 @@ int dmaemu_cache_clean(struct dmaemu_machine *m, uint64_t phys, size_t len)
 
 int dmaemu_cache_invalidate(struct dmaemu_machine *m, uint64_t phys, size_t len)
 {
+	/* Reports of the maintenance name the caller's line. */
+	DMAEMU__API_CALL(call, __func__);
 	int ret = check_range(m, phys, len, __func__);
 
 	if (ret)
@@ -544,6 +548,7 @@ int dmaemu_cache_invalidate(struct dmaemu_machine *m, uint64_t phys, size_t len)
 int dmaemu_cache_clean_invalidate(struct dmaemu_machine *m, uint64_t phys,
 				  size_t len)
 {
+	DMAEMU__API_CALL(call, __func__);
 	int ret = check_range(m, phys, len, __func__);
 
 	if (ret)

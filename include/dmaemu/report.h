@@ -156,7 +156,8 @@ enum dmaemu_report_severity {
  *             device's own access or release makes: dma-fault (a bus
  *             address that is not DRAM), iommu-fault,
  *             device-access-unmapped, device-write-to-device-mapping,
- *             and leaked-mapping
+ *             stale-device-read, wc-pending-read, unhandled-irq (the
+ *             device of the line), and leaked-mapping
  *             when a device is released; "" for the others (their
  *             headline may still name a device).
  * @phys:      first physical byte concerned (0 when none).
@@ -176,10 +177,14 @@ enum dmaemu_report_severity {
  * @made_at:   where the mapping or coherent allocation the report is
  *             about was made: the API function and the driver's line
  *             ("dma_map_single_attrs() called from rx_refill rx.c:51"),
- *             for the ownership reports, stale-device-read,
- *             device-access-unmapped (the mapping unmapped there, or the
- *             nearest one), device-write-to-device-mapping and
- *             free-of-mapped-memory; "" for the others.
+ *             for the ownership reports, stale-device-read (the mapping,
+ *             or the DMA_ATTR_NON_CONSISTENT allocation read),
+ *             device-access-unmapped (the mapping unmapped there, the one
+ *             overrun, or the nearest one), dma-fault and iommu-fault
+ *             (the mapping unmapped there, or the live one the address is
+ *             a cut address of), device-write-to-device-mapping and
+ *             free-of-mapped-memory; "" for the others and when none is
+ *             known.
  * @last_device: the device of the last access to that mapping before the
  *             report ("" when the report names none, or the device never
  *             accessed the mapping); @last_dma, @last_size, @last_write:

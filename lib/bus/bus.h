@@ -99,6 +99,11 @@ struct dmaemu_device {
 	uint64_t pw_seq;
 	struct dmaemu_device_timing timing;
 	uint64_t t_seq;
+	/* The driver's last register write (regs_write()): the code address
+	 * of its writel(), the register's offset and the value; atomics,
+	 * written by the driver's threads, read by the reports. */
+	const void *reg_site;
+	uint64_t reg_off, reg_val;
 	char stats_pad0[DMAEMU__STATS_PAD];
 	struct dmaemu__dev_stats stats; /* atomics (core/core.h) */
 	char stats_pad1[DMAEMU__STATS_PAD];
@@ -202,9 +207,57 @@ struct dmaemu__bus_client {
 	void (*order)(struct device *dev, void *data, dma_addr_t dma,
 		      size_t len, bool write, unsigned long *any,
 		      unsigned long *all);
+	void (*explain)(struct device *dev, void *data, dma_addr_t dma,
+			unsigned int what, char *buf, size_t len, char *made_at,
+			size_t mlen);
 };
 void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
 			const struct dmaemu__bus_client *c);
+/*
+ * What the clients know of bus address @dma of @dev, for a report of the
+ * bus (the client's explain; @what says what is asked): lines of text
+ * ("\n    ...") into @buf, and into @made_at the driver's line where the
+ * mapping or allocation they name was made ("" when none).
+ *   DMAEMU__EXPLAIN_FAULT  a fault at @dma: the mapping unmapped there
+ *                          and its unmap (option unmap_history), or that
+ *                          none is remembered; the live mapping @dma is a
+ *                          cut address of (a 64-bit address through a
+ *                          32-bit register)
+ *   DMAEMU__EXPLAIN_ALLOC  the live coherent allocation holding @dma
+ */
+#define DMAEMU__EXPLAIN_FAULT 0x1
+#define DMAEMU__EXPLAIN_ALLOC 0x2
+void dmaemu__bus_explain(struct device *dev, dma_addr_t dma, unsigned int what,
+			 char *buf, size_t len, char *made_at, size_t mlen);
+/*
+ * dmaemu__device_last_write() - the driver's last register write to @d
+ * (its writel(), or any register write), which is how a driver hands a
+ * device an address or makes it raise an interrupt: a line for a report
+ * ("\n    ...") into @buf and its place ("fn file:line") into @where.
+ * Return: false, both empty, when the driver wrote no register of @d.
+ */
+bool dmaemu__device_last_write(struct dmaemu_device *d, char *buf, size_t len,
+			       char *where, size_t wlen);
+/*
+ * dmaemu__bus_fault_facts() - what a report of a fault of a device access
+ * at bus address @addr of @dev (dma-fault, iommu-fault) says besides its
+ * headline: with @explain, the clients' explain lines
+ * (DMAEMU__EXPLAIN_FAULT); the
+ * driver's last register write to the device, in @f->text; in @f->where
+ * the driver's line the report points at (that register write, else the
+ * first code outside the library on this thread's stack; "" when none);
+ * in @f->made_at where the mapping named was made ("" when none).
+ */
+struct dmaemu__fault_facts {
+	char text[1400];
+	char where[256];
+	char made_at[320];
+};
+void dmaemu__bus_fault_facts(struct device *dev, dma_addr_t addr, bool explain,
+			     struct dmaemu__fault_facts *f);
+/* Fill @r's where and made_at from @f (left NULL where @f has none). */
+void dmaemu__bus_fault_fields(const struct dmaemu__fault_facts *f,
+			      struct dmaemu__report_info *r);
 /* The state client @slot made for live device @dev (NULL if none). */
 void *dmaemu__device_data(const struct device *dev, enum dmaemu__bus_slot slot);
 /* Is the calling thread landing a posted write, one the device made

@@ -439,12 +439,91 @@ static void regs_write(void *priv, uint64_t off, uint64_t val,
 		       unsigned int size)
 {
 	struct dmaemu_device *d = priv;
+	const void *site = dmaemu__mmio_write_site();
+
+	if (site) {
+		__atomic_store_n(&d->reg_off, off, __ATOMIC_RELAXED);
+		__atomic_store_n(&d->reg_val, val, __ATOMIC_RELAXED);
+		__atomic_store_n(&d->reg_site, site, __ATOMIC_RELEASE);
+	}
 
 	dmaemu__trace(d->m, DMAEMU__TRACE_MMIO, "mmio_write",
 		      "dev=%s off=0x%" PRIx64 " size=%u val=0x%" PRIx64,
 		      d->dev.init_name, off, size, val);
 	d->ops->mmio_write(d, off, val, size);
 	dmaemu__sched_point(d->m, "mmio write");
+}
+
+bool dmaemu__device_last_write(struct dmaemu_device *d, char *buf, size_t len,
+			       char *where, size_t wlen)
+{
+	const void *site = __atomic_load_n(&d->reg_site, __ATOMIC_ACQUIRE);
+
+	buf[0] = '\0';
+	where[0] = '\0';
+	if (!site)
+		return false;
+	dmaemu__code_where(site, where, wlen);
+	snprintf(buf, len,
+		 "\n    the driver's last register write to %s: 0x%llx at "
+		 "offset 0x%llx, at %s",
+		 d->name,
+		 (unsigned long long)__atomic_load_n(&d->reg_val,
+						     __ATOMIC_RELAXED),
+		 (unsigned long long)__atomic_load_n(&d->reg_off,
+						     __ATOMIC_RELAXED),
+		 where);
+	return true;
+}
+
+void dmaemu__bus_explain(struct device *dev, dma_addr_t dma, unsigned int what,
+			 char *buf, size_t len, char *made_at, size_t mlen)
+{
+	struct dmaemu_device *d = dev ? dev->dmaemu : NULL;
+	unsigned int i;
+	size_t at;
+
+	buf[0] = '\0';
+	made_at[0] = '\0';
+	if (!d)
+		return;
+	for (i = 0; i < DMAEMU__BUS_NSLOTS; i++) {
+		const struct dmaemu__bus_client *c = d->m->bus_client[i];
+
+		at = strlen(buf);
+		if (c && c->explain && at + 1 < len)
+			c->explain(dev, d->data[i], dma, what, buf + at,
+				   len - at, made_at[0] ? NULL : made_at, mlen);
+	}
+}
+
+void dmaemu__bus_fault_facts(struct device *dev, dma_addr_t addr, bool explain,
+			     struct dmaemu__fault_facts *f)
+{
+	struct dmaemu_device *d = dev ? dev->dmaemu : NULL;
+	const void *site;
+	size_t at;
+
+	f->text[0] = f->where[0] = f->made_at[0] = '\0';
+	if (explain)
+		dmaemu__bus_explain(dev, addr, DMAEMU__EXPLAIN_FAULT, f->text,
+				    sizeof(f->text), f->made_at,
+				    sizeof(f->made_at));
+	at = strlen(f->text);
+	if (d &&
+	    dmaemu__device_last_write(d, f->text + at, sizeof(f->text) - at,
+				      f->where, sizeof(f->where)))
+		return;
+	site = dmaemu__access_site();
+	if (site)
+		dmaemu__code_where(site, f->where, sizeof(f->where));
+}
+
+void dmaemu__bus_fault_fields(const struct dmaemu__fault_facts *f,
+			      struct dmaemu__report_info *r)
+{
+	r->where = f->where[0] ? f->where : NULL;
+	r->made_at = f->made_at[0] ? f->made_at : NULL;
 }
 
 /* A model's ops are usable: a window has a handler, handlers a window. */
@@ -526,6 +605,9 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	d->devp = &d->dev;
 	dmaemu__vg_atomic(&d->devp, sizeof(d->devp));
 	dmaemu__vg_atomic(&d->stats, sizeof(d->stats));
+	dmaemu__vg_atomic(&d->reg_site, sizeof(d->reg_site));
+	dmaemu__vg_atomic(&d->reg_off, sizeof(d->reg_off));
+	dmaemu__vg_atomic(&d->reg_val, sizeof(d->reg_val));
 	d->dev.init_name = d->name;
 	d->dev.dmaemu_refs = 1;
 	d->dev.dmaemu = d;
@@ -1208,7 +1290,8 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 	struct dmaemu__own_last last;
 	struct dmaemu__report_info r;
 	char fix[400], call[160], where[256], owner[200], range[128];
-	const void *site;
+	char alloc[700], alloc_made[320], stored[300];
+	const void *site, *store;
 	bool mapped = dmaemu__owner_find(m, st->lo, st->hi, &o);
 
 	memset(&last, 0, sizeof(last));
@@ -1242,6 +1325,25 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 			"vaddr, size, DMA_TO_DEVICE) for a "
 			"DMA_ATTR_NON_CONSISTENT buffer");
 	}
+	/* The store that was never cleaned (the first stale line's), and
+	 * the coherent allocation (DMA_ATTR_NON_CONSISTENT) read when no
+	 * streaming mapping holds the bytes. */
+	stored[0] = alloc[0] = alloc_made[0] = '\0';
+	store = dmaemu__store_site_of(m, st->lo & ~(uint64_t)(m->line - 1));
+	if (store) {
+		char w[256];
+
+		dmaemu__code_where(store, w, sizeof(w));
+		snprintf(
+			stored, sizeof(stored),
+			"\n    the CPU's last store to line 0x%llx: at %s",
+			(unsigned long long)(st->lo & ~(uint64_t)(m->line - 1)),
+			w);
+	}
+	if (!mapped)
+		dmaemu__bus_explain(dmaemu__devp(d), addr,
+				    DMAEMU__EXPLAIN_ALLOC, alloc, sizeof(alloc),
+				    alloc_made, sizeof(alloc_made));
 	memset(&r, 0, sizeof(r));
 	r.kind = last.kind;
 	r.phys = st->lo;
@@ -1258,15 +1360,47 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 	r.val_name[1] = "the device read";
 	if (mapped)
 		dmaemu__owner_report_fields(&o, &r);
+	else if (alloc_made[0])
+		r.made_at = alloc_made;
 	dmaemu__report(m, &r,
 		       "device %s read of %zu byte%s at dma 0x%llx: %zu of "
 		       "them the CPU wrote and never cleaned, so the device "
-		       "read what memory held before (%s); fix: %s\n"
-		       "    %s%s%s",
+		       "read what memory held before (%s); fix: %s%s\n"
+		       "    %s%s%s%s",
 		       d->name, len, len == 1 ? "" : "s",
-		       (unsigned long long)addr, st->bytes, owner, fix, range,
-		       mapped ? "; mapping made by " : "",
-		       mapped ? dmaemu__owner_made_at(&o) : "");
+		       (unsigned long long)addr, st->bytes, owner, fix, stored,
+		       range, mapped ? "; mapping made by " : "",
+		       mapped ? dmaemu__owner_made_at(&o) : "", alloc);
+}
+
+/*
+ * The wc-pending-read report of device @d's read at bus address @addr
+ * (landing at @phys): it names the doorbell, the driver's last register
+ * write, where the missing barrier goes (else the code that made the
+ * access).
+ */
+static void report_wc_pending(struct dmaemu_device *d, dma_addr_t addr,
+			      uint64_t phys, size_t len, size_t old)
+{
+	struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_WC_PENDING_READ,
+					.phys = phys,
+					.size = len,
+					.device = d->name};
+	struct dmaemu__fault_facts *f = dmaemu__malloc(sizeof(*f));
+
+	if (f) {
+		dmaemu__bus_fault_facts(dmaemu__devp(d), addr, false, f);
+		r.where = f->where[0] ? f->where : NULL;
+	}
+	dmaemu__report(d->m, &r,
+		       "device %s read of %zu bytes at dma 0x%llx: %zu of "
+		       "them are still in the CPU's write-combining buffers, "
+		       "so the device read what memory held before; fix: "
+		       "wmb() (or a writel(), which has one) between the "
+		       "CPU's last store and the doorbell%s",
+		       d->name, len, (unsigned long long)addr, old,
+		       f ? f->text : "");
+	dmaemu__free(f);
 }
 
 /*
@@ -1352,11 +1486,18 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 		return -EINVAL;
 	}
 	if (addr + len - 1 < addr) {
-		dmaemu__reportf(m, DMAEMU_REPORT_DMA_FAULT, 0, len,
-				"device %s: %s of %zu bytes at bus address "
-				"0x%llx wraps around the bus address space",
-				d->name, write ? "write" : "read", len,
-				(unsigned long long)addr);
+		struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_DMA_FAULT,
+						.device = d->name};
+		char bell[400], where[256];
+
+		if (dmaemu__device_last_write(d, bell, sizeof(bell), where,
+					      sizeof(where)))
+			r.where = where;
+		dmaemu__report(m, &r,
+			       "device %s: %s of %zu bytes at bus address "
+			       "0x%llx wraps around the bus address space%s",
+			       d->name, write ? "write" : "read", len,
+			       (unsigned long long)addr, bell);
 		return -EFAULT;
 	}
 	n = translate(d, addr, len, write, stack, &p);
@@ -1399,15 +1540,7 @@ static int device_access(struct dmaemu_device *d, dma_addr_t addr, void *buf,
 	if (st.bytes)
 		report_stale_read(d, addr, len, &st);
 	if (wc_old)
-		dmaemu__reportf(
-			m, DMAEMU_REPORT_WC_PENDING_READ, p[0].phys, len,
-			"device %s read of %zu bytes at dma 0x%llx: %zu "
-			"of them are still in the CPU's write-combining "
-			"buffers, so the device read what memory held "
-			"before; fix: wmb() (or a writel(), which has "
-			"one) between the CPU's last store and the "
-			"doorbell",
-			d->name, len, (unsigned long long)addr, wc_old);
+		report_wc_pending(d, addr, p[0].phys, len, wc_old);
 	for (i = 0; i < n; i++)
 		clients_access(d, p[i].dma, p[i].phys, p[i].len, write,
 			       st.bytes != 0 || !coherence);

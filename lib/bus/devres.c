@@ -89,6 +89,7 @@ void dmaemu__devres_free_record(struct dmaemu__devres *r)
 
 void *devres_alloc(dr_release_t release, size_t size, unsigned int gfp)
 {
+	DMAEMU__API_CALL(call, "devres_alloc");
 	struct node *n;
 
 	(void)gfp;

@@ -579,6 +579,9 @@ static int fault(struct dmaemu_machine *m, struct device *dev,
 	const char *acc = write ? "write" : "read";
 	uint64_t phys = (pte & PTE_PHYS) + (addr & (IOVA_PAGE - 1));
 	unsigned int tag = (unsigned int)(pte >> PTE_TAG_SHIFT) & PTE_TAG_MASK;
+	/* The mapping once there (unmapped), the driver's line. */
+	struct dmaemu__fault_facts *f = dmaemu__malloc(sizeof(*f));
+	const char *facts = "";
 	char what[160];
 
 	if (d) {
@@ -586,13 +589,19 @@ static int fault(struct dmaemu_machine *m, struct device *dev,
 		d->faults++;
 		dmaemu__unlock(&d->lock);
 	}
+	if (f) {
+		dmaemu__bus_fault_facts(dev, addr, !(pte & PTE_VALID), f);
+		dmaemu__bus_fault_fields(f, &r);
+		facts = f->text;
+	}
 	if (!(pte & PTE_VALID)) {
 		dmaemu__report(m, &r,
 			       "device %s %s of %zu bytes at IOVA 0x%llx: the "
 			       "page is not mapped (never mapped, or unmapped "
-			       "already); the access is blocked",
+			       "already); the access is blocked%s",
 			       dev_label(dev), acc, len,
-			       (unsigned long long)addr);
+			       (unsigned long long)addr, facts);
+		dmaemu__free(f);
 		return err;
 	}
 	if (m->iommu_owner)
@@ -606,7 +615,7 @@ static int fault(struct dmaemu_machine *m, struct device *dev,
 			m, &r,
 			"device %s %s of %zu bytes at IOVA 0x%llx "
 			"(phys 0x%llx): the page belongs to %s, mapped "
-			"%s only%s; the access is blocked",
+			"%s only%s; the access is blocked%s",
 			dev_label(dev), acc, len, (unsigned long long)addr,
 			(unsigned long long)phys, what,
 			(pte & PTE_READ)
@@ -616,17 +625,19 @@ static int fault(struct dmaemu_machine *m, struct device *dev,
 			: m->opt.iommu_strict
 				? " (iommu_strict=1; 4.14 on an arm SMMU "
 				  "would allow the read)"
-				: " (as VT-d maps DMA_FROM_DEVICE)");
+				: " (as VT-d maps DMA_FROM_DEVICE)",
+			facts);
 	else
 		dmaemu__report(m, &r,
 			       "device %s %s of %zu bytes at IOVA 0x%llx "
 			       "(phys 0x%llx): the page belongs to %s made "
 			       "with DMA_ATTR_PRIVILEGED and the device's "
 			       "accesses are unprivileged; the access is "
-			       "blocked",
+			       "blocked%s",
 			       dev_label(dev), acc, len,
 			       (unsigned long long)addr,
-			       (unsigned long long)phys, what);
+			       (unsigned long long)phys, what, facts);
+	dmaemu__free(f);
 	return err;
 }
 

@@ -71,6 +71,7 @@ struct irq_action {
 	unsigned long flags;
 	const char *name;
 	void *dev_id;
+	const void *site; /* the driver's request_irq() */
 	struct dmaemu__irq_desc *desc;
 	pthread_t thread;	   /* runs thread_fn (when there is one) */
 	struct dmaemu__sctx *sctx; /* its lockstep context, or NULL */
@@ -236,6 +237,45 @@ static void gate_wait(struct dmaemu__irqc *ic)
 	pthread_cond_timedwait(&ic->cond, &ic->lock, &ts);
 }
 
+/*
+ * The unhandled-irq report of @desc, whose handler @ac (which stays until
+ * the report is made: device destroy waits for the delivery) returned
+ * IRQ_NONE too often.  It names the handler, where it was requested and
+ * the driver's last register write to the device, which made it raise
+ * the line (the report's place; the handler's when there was none).
+ */
+static void report_unhandled(struct dmaemu__irqc *ic,
+			     struct dmaemu__irq_desc *desc,
+			     const struct irq_action *ac)
+{
+	struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_UNHANDLED_IRQ,
+					.device = desc->dev->name};
+	char fn[256], req[256], bell[400], where[256];
+
+	fn[0] = req[0] = '\0';
+	if (ac->handler)
+		/* A function's address: symbolized as a return address
+		 * one byte past it. */
+		dmaemu__code_where((const char *)(uintptr_t)ac->handler + 1, fn,
+				   sizeof(fn));
+	if (ac->site)
+		dmaemu__code_where(ac->site, req, sizeof(req));
+	if (dmaemu__device_last_write(desc->dev, bell, sizeof(bell), where,
+				      sizeof(where)))
+		r.where = where;
+	else if (fn[0])
+		r.where = fn;
+	dmaemu__report(ic->m, &r,
+		       "irq %u: nobody cared: handler '%s' returned "
+		       "IRQ_NONE %d times in a row; disabling the irq\n"
+		       "    line %u of device %s; handler %s, requested at "
+		       "%s%s",
+		       desc->irq, ac->name ? ac->name : "", UNHANDLED_LIMIT,
+		       desc->line, desc->dev->name,
+		       fn[0] ? fn : "(threaded only)", req[0] ? req : "?",
+		       bell);
+}
+
 static void *irq_thread(void *arg)
 {
 	struct dmaemu__irqc *ic = arg;
@@ -306,16 +346,8 @@ static void *irq_thread(void *arg)
 		desc->inprogress = false;
 		kick(&ic->sync, ic);
 		if (nobody) {
-			unsigned int irq = desc->irq;
-			const char *name = ac->name;
-
 			dmaemu__unlock(&ic->lock);
-			dmaemu__reportf(ic->m, DMAEMU_REPORT_UNHANDLED_IRQ, 0,
-					0,
-					"irq %u: nobody cared: handler '%s' "
-					"returned IRQ_NONE %d times in a row; "
-					"disabling the irq",
-					irq, name ? name : "", UNHANDLED_LIMIT);
+			report_unhandled(ic, desc, ac);
 			dmaemu__lock(&ic->lock);
 		}
 	}
@@ -738,6 +770,8 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler,
 	ac->flags = flags;
 	ac->name = name;
 	ac->dev_id = dev_id;
+	/* request_irq() is always inlined: this is the driver's line. */
+	ac->site = __builtin_return_address(0);
 	ac->desc = desc;
 	if (thread_fn && pthread_cond_init(&ac->cond, NULL)) {
 		dmaemu__free(ac);

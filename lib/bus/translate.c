@@ -38,16 +38,24 @@ static int offset_translate(struct dmaemu_machine *m, struct device *dev,
 						.phys = p,
 						.size = len,
 						.device = dev_name(dev)};
+		struct dmaemu__fault_facts *f = dmaemu__malloc(sizeof(*f));
 
-		dmaemu__report(m, &r,
-			       "device %s: %s of %zu byte%s at bus address "
-			       "0x%llx: physical address 0x%llx is not DRAM%s",
-			       dev_name(dev), write ? "write" : "read", len,
-			       len == 1 ? "" : "s", (unsigned long long)addr,
-			       (unsigned long long)p,
-			       addr < m->opt.dma_offset
-				       ? " (below the bus offset dma_offset)"
-				       : "");
+		if (f) {
+			dmaemu__bus_fault_facts(dev, addr, true, f);
+			dmaemu__bus_fault_fields(f, &r);
+		}
+		dmaemu__report(
+			m, &r,
+			"device %s: %s of %zu byte%s at bus address "
+			"0x%llx: physical address 0x%llx is not DRAM%s%s",
+			dev_name(dev), write ? "write" : "read", len,
+			len == 1 ? "" : "s", (unsigned long long)addr,
+			(unsigned long long)p,
+			addr < m->opt.dma_offset
+				? " (below the bus offset dma_offset)"
+				: "",
+			f ? f->text : "");
+		dmaemu__free(f);
 		return -EFAULT;
 	}
 	left = b->size - (p - b->phys);

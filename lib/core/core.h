@@ -206,6 +206,9 @@ struct dmaemu__options {
 	 * address, so that two lockstep runs of one seed compare equal. */
 	bool report_fold;
 	bool log_stable;
+	/* Unmaps and frees each device remembers, for the reports of a
+	 * device access after them (dma/registry.c). */
+	unsigned int unmap_history;
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];

@@ -117,6 +117,7 @@ enum {
 	K_DEVICE_TIMING,
 	K_REPORT_FOLD,
 	K_LOG_STABLE,
+	K_UNMAP_HISTORY,
 	K_NKEYS
 };
 
@@ -355,6 +356,13 @@ static const struct opt_key keys[K_NKEYS] = {
 		{"report_fold", OPT_BOOL, OFF(report_fold), 0, 1, 0, {NULL}},
 	[K_LOG_STABLE] =
 		{"log_stable", OPT_BOOL, OFF(log_stable), 0, 1, 0, {NULL}},
+	[K_UNMAP_HISTORY] = {"unmap_history",
+			     OPT_UINT,
+			     OFF(unmap_history),
+			     0,
+			     1U << 20,
+			     0,
+			     {NULL}},
 };
 
 static const char *const profile_names[] = {
@@ -758,6 +766,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->posted_relaxed = false;
 	o->report_fold = true;
 	o->log_stable = false;
+	o->unmap_history = 1024;
 }
 
 /**

@@ -1086,6 +1086,15 @@ uint64_t dmaemu_mmio_read(const volatile void *addr, unsigned int size,
 	return v;
 }
 
+/* The register write being handled on this thread (its driver's code). */
+static __thread const void *mmio_site
+	__attribute__((tls_model("initial-exec")));
+
+const void *dmaemu__mmio_write_site(void)
+{
+	return mmio_site;
+}
+
 void dmaemu_mmio_write(volatile void *addr, uint64_t val, unsigned int size,
 		       int relaxed)
 {
@@ -1115,9 +1124,15 @@ void dmaemu_mmio_write(volatile void *addr, uint64_t val, unsigned int size,
 			      __builtin_return_address(0))) {
 			/* The device sees this write: what came before it
 			 * in the same generation is not ordered against it. */
+			const void *outer = mmio_site;
+
 			dmaemu__order_doorbell(m, mm.priv,
 					       __builtin_return_address(0));
+			/* A handler may write registers itself (a model's
+			 * reset): the outer write is restored after. */
+			mmio_site = __builtin_return_address(0);
 			mm.ops->write(mm.priv, w.phys - mm.off, val, size);
+			mmio_site = outer;
 		}
 		return;
 	}

@@ -325,6 +325,13 @@ void *dmaemu__mmio_map(struct dmaemu_machine *m, size_t size,
 /* dmaemu__mmio_unmap() - remove a window.  Return: 0, or -EINVAL when
  * @cookie is not the start of a live window of @m. */
 int dmaemu__mmio_unmap(struct dmaemu_machine *m, void *cookie);
+/*
+ * dmaemu__mmio_write_site() - inside a window's @write handler: the code
+ * address of the driver's writel() (or other register write) being
+ * handled; NULL elsewhere.  What a device remembers as the driver's last
+ * register write (bus/device.c), which the reports of a fault name.
+ */
+const void *dmaemu__mmio_write_site(void);
 
 /* ---------------------------------------------------------------------- */
 /* Write-combining buffers (wc.c)                                         */

@@ -124,8 +124,10 @@ struct coherent {
 	size_t len;	   /* size rounded up to pages */
 	unsigned long attrs;
 	enum view view;
-	bool iommu;   /* @handle is an IOVA of the IOMMU backend */
-	bool managed; /* dmam_alloc_attrs(): released with the device */
+	const char *fn;	    /* "dma_alloc_attrs", as the driver called it */
+	const void *caller; /* the driver's return address */
+	bool iommu;	    /* @handle is an IOVA of the IOMMU backend */
+	bool managed;	    /* dmam_alloc_attrs(): released with the device */
 	unsigned int nchunks;
 	struct chunk *chunk;
 	size_t stitched_len; /* VIEW_STITCHED: bytes mapped at cpu_addr */
@@ -601,6 +603,8 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	range.attrs = attrs;
 	range.fn = call ? call->fn : "dma_alloc_attrs";
 	range.caller = call ? call->caller : NULL;
+	c->fn = range.fn;
+	c->caller = range.caller;
 	if (dmaemu__mapping_coherent_add(dev, &range))
 		goto out_iommu;
 	track(c, true);
@@ -1224,6 +1228,7 @@ unsigned long dmaemu__alloc_release_device(struct device *dev)
 	struct dmaemu_machine *m = dmaemu__dev_machine(dev);
 	struct dmaemu__report_info leak = {.kind = DMAEMU_REPORT_LEAKED_MAPPING,
 					   .device = dev_name(dev)};
+	struct dmaemu__call call;
 	unsigned long n = 0;
 	unsigned int b;
 
@@ -1244,16 +1249,21 @@ unsigned long dmaemu__alloc_release_device(struct device *dev)
 				break;
 			leak.phys = c->chunk[0].phys;
 			leak.size = c->size;
+			/* The SUMMARY line points at the allocation, as a
+			 * leaked mapping's points at its map. */
+			dmaemu__call_enter(&call, NULL, c->caller);
 			dmaemu__report(
 				m, &leak,
 				"device %s released with a live allocation: "
-				"dma_alloc_attrs(%zu bytes, attrs %s) at %p, "
+				"%s(%zu bytes, attrs %s) at %p, "
 				"dma 0x%" PRIx64 " (%s); missing "
 				"dma_free_attrs()",
-				dev_name(dev), c->size,
+				dev_name(dev),
+				c->fn ? c->fn : "dma_alloc_attrs", c->size,
 				attr_names(c->attrs, names, sizeof(names)),
 				c->cpu_addr, (uint64_t)c->handle,
 				view_names[c->view]);
+			dmaemu__call_leave(&call);
 			release(c);
 			n++;
 		}

@@ -278,25 +278,40 @@ struct dmaemu__coh_range {
  * @ulo, @uhi:   the first run of bus bytes [ulo, uhi) that no live
  *               mapping or allocation of the device covers (@uhi == 0:
  *               none).
- * @gone:        @ulo lies in a range that went away (@gone_r).
+ * @gone:        @ulo lies in a range that went away (@gone_r), one of
+ *               the device's last @history (option unmap_history).
+ * @forgot:      more than @history ranges went away: an older one may
+ *               have held @ulo.
  * @near:        a live range ends at most DMAEMU__NEAR bytes before @ulo
  *               (@near_dist = @ulo - its end, @near_after false) or
  *               starts at most that far after (@near_dist = its start -
  *               @ulo, @near_after true): @near_r.
+ * @overrun:     the access starts inside that live range and runs past
+ *               its end (@near, @near_dist 0, @ulo past the access's
+ *               start): a fact, not a guess.
+ * @alias:       @ulo is the bus address of live range @alias_r cut to its
+ *               low @alias_bits bits (a 64-bit address through a 32-bit
+ *               register or DMA mask).
+ * @live:        dmaemu__mapping_explain() only: @ulo is inside the live
+ *               coherent allocation @live_r.
  * @wlo, @whi:   a write's first run of bytes that only DMA_TO_DEVICE
  *               mappings hold (@whi == 0: none); @wmap, the mapping.
  */
 #define DMAEMU__NEAR 4096
 struct dmaemu__admit {
 	uint64_t ulo, uhi;
-	bool gone, near, near_after;
+	bool gone, forgot, near, near_after, overrun, alias, live;
+	size_t history;
 	uint64_t near_dist;
-	struct dmaemu__coh_range gone_r, near_r;
+	unsigned int alias_bits;
+	struct dmaemu__coh_range gone_r, near_r, alias_r, live_r;
 	uint64_t wlo, whi;
 	struct dmaemu__mapping wmap;
 };
 bool dmaemu__mapping_admit(struct device *dev, dma_addr_t dma, size_t len,
 			   bool write, struct dmaemu__admit *out);
+void dmaemu__mapping_explain(struct device *dev, dma_addr_t dma,
+			     struct dmaemu__admit *out);
 int dmaemu__mapping_coherent_add(struct device *dev,
 				 const struct dmaemu__coh_range *r);
 void dmaemu__mapping_coherent_del(struct device *dev, dma_addr_t dma);
@@ -373,6 +388,21 @@ void dmaemu__owncheck_handover(struct device *dev,
  */
 int dmaemu__owncheck_admit(struct device *dev, dma_addr_t dma, size_t len,
 			   bool write, const struct dmaemu__admit *a);
+/*
+ * dmaemu__owncheck_range_text(): "the DMA_FROM_DEVICE streaming mapping
+ * dma 0x80021000+1514 (direct backend) made by ..." for @r, and in @made
+ * (if not NULL) where it was made.
+ * dmaemu__owncheck_explain(): the lines ("\n    ...") a report gives of
+ * an access of @n bytes at @a->ulo that no live range covers (@subj:
+ * "they are", "the address is"), and in @made where the range they name
+ * first was made (made_at "" for none).
+ */
+void dmaemu__owncheck_range_text(const struct dmaemu__coh_range *r,
+				 struct dmaemu__owner_info *made, char *buf,
+				 size_t len);
+void dmaemu__owncheck_explain(const struct dmaemu__admit *a, uint64_t n,
+			      const char *subj, char *buf, size_t len,
+			      struct dmaemu__owner_info *made);
 
 /*
  * mapping.c.  dmaemu__mapping_release_device(): device destroy, after

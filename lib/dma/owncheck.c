@@ -509,9 +509,11 @@ void dmaemu__owncheck_handover(struct device *dev,
 }
 
 /* "the DMA_FROM_DEVICE streaming mapping dma 0x80021000+1514 (direct
- * backend) made by dma_map_single_attrs() called from rx_refill rx.c:51" */
-static void range_text(const struct dmaemu__coh_range *r,
-		       struct dmaemu__owner_info *made, char *buf, size_t len)
+ * backend) made by dma_map_single_attrs() called from rx_refill rx.c:51";
+ * a coherent allocation made with DMA_ATTR_NON_CONSISTENT says so. */
+void dmaemu__owncheck_range_text(const struct dmaemu__coh_range *r,
+				 struct dmaemu__owner_info *made, char *buf,
+				 size_t len)
 {
 	static const char *const types[] = {
 		[DMAEMU__MAP_SINGLE] = "streaming mapping",
@@ -527,8 +529,11 @@ static void range_text(const struct dmaemu__coh_range *r,
 	o.made_fn = r->fn;
 	if (r->type == DMAEMU__MAP_COHERENT)
 		snprintf(buf, len,
-			 "the coherent allocation dma 0x%llx+%zu made by %s",
+			 "the coherent allocation dma 0x%llx+%zu%s made by %s",
 			 (unsigned long long)r->dma, r->size,
+			 (r->attrs & DMA_ATTR_NON_CONSISTENT)
+				 ? " (DMA_ATTR_NON_CONSISTENT)"
+				 : "",
 			 dmaemu__owner_made_at(&o));
 	else
 		snprintf(buf, len,
@@ -551,6 +556,87 @@ static uint64_t bus_phys(struct dmaemu_machine *m, struct device *dev,
 	return dma - m->opt.dma_offset;
 }
 
+/*
+ * The lines a report of an access to @a->ulo (@n bytes from there that no
+ * live range covers; @subj: "they are", "the address is") gives of it:
+ * the range that went away there and the call that undid it, a live range
+ * it overruns or comes near, the live range it is a cut address of; or
+ * that nothing remembered covers it.  @made receives where the range
+ * named first was made (made_at empty: none).
+ */
+void dmaemu__owncheck_explain(const struct dmaemu__admit *a, uint64_t n,
+			      const char *subj, char *buf, size_t len,
+			      struct dmaemu__owner_info *made)
+{
+	bool many = !strcmp(subj, "they are");
+	char near[560];
+	size_t at = 0;
+	bool named = false;
+
+#define ADD(...)                                                            \
+	do {                                                                \
+		if (at < len) {                                             \
+			int k_ = snprintf(buf + at, len - at, __VA_ARGS__); \
+			at += k_ > 0 ? (size_t)k_ : 0;                      \
+		}                                                           \
+	} while (0)
+	buf[0] = '\0';
+	made->made_at[0] = '\0';
+	if (a->gone) {
+		struct dmaemu__owner_info by;
+
+		memset(&by, 0, sizeof(by));
+		by.made_caller = a->gone_r.gone_caller;
+		by.made_fn = a->gone_r.gone_fn;
+		dmaemu__owncheck_range_text(&a->gone_r, made, near,
+					    sizeof(near));
+		named = true;
+		ADD("\n    %s %llu bytes into %s, which was %s since by %s",
+		    subj, (unsigned long long)(a->ulo - a->gone_r.dma), near,
+		    a->gone_r.type == DMAEMU__MAP_COHERENT ? "freed"
+							   : "unmapped",
+		    a->gone_r.gone_caller ? dmaemu__owner_made_at(&by)
+					  : "the library");
+	} else if (a->overrun) {
+		dmaemu__owncheck_range_text(&a->near_r, made, near,
+					    sizeof(near));
+		named = true;
+		ADD("\n    %llu byte%s past the end of %s",
+		    (unsigned long long)n, n == 1 ? "" : "s", near);
+	} else if (a->forgot) {
+		ADD("\n    no live or recently unmapped mapping covers %s (the "
+		    "device's last %zu unmaps and frees are remembered: "
+		    "option unmap_history)",
+		    n == 1 ? "it" : "them", a->history);
+	} else if (a->near) {
+		dmaemu__owncheck_range_text(&a->near_r, made, near,
+					    sizeof(near));
+		named = true;
+		ADD("\n    %s %llu byte%s %s %s", many ? "they start" : subj,
+		    (unsigned long long)a->near_dist,
+		    a->near_dist == 1 ? "" : "s",
+		    a->near_after ? "before the start of" : "past the end of",
+		    near);
+	}
+	if (a->alias) {
+		struct dmaemu__owner_info o;
+
+		dmaemu__owncheck_range_text(&a->alias_r, named ? &o : made,
+					    near, sizeof(near));
+		ADD("\n    dma 0x%llx is the bus address 0x%llx cut to its low "
+		    "%u bits (a register or DMA mask narrower than the "
+		    "address), inside %s",
+		    (unsigned long long)a->ulo,
+		    (unsigned long long)(a->alias_r.dma +
+					 (a->ulo -
+					  (a->alias_r.dma &
+					   (((uint64_t)1 << a->alias_bits) -
+					    1)))),
+		    a->alias_bits, near);
+	}
+#undef ADD
+}
+
 static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 			    bool write, const struct dmaemu__admit *a)
 {
@@ -558,50 +644,17 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 	struct dmaemu__report_info r;
 	struct dmaemu__owner_info made;
 	uint64_t n = a->uhi - a->ulo, phys;
-	char where[256], what[1200], near[560];
+	char where[256], what[1400], bell[400];
 	const void *site = dmaemu__access_site();
-	uint64_t key = a->gone ? a->gone_r.dma : a->near ? a->near_r.dma : 0;
+	uint64_t key = a->gone				       ? a->gone_r.dma
+		       : a->overrun || (a->near && !a->forgot) ? a->near_r.dma
+		       : a->alias			       ? a->alias_r.dma
+							       : 0;
 
 	if (!dmaemu__report_first(m, DMAEMU_REPORT_DEVICE_ACCESS_UNMAPPED, site,
 				  d->name, key))
 		return;
-	what[0] = '\0';
-	made.made_at[0] = '\0';
-	if (a->gone) {
-		struct dmaemu__owner_info by;
-
-		memset(&by, 0, sizeof(by));
-		by.made_caller = a->gone_r.gone_caller;
-		by.made_fn = a->gone_r.gone_fn;
-		range_text(&a->gone_r, &made, near, sizeof(near));
-		snprintf(what, sizeof(what),
-			 "\n    they are %llu bytes into %s, which was %s "
-			 "since by %s",
-			 (unsigned long long)(a->ulo - a->gone_r.dma), near,
-			 a->gone_r.type == DMAEMU__MAP_COHERENT ? "freed"
-								: "unmapped",
-			 a->gone_r.gone_caller ? dmaemu__owner_made_at(&by)
-					       : "the library");
-	} else if (a->near && !a->near_after) {
-		range_text(&a->near_r, &made, near, sizeof(near));
-		if (!a->near_dist)
-			snprintf(what, sizeof(what),
-				 "\n    %llu byte%s past the end of %s",
-				 (unsigned long long)n, n == 1 ? "" : "s",
-				 near);
-		else
-			snprintf(what, sizeof(what),
-				 "\n    they start %llu byte%s past the end "
-				 "of %s",
-				 (unsigned long long)a->near_dist,
-				 a->near_dist == 1 ? "" : "s", near);
-	} else if (a->near) {
-		range_text(&a->near_r, &made, near, sizeof(near));
-		snprintf(what, sizeof(what),
-			 "\n    they start %llu byte%s before the start of %s",
-			 (unsigned long long)a->near_dist,
-			 a->near_dist == 1 ? "" : "s", near);
-	}
+	dmaemu__owncheck_explain(a, n, "they are", what, sizeof(what), &made);
 	phys = bus_phys(m, &d->dev, a->ulo);
 	memset(&r, 0, sizeof(r));
 	r.kind = DMAEMU_REPORT_DEVICE_ACCESS_UNMAPPED;
@@ -610,20 +663,30 @@ static void report_unmapped(struct dmaemu_device *d, dma_addr_t dma, size_t len,
 	r.device = d->name;
 	if (made.made_at[0])
 		r.made_at = made.made_at;
-	if (site) {
+	bell[0] = '\0';
+	where[0] = '\0';
+	/* A device's own access naming no mapping: the driver's line is
+	 * the register write that gave the device the address. */
+	if (!made.made_at[0] && dmaemu__on_device_thread())
+		dmaemu__device_last_write(d, bell, sizeof(bell), where,
+					  sizeof(where));
+	if (where[0])
+		r.where = where;
+	else if (site) {
 		dmaemu__code_where(site, where, sizeof(where));
 		r.where = where;
 	}
-	dmaemu__report(
-		m, &r,
-		"device %s %s of %zu byte%s at dma 0x%llx: %llu byte%s "
-		"at dma 0x%llx-0x%llx %s in no live mapping or "
-		"coherent allocation of the device; the access is "
-		"refused, nothing transferred (as behind an IOMMU)%s",
-		d->name, write ? "write" : "read", len, len == 1 ? "" : "s",
-		(unsigned long long)dma, (unsigned long long)n,
-		n == 1 ? "" : "s", (unsigned long long)a->ulo,
-		(unsigned long long)(a->uhi - 1), n == 1 ? "is" : "are", what);
+	dmaemu__report(m, &r,
+		       "device %s %s of %zu byte%s at dma 0x%llx: %llu byte%s "
+		       "at dma 0x%llx-0x%llx %s in no live mapping or "
+		       "coherent allocation of the device; the access is "
+		       "refused, nothing transferred (as behind an IOMMU)%s%s",
+		       d->name, write ? "write" : "read", len,
+		       len == 1 ? "" : "s", (unsigned long long)dma,
+		       (unsigned long long)n, n == 1 ? "" : "s",
+		       (unsigned long long)a->ulo,
+		       (unsigned long long)(a->uhi - 1), n == 1 ? "is" : "are",
+		       what, bell);
 }
 
 static void report_write_to_device(struct dmaemu_device *d, dma_addr_t dma,
@@ -649,7 +712,7 @@ static void report_write_to_device(struct dmaemu_device *d, dma_addr_t dma,
 	w.fn = a->wmap.fn;
 	w.caller = a->wmap.caller;
 	w.backend = a->wmap.ops ? a->wmap.ops->name : NULL;
-	range_text(&w, NULL, map, sizeof(map));
+	dmaemu__owncheck_range_text(&w, NULL, map, sizeof(map));
 	phys = bus_phys(m, &d->dev, a->wlo);
 	memset(&r, 0, sizeof(r));
 	r.kind = DMAEMU_REPORT_DEVICE_WRITE_TO_DEVICE_MAPPING;

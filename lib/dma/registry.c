@@ -101,11 +101,14 @@ RB_GENERATE_INTERNAL(reg_tree, node, link, node_cmp, TREE_FN)
  * @coh:      the device's live coherent allocations (dma_alloc_attrs()),
  *            @ncoh of them in bus address order (room for @coh_cap): what
  *            device accesses may reach besides the streaming mappings.
- * @gone:     the last GONE_MAX mappings and allocations that went away
- *            (unmapped or freed), the newest at @gone_next - 1: a device
- *            access there is named as an access after the unmap.
+ * @gone:     the last @gone_cap mappings and allocations that went away
+ *            (unmapped or freed; option unmap_history), a ring whose
+ *            newest is at @gone_next - 1 (modulo @gone_cap): a device
+ *            access there is named as an access after the unmap.  NULL
+ *            with @gone_cap 0 (unmap_history=0: nothing remembered).
+ * @gone_next: how many went away since the device was made; more than
+ *            @gone_cap, and the oldest were forgotten.
  */
-#define GONE_MAX 8
 struct dmaemu__registry {
 	pthread_mutex_t lock;
 	struct reg_tree tree;
@@ -117,8 +120,9 @@ struct dmaemu__registry {
 	uint64_t stray;
 	struct dmaemu__coh_range *coh;
 	size_t ncoh, coh_cap;
-	struct dmaemu__coh_range gone[GONE_MAX];
-	unsigned int gone_next;
+	struct dmaemu__coh_range *gone;
+	size_t gone_cap;
+	uint64_t gone_next;
 };
 
 static struct node *node_of(struct dmaemu__mapping *map)
@@ -197,11 +201,20 @@ static void node_release(struct node *n)
 static int registry_add(struct device *dev, void **data)
 {
 	struct dmaemu__registry *reg = dmaemu__calloc(1, sizeof(*reg));
+	size_t cap = dev->dmaemu->m->opt.unmap_history;
 
-	(void)dev;
 	if (!reg)
 		return -ENOMEM;
+	if (cap) {
+		reg->gone = dmaemu__calloc(cap, sizeof(*reg->gone));
+		if (!reg->gone) {
+			dmaemu__free(reg);
+			return -ENOMEM;
+		}
+		reg->gone_cap = cap;
+	}
 	if (dmaemu__mutex_init(&reg->lock)) {
+		dmaemu__free(reg->gone);
 		dmaemu__free(reg);
 		return -ENOMEM;
 	}
@@ -229,6 +242,7 @@ static void registry_free(void *data)
 	}
 	pthread_mutex_destroy(&reg->lock);
 	dmaemu__free(reg->coh);
+	dmaemu__free(reg->gone);
 	dmaemu__free(reg);
 }
 
@@ -324,18 +338,31 @@ int dmaemu__mapping_insert(struct device *dev, struct dmaemu__mapping *map)
 	return 0;
 }
 
+/* The slot of the ring of ranges that went away that the next one takes
+ * (NULL: unmap_history=0); counts it.  Lock held. */
+static struct dmaemu__coh_range *gone_slot(struct dmaemu__registry *reg)
+{
+	struct dmaemu__coh_range *g =
+		reg->gone_cap ? &reg->gone[reg->gone_next % reg->gone_cap]
+			      : NULL;
+
+	reg->gone_next++;
+	return g;
+}
+
 /* Remember a range that went away, and the driver's call that undid it
  * (lock held). */
 static void gone_add(struct dmaemu__registry *reg,
 		     const struct dmaemu__coh_range *r)
 {
 	const struct dmaemu__call *call = dmaemu__call_current();
-	struct dmaemu__coh_range *g = &reg->gone[reg->gone_next % GONE_MAX];
+	struct dmaemu__coh_range *g = gone_slot(reg);
 
+	if (!g)
+		return;
 	*g = *r;
 	g->gone_fn = call ? call->fn : NULL;
 	g->gone_caller = call ? call->caller : NULL;
-	reg->gone_next++;
 }
 
 /* Remove one record, remembered as gone (gone_add(), filled in place:
@@ -343,10 +370,12 @@ static void gone_add(struct dmaemu__registry *reg,
 static void remove_one(struct dmaemu__registry *reg, struct dmaemu__mapping *m)
 {
 	const struct dmaemu__call *call = dmaemu__call_current();
-	struct dmaemu__coh_range *g = &reg->gone[reg->gone_next % GONE_MAX];
+	struct dmaemu__coh_range *g = gone_slot(reg);
 
 	RB_REMOVE(reg_tree, &reg->tree, node_of(m));
 	reg->count--;
+	if (!g)
+		return;
 	g->dma = m->dma;
 	g->size = m->size;
 	g->dir = m->dir;
@@ -357,7 +386,6 @@ static void remove_one(struct dmaemu__registry *reg, struct dmaemu__mapping *m)
 	g->attrs = 0;
 	g->gone_fn = call ? call->fn : NULL;
 	g->gone_caller = call ? call->caller : NULL;
-	reg->gone_next++;
 }
 
 /* Remove a record (a scatterlist head with its segments).  Lock held. */
@@ -942,6 +970,94 @@ static void find_near(struct dmaemu__registry *reg, struct dmaemu__admit *a)
 #undef CONSIDER
 }
 
+/* The newest range that went away holding bus address @dma (NULL: none
+ * of those remembered).  Lock held.  Cost: the history (reports only). */
+static const struct dmaemu__coh_range *gone_at(struct dmaemu__registry *reg,
+					       dma_addr_t dma)
+{
+	uint64_t i, n = reg->gone_next < reg->gone_cap ? reg->gone_next
+						       : reg->gone_cap;
+
+	for (i = 0; i < n; i++) {
+		const struct dmaemu__coh_range *g =
+			&reg->gone[(reg->gone_next - 1 - i) % reg->gone_cap];
+
+		if (dma - g->dma < g->size)
+			return g;
+	}
+	return NULL;
+}
+
+/*
+ * A live range @r whose bus address, cut to its low @bits bits (a
+ * register or a DMA mask narrower than the address), holds @dma: the
+ * narrowest such cut.  Return: @bits, or 0.
+ */
+static unsigned int cut_bits(const struct dmaemu__coh_range *r, dma_addr_t dma)
+{
+	unsigned int bits;
+
+	for (bits = 32; bits < 64; bits++) {
+		uint64_t low = ((uint64_t)1 << bits) - 1;
+
+		if (!(r->dma >> bits) || dma > low)
+			continue;
+		if (dma - (r->dma & low) < r->size)
+			return bits;
+	}
+	return 0;
+}
+
+/* The live range of @reg that @a->ulo is a cut address of (@a->alias).
+ * Lock held.  Cost: a walk of every live range (reports only). */
+static void find_alias(struct dmaemu__registry *reg, struct dmaemu__admit *a)
+{
+	struct dmaemu__coh_range r;
+	unsigned int bits;
+	struct node *n;
+	size_t i;
+
+	a->alias = false;
+	a->alias_bits = 64;
+	RB_FOREACH(n, reg_tree, &reg->tree)
+	{
+		range_of_map(&n->map, &r);
+		bits = cut_bits(&r, a->ulo);
+		if (bits && bits < a->alias_bits) {
+			a->alias = true;
+			a->alias_bits = bits;
+			a->alias_r = r;
+		}
+	}
+	for (i = 0; i < reg->ncoh; i++) {
+		bits = cut_bits(&reg->coh[i], a->ulo);
+		if (bits && bits < a->alias_bits) {
+			a->alias = true;
+			a->alias_bits = bits;
+			a->alias_r = reg->coh[i];
+		}
+	}
+}
+
+/*
+ * What the reports of an access to @a->ulo, outside every live range, say
+ * of it: the range that went away there (the history), whether older
+ * unmaps were forgotten, the live range nearest, the live range it is a
+ * cut address of.  Lock held.
+ */
+static void explain_at(struct dmaemu__registry *reg, struct dmaemu__admit *a)
+{
+	const struct dmaemu__coh_range *g = gone_at(reg, a->ulo);
+
+	a->gone = g != NULL;
+	if (g)
+		a->gone_r = *g;
+	a->history = reg->gone_cap;
+	a->forgot = reg->gone_next > reg->gone_cap;
+	find_near(reg, a);
+	find_alias(reg, a);
+}
+
 /**
  * dmaemu__mapping_admit() - may device @dev access [@dma, +@len)?  (See
  * dma.h.)  Cost on a correct access: the hint, or one containment lookup
@@ -953,7 +1069,6 @@ bool dmaemu__mapping_admit(struct device *dev, dma_addr_t dma, size_t len,
 	struct dmaemu__registry *reg = reg_of(dev);
 	uint64_t p = dma, end = dma + len;
 	struct node *n;
-	unsigned int i;
 	bool ok = true;
 
 	dmaemu__lock(&reg->lock);
@@ -966,7 +1081,8 @@ bool dmaemu__mapping_admit(struct device *dev, dma_addr_t dma, size_t len,
 	}
 	out->uhi = 0;
 	out->whi = 0;
-	out->gone = out->near = false;
+	out->gone = out->near = out->alias = out->overrun = false;
+	out->forgot = out->live = false;
 	while (p < end) {
 		const struct dmaemu__coh_range *c;
 		uint64_t stop;
@@ -1005,20 +1121,41 @@ bool dmaemu__mapping_admit(struct device *dev, dma_addr_t dma, size_t len,
 	}
 	if (out->uhi) {
 		reg->stray++;
-		for (i = 0; i < GONE_MAX && i < reg->gone_next; i++) {
-			const struct dmaemu__coh_range *g =
-				&reg->gone[(reg->gone_next - 1 - i) % GONE_MAX];
-
-			if (out->ulo - g->dma < g->size) {
-				out->gone = true;
-				out->gone_r = *g;
-				break;
-			}
-		}
-		find_near(reg, out);
+		explain_at(reg, out);
+		/* Overrunning a live range is no guess: it is named even
+		 * when unmaps were forgotten. */
+		out->overrun = out->near && !out->near_after &&
+			       !out->near_dist && out->ulo > dma;
 	}
 	dmaemu__unlock(&reg->lock);
 	return ok;
+}
+
+/**
+ * dmaemu__mapping_explain() - what the registry of @dev knows of bus
+ * address @dma that no live range covers (a fault before any admit: the
+ * IOMMU found the page unmapped, or the address is not DRAM): the
+ * facts of dmaemu__mapping_admit() for an uncovered run starting at @dma,
+ * and the live coherent allocation holding it (@live, @live_r) if one
+ * does.
+ */
+void dmaemu__mapping_explain(struct device *dev, dma_addr_t dma,
+			     struct dmaemu__admit *out)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	const struct dmaemu__coh_range *c;
+
+	memset(out, 0, sizeof(*out));
+	out->ulo = dma;
+	out->uhi = dma + 1;
+	dmaemu__lock(&reg->lock);
+	c = coh_at(reg, dma);
+	if (c) {
+		out->live = true;
+		out->live_r = *c;
+	}
+	explain_at(reg, out);
+	dmaemu__unlock(&reg->lock);
 }
 
 /*
@@ -1141,6 +1278,32 @@ static int registry_admit(struct device *dev, void *data, dma_addr_t dma,
 	return dmaemu__owncheck_admit(dev, dma, len, write, &a);
 }
 
+/* A report of the bus about bus address @dma of @dev (the bus client's
+ * explain, see dmaemu__bus_explain() in bus.h). */
+static void registry_explain(struct device *dev, void *data, dma_addr_t dma,
+			     unsigned int what, char *buf, size_t len,
+			     char *made_at, size_t mlen)
+{
+	struct dmaemu__owner_info made;
+	struct dmaemu__admit a;
+	char text[560];
+
+	(void)data;
+	buf[0] = '\0';
+	dmaemu__mapping_explain(dev, dma, &a);
+	made.made_at[0] = '\0';
+	if ((what & DMAEMU__EXPLAIN_ALLOC) && a.live) {
+		dmaemu__owncheck_range_text(&a.live_r, &made, text,
+					    sizeof(text));
+		snprintf(buf, len, "\n    in %s", text);
+	} else if (what & DMAEMU__EXPLAIN_FAULT) {
+		dmaemu__owncheck_explain(&a, 1, "the address is", buf, len,
+					 &made);
+	}
+	if (made_at)
+		snprintf(made_at, mlen, "%s", made.made_at);
+}
+
 /* dmaemu_device_bind(): does @dev hold mappings or allocations? */
 static bool registry_busy(struct device *dev, void *data)
 {
@@ -1161,6 +1324,7 @@ static const struct dmaemu__bus_client registry_client = {
 	.access = registry_access,
 	.admit = registry_admit,
 	.order = registry_order,
+	.explain = registry_explain,
 };
 
 void dmaemu__dma_init(struct dmaemu_machine *m)

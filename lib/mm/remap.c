@@ -115,6 +115,7 @@ static const char *bad_range(const struct vm_area_struct *vma,
 int remap_pfn_range(struct vm_area_struct *vma, unsigned long addr,
 		    unsigned long pfn, unsigned long size, pgprot_t prot)
 {
+	DMAEMU__API_CALL(call, "remap_pfn_range");
 	struct dmaemu_machine *m = dmaemu_machine_current();
 	uint64_t phys = (uint64_t)pfn << PAGE_SHIFT;
 	const char *why = bad_range(vma, addr, size);
@@ -144,6 +145,7 @@ int remap_pfn_range(struct vm_area_struct *vma, unsigned long addr,
 int remap_vmalloc_range(struct vm_area_struct *vma, void *addr,
 			unsigned long pgoff)
 {
+	DMAEMU__API_CALL(call, "remap_vmalloc_range");
 	struct dmaemu__where w;
 	struct dmaemu_machine *m;
 	unsigned long uaddr, len, off;

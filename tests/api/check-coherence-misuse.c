@@ -145,9 +145,9 @@ static void device_after_unmap(bool bug)
 	want.kind = iommu() ? "iommu-fault" : "device-access-unmapped";
 	want.phys = iommu() ? 0 : bus_phys(h);
 	want.size = iommu() ? 0 : 64;
-	want.text = iommu() ? NULL
-			    : "which was unmapped since by "
-			      "dma_unmap_single_attrs() called from";
+	/* Behind an IOMMU too, the mapping and its unmap are named. */
+	want.text = "which was unmapped since by "
+		    "dma_unmap_single_attrs() called from";
 	kfree(b);
 }
 
@@ -186,9 +186,7 @@ static void device_after_free(bool bug)
 	want.kind = iommu() ? "iommu-fault" : "device-access-unmapped";
 	want.phys = bus_phys(h) ? bus_phys(h) + 64 : 0;
 	want.size = iommu() ? 0 : 32;
-	want.text = iommu() ? NULL
-			    : "which was freed since by dma_free_attrs() "
-			      "called from";
+	want.text = "which was freed since by dma_free_attrs() called from";
 }
 
 /* A device writes into a buffer mapped DMA_TO_DEVICE. */
@@ -291,6 +289,9 @@ static void device_reads_dirty(bool bug)
 	want.kind = x86() ? NULL : "stale-device-read";
 	want.phys = phys_of(p) + 64;
 	want.size = 8;
+	/* The store never cleaned, and the allocation (made_at). */
+	want.text = "the CPU's last store to line 0x";
+	want.made = true;
 	dma_free_attrs(dev, 4096, p, h, nc);
 }
 

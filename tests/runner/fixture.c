@@ -90,10 +90,43 @@ void fixture_teardown(void)
 	log_in = NULL;
 }
 
+/*
+ * The SUMMARY line of report @r names a driver's line ("file:line in fn",
+ * or the dladdr() form "fn+0x2c (prog)"), nothing, or the address its
+ * headline names first ("0x80001000+64").
+ */
+static void summary_check(const struct dmaemu_report *r)
+{
+	const char *sum = strstr(r->text, "\nSUMMARY: dmaemu: ");
+	const char *tail, *eol, *h;
+	char addr[32], first[32];
+	size_t n;
+
+	if (!sum)
+		return; /* cut (DMAEMU_REPORT_TEXT_MAX) */
+	tail = sum + strlen("\nSUMMARY: dmaemu: ") + strlen(r->kind_name);
+	eol = strchr(tail, '\n');
+	n = eol ? (size_t)(eol - tail) : strlen(tail);
+	if (!n || memmem(tail, n, " in ", 4) || memmem(tail, n, "+0x", 3))
+		return;
+	ck_assert_msg(n < sizeof(addr) && sscanf(tail, " %31[0-9a-fx]+", addr),
+		      "report %s: SUMMARY names neither a line nor an "
+		      "address:\n%s",
+		      r->kind_name, r->text);
+	h = strstr(r->text, "0x");
+	ck_assert_msg(h && h < strchr(r->text, '\n') &&
+			      sscanf(h, "%31[0-9a-fx]", first) == 1 &&
+			      !strcmp(first, addr),
+		      "report %s: the SUMMARY address %s is not the first "
+		      "address of the headline:\n%s",
+		      r->kind_name, addr, r->text);
+}
+
 void fixture_finish(struct dmaemu_machine **m, struct dmaemu_device **dd,
 		    uint64_t expected)
 {
-	uint64_t n;
+	struct dmaemu_report r;
+	uint64_t n, seq = 0;
 
 	fixture_teardown();
 	if (dd && *dd)
@@ -102,6 +135,10 @@ void fixture_finish(struct dmaemu_machine **m, struct dmaemu_device **dd,
 		*dd = NULL;
 	if (!*m)
 		return;
+	while (!dmaemu_report_next(*m, seq, &r)) {
+		seq = r.seq;
+		summary_check(&r);
+	}
 	n = dmaemu_report_count(*m, NULL);
 	dmaemu_machine_destroy(*m);
 	*m = NULL;

@@ -24,28 +24,32 @@
 #define __raw_writel(v, a) writel_relaxed(v, a)
 #define __raw_writeq(v, a) writeq_relaxed(v, a)
 
-static inline unsigned int ioread16be(const volatile void __iomem *addr)
+static inline __attribute__((always_inline)) unsigned int ioread16be(
+	const volatile void __iomem *addr)
 {
 	return be16_to_cpu(readw(addr));
 }
 
-static inline unsigned int ioread32be(const volatile void __iomem *addr)
+static inline __attribute__((always_inline)) unsigned int ioread32be(
+	const volatile void __iomem *addr)
 {
 	return be32_to_cpu(readl(addr));
 }
 
-static inline void iowrite16be(u16 value, volatile void __iomem *addr)
+static inline __attribute__((always_inline)) void iowrite16be(
+	u16 value, volatile void __iomem *addr)
 {
 	writew(cpu_to_be16(value), addr);
 }
 
-static inline void iowrite32be(u32 value, volatile void __iomem *addr)
+static inline __attribute__((always_inline)) void iowrite32be(
+	u32 value, volatile void __iomem *addr)
 {
 	writel(cpu_to_be32(value), addr);
 }
 
-static inline void ioread32_rep(const volatile void __iomem *addr, void *buf,
-				unsigned long count)
+static inline __attribute__((always_inline)) void ioread32_rep(
+	const volatile void __iomem *addr, void *buf, unsigned long count)
 {
 	u32 *p = (u32 *)buf;
 
@@ -53,8 +57,8 @@ static inline void ioread32_rep(const volatile void __iomem *addr, void *buf,
 		*p++ = readl(addr);
 }
 
-static inline void iowrite32_rep(volatile void __iomem *addr, const void *buf,
-				 unsigned long count)
+static inline __attribute__((always_inline)) void iowrite32_rep(
+	volatile void __iomem *addr, const void *buf, unsigned long count)
 {
 	const u32 *p = (const u32 *)buf;
 

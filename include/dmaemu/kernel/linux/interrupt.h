@@ -79,10 +79,11 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler,
 			 irq_handler_t thread_fn, unsigned long flags,
 			 const char *name, void *dev_id);
 
-/** request_irq() - request_threaded_irq() without a threaded handler. */
-static inline int request_irq(unsigned int irq, irq_handler_t handler,
-			      unsigned long flags, const char *name,
-			      void *dev_id)
+/** request_irq() - request_threaded_irq() without a threaded handler
+ * (always inlined: an unhandled-irq report names the driver's line). */
+static inline __attribute__((always_inline)) int request_irq(
+	unsigned int irq, irq_handler_t handler, unsigned long flags,
+	const char *name, void *dev_id)
 {
 	return request_threaded_irq(irq, handler, NULL, flags, name, dev_id);
 }

@@ -9,7 +9,8 @@
 
 #include <linux/io.h>
 
-static inline u64 lo_hi_readq(const volatile void __iomem *addr)
+static inline __attribute__((always_inline)) u64 lo_hi_readq(
+	const volatile void __iomem *addr)
 {
 	const volatile u32 __iomem *p = (const volatile u32 __iomem *)addr;
 	u32 low = readl(p), high = readl(p + 1);
@@ -17,7 +18,8 @@ static inline u64 lo_hi_readq(const volatile void __iomem *addr)
 	return low + ((u64)high << 32);
 }
 
-static inline void lo_hi_writeq(u64 val, volatile void __iomem *addr)
+static inline __attribute__((always_inline)) void lo_hi_writeq(
+	u64 val, volatile void __iomem *addr)
 {
 	volatile u32 __iomem *p = (volatile u32 __iomem *)addr;
 

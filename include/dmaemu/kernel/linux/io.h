@@ -48,17 +48,21 @@ void iounmap(volatile void __iomem *addr);
 /*
  * readX() and writeX() for one width and ordering (@relaxed: the
  * _relaxed variants); the macros are the x86 kernel's names for the same
- * job, and are undefined again below.
+ * job, and are undefined again below.  These accessors are always
+ * inlined, at -O0 too: the code address of a register write is then the
+ * driver's line, which the reports of a device's fault name.
  */
 #define build_mmio_read(name, type, bytes, relaxed)                  \
-	static inline type name(const volatile void __iomem *addr)   \
+	static inline __attribute__((always_inline)) type name(      \
+		const volatile void __iomem *addr)                   \
 	{                                                            \
 		return (type)dmaemu_mmio_read(addr, bytes, relaxed); \
 	}
-#define build_mmio_write(name, type, bytes, relaxed)                     \
-	static inline void name(type value, volatile void __iomem *addr) \
-	{                                                                \
-		dmaemu_mmio_write(addr, value, bytes, relaxed);          \
+#define build_mmio_write(name, type, bytes, relaxed)            \
+	static inline __attribute__((always_inline)) void name( \
+		type value, volatile void __iomem *addr)        \
+	{                                                       \
+		dmaemu_mmio_write(addr, value, bytes, relaxed); \
 	}
 
 /*
@@ -86,32 +90,32 @@ build_mmio_write(writeq_relaxed, u64, 8, 1)
 #undef build_mmio_read
 #undef build_mmio_write
 
-static inline unsigned int ioread8(const volatile void __iomem *addr)
+static inline __attribute__((always_inline)) unsigned int ioread8(const volatile void __iomem *addr)
 {
 	return readb(addr);
 }
 
-static inline unsigned int ioread16(const volatile void __iomem *addr)
+static inline __attribute__((always_inline)) unsigned int ioread16(const volatile void __iomem *addr)
 {
 	return readw(addr);
 }
 
-static inline unsigned int ioread32(const volatile void __iomem *addr)
+static inline __attribute__((always_inline)) unsigned int ioread32(const volatile void __iomem *addr)
 {
 	return readl(addr);
 }
 
-static inline void iowrite8(u8 value, volatile void __iomem *addr)
+static inline __attribute__((always_inline)) void iowrite8(u8 value, volatile void __iomem *addr)
 {
 	writeb(value, addr);
 }
 
-static inline void iowrite16(u16 value, volatile void __iomem *addr)
+static inline __attribute__((always_inline)) void iowrite16(u16 value, volatile void __iomem *addr)
 {
 	writew(value, addr);
 }
 
-static inline void iowrite32(u32 value, volatile void __iomem *addr)
+static inline __attribute__((always_inline)) void iowrite32(u32 value, volatile void __iomem *addr)
 {
 	writel(value, addr);
 }
