@@ -272,6 +272,7 @@ script_tests = \
 	tests/scripts/removed-api.sh \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/report-site.sh \
+	tests/scripts/rmw.sh \
 	tests/scripts/report-policy.sh \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
@@ -290,6 +291,7 @@ AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/valgrind-rx.c \
 	tests/scripts/report-site-prog.c \
+	tests/scripts/rmw-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
 	cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci \
