@@ -20,7 +20,7 @@
 #
 # and the conditional HAVE_INSTRUMENT.  See docs/instrumentation.md.
 AC_DEFUN([DMAEMU_INSTRUMENT_FLAGS], [
-INSTRUMENT_GCC_CFLAGS="-Wp,-fsanitize=thread,--param=tsan-instrument-func-entry-exit=0,-Wno-tsan -fno-optimize-sibling-calls -fno-plt -DDMAEMU_INSTRUMENTED=1"
+INSTRUMENT_GCC_CFLAGS="-Wp,-fsanitize=thread,--param=tsan-instrument-func-entry-exit=0,-Wno-tsan -fno-builtin-memcpy -fno-builtin-memmove -fno-builtin-memset -fno-builtin-memcmp -fno-builtin-mempcpy -fno-optimize-sibling-calls -fno-plt -DDMAEMU_INSTRUMENTED=1"
 INSTRUMENT_CLANG_CFLAGS="-fsanitize=kernel-address -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-stack=0 -mllvm -asan-globals=0 -mllvm -asan-opt-same-temp=0 -fno-plt -DDMAEMU_INSTRUMENTED=1"
 INSTRUMENT_LDFLAGS="-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset,--wrap=memcmp,--wrap=bcmp,--wrap=mempcpy,--wrap=__memcpy_chk,--wrap=__memmove_chk,--wrap=__memset_chk"
 AC_CACHE_CHECK([whether $CC is Clang], [dmaemu_cv_cc_is_clang],
