@@ -10,6 +10,11 @@
  * looks for.  A compiler that checks only the first access to an address
  * (the load) leaves the store unseen: no report at all.
  *
+ * Three stores of other shapes follow the same way: a struct copy, an
+ * atomic fetch-or (what set_bit() is), a field of a packed struct.  The
+ * results are then checked (a hook must not change what the code
+ * computes).
+ *
  * After the forms, two checks of what the store does to the line:
  *
  *   lost     a 48-byte DMA_FROM_DEVICE buffer and a counter in one
@@ -18,10 +23,11 @@
  *            maintenance writes the dirty line back over the device's
  *            bytes on arm and arm64: the lost-device-write report names
  *            the RMW as the CPU's last store to the line ("rmw: lost"),
- *            not the kzalloc().  A store the model never saw would leave
- *            the line clean in the model: no report at all;
- *   picture  a line read, then changed by an RMW: dmaemu_dump_lines()
- *            shows it "R+D" (the test looks for the line).
+ *            not the kzalloc() that a store the model never saw leaves
+ *            named;
+ *   picture  a line read, then changed by an RMW:
+ *            dmaemu_line_map_print() shows it "R+D" (the test looks for
+ *            the line).
  *
  * With --fixed, the correct twin: every store is made before the map
  * (the CPU is done with the buffer when it hands it over): no report.
@@ -94,6 +100,29 @@ FORM form_preinc(uint32_t *cnt)
 	++*cnt; /* rmw: preinc */
 }
 
+/* Not an RMW, but the other stores of odd shapes: a whole struct (GCC
+ * checks it as a range), an atomic RMW (GCC leaves the operation to the
+ * hook), a field of a packed struct (an unaligned access). */
+FORM form_copy(struct hdr *dst, const struct hdr *src)
+{
+	*dst = *src; /* rmw: copy */
+}
+
+FORM form_atomic(unsigned long *word)
+{
+	__atomic_fetch_or(word, 8UL, __ATOMIC_RELAXED); /* rmw: atomic */
+}
+
+struct __attribute__((packed)) wire {
+	uint8_t type;
+	uint32_t len;
+};
+
+FORM form_packed(struct wire *w, uint32_t n)
+{
+	w->len += n; /* rmw: packed */
+}
+
 /* A load, then a store of the same field, in one basic block. */
 FORM form_split(struct hdr *hdr)
 {
@@ -126,13 +155,28 @@ FORM form_picture(struct hdr *hdr)
 	hdr->len += 2; /* rmw: picture */
 }
 
-enum { XOR, INC, OR, ADD, RING, SHIFT, PREINC, SPLIT, NFORMS };
+enum {
+	XOR,
+	INC,
+	OR,
+	ADD,
+	RING,
+	SHIFT,
+	PREINC,
+	SPLIT,
+	COPY,
+	ATOMIC,
+	PACKED,
+	NFORMS
+};
 
 /* The correct twin (--fixed): every store before the map. */
 static bool fixed;
 
 static void forms(void **buf)
 {
+	static const struct hdr tmpl = {.seq = 7, .len = 60, .cookie = 9};
+
 	form_xor(buf[XOR], 5, 0x5a);
 	form_inc(buf[INC]);
 	form_or(buf[OR]);
@@ -141,6 +185,54 @@ static void forms(void **buf)
 	form_shift(buf[SHIFT]);
 	form_preinc((uint32_t *)buf[PREINC] + 9);
 	form_split(buf[SPLIT]);
+	form_copy(buf[COPY], &tmpl);
+	form_atomic(buf[ATOMIC]);
+	form_packed((struct wire *)((uint8_t *)buf[PACKED] + 1), 5);
+}
+
+/* Values before the forms, so that each form's result differs from it. */
+static void init(void **buf)
+{
+	((uint8_t *)buf[XOR])[5] = 0x0f;
+	((struct hdr *)buf[INC])->seq = 41;
+	((struct hdr *)buf[OR])->flags = 0x10;
+	((uint16_t *)buf[ADD])[3] = 100;
+	((struct desc *)buf[RING])[2].status = 0xff;
+	((struct hdr *)buf[SHIFT])->cookie = 0x21;
+	((uint32_t *)buf[PREINC])[9] = 9;
+	((struct hdr *)buf[SPLIT])->flags = 0x10;
+	((struct wire *)((uint8_t *)buf[PACKED] + 1))->len = 1000;
+}
+
+/* What the forms must have left (the hooks must not change the data):
+ * 0, or the name of the first form whose result is wrong. */
+static const char *verify(void **buf)
+{
+	const struct hdr *c = buf[COPY];
+
+	if (((uint8_t *)buf[XOR])[5] != 0x55)
+		return "xor";
+	if (((struct hdr *)buf[INC])->seq != 42)
+		return "inc";
+	if (((struct hdr *)buf[OR])->flags != 0x18)
+		return "or";
+	if (((uint16_t *)buf[ADD])[3] != 107)
+		return "add";
+	if (((struct desc *)buf[RING])[2].status != 0xfe)
+		return "ring";
+	if (((struct hdr *)buf[SHIFT])->cookie != 0x42)
+		return "shift";
+	if (((uint32_t *)buf[PREINC])[9] != 10)
+		return "preinc";
+	if (((struct hdr *)buf[SPLIT])->flags != 0x11)
+		return "split";
+	if (c->seq != 7 || c->len != 60 || c->cookie != 9)
+		return "copy";
+	if (*(unsigned long *)buf[ATOMIC] != 8)
+		return "atomic";
+	if (((struct wire *)((uint8_t *)buf[PACKED] + 1))->len != 1005)
+		return "packed";
+	return NULL;
 }
 
 static int run(const char *opts)
@@ -153,6 +245,7 @@ static int run(const char *opts)
 	static const uint8_t frame[48] = {0x45, 0x00, 0x00, 0x30};
 	struct rx_slot *rx;
 	dma_addr_t rd;
+	const char *bad;
 	struct hdr *h;
 	int i;
 
@@ -165,6 +258,7 @@ static int run(const char *opts)
 		if (!buf[i])
 			return 1;
 	}
+	init(buf);
 	if (fixed)
 		forms(buf);
 	for (i = 0; i < NFORMS; i++) {
@@ -174,6 +268,12 @@ static int run(const char *opts)
 	}
 	if (!fixed)
 		forms(buf);
+	/* Reads of DMA_TO_DEVICE buffers: harmless, and not reported. */
+	bad = verify(buf);
+	if (bad) {
+		fprintf(stderr, "rmw-prog: %s: wrong result\n", bad);
+		return 1;
+	}
 	for (i = 0; i < NFORMS; i++) {
 		dma_unmap_single(dev, dma[i], 256, DMA_TO_DEVICE);
 		kfree(buf[i]);

@@ -4,7 +4,8 @@
 # and -g under GCC and Clang at -O0, -O1, -O2 and -Os, runs its forms
 # (buf[i] ^= x, hdr->seq++, hdr->flags |= BIT(3), *p += n, a ring
 # descriptor's field &= ~1, a 64-bit <<=, ++*p, a load then a store of one
-# field) on every profile and backend in one process.  For each build and
+# field; and a struct copy, an atomic fetch-or, a packed field's +=) on
+# every profile and backend in one process, and checks their results.  For each build and
 # form, on every configuration: one report, cpu-access-device-owned, a
 # write, naming the line of the form.  Then the store's effects: on arm
 # and arm64 (direct and IOMMU backends) the lost-device-write of a line
@@ -30,7 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The file as the compiler is given it is the file the reports name.
 src="$top_srcdir/tests/scripts/rmw-prog.c"
 
-forms="xor inc or add ring shift preinc split"
+forms="xor inc or add ring shift preinc split copy atomic packed"
 configs=
 for p in arm arm64 x86; do
 	configs="$configs profile=$p profile=$p:swiotlb=force"
