@@ -3,7 +3,7 @@
  * cpu.c - how CPU accesses reach the model.
  *
  * How it works.  Every load and store of instrumented driver code calls a
- * hook (kasan.c) *before* it happens, and memcpy & co. of instrumented
+ * hook (kasan.c for Clang's code, tsan.c for GCC's) *before* it happens, and memcpy & co. of instrumented
  * code are routed here too (memintrin.c).  An access goes through three
  * stages, each cheaper than the next and taken far more often:
  *
