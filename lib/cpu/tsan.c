@@ -21,6 +21,9 @@
  *
  *   __tsan_readN(addr), __tsan_writeN(addr)    N = 1, 2, 4, 8, 16: the hook
  *   __tsan_unaligned_readN, _writeN            the same, not known aligned
+ *                                               (not from GCC 12, which
+ *                                               checks a packed field as a
+ *                                               range)
  *   __tsan_read_range(addr, size), _write_range   struct copies: the range
  *   __tsan_atomicN_load, _store, _exchange, _fetch_<op>,
  *   _compare_exchange_{strong,weak,val}        the hook, then the atomic
