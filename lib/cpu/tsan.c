@@ -59,9 +59,10 @@
 #define SITE __builtin_return_address(0)
 #define SC __ATOMIC_SEQ_CST
 
-#define DECLARE_PLAIN(n)                           \
-	void __tsan_read##n(void *addr);           \
-	void __tsan_write##n(void *addr);          \
+#define DECLARE_PLAIN(n)                 \
+	void __tsan_read##n(void *addr); \
+	void __tsan_write##n(void *addr)
+#define DECLARE_UNALIGNED(n)                       \
 	void __tsan_unaligned_read##n(void *addr); \
 	void __tsan_unaligned_write##n(void *addr)
 DECLARE_PLAIN(1);
@@ -69,6 +70,10 @@ DECLARE_PLAIN(2);
 DECLARE_PLAIN(4);
 DECLARE_PLAIN(8);
 DECLARE_PLAIN(16);
+DECLARE_UNALIGNED(2);
+DECLARE_UNALIGNED(4);
+DECLARE_UNALIGNED(8);
+DECLARE_UNALIGNED(16);
 void __tsan_read_range(void *addr, unsigned long size);
 void __tsan_write_range(void *addr, unsigned long size);
 void __tsan_init(void);
@@ -85,7 +90,8 @@ void __tsan_atomic_signal_fence(int mo);
 	HOOK void __tsan_write##n(void *addr)                \
 	{                                                    \
 		dmaemu__cpu_hook((uintptr_t)addr, n, true);  \
-	}                                                    \
+	}
+#define DEFINE_UNALIGNED(n)                                  \
 	HOOK void __tsan_unaligned_read##n(void *addr)       \
 	{                                                    \
 		dmaemu__cpu_hook((uintptr_t)addr, n, false); \
@@ -100,6 +106,10 @@ DEFINE_PLAIN(2)
 DEFINE_PLAIN(4)
 DEFINE_PLAIN(8)
 DEFINE_PLAIN(16)
+DEFINE_UNALIGNED(2)
+DEFINE_UNALIGNED(4)
+DEFINE_UNALIGNED(8)
+DEFINE_UNALIGNED(16)
 
 /* Struct copies and other accesses of odd sizes. */
 void __tsan_read_range(void *addr, unsigned long size)
