@@ -37,6 +37,11 @@
  * The atomic operation is always made sequentially consistent: stronger
  * than any order the caller asked for, which is allowed.
  *
+ * GCC checks no call of memcpy(), memset() and the like under this
+ * instrumentation (TSan's runtime intercepts them), and expands a small
+ * one inline, unchecked: the flags keep them calls (-fno-builtin-memcpy
+ * ...), which --wrap routes to the model (memintrin.c).
+ *
  * The access site is the return address of the entry point (cpu.h).  GCC
  * may turn a call that ends a function into a jump, which would make the
  * site the caller's caller: the flags turn sibling calls off.
