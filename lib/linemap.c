@@ -113,9 +113,32 @@ static const char *owner_name(const struct dmaemu_line_state *st)
 	return st->owner == DMAEMU_OWNER_DEVICE ? "device" : "cpu";
 }
 
+/*
+ * A line with CPU-dirty bytes is held dirty, whatever the cache model's
+ * bits say: stores the model did not see (code that is not instrumented)
+ * left them, and the model treats such a line as resident and dirty (it
+ * is never refilled over them, and a write-back writes them).
+ */
+static bool cpu_dirty_any(const struct dmaemu_line_state *st)
+{
+	unsigned int k;
+
+	for (k = 0; k < DMAEMU_LINE_MASK_WORDS; k++)
+		if (st->cpu_dirty[k])
+			return true;
+	return false;
+}
+
 static const char *cached_name(const struct dmaemu_line_state *st)
 {
+	if (cpu_dirty_any(st))
+		return "R+D";
 	return st->resident ? (st->dirty_levels ? "R+D" : "R") : "-";
+}
+
+static const char *resident_name(const struct dmaemu_line_state *st)
+{
+	return st->resident || cpu_dirty_any(st) ? "resident" : "not cached";
 }
 
 static bool colour_wanted(FILE *f, int colour)
@@ -268,8 +291,7 @@ int dmaemu_line_map_svg(struct dmaemu_machine *m, uint64_t phys, size_t len,
 			"</title>\n",
 			(unsigned long long)ml.st.phys, owner_name(&ml.st),
 			cached_name(&ml.st), (unsigned long long)ml.st.phys,
-			owner_name(&ml.st),
-			ml.st.resident ? "resident" : "not cached", ml.count[0],
+			owner_name(&ml.st), resident_name(&ml.st), ml.count[0],
 			ml.count[1], ml.count[2], ml.count[3], ml.count[4]);
 		fprintf(f, "<text x=\"%u\" y=\"%u\">0x%09llx %-6s %s</text>\n",
 			MARGIN, y + CELL_H - 4, (unsigned long long)ml.st.phys,

@@ -277,6 +277,7 @@ script_tests = \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/report-site.sh \
 	tests/scripts/report-driver-line.sh \
+	tests/scripts/rmw.sh \
 	tests/scripts/report-policy.sh \
 	tests/scripts/log-stable.sh \
 	tests/scripts/cachesim-cli.sh \
@@ -308,6 +309,7 @@ EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/valgrind-rx.c \
 	tests/scripts/report-site-prog.c \
 	tests/scripts/report-driver-line-prog.c \
+	tests/scripts/rmw-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
 	cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci \

@@ -44,7 +44,9 @@ enum dmaemu_colour {
  *     0x080001000 device R   ....ccccdddd!!!!wwww
  *
  * owner is "cpu" or "device"; $ is "-" (not cached), "R" (resident) or
- * "R+D" (resident, dirty in the model); then one character a byte: '.'
+ * "R+D" (resident and dirty: dirty in the model, or with CPU-dirty bytes,
+ * which the model holds as resident dirty data whether or not it saw the
+ * store); then one character a byte: '.'
  * the CPU's copy and memory agree, 'c' CPU-dirty (the CPU's copy is newer
  * than memory), 'd' device-changed (memory is newer than the CPU's copy),
  * '!' both, 'w' waiting in a write-combining buffer (shown over the

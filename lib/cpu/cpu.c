@@ -3,8 +3,9 @@
  * cpu.c - how CPU accesses reach the model.
  *
  * How it works.  Every load and store of instrumented driver code calls a
- * hook (kasan.c) *before* it happens, and memcpy & co. of instrumented
- * code are routed here too (memintrin.c).  An access goes through three
+ * hook (kasan.c for Clang's code, tsan.c for GCC's) *before* it happens,
+ * and memcpy & co. of instrumented code are routed here too
+ * (memintrin.c).  An access goes through three
  * stages, each cheaper than the next and taken far more often:
  *
  *   1. span check    outside every machine's reservation (stack, globals,

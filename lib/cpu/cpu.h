@@ -4,8 +4,10 @@
  * (instrumentation hooks, the cache access path, write-combining buffers,
  * prefetch, MMIO accessors).
  *
- *   kasan.c      the compiler's hooks (__asan_load4_noabort, ...): range
- *                check, then the fast path below, then dmaemu__cpu_slow()
+ *   kasan.c      Clang's hooks (__asan_load4_noabort, ...): range check,
+ *                then the fast path below, then dmaemu__cpu_slow()
+ *   tsan.c       GCC's hooks (__tsan_read4, __tsan_write4, the atomics),
+ *                the same way
  *   memintrin.c  memcpy/memset/memmove/memcmp of instrumented code
  *   cpu.c        the access path: classification, cache model, stale
  *                reads, statistics, explicit accessors, MMIO accessors
@@ -108,8 +110,8 @@ void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store,
 /*
  * The hook every instrumented access runs before it touches memory.  It
  * is always inlined, into the entry point driver code called (kasan.c's
- * hooks, the explicit accessors), whose return address is the access
- * site.  That address is taken on the slow path only: as an argument,
+ * and tsan.c's hooks, the explicit accessors), whose return address is
+ * the access site.  That address is taken on the slow path only: as an argument,
  * GCC would load it at the entry of every hook, on the host-memory path
  * too.
  */

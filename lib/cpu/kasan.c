@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * kasan.c - the entry points of the compilers' kernel-address-sanitizer
- * instrumentation, in call mode.
+ * kasan.c - the entry points of Clang's kernel-address-sanitizer
+ * instrumentation, in call mode.  (GCC's checks an address once per basic
+ * block, so the store of a read-modify-write is lost; driver code built
+ * with GCC reaches the model through tsan.c instead.)
  *
  * How it works.  Built with -fsanitize=kernel-address and the call
- * threshold at 0 (see docs/instrumentation.md for the exact flags of GCC
- * and Clang), driver code calls __asan_loadN_noabort(addr) before every
+ * threshold at 0 (see docs/instrumentation.md for the exact flags),
+ * driver code calls __asan_loadN_noabort(addr) before every
  * N-byte load and __asan_storeN_noabort(addr) before every store; an
  * access of another size calls the ...N_noabort(addr, size) variant.  A
  * kernel provides these functions (KASAN); libdmaemu provides them instead,

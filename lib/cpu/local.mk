@@ -8,4 +8,5 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/cpu/order.c \
 	lib/cpu/owncheck.c \
 	lib/cpu/prefetch.c \
+	lib/cpu/tsan.c \
 	lib/cpu/wc.c

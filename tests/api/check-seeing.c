@@ -203,6 +203,58 @@ START_TEST(test_line_map_text)
 }
 END_TEST
 
+/*
+ * A line whose CPU-dirty bytes the cache model never saw stored (code
+ * that is not instrumented, as this suite is): the model's dirty bit is
+ * clear, but the line is dirty (a write-back writes those bytes), and the
+ * picture says R+D, resident or not.
+ */
+START_TEST(test_line_map_unseen_store)
+{
+	struct dmaemu_line_state st;
+	char want[512], row[65];
+	volatile uint8_t *v;
+	uint8_t *buf;
+	uint64_t phys;
+	char *s;
+	int pass;
+
+	make("profile=arm64");
+	buf = clean_buffer(64);
+	phys = virt_to_phys(buf);
+	v = buf;
+	for (pass = 0; pass < 2; pass++) {
+		/* pass 1: the line left the cache first */
+		if (pass)
+			ck_assert_int_eq(dmaemu_cache_clean(m, phys, 64), 0);
+		if (pass)
+			ck_assert_int_eq(dmaemu_cache_invalidate(m, phys, 64),
+					 0);
+		v[5] = (uint8_t)(v[5] ^ 0x5a); /* unseen by the model */
+		ck_assert_int_eq(dmaemu_line_state(m, phys, &st), 0);
+		ck_assert_uint_eq(st.dirty_levels, 0);
+		ck_assert(st.resident == !pass);
+		ck_assert(dmaemu_line_mask_test(st.cpu_dirty, 5));
+		ck_assert_int_eq(dmaemu_line_map_print(m, phys, 64, out,
+						       DMAEMU_COLOUR_NEVER),
+				 1);
+		memset(row, '.', 64);
+		row[5] = 'c';
+		row[64] = '\0';
+		snprintf(want, sizeof(want), "    0x%09llx cpu    R+D %s\n",
+			 (unsigned long long)phys, row);
+		ck_assert_ptr_nonnull(strstr(output(), want));
+		ck_assert_int_eq(dmaemu_line_map_svg(m, phys, 64, NULL, out),
+				 1);
+		s = output();
+		ck_assert_ptr_nonnull(strstr(s, "data-cached=\"R+D\""));
+		ck_assert_ptr_nonnull(strstr(s, ": owner cpu, resident, "));
+	}
+	kfree(buf);
+	teardown();
+}
+END_TEST
+
 /* An uncached line the CPU never took: not resident, 'w' where the
  * write-combining buffers hold bytes. */
 START_TEST(test_line_map_wc)
@@ -735,6 +787,7 @@ static Suite *seeing_suite(void)
 
 	tcase_add_test(tc, test_line_map_text);
 	tcase_add_test(tc, test_line_map_wc);
+	tcase_add_test(tc, test_line_map_unseen_store);
 	tcase_add_test(tc, test_line_map_svg);
 	tcase_add_test(tc, test_line_map_bad_arguments);
 	tcase_add_loop_test(tc, test_dump, 0, 3);

@@ -33,7 +33,7 @@ int check_run(Suite *s)
 #define SKIP_WHY                                                           \
 	"instrumented driver code cannot be built in this"                 \
 	" --enable-sanitizer=" DMAEMU_SANITIZER " build (the compilers do" \
-	" not combine -fsanitize=kernel-address with "                     \
+	" not combine the instrumentation of driver code with "            \
 	"-fsanitize=" DMAEMU_SANITIZER ")"
 #else
 #define SKIP_WHY "built without the instrumentation flags"

@@ -25,8 +25,8 @@ int check_run(Suite *s);
  * @s: the suite (freed).
  *
  * For the suites of instrumented driver code in a sanitizer build
- * (--enable-sanitizer): the compilers cannot combine their
- * kernel-address-sanitizer with ASan or TSan, so such a suite is built
+ * (--enable-sanitizer): the compilers cannot combine the instrumentation
+ * of driver code with ASan or TSan, so such a suite is built
  * uninstrumented (with DMAEMU_INSTRUMENT_SKIPPED) and check_run() stands
  * for this function: it prints the TAP plan "1..0 # SKIP" with the reason.
  *

@@ -12,7 +12,7 @@
 [ -n "$SANITIZER" ] &&
 	skip_all "a --enable-sanitizer=$SANITIZER build cannot run instrumented drivers"
 [ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
-	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+	skip_all "examples not built (the compiler cannot instrument driver code)"
 command -v pkg-config >/dev/null 2>&1 || skip_all "pkg-config not found"
 pkg-config --exists check || skip_all "Check has no pkg-config file"
 

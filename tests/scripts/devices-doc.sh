@@ -10,7 +10,7 @@
 	skip_all "a --enable-sanitizer=$SANITIZER build cannot run instrumented drivers"
 prog=$top_builddir/examples/first-device/first-device
 [ -x "$prog" ] ||
-	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+	skip_all "examples not built (the compiler cannot instrument driver code)"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

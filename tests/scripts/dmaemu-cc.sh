@@ -31,7 +31,7 @@ if [ -n "$SANITIZER" ]; then
 	check "... but builds with --dmaemu-uninstrumented" [ "$rc" = 0 ]
 	check "... with the headers, without instrumentation" sh -c \
 		"grep -q -e '-I.*/include/dmaemu/kernel' '$tmp/out' &&
-		 ! grep -q kernel-address '$tmp/out'"
+		 ! grep -q DMAEMU_INSTRUMENTED '$tmp/out'"
 	done_testing
 	exit
 fi
@@ -40,14 +40,14 @@ gcc_flags=$(sed -n 's/^gcc_flags="\(.*\)"$/\1/p' "$dcc")
 # The source tree as configure spelled it (maybe with a "..").
 src=$(sed -n 's/^abs_top_srcdir="\(.*\)"$/\1/p' "$dcc")
 [ -n "$gcc_flags" ] ||
-	skip_all "this build has no instrumentation flags (no kernel-address-sanitizer)"
+	skip_all "this build has no instrumentation flags (the compiler has no sanitizer to instrument with)"
 
 # Compiling: headers and flags, nothing of the link.
 run env CC=echo "$dcc" -O2 -c x.c -o x.o
 check "compile: status 0" [ "$rc" = 0 ]
 check "compile: the source tree's headers" \
 	has "-I$src/include -I$src/include/dmaemu/kernel"
-check "compile: the instrumentation flags" has "kernel-address"
+check "compile: the instrumentation flags" has "DMAEMU_INSTRUMENTED=1"
 check "compile: the arguments in their place" has " -O2 -c x.c -o x.o"
 check "compile: the guard headers after the arguments" \
 	has " -O2 -c x.c -o x.o -I$top_builddir/include/dmaemu/kernel-guard"
@@ -56,6 +56,24 @@ for a in -S -E -M -MM; do
 	run env CC=echo "$dcc" $a x.c
 	check "$a: nothing of the link" sh -c "! grep -q -e '--wrap\|-ldmaemu' '$tmp/out'"
 done
+
+check "compile, GCC: its thread-sanitizer, for the compiler proper only" \
+	has " -Wp,-fsanitize=thread,--param=tsan-instrument-func-entry-exit=0,"
+run env CC=echo DMAEMU_CC_KIND=clang "$dcc" -O2 -c x.c -o x.o
+check "compile, Clang: its kernel-address-sanitizer, every access" \
+	has " -fsanitize=kernel-address .*-asan-opt-same-temp=0"
+# GCC's flag reaches the compiler proper through -Wp: a compile that
+# preprocesses apart would leave the code uninstrumented.
+for a in -save-temps -save-temps=obj -no-integrated-cpp x.i; do
+	run env CC=echo DMAEMU_CC_KIND=gcc "$dcc" -c "$a" x.c
+	check "GCC, $a: refused (status 2), runs nothing" \
+		sh -c "[ $rc = 2 ] && [ ! -s '$tmp/out' ]"
+	check "GCC, $a: says why" grep -q "uninstrumented" "$tmp/err"
+	run env CC=echo DMAEMU_CC_KIND=clang "$dcc" -c "$a" x.c
+	check "Clang, $a: accepted" [ "$rc" = 0 ]
+done
+run env CC=echo DMAEMU_CC_KIND=gcc "$dcc" --dmaemu-uninstrumented -c -save-temps x.c
+check "GCC, -save-temps, uninstrumented: accepted" [ "$rc" = 0 ]
 
 # Linking: the --wrap flags and the libraries, after the arguments.
 run env CC=echo "$dcc" -o prog x.o -lm
@@ -79,10 +97,10 @@ run env CC=echo "$dcc" --dmaemu-uninstrumented -o prog x.c
 check "--dmaemu-uninstrumented: the headers and -ldmaemu" \
 	has "-I$src/include .* -ldmaemu -lpthread"
 check "--dmaemu-uninstrumented: no instrumentation, no --wrap" \
-	sh -c "! grep -q -e 'kernel-address\|--wrap' '$tmp/out'"
+	sh -c "! grep -q -e 'DMAEMU_INSTRUMENTED\|--wrap' '$tmp/out'"
 run env CC=false "$dcc" --dmaemu-uninstrumented --dmaemu-show -c x.c
 check "--dmaemu-uninstrumented --dmaemu-show: shown, not run" \
-	sh -c "[ $rc = 0 ] && grep -q '^false -I' '$tmp/out' && ! grep -q kernel-address '$tmp/out'"
+	sh -c "[ $rc = 0 ] && grep -q '^false -I' '$tmp/out' && ! grep -q DMAEMU_INSTRUMENTED '$tmp/out'"
 
 # The compiler's status is dmaemu-cc's.
 run env CC=false "$dcc" -c x.c

@@ -10,7 +10,7 @@
 [ -n "$SANITIZER" ] &&
 	skip_all "a --enable-sanitizer=$SANITIZER build cannot run instrumented drivers"
 [ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
-	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+	skip_all "examples not built (the compiler cannot instrument driver code)"
 command -v bash >/dev/null && command -v python3 >/dev/null ||
 	skip_all "tools/driver-mutants.sh needs bash and python3"
 

@@ -9,7 +9,7 @@
 [ -n "$SANITIZER" ] &&
 	skip_all "a --enable-sanitizer=$SANITIZER build cannot run instrumented drivers"
 [ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
-	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+	skip_all "examples not built (the compiler cannot instrument driver code)"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

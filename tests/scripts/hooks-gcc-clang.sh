@@ -12,7 +12,7 @@ lib="$top_builddir/lib/.libs/libdmaemu.so"
 [ -z "$SANITIZER" ] ||
 	skip_all "dmaemu-cc cannot build instrumented driver code in this" \
 		"--enable-sanitizer=$SANITIZER build (the compilers do not" \
-		"combine -fsanitize=kernel-address with -fsanitize=$SANITIZER)"
+		"combine the instrumentation of driver code with -fsanitize=$SANITIZER)"
 [ -x "$cc_wrapper" ] || skip_all "tools/dmaemu-cc not built"
 [ -f "$lib" ] || skip_all "libdmaemu.so not built"
 nm -D "$lib" | grep -q ' T dmaemu_dma_write$' ||

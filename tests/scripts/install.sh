@@ -296,8 +296,8 @@ rx_behaves() {
 dcc=$dest$bindir/dmaemu-cc
 if [ -n "$SANITIZER" ]; then
 	skip "the installed dmaemu-cc: a --enable-sanitizer=$SANITIZER build cannot run instrumented code"
-elif ! "$dcc" --dmaemu-show -c x.c | grep -q kernel-address; then
-	skip "the installed dmaemu-cc: the compiler has no kernel-address-sanitizer"
+elif ! "$dcc" --dmaemu-show -c x.c | grep -q DMAEMU_INSTRUMENTED; then
+	skip "the installed dmaemu-cc: this build has no instrumentation flags"
 else
 	# Every -I and -L of the command is a directory of the install.
 	"$dcc" --dmaemu-show -o rx rx.c | tr ' ' '\n' | grep -e '^-[IL]' |

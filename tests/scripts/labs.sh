@@ -11,7 +11,7 @@
 [ -n "$SANITIZER" ] &&
 	skip_all "a --enable-sanitizer=$SANITIZER build cannot run instrumented labs"
 [ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
-	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+	skip_all "examples not built (the compiler cannot instrument driver code)"
 
 lab="$top_builddir/tools/dmaemu-lab"
 labs="$top_srcdir/examples/labs"

@@ -10,7 +10,7 @@
 [ -z "$SANITIZER" ] ||
 	skip_all "dmaemu-cc cannot build instrumented driver code in this" \
 		"--enable-sanitizer=$SANITIZER build (the compilers do not" \
-		"combine -fsanitize=kernel-address with -fsanitize=$SANITIZER)"
+		"combine the instrumentation of driver code with -fsanitize=$SANITIZER)"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

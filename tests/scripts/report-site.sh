@@ -12,7 +12,7 @@
 [ -z "$SANITIZER" ] ||
 	skip_all "dmaemu-cc cannot build instrumented driver code in this" \
 		"--enable-sanitizer=$SANITIZER build (the compilers do not" \
-		"combine -fsanitize=kernel-address with -fsanitize=$SANITIZER)"
+		"combine the instrumentation of driver code with -fsanitize=$SANITIZER)"
 cc="$top_builddir/tools/dmaemu-cc"
 [ -x "$cc" ] || skip_all "tools/dmaemu-cc not built"
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # symbols.sh - libdmaemu exports exactly its public API: every dmaemu_
 # function a public header declares, every kernel-personality function,
-# the compiler's instrumentation hooks (__asan_*) and the linker's --wrap
+# the compilers' instrumentation hooks (__asan_*, __tsan_*) and the linker's --wrap
 # targets (__wrap_*); never an internal dmaemu__ name.
 . "$top_srcdir/tests/runner/tap.sh"
 
@@ -23,7 +23,7 @@ else
 fi
 
 undeclared=
-for s in $(grep -v '^__asan_\|^__wrap_' "$tmp/exported"); do
+for s in $(grep -v '^__asan_\|^__tsan_\|^__wrap_' "$tmp/exported"); do
 	grep -rqw -- "$s" "$top_srcdir/include" || undeclared="$undeclared $s"
 done
 if [ -z "$undeclared" ]; then
@@ -51,7 +51,9 @@ for s in dma_map_single_attrs dma_alloc_attrs dma_sync_single_for_cpu \
 done
 # The hooks are left out of sanitizer builds (they would clash with the
 # sanitizer's runtime).
-for s in __asan_load4_noabort __asan_store8_noabort __asan_loadN_noabort; do
+for s in __asan_load4_noabort __asan_store8_noabort __asan_loadN_noabort \
+	__tsan_read4 __tsan_write8 __tsan_write_range __tsan_atomic32_fetch_or \
+	__tsan_init; do
 	if [ -n "$SANITIZER" ]; then
 		skip "$s: not in a --enable-sanitizer=$SANITIZER build"
 	else

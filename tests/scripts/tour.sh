@@ -9,7 +9,7 @@
 [ -z "$SANITIZER" ] ||
 	skip_all "a --enable-sanitizer=$SANITIZER build cannot build instrumented driver code"
 [ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
-	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+	skip_all "examples not built (the compiler cannot instrument driver code)"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

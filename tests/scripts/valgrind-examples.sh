@@ -37,7 +37,7 @@ esac
 [ -n "$VALGRIND" ] && "$VALGRIND" --version >/dev/null 2>&1 ||
 	skip_all "valgrind not found"
 [ -x "$top_builddir/examples/copy-engine/copy-engine" ] ||
-	skip_all "examples not built (the compiler has no kernel-address-sanitizer)"
+	skip_all "examples not built (the compiler cannot instrument driver code)"
 
 part=${DMAEMU_VALGRIND_PART:-examples}
 case $part in

@@ -190,8 +190,8 @@ END_TEST
  * the line dirty in the model again.
  */
 /* What uninstrumented code does: stores the model never sees. */
-static __attribute__((no_sanitize_address)) void plain_fill(uint8_t *p,
-							    uint8_t v, size_t n)
+static __attribute__((no_sanitize_address, no_sanitize_thread)) void plain_fill(
+	uint8_t *p, uint8_t v, size_t n)
 {
 	volatile uint8_t *q = p;
 
