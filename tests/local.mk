@@ -281,6 +281,7 @@ script_tests = \
 	tests/scripts/trace.sh \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \
+	tests/scripts/library-sites.sh \
 	tests/scripts/valgrind-stale.sh \
 	tests/scripts/valgrind-examples.sh \
 	tests/scripts/driver-mutants.sh
