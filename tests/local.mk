@@ -284,12 +284,14 @@ script_tests = \
 	tests/scripts/library-sites.sh \
 	tests/scripts/valgrind-stale.sh \
 	tests/scripts/valgrind-examples.sh \
+	tests/scripts/valgrind-poll.sh \
 	tests/scripts/driver-mutants.sh
 TESTS += $(script_tests)
 # labs.sh builds the labs with the project's warnings, as errors.
 AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/valgrind-rx.c \
+	tests/scripts/poll-prog.c \
 	tests/scripts/report-site-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \

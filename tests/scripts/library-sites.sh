@@ -1,15 +1,16 @@
 #!/bin/sh
 # library-sites.sh - the library's own work is never blamed on a driver,
-# nor a driver's bug on the library.  Every example (examples/*/) and both
-# variants of every lab (examples/labs/*/) run on every profile (arm,
-# arm64, x86) through every backend (direct, swiotlb=force, iommu=1):
+# nor a driver's bug on the library.  Every example (examples/*/), the
+# polling drivers of tests/scripts/poll-prog.c and both variants of every
+# lab (examples/labs/*/) run on every profile (arm, arm64, x86) through
+# every backend (direct, swiotlb=force, iommu=1):
 #
 #   - no report, of any program, may name a site inside the library
 #     (lib/, devices/, cachesim/, or an address in libdmaemu*.so): a
 #     bounce copy, a device model's data path or a routed mem* function
 #     that the library calls is not the driver's access;
-#   - the examples and the labs' fixed variants are correct drivers: they
-#     make no report at all.
+#   - the examples, the polling drivers and the labs' fixed variants are
+#     correct drivers: they make no report at all.
 #
 # Whether the data comes out right is examples.sh's and labs.sh's to
 # check, on the backend each program is written for: some check what
@@ -80,6 +81,23 @@ for p in $profiles; do
 		"$top_builddir/examples/display/display" "$p" "$tmp/frame.png"
 done
 
+# 2. The polling drivers of valgrind-poll.sh: a page pool's receive pages
+#    on the network card (DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC, each
+#    half synced for the card while the card owns the page: under
+#    swiotlb=force, bounce copies of pages the device owns) and the copy
+#    engine.
+prog="$tmp/poll-prog"
+if CC=$CC "$cc" -g -o "$prog" "$top_srcdir/tests/scripts/poll-prog.c" \
+	-ldmaemu-devices -lpthread >"$prog.build" 2>&1; then
+	for p in $profiles; do
+		run "poll-prog nic on $p" yes "$prog" nic "$p"
+		run "poll-prog ce on $p" yes "$prog" ce "$p"
+	done
+else
+	not_ok "poll-prog.c builds"
+	sed 's/^/# /' "$prog.build"
+fi
+
 # lab_conf DIR VAR: the setting VAR of the lab in DIR (read in a subshell).
 lab_conf() {
 	(
@@ -89,7 +107,7 @@ lab_conf() {
 	)
 }
 
-# 2. The labs, both variants, built as valgrind-examples.sh builds them.
+# 3. The labs, both variants, built as valgrind-examples.sh builds them.
 labs=0
 for dir in "$top_srcdir"/examples/labs/*/; do
 	[ -f "$dir/lab.conf" ] || continue
@@ -121,7 +139,7 @@ for dir in "$top_srcdir"/examples/labs/*/; do
 done
 [ $labs -gt 0 ] || not_ok "no labs found in $top_srcdir/examples/labs"
 
-# 3. The pattern finds a library site, as the report prints it.
+# 4. The pattern finds a library site, as the report prints it.
 printf 'SUMMARY: dmaemu: cpu-access-device-owned ../lib/dma/swiotlb.c:486 in bounce\n' >"$tmp/s"
 check "a SUMMARY at lib/dma/swiotlb.c counts as inside the library" \
 	sh -c "grep -Eq -- '$libsite' '$tmp/s'"
