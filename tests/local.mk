@@ -285,13 +285,13 @@ script_tests = \
 	tests/scripts/valgrind-stale.sh \
 	tests/scripts/valgrind-examples.sh \
 	tests/scripts/valgrind-poll.sh \
+	tests/scripts/poll-threads.sh \
 	tests/scripts/driver-mutants.sh
 TESTS += $(script_tests)
 # labs.sh builds the labs with the project's warnings, as errors.
 AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
 EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/valgrind-rx.c \
-	tests/scripts/poll-prog.c \
 	tests/scripts/report-site-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
@@ -310,6 +310,13 @@ install_tests = \
 	tests/scripts/install.sh
 TESTS += $(install_tests)
 EXTRA_DIST += $(install_tests) tests/scripts/option-values.c
+
+# The polling drivers, uninstrumented (poll-threads.sh), so that the
+# sanitizer builds run them too; valgrind-poll.sh and library-sites.sh
+# build them with dmaemu-cc.
+check_PROGRAMS += tests/scripts/poll-prog
+tests_scripts_poll_prog_LDADD = devices/libdmaemu-devices.la \
+	lib/libdmaemu.la -lpthread
 
 # man-drift.sh compares dmaemu(7) with the options' values on each
 # profile, which this program prints.

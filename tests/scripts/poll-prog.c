@@ -2,8 +2,10 @@
 /*
  * poll-prog.c - correct drivers that poll what a device writes, built with
  * dmaemu-cc (instrumented) by valgrind-poll.sh, which runs them under
- * Helgrind and DRD, and by library-sites.sh, which runs them on every
- * profile and backend.  The machine runs with sched=threads: the device
+ * Helgrind, DRD and Memcheck, and by library-sites.sh, which runs them on
+ * every profile and backend; built uninstrumented as tests/scripts/
+ * poll-prog for poll-threads.sh, which runs them in the sanitizer builds
+ * (ThreadSanitizer).  The machine runs with sched=threads: the device
  * models run on their own threads, free.
  *
  *   ce PROFILE     the copy engine copies messages into a mailbox in

@@ -99,6 +99,48 @@ START_TEST(test_views_alias)
 }
 END_TEST
 
+/*
+ * The hardware's aliases: MEM and the CPU copy once more, outside the
+ * reservation (classify knows nothing of them), the same bytes at other
+ * addresses, in every bank.  Under Memcheck the devices use the drivers'
+ * views.
+ */
+START_TEST(test_device_aliases)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nbanks; i++) {
+		struct dmaemu__bank *b = &m->bank[i];
+		uint64_t phys = b->phys + b->size - 0x1000;
+		uint8_t *mem = dmaemu__phys_mem(m, phys);
+		uint8_t *cpu = dmaemu__phys_cpu(m, phys);
+		uint8_t *dmem = dmaemu__phys_dev_mem(m, phys);
+		uint8_t *dcpu = dmaemu__phys_dev_cpu(m, phys);
+		struct dmaemu__where w;
+
+		ck_assert_ptr_nonnull(dmem);
+		ck_assert_ptr_nonnull(dcpu);
+		if (dmaemu__on_memcheck) {
+			ck_assert_ptr_eq(dmem, mem);
+			ck_assert_ptr_eq(dcpu, cpu);
+			continue;
+		}
+		ck_assert_ptr_ne(dmem, mem);
+		ck_assert_ptr_ne(dcpu, cpu);
+		ck_assert(!dmaemu__classify(dmem, &w));
+		ck_assert(!dmaemu__classify(dcpu, &w));
+		dmem[3] = 0x3c;
+		ck_assert_int_eq(mem[3], 0x3c);
+		ck_assert_int_eq(cpu[3], 0);
+		cpu[4] = 0x4d;
+		ck_assert_int_eq(dcpu[4], 0x4d);
+		ck_assert_int_eq(dmem[4], 0);
+	}
+	ck_assert_ptr_null(dmaemu__phys_dev_mem(m, m->bank[0].phys - 1));
+	ck_assert_ptr_null(dmaemu__phys_dev_cpu(m, m->bank[0].phys - 1));
+}
+END_TEST
+
 START_TEST(test_protection)
 {
 	char p[5];
@@ -381,6 +423,7 @@ static Suite *physmem_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_views_alias);
+	tcase_add_test(tc, test_device_aliases);
 	tcase_add_test(tc, test_protection);
 	tcase_add_test(tc, test_classify);
 	tcase_add_test(tc, test_views_skewed);
