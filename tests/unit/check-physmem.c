@@ -11,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include <linux/dma-mapping.h>
 #include <linux/mm_types.h>
 
 #include "check-run.h"
 #include "dma/dma.h"
+#include "dmaemu/device.h"
 #include "fixture.h"
 
 #ifdef HAVE_VALGRIND_VALGRIND_H
@@ -138,6 +141,51 @@ START_TEST(test_device_aliases)
 	}
 	ck_assert_ptr_null(dmaemu__phys_dev_mem(m, m->bank[0].phys - 1));
 	ck_assert_ptr_null(dmaemu__phys_dev_cpu(m, m->bank[0].phys - 1));
+}
+END_TEST
+
+/*
+ * A device's reads and writes of DRAM go through the aliases, never the
+ * drivers' views: with the page's MEM and CPU-copy views made read-only,
+ * a device writes a coherent buffer and reads it back, snooped (x86) or
+ * not (arm64); a write through a driver's view would fault.
+ */
+START_TEST(test_device_uses_aliases)
+{
+	static const char *const profiles[] = {
+		"profile=arm64:log_path=/dev/null",
+		"profile=x86:log_path=/dev/null"};
+	struct dmaemu_machine *mm;
+	struct dmaemu_device *dd;
+	uint8_t *mem, *cpu, got[64];
+	dma_addr_t dma;
+	uint64_t phys;
+	void *buf;
+
+	if (dmaemu__on_memcheck)
+		return; /* the devices use the drivers' views there */
+	mm = dmaemu_machine_create(profiles[_i]);
+	ck_assert_ptr_nonnull(mm);
+	dd = dmaemu_device_create(mm, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(dd);
+	buf = dma_alloc_coherent(dmaemu_device_to_dev(dd), 4096, &dma,
+				 GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	phys = dma; /* the direct backend: bus address = physical */
+	mem = dmaemu__phys_mem(mm, phys);
+	cpu = dmaemu__phys_cpu(mm, phys);
+	ck_assert_int_eq(mprotect(mem, 4096, PROT_READ), 0);
+	ck_assert_int_eq(mprotect(cpu, 4096, PROT_READ), 0);
+	fixture_dev_fill(dd, dma, 0x6b, 64);
+	ck_assert_int_eq(dmaemu_dma_read(dd, dma, got, sizeof(got)), 0);
+	ck_assert_int_eq(mprotect(mem, 4096, PROT_READ | PROT_WRITE), 0);
+	ck_assert_int_eq(mprotect(cpu, 4096, PROT_READ | PROT_WRITE), 0);
+	ck_assert(fixture_all(got, 0x6b, sizeof(got)));
+	ck_assert(fixture_all(mem, 0x6b, 64));
+	dma_free_coherent(dmaemu_device_to_dev(dd), 4096, buf, dma);
+	dmaemu_device_destroy(dd);
+	ck_assert_uint_eq(dmaemu_report_count(mm, NULL), 0);
+	dmaemu_machine_destroy(mm);
 }
 END_TEST
 
@@ -424,6 +472,7 @@ static Suite *physmem_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_views_alias);
 	tcase_add_test(tc, test_device_aliases);
+	tcase_add_loop_test(tc, test_device_uses_aliases, 0, 2);
 	tcase_add_test(tc, test_protection);
 	tcase_add_test(tc, test_classify);
 	tcase_add_test(tc, test_views_skewed);
