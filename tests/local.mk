@@ -288,11 +288,14 @@ script_tests = \
 	tests/scripts/trace.sh \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \
+	tests/scripts/library-sites.sh \
 	tests/scripts/valgrind-stale.sh \
 	tests/scripts/valgrind-examples.sh \
 	tests/scripts/valgrind-labs-1.sh \
 	tests/scripts/valgrind-labs-2.sh \
 	tests/scripts/valgrind-labs-3.sh \
+	tests/scripts/valgrind-poll.sh \
+	tests/scripts/poll-threads.sh \
 	tests/scripts/driver-mutants.sh
 TESTS += $(script_tests)
 # labs.sh builds the labs with the project's warnings, as errors.
@@ -346,6 +349,13 @@ install_tests = \
 	tests/scripts/install.sh
 TESTS += $(install_tests)
 EXTRA_DIST += $(install_tests) tests/scripts/option-values.c
+
+# The polling drivers, uninstrumented (poll-threads.sh), so that the
+# sanitizer builds run them too; valgrind-poll.sh and library-sites.sh
+# build them with dmaemu-cc.
+check_PROGRAMS += tests/scripts/poll-prog
+tests_scripts_poll_prog_LDADD = devices/libdmaemu-devices.la \
+	lib/libdmaemu.la -lpthread
 
 # man-drift.sh compares dmaemu(7) with the options' values on each
 # profile, which this program prints.

@@ -1225,7 +1225,7 @@ struct stale_read {
 static void note_dirty_plain(struct dmaemu_machine *m, uint64_t phys,
 			     size_t len, struct stale_read *st)
 {
-	const uint8_t *cpu = dmaemu__phys_cpu(m, phys);
+	const uint8_t *cpu = dmaemu__phys_dev_cpu(m, phys);
 	const uint8_t *twin = dmaemu__phys_twin(m, phys);
 	size_t i;
 
@@ -1414,8 +1414,8 @@ static void move_data(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
 		      size_t len, bool write, bool snoop, struct stale_read *st,
 		      size_t *wc_old)
 {
-	uint8_t *mem = dmaemu__phys_mem(m, phys);
-	uint8_t *cpu = snoop ? dmaemu__phys_cpu(m, phys) : NULL;
+	uint8_t *mem = dmaemu__phys_dev_mem(m, phys);
+	uint8_t *cpu = snoop ? dmaemu__phys_dev_cpu(m, phys) : NULL;
 	uint8_t *twin = snoop ? dmaemu__phys_twin(m, phys) : NULL;
 
 	while (len) {

@@ -249,6 +249,9 @@ struct dmaemu__bank {
 	uint8_t *twin;	    /* TWIN copy */
 	uint8_t *wc;	    /* write-combining alias: MEM mapped again */
 	uint8_t *nomap;	    /* PROT_NONE cookie window, same size */
+	uint8_t *dev_mem;   /* MEM mapped again, outside the reservation:
+			     * the devices' alias (physmem.c) */
+	uint8_t *dev_cpu;   /* the CPU copy mapped again, the same way */
 	struct page *pages; /* one per page, indexed by (phys - bank phys) */
 };
 

@@ -554,7 +554,8 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		if (ordered)
 			dmaemu__order_cpu(m, w.phys, n, store, false,
 					  site_now(), &acc->oseq);
-		dmaemu__own_check(acc, m, w.phys, n, store, own);
+		if (!acc->kernel)
+			dmaemu__own_check(acc, m, w.phys, n, store, own);
 		return n;
 	case DMAEMU__REGION_UNCACHED:
 		n = w.bank->size - (w.phys - w.bank->phys);
@@ -618,6 +619,7 @@ void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store, const void *site)
 	acc.n = 0;
 	acc.oseq = 0;
 	acc.stale = false;
+	acc.kernel = false;
 	acc.stale_due = false;
 	acc.host = addr;
 	acc.len = size;
@@ -645,8 +647,10 @@ static size_t entry_part(uintptr_t a, size_t n, uintptr_t base, uintptr_t len)
 	return len - off < n ? len - off : n;
 }
 
-void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
-			  const void *site)
+/* dmaemu__cpu_range_at(); @kernel: the kernel's own copy (no ownership
+ * check). */
+static void range_access(const void *addr, size_t len, bool store,
+			 const void *site, bool kernel)
 {
 	uintptr_t a = (uintptr_t)addr, end = a + len;
 	uintptr_t lo = __atomic_load_n(&dmaemu__span_lo, __ATOMIC_RELAXED);
@@ -667,6 +671,7 @@ void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
 	acc.n = 0;
 	acc.oseq = 0;
 	acc.stale = false;
+	acc.kernel = kernel;
 	acc.stale_due = false;
 	acc.host = (uintptr_t)addr;
 	acc.len = len;
@@ -690,6 +695,19 @@ void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
 		dmaemu__own_flush(&acc);
 	if (site)
 		dmaemu__call_leave(&call);
+}
+
+void dmaemu__cpu_range_at(const void *addr, size_t len, bool store,
+			  const void *site)
+{
+	range_access(addr, len, store, site, false);
+}
+
+void dmaemu__cpu_kernel_copy(void *dst, const void *src, size_t len)
+{
+	range_access(src, len, false, NULL, true);
+	range_access(dst, len, true, NULL, true);
+	memcpy(dst, src, len);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -886,6 +904,12 @@ void dmaemu_cpu_read_once(const volatile void *addr, void *res, size_t size)
 		memcpy(res, (const void *)addr, size);
 	}
 	dmaemu__cpu_stale_fix((const void *)addr, res, size);
+}
+
+int dmaemu__cpu_copy_at(void *dst, const void *src, size_t len, bool write,
+			const void *site)
+{
+	return cpu_copy(dst, src, len, write, site);
 }
 
 int dmaemu_cpu_read(void *dst, const void *src, size_t len)

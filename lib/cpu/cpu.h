@@ -134,6 +134,24 @@ static inline void dmaemu__cpu_range(const void *addr, size_t len, bool store)
 	dmaemu__cpu_range_at(addr, len, store, NULL);
 }
 
+/*
+ * The kernel's own copy of @len bytes from @src to @dst, made inside a DMA
+ * API call (swiotlb's bounce): the cache model sees its loads and stores
+ * as any CPU copy's, but the ownership check does not run: the copy is
+ * what the API call does with the buffer, never the driver's access, and
+ * the call's own checks judge the hand-over.  Any other report it makes
+ * names the API call's caller, the driver's line.
+ */
+void dmaemu__cpu_kernel_copy(void *dst, const void *src, size_t len);
+
+/*
+ * dmaemu_cpu_read() (@write false) or dmaemu_cpu_write() for a library
+ * function that copies on the driver's behalf (sg_copy_to_buffer()):
+ * reports name @site, the driver's call, not the library's.
+ */
+int dmaemu__cpu_copy_at(void *dst, const void *src, size_t len, bool write,
+			const void *site);
+
 /* Is the line holding @phys resident in some level of the model?  Takes
  * the cache lock. */
 bool dmaemu__cpu_resident(struct dmaemu_machine *m, uint64_t phys);
@@ -210,6 +228,7 @@ struct dmaemu__own_acc {
 	struct dmaemu_machine *m;
 	unsigned int n;	   /* runs in use; 0 = nothing to report */
 	bool store, stale; /* a store; a stale read was reported */
+	bool kernel;	   /* the kernel's own copy: no ownership check */
 	uintptr_t host;	   /* the access: its first byte, set by the caller */
 	size_t len;	   /* and its length */
 	uint64_t oseq;	   /* its clock for the ordering checks (0: none yet) */

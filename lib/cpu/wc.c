@@ -343,7 +343,7 @@ static bool write_byte(struct dmaemu_machine *m, struct wc_buf *b,
 	if (!bit_get(b->pending, i))
 		return false;
 	if (!bit_get(b->captured, i)) {
-		b->val[i] = *dmaemu__phys_mem(m, b->chunk + i);
+		b->val[i] = *dmaemu__phys_dev_mem(m, b->chunk + i);
 		bit_set(b->captured, i);
 		b->captured_any = true;
 	}

@@ -23,9 +23,10 @@
  *
  * Copies.  sg_copy_from_buffer() and sg_copy_to_buffer() copy as the CPU
  * would, through the model: every line of the entries' linear-map data is
- * loaded or stored through the CPU access path (dmaemu_cpu_write()), so a
- * copy out of a buffer the device changed behind the CPU's back is a stale
- * read, exactly as an instrumented memcpy would be.
+ * loaded or stored through the CPU access path (as dmaemu_cpu_write()
+ * does), so a copy out of a buffer the device changed behind the CPU's back
+ * is a stale read, exactly as an instrumented memcpy would be, reported at
+ * the driver's call of sg_copy_*(), not inside the library.
  */
 #include "config.h"
 
@@ -264,11 +265,13 @@ int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pages,
 
 /*
  * Copy between @buf and the data of at most @nents entries, the CPU doing
- * the copy.  Stops at the end of the list, of @buflen, or at an entry that
- * cannot be copied (reported).  Return: bytes copied.
+ * the copy for the driver's call at @site (the line its reports name).
+ * Stops at the end of the list, of @buflen, or at an entry that cannot be
+ * copied (reported).  Return: bytes copied.
  */
 static size_t copy_buffer(struct scatterlist *sgl, unsigned int nents,
-			  void *buf, size_t buflen, bool to_buffer)
+			  void *buf, size_t buflen, bool to_buffer,
+			  const void *site)
 {
 	const char *fn =
 		to_buffer ? "sg_copy_to_buffer" : "sg_copy_from_buffer";
@@ -299,9 +302,11 @@ static size_t copy_buffer(struct scatterlist *sgl, unsigned int nents,
 			n = buflen - done;
 		data = (uint8_t *)dmaemu__page_address(page) + sg->offset;
 		if (to_buffer)
-			ret = dmaemu_cpu_read((uint8_t *)buf + done, data, n);
+			ret = dmaemu__cpu_copy_at((uint8_t *)buf + done, data,
+						  n, false, site);
 		else
-			ret = dmaemu_cpu_write(data, (uint8_t *)buf + done, n);
+			ret = dmaemu__cpu_copy_at(data, (uint8_t *)buf + done,
+						  n, true, site);
 		if (ret)
 			break;
 		done += n;
@@ -323,7 +328,8 @@ static size_t copy_buffer(struct scatterlist *sgl, unsigned int nents,
 size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents,
 			   const void *buf, size_t buflen)
 {
-	return copy_buffer(sgl, nents, (void *)(uintptr_t)buf, buflen, false);
+	return copy_buffer(sgl, nents, (void *)(uintptr_t)buf, buflen, false,
+			   __builtin_return_address(0));
 }
 
 /**
@@ -341,5 +347,6 @@ size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents,
 size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf,
 			 size_t buflen)
 {
-	return copy_buffer(sgl, nents, buf, buflen, true);
+	return copy_buffer(sgl, nents, buf, buflen, true,
+			   __builtin_return_address(0));
 }

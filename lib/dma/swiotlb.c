@@ -483,7 +483,7 @@ static void bounce(struct dmaemu_machine *m, uint64_t dst, uint64_t src,
 
 		if (n > size)
 			n = size;
-		dmaemu_cpu_read(d, sp, n);
+		dmaemu__cpu_kernel_copy(d, sp, n);
 		d += n;
 		sp += n;
 		dst += n;

@@ -1319,7 +1319,7 @@ static int mem_copy(struct dmaemu_machine *m, uint64_t phys, uint8_t *buf,
 		size_t chunk =
 			DMAEMU__PAGE_SIZE - (phys & (DMAEMU__PAGE_SIZE - 1));
 		pthread_mutex_t *stripe = dmaemu__stripe_of(m, phys);
-		uint8_t *mem = b->mem + (phys - b->phys);
+		uint8_t *mem = dmaemu__phys_dev_mem(m, phys);
 
 		if (chunk > len)
 			chunk = len;
@@ -1422,8 +1422,8 @@ static __attribute__((target("avx2"))) bool read_clean_avx2(uint8_t *buf,
 bool dmaemu__mem_read_clean(struct dmaemu_machine *m, uint64_t phys, void *buf,
 			    size_t len)
 {
-	const uint8_t *mem = dmaemu__phys_mem(m, phys);
-	const uint8_t *cpu = dmaemu__phys_cpu(m, phys);
+	const uint8_t *mem = dmaemu__phys_dev_mem(m, phys);
+	const uint8_t *cpu = dmaemu__phys_dev_cpu(m, phys);
 	const uint8_t *twin = dmaemu__phys_twin(m, phys);
 	bool clean;
 

@@ -85,6 +85,15 @@ int dmaemu__mem_fd(struct dmaemu_machine *m, uint64_t phys, uint64_t *off);
 uint8_t *dmaemu__phys_mem(struct dmaemu_machine *m, uint64_t phys);
 uint8_t *dmaemu__phys_cpu(struct dmaemu_machine *m, uint64_t phys);
 uint8_t *dmaemu__phys_twin(struct dmaemu_machine *m, uint64_t phys);
+/*
+ * MEM and the CPU copy at @phys through the hardware's aliases: the host
+ * addresses a device's access (and the model's copies that stand for the
+ * hardware) use, never the ones drivers use, so that Helgrind, DRD and
+ * TSan, which know memory by address, do not take the emulated hardware's
+ * accesses for data races of the program (physmem.c).
+ */
+uint8_t *dmaemu__phys_dev_mem(struct dmaemu_machine *m, uint64_t phys);
+uint8_t *dmaemu__phys_dev_cpu(struct dmaemu_machine *m, uint64_t phys);
 uint8_t *dmaemu__phys_view(struct dmaemu_machine *m, uint64_t phys,
 			   enum dmaemu__region view);
 

@@ -29,6 +29,17 @@
  * Classifying a host address is then one subtraction and compare (is it in
  * this machine's reservation?), one shift (which slot?) and one compare
  * (below the bank size, or in the guard?).
+ *
+ * The hardware's aliases.  MEM and the CPU copy are mapped once more each,
+ * outside the reservation (dev_mem, dev_cpu): a device's reads and writes
+ * of DRAM, and the model's copies that stand for the hardware, go through
+ * them.  Helgrind, DRD and TSan know memory by its address, so the device
+ * thread's copy into a descriptor and the driver's READ_ONCE() of it
+ * through the uncached view are two unrelated addresses to them: the
+ * emulated hardware's accesses are never a data race of the program,
+ * while two driver threads that share a word of emulated memory without a
+ * lock still are.  Under Memcheck the devices use the drivers' views,
+ * whose bytes' definedness is what Memcheck checks.
  */
 #include "config.h"
 
@@ -152,6 +163,20 @@ static int map_bank(struct dmaemu_machine *m, struct dmaemu__bank *b,
 		}
 	}
 
+	/* The hardware's aliases of MEM and of the CPU copy (above). */
+	b->dev_mem = dmaemu__mmap(NULL, b->size, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_NORESERVE, b->memfd, 0);
+	if (b->dev_mem == MAP_FAILED) {
+		b->dev_mem = NULL;
+		return -errno;
+	}
+	b->dev_cpu = dmaemu__mmap(NULL, b->size, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_NORESERVE, b->cpufd, 0);
+	if (b->dev_cpu == MAP_FAILED) {
+		b->dev_cpu = NULL;
+		return -errno;
+	}
+
 	/* Outside emulated DRAM, so neither drivers nor devices reach it. */
 	b->pages = dmaemu__calloc(npages, sizeof(*b->pages));
 	if (!b->pages)
@@ -249,7 +274,12 @@ void dmaemu__physmem_fini(struct dmaemu_machine *m)
 		if (b->cpufd >= 0)
 			close(b->cpufd);
 		b->memfd = b->cpufd = -1;
+		if (b->dev_mem)
+			munmap(b->dev_mem, b->size);
+		if (b->dev_cpu)
+			munmap(b->dev_cpu, b->size);
 		b->mem = b->cpu = b->twin = b->wc = b->nomap = NULL;
+		b->dev_mem = b->dev_cpu = NULL;
 	}
 	dmaemu__free(m->vmap_phys);
 	m->vmap_phys = NULL;
@@ -358,6 +388,26 @@ uint8_t *dmaemu__phys_cpu(struct dmaemu_machine *m, uint64_t phys)
 uint8_t *dmaemu__phys_twin(struct dmaemu_machine *m, uint64_t phys)
 {
 	return dmaemu__phys_view(m, phys, DMAEMU__REGION_TWIN);
+}
+
+/* Under Memcheck, the views drivers use: their bytes' definedness is
+ * what Memcheck checks (base.h), and it keeps it per address. */
+uint8_t *dmaemu__phys_dev_mem(struct dmaemu_machine *m, uint64_t phys)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, 1);
+
+	if (!b)
+		return NULL;
+	return (dmaemu__on_memcheck ? b->mem : b->dev_mem) + (phys - b->phys);
+}
+
+uint8_t *dmaemu__phys_dev_cpu(struct dmaemu_machine *m, uint64_t phys)
+{
+	struct dmaemu__bank *b = dmaemu__bank_of_phys(m, phys, 1);
+
+	if (!b)
+		return NULL;
+	return (dmaemu__on_memcheck ? b->cpu : b->dev_cpu) + (phys - b->phys);
 }
 
 /**

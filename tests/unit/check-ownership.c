@@ -881,6 +881,113 @@ START_TEST(test_partial_write_and_reuse)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* The library's own copies                                               */
+/* ---------------------------------------------------------------------- */
+
+/* The newest report names this file's line @line, and no library file. */
+static void names_driver_line(int line)
+{
+	struct dmaemu_report r;
+	char want[64];
+
+	ck_assert_int_eq(dmaemu_report_get(m, dmaemu_report_kept(m) - 1, &r),
+			 0);
+	snprintf(want, sizeof(want), "check-ownership.c:%d", line);
+	ck_assert_msg(strstr(r.where, want), "where \"%s\", not %s", r.where,
+		      want);
+	ck_assert_ptr_null(strstr(r.text, "SUMMARY: dmaemu: "
+					  "cpu-access-device-owned ../lib/"));
+}
+
+/*
+ * A page pool's receive page (drivers/net's page_pool with
+ * PP_FLAG_DMA_SYNC_DEV, DMA_BIDIRECTIONAL for XDP_TX): mapped whole with
+ * DMA_ATTR_SKIP_CPU_SYNC, each half handed to the device with
+ * dma_sync_single_range_for_device() while the device already owns the
+ * page, received, synced back for the CPU, recycled.  Behind swiotlb each
+ * sync copies between the page and its bounce buffer: the kernel's copy,
+ * never the driver's access, so no report on any profile or backend.  The
+ * driver's own store into the page while the device owns it still is one,
+ * naming the driver's line.
+ */
+START_TEST(test_bounce_copies_silent)
+{
+	struct page *pg;
+	uint8_t *buf;
+	dma_addr_t d;
+	int k, line;
+
+	start(_i);
+	pg = alloc_pages(GFP_KERNEL, 0);
+	ck_assert_ptr_nonnull(pg);
+	buf = page_address(pg);
+	memset(buf, 'P', 4096);
+	d = dma_map_page_attrs(dev, pg, 0, 4096, DMA_BIDIRECTIONAL,
+			       DMA_ATTR_SKIP_CPU_SYNC);
+	ck_assert(!dma_mapping_error(dev, d));
+	for (k = 0; k < 4; k++) {
+		size_t off = (size_t)(k % 2) * 2048;
+
+		dma_sync_single_range_for_device(dev, d, off, 2048,
+						 DMA_BIDIRECTIONAL);
+		dev_fill(d + off, 'a' + k, 1500);
+		dma_sync_single_range_for_cpu(dev, d, off, 2048,
+					      DMA_BIDIRECTIONAL);
+		ck_assert(fixture_all(buf + off, 'a' + k, 1500));
+		poke(buf + off + 1600, 'C'); /* the CPU's half now */
+	}
+	dma_sync_single_for_device(dev, d, 4096, DMA_BIDIRECTIONAL);
+	/* A second hand-over with no access between: legal, and a copy. */
+	dma_sync_single_for_device(dev, d, 4096, DMA_BIDIRECTIONAL);
+	ck_assert_uint_eq(count(NULL), 0);
+	line = __LINE__ + 1;
+	*(volatile uint8_t *)(buf + 100) = 'X';
+	one_report("cpu-access-device-owned", 0, virt_to_phys(buf) + 100, 1);
+	names_driver_line(line);
+	dma_unmap_page_attrs(dev, d, 4096, DMA_BIDIRECTIONAL,
+			     DMA_ATTR_SKIP_CPU_SYNC);
+	__free_pages(pg, 0);
+}
+END_TEST
+
+/*
+ * sg_copy_to_buffer() is the CPU copying for the driver: out of entries
+ * the device owns, a report that names the driver's call of it, not the
+ * library's copy; after dma_sync_sg_for_cpu(), none.
+ */
+START_TEST(test_sg_copy_names_driver)
+{
+	struct scatterlist sg[2];
+	uint8_t *a, *b, out[2048];
+	int n, line;
+
+	start(_i);
+	a = kmalloc(1024, GFP_KERNEL);
+	b = kmalloc(1024, GFP_KERNEL);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], a, 1024);
+	sg_set_buf(&sg[1], b, 1024);
+	n = dma_map_sg(dev, sg, 2, DMA_FROM_DEVICE);
+	ck_assert_int_ge(n, 1);
+	line = __LINE__ + 1;
+	ck_assert_uint_eq(sg_copy_to_buffer(sg, 2, out, sizeof(out)), 2048);
+	/* Each entry is one access; the second is a repeat of the first. */
+	ck_assert_uint_eq(count("cpu-access-device-owned"), 1);
+	ck_assert_uint_eq(count(NULL), 1);
+	names_driver_line(line);
+	expected++;
+	dma_sync_sg_for_cpu(dev, sg, 2, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(sg_copy_to_buffer(sg, 2, out, sizeof(out)), 2048);
+	ck_assert_uint_eq(count(NULL), 1);
+	dma_unmap_sg(dev, sg, 2, DMA_FROM_DEVICE);
+	kfree(a);
+	kfree(b);
+}
+END_TEST
+
 static Suite *ownership_suite(void)
 {
 	Suite *s = suite_create("ownership");
@@ -908,6 +1015,8 @@ static Suite *ownership_suite(void)
 	tcase_add_loop_test(tc, test_partial_lines_word_aligned, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_non_consistent_synced, 0, VARIANTS);
 	tcase_add_loop_test(tc, test_partial_write_and_reuse, 0, VARIANTS);
+	tcase_add_loop_test(tc, test_bounce_copies_silent, 0, VARIANTS);
+	tcase_add_loop_test(tc, test_sg_copy_names_driver, 0, VARIANTS);
 	suite_add_tcase(s, tc);
 	return s;
 }

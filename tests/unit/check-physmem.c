@@ -11,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include <linux/dma-mapping.h>
 #include <linux/mm_types.h>
 
 #include "check-run.h"
 #include "dma/dma.h"
+#include "dmaemu/device.h"
 #include "fixture.h"
 
 #ifdef HAVE_VALGRIND_VALGRIND_H
@@ -96,6 +99,93 @@ START_TEST(test_views_alias)
 	ck_assert_ptr_null(dmaemu__phys_mem(m, b->phys - 1));
 	ck_assert_ptr_null(dmaemu__phys_cpu(m, b->phys + b->size));
 	ck_assert_ptr_null(dmaemu__phys_view(m, phys, DMAEMU__REGION_MMIO));
+}
+END_TEST
+
+/*
+ * The hardware's aliases: MEM and the CPU copy once more, outside the
+ * reservation (classify knows nothing of them), the same bytes at other
+ * addresses, in every bank.  Under Memcheck the devices use the drivers'
+ * views.
+ */
+START_TEST(test_device_aliases)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nbanks; i++) {
+		struct dmaemu__bank *b = &m->bank[i];
+		uint64_t phys = b->phys + b->size - 0x1000;
+		uint8_t *mem = dmaemu__phys_mem(m, phys);
+		uint8_t *cpu = dmaemu__phys_cpu(m, phys);
+		uint8_t *dmem = dmaemu__phys_dev_mem(m, phys);
+		uint8_t *dcpu = dmaemu__phys_dev_cpu(m, phys);
+		struct dmaemu__where w;
+
+		ck_assert_ptr_nonnull(dmem);
+		ck_assert_ptr_nonnull(dcpu);
+		if (dmaemu__on_memcheck) {
+			ck_assert_ptr_eq(dmem, mem);
+			ck_assert_ptr_eq(dcpu, cpu);
+			continue;
+		}
+		ck_assert_ptr_ne(dmem, mem);
+		ck_assert_ptr_ne(dcpu, cpu);
+		ck_assert(!dmaemu__classify(dmem, &w));
+		ck_assert(!dmaemu__classify(dcpu, &w));
+		dmem[3] = 0x3c;
+		ck_assert_int_eq(mem[3], 0x3c);
+		ck_assert_int_eq(cpu[3], 0);
+		cpu[4] = 0x4d;
+		ck_assert_int_eq(dcpu[4], 0x4d);
+		ck_assert_int_eq(dmem[4], 0);
+	}
+	ck_assert_ptr_null(dmaemu__phys_dev_mem(m, m->bank[0].phys - 1));
+	ck_assert_ptr_null(dmaemu__phys_dev_cpu(m, m->bank[0].phys - 1));
+}
+END_TEST
+
+/*
+ * A device's reads and writes of DRAM go through the aliases, never the
+ * drivers' views: with the page's MEM and CPU-copy views made read-only,
+ * a device writes a coherent buffer and reads it back, snooped (x86) or
+ * not (arm64); a write through a driver's view would fault.
+ */
+START_TEST(test_device_uses_aliases)
+{
+	static const char *const profiles[] = {
+		"profile=arm64:log_path=/dev/null",
+		"profile=x86:log_path=/dev/null"};
+	struct dmaemu_machine *mm;
+	struct dmaemu_device *dd;
+	uint8_t *mem, *cpu, got[64];
+	dma_addr_t dma;
+	uint64_t phys;
+	void *buf;
+
+	if (dmaemu__on_memcheck)
+		return; /* the devices use the drivers' views there */
+	mm = dmaemu_machine_create(profiles[_i]);
+	ck_assert_ptr_nonnull(mm);
+	dd = dmaemu_device_create(mm, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(dd);
+	buf = dma_alloc_coherent(dmaemu_device_to_dev(dd), 4096, &dma,
+				 GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	phys = dma; /* the direct backend: bus address = physical */
+	mem = dmaemu__phys_mem(mm, phys);
+	cpu = dmaemu__phys_cpu(mm, phys);
+	ck_assert_int_eq(mprotect(mem, 4096, PROT_READ), 0);
+	ck_assert_int_eq(mprotect(cpu, 4096, PROT_READ), 0);
+	fixture_dev_fill(dd, dma, 0x6b, 64);
+	ck_assert_int_eq(dmaemu_dma_read(dd, dma, got, sizeof(got)), 0);
+	ck_assert_int_eq(mprotect(mem, 4096, PROT_READ | PROT_WRITE), 0);
+	ck_assert_int_eq(mprotect(cpu, 4096, PROT_READ | PROT_WRITE), 0);
+	ck_assert(fixture_all(got, 0x6b, sizeof(got)));
+	ck_assert(fixture_all(mem, 0x6b, 64));
+	dma_free_coherent(dmaemu_device_to_dev(dd), 4096, buf, dma);
+	dmaemu_device_destroy(dd);
+	ck_assert_uint_eq(dmaemu_report_count(mm, NULL), 0);
+	dmaemu_machine_destroy(mm);
 }
 END_TEST
 
@@ -381,6 +471,8 @@ static Suite *physmem_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_views_alias);
+	tcase_add_test(tc, test_device_aliases);
+	tcase_add_loop_test(tc, test_device_uses_aliases, 0, 2);
 	tcase_add_test(tc, test_protection);
 	tcase_add_test(tc, test_classify);
 	tcase_add_test(tc, test_views_skewed);

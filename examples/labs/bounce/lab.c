@@ -75,6 +75,7 @@ int main(int argc, char **argv)
 	struct blk b = {0};
 	uint8_t want[BLK], *out = NULL, *in = NULL;
 	dma_addr_t out_dma, in_dma;
+	uint64_t in_phys;
 	bool ok = false, mapped = false;
 	size_t i;
 
@@ -127,8 +128,16 @@ int main(int argc, char **argv)
 	mapped = true;
 	if (blk_cmd(&b, DMAEMU_LEGACY_CMD_READ, in_dma, 0, BLK))
 		goto out;
-	lab_show(lab, dmaemu_phys_view(lab->m, in_dma, DMAEMU_REGION_LINEAR),
-		 BLK, "the bounce buffer, after the device wrote the block");
+	/* The memory behind the bus address: the bounce buffer, or with
+	 * iommu=1 (no bouncing) the buffer itself, behind its IOVA. */
+	if (dmaemu_iommu_iova_to_phys(b.d, in_dma, &in_phys))
+		in_phys = in_dma;
+	lab_show(lab, dmaemu_phys_view(lab->m, in_phys, DMAEMU_REGION_LINEAR),
+		 BLK,
+		 in_phys == in_dma
+			 ? "the bounce buffer, after the device wrote the block"
+			 : "the buffer behind the IOVA, after the device wrote "
+			   "the block");
 #ifdef LAB_FIXED
 	/* FIX: dma_sync_single_for_cpu() copies the bounce buffer to the
 	 * driver's buffer (and does the cache work on arm) before the CPU
