@@ -121,7 +121,8 @@ TESTS += $(api_tests)
 if HAVE_INSTRUMENT
 api_instr_tests = \
 	tests/api/check-dma-direct \
-	tests/api/check-fidelity
+	tests/api/check-fidelity \
+	tests/api/check-report-repeats
 check_PROGRAMS += $(api_instr_tests)
 TESTS += $(api_instr_tests)
 endif
@@ -129,6 +130,8 @@ tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
 tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_fidelity_CFLAGS = $(instr_cflags)
 tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_report_repeats_CFLAGS = $(instr_cflags)
+tests_api_check_report_repeats_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 
 # The copy engine with its reference driver (examples/copy-engine), built
 # uninstrumented here so that the sanitizer builds run it too.
@@ -282,6 +285,7 @@ script_tests = \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \
 	tests/scripts/valgrind-stale.sh \
+	tests/scripts/report-threads.sh \
 	tests/scripts/valgrind-examples.sh \
 	tests/scripts/driver-mutants.sh
 TESTS += $(script_tests)
