@@ -123,7 +123,8 @@ if HAVE_INSTRUMENT
 api_instr_tests = \
 	tests/api/check-dma-direct \
 	tests/api/check-fidelity \
-	tests/api/check-shared-line
+	tests/api/check-shared-line \
+	tests/api/check-report-repeats
 check_PROGRAMS += $(api_instr_tests)
 TESTS += $(api_instr_tests)
 endif
@@ -133,6 +134,8 @@ tests_api_check_fidelity_CFLAGS = $(instr_cflags)
 tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_shared_line_CFLAGS = $(instr_cflags)
 tests_api_check_shared_line_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_report_repeats_CFLAGS = $(instr_cflags)
+tests_api_check_report_repeats_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 
 # The copy engine with its reference driver (examples/copy-engine), built
 # uninstrumented here so that the sanitizer builds run it too.
@@ -290,6 +293,7 @@ script_tests = \
 	tests/scripts/labs.sh \
 	tests/scripts/library-sites.sh \
 	tests/scripts/valgrind-stale.sh \
+	tests/scripts/report-threads.sh \
 	tests/scripts/valgrind-examples.sh \
 	tests/scripts/valgrind-labs-1.sh \
 	tests/scripts/valgrind-labs-2.sh \

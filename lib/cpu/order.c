@@ -240,6 +240,7 @@ struct orec {
 	bool has_dold;	  /* @dold was captured */
 	uint32_t dold;	  /* the word before the device's last write */
 	uint32_t dwrites; /* device writes to the word (the seed's choice) */
+	uint32_t cstores; /* CPU stores to the word (the seed's choice) */
 };
 
 struct seen {
@@ -741,6 +742,7 @@ void dmaemu__order_cpu(struct dmaemu_machine *m, uint64_t phys, size_t len,
 			r->seq = seq;
 			r->site = site;
 			r->dseq = 0;
+			r->cstores++;
 		}
 		dmaemu__unlock(&o->lock);
 		return;
@@ -837,11 +839,15 @@ struct finding {
 /*
  * Whether the pending store @r (unordered, its context's current
  * generation) has not drained yet when a device reads it: the seed's
- * choice, fixed per store and address, so a run replays.
+ * choice, fixed per address and number of CPU stores to it, so a run
+ * replays.  Not the store's clock: that clock is the process's, and its
+ * value depends on every event before, of this machine or another, and
+ * under sched=threads on when the host ran each thread.
  */
 static bool still_pending(uint64_t seed, const struct orec *r, uint64_t p)
 {
-	uint64_t z = seed ^ (r->seq * 0x9e3779b97f4a7c15ULL) ^ (p << 17);
+	uint64_t z = seed ^ ((uint64_t)r->cstores * 0x9e3779b97f4a7c15ULL) ^
+		     (p << 17);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;

@@ -530,6 +530,62 @@ static void store_before_unmap(bool bug)
 }
 
 /*
+ * A DMA_BIDIRECTIONAL buffer the CPU takes back with sync_for_cpu and
+ * writes a field of, then syncs for the CPU again (to look at the
+ * device's next frame) without giving it back first: the second sync
+ * invalidates on arm and arm64, and the CPU's bytes are thrown away.  The
+ * twin gives the buffer back with sync_for_device between, which writes
+ * the field back; the device then writes another part of it.
+ */
+static void second_sync_for_cpu(bool bug)
+{
+	uint8_t *b = buffer(256);
+	dma_addr_t h = map(b, 256, DMA_BIDIRECTIONAL);
+
+	fixture_dev_fill(dd, h, 'D', 256);
+	dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	fixture_cpu_fill(b + 136, 'C', 8);
+	if (!bug) {
+		dma_sync_single_for_device(dev, h, 256, DMA_BIDIRECTIONAL);
+		fixture_dev_fill(dd, h + 192, 'E', 64);
+	}
+	dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	if (!bug)
+		ck_assert(fixture_cpu_sees(b + 136, 'C', 8));
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	want.kind = "lost-cpu-write";
+	want.phys = phys_of(b) + 136;
+	want.size = 8;
+	want.mask = 0xffULL << 8; /* bytes 8-15 of the third line */
+	want.text = "fix: make the stores after the last "
+		    "dma_sync_single_for_cpu(";
+	want.made = true;
+	want.last_dma = h;
+	want.last_size = 256;
+	kfree(b);
+}
+
+/*
+ * Right, not loud: a DMA_BIDIRECTIONAL buffer unmapped with
+ * DMA_ATTR_SKIP_CPU_SYNC after the CPU wrote it keeps the CPU's bytes
+ * (the unmap does no maintenance), on every profile.  The "bug" variant
+ * writes more of it.
+ */
+static void skip_sync_unmap_silent(bool bug)
+{
+	uint8_t *b = buffer(256);
+	dma_addr_t h = map(b, 256, DMA_BIDIRECTIONAL);
+
+	fixture_dev_fill(dd, h, 'D', 256);
+	dma_sync_single_for_cpu(dev, h, 256, DMA_BIDIRECTIONAL);
+	fixture_cpu_fill(b + 80, 'C', bug ? 100 : 8);
+	dma_unmap_single_attrs(dev, h, 256, DMA_BIDIRECTIONAL,
+			       DMA_ATTR_SKIP_CPU_SYNC);
+	ck_assert(fixture_cpu_sees(b + 80, 'C', bug ? 100 : 8));
+	kfree(b);
+}
+
+/*
  * Right, not loud: a kzalloc()'d receive buffer (the CPU's zeros are
  * thrown away by the map's invalidate on arm, and nobody needs them), a
  * device that writes part of it, a header the CPU writes after the unmap,
@@ -620,6 +676,8 @@ static const struct misuse_case cases[] = {
 	{"a store into a recycled receive buffer", rx_recycle_store},
 	{"a store into a recycled scatterlist", rx_recycle_sg},
 	{"a store before a DMA_BIDIRECTIONAL unmap", store_before_unmap},
+	{"a store between two syncs for the CPU", second_sync_for_cpu},
+	{"a store before an unmap that skips the sync", skip_sync_unmap_silent},
 	{"a kzalloc()'d receive buffer", kzalloc_rx_silent},
 	{"write-combined stores without wmb()", wc_no_barrier},
 	{"CPU reads a NO_KERNEL_MAPPING cookie", nomap_read},

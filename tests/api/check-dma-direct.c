@@ -1052,6 +1052,74 @@ START_TEST(test_non_consistent)
 }
 END_TEST
 
+/*
+ * Ranges that start inside a line: [60, 160) of a buffer is lines 0 to 2,
+ * the last one only from byte 128, and the map, the syncs and the unmap
+ * move all three; a CPU load of the last line's bytes while the device
+ * owns them is reported.  A device write of [100, 200) of a buffer whose
+ * last line [192, 256) the CPU took back and wrote is reported for those
+ * 8 bytes, while the device owns the lines before.
+ */
+START_TEST(test_unaligned_last_line)
+{
+	uint8_t *buf, pkt[100];
+	struct dmaemu_report r;
+	uint64_t phys, before;
+	dma_addr_t h;
+
+	make(_i, NULL);
+	buf = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	phys = virt_to_phys(buf);
+	ck_assert_uint_eq(phys % LINE, 0);
+
+	h = dma_map_single(dev, buf + 60, 100, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, h));
+	assert_owner(phys, 3 * LINE, DMAEMU_OWNER_DEVICE);
+	assert_owner(phys + 3 * LINE, LINE, DMAEMU_OWNER_CPU);
+	memset(pkt, 0x5a, sizeof(pkt));
+	before = count("device-access-cpu-owned");
+	ck_assert_int_eq(dmaemu_dma_write(dd, h, pkt, sizeof(pkt)), 0);
+	expect("device-access-cpu-owned", 0, before);
+	before = count("cpu-access-device-owned");
+	(void)cpu_sees(buf + 150, 1);
+	expect("cpu-access-device-owned", 1, before);
+	ck_assert_int_eq(dmaemu_report_get(m, dmaemu_report_kept(m) - 1, &r),
+			 0);
+	ck_assert_uint_eq(r.phys, phys + 150);
+	dma_sync_single_for_cpu(dev, h, 100, DMA_FROM_DEVICE);
+	assert_owner(phys, 4 * LINE, DMAEMU_OWNER_CPU);
+	ck_assert_int_eq(cpu_sees(buf + 60, 100), 0x5a);
+	dma_sync_single_for_device(dev, h, 100, DMA_FROM_DEVICE);
+	assert_owner(phys, 3 * LINE, DMAEMU_OWNER_DEVICE);
+	dma_unmap_single(dev, h, 100, DMA_FROM_DEVICE);
+	assert_owner(phys, 4 * LINE, DMAEMU_OWNER_CPU);
+
+	h = dma_map_single(dev, buf, 256, DMA_BIDIRECTIONAL);
+	ck_assert(!dma_mapping_error(dev, h));
+	dma_sync_single_range_for_cpu(dev, h, 3 * LINE, LINE,
+				      DMA_BIDIRECTIONAL);
+	assert_owner(phys, 3 * LINE, DMAEMU_OWNER_DEVICE);
+	assert_owner(phys + 3 * LINE, LINE, DMAEMU_OWNER_CPU);
+	buf[3 * LINE + 3] = 7;
+	before = count("device-access-cpu-owned");
+	ck_assert_int_eq(dmaemu_dma_write(dd, h + 100, pkt, sizeof(pkt)), 0);
+	expect("device-access-cpu-owned", 1, before);
+	ck_assert_int_eq(dmaemu_report_get(m, dmaemu_report_kept(m) - 1, &r),
+			 0);
+	ck_assert_uint_eq(r.phys, phys + 3 * LINE);
+	ck_assert_uint_eq(r.size, 8);
+	/* Giving the line back writes the CPU's copy over the device's 8
+	 * bytes where the device does not snoop. */
+	before = count("lost-device-write");
+	dma_sync_single_range_for_device(dev, h, 3 * LINE, LINE,
+					 DMA_BIDIRECTIONAL);
+	expect("lost-device-write", noncoherent() ? 1 : 0, before);
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	kfree(buf);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dma-direct");
@@ -1063,6 +1131,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_dev_write_cpu_read_unmap, 0, 3);
 	tcase_add_loop_test(tc, test_cpu_write_dev_read, 0, 3);
 	tcase_add_loop_test(tc, test_partial_edge_lines, 0, 3);
+	tcase_add_loop_test(tc, test_unaligned_last_line, 0, 3);
 	tcase_add_loop_test(tc, test_skip_cpu_sync, 0, 3);
 	tcase_add_loop_test(tc, test_map_invalid_memory, 0, 3);
 	tcase_add_loop_test(tc, test_bad_arguments, 0, 3);

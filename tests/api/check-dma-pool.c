@@ -230,6 +230,126 @@ START_TEST(test_poison)
 }
 END_TEST
 
+/* The newest report's text. */
+static const char *last_text(void)
+{
+	static struct dmaemu_report r;
+
+	ck_assert_uint_gt(dmaemu_report_kept(m), 0);
+	ck_assert_int_eq(dmaemu_report_get(m, dmaemu_report_kept(m) - 1, &r),
+			 0);
+	return r.text;
+}
+
+/*
+ * Blocks of 100 bytes start inside cache lines and end inside others: the
+ * poison check covers every byte of a block, its last one too, and names
+ * the first damaged byte and how many are; the bytes after a block (the
+ * next block's) are not its own.
+ */
+START_TEST(test_poison_edges)
+{
+	struct dma_pool *pool;
+	dma_addr_t h0, h1, h;
+	uint8_t *b0, *b1, *b, junk = 0x42;
+
+	mk(profiles[_i]);
+	pool = dma_pool_create("edges", dev, 100, 4, 0);
+	ck_assert_ptr_nonnull(pool);
+	b0 = dma_pool_alloc(pool, GFP_KERNEL, &h0);
+	b1 = dma_pool_alloc(pool, GFP_KERNEL, &h1);
+	ck_assert_ptr_nonnull(b0);
+	ck_assert_ptr_nonnull(b1);
+	ck_assert_uint_eq(h1 - h0, 100);
+	ck_assert(fixture_cpu_sees(b1, 0xa9, 100));
+	dma_pool_free(pool, b1, h1);
+	ck_assert(fixture_cpu_sees(b1, 0xa7, 100));
+
+	/* Intact, to its last byte: no report. */
+	b = dma_pool_alloc(pool, GFP_KERNEL, &h);
+	ck_assert_ptr_eq(b, b1);
+	ck_assert_uint_eq(count(NULL), 0);
+	dma_pool_free(pool, b, h);
+
+	/* The CPU writes the freed block's last byte. */
+	ck_assert_int_eq(dmaemu_cpu_write(b1 + 99, &junk, 1), 0);
+	b = dma_pool_alloc(pool, GFP_KERNEL, &h);
+	ck_assert_ptr_eq(b, b1);
+	ck_assert_uint_eq(count("pool-corruption"), 1);
+	ck_assert_ptr_nonnull(strstr(last_text(), "1 of 100 bytes changed, "
+						  "first at offset 99 (0x42, "
+						  "poison 0xa7)"));
+	dma_pool_free(pool, b, h);
+
+	/* The device writes bytes 3 and 99 of it: the first is named. */
+	ck_assert_int_eq(dmaemu_dma_write(ddev, h1 + 99, &junk, 1), 0);
+	ck_assert_int_eq(dmaemu_dma_write(ddev, h1 + 3, &junk, 1), 0);
+	b = dma_pool_alloc(pool, GFP_KERNEL, &h);
+	ck_assert_ptr_eq(b, b1);
+	ck_assert_uint_eq(count("pool-corruption"), 2);
+	ck_assert_ptr_nonnull(strstr(last_text(), "2 of 100 bytes changed, "
+						  "first at offset 3 (0x42"));
+	dma_pool_free(pool, b, h);
+
+	/* The byte after block 0 is block 1's, in use: no report for 0. */
+	b1 = dma_pool_alloc(pool, GFP_KERNEL, &h1);
+	ck_assert_uint_eq(h1, h0 + 100);
+	dma_pool_free(pool, b0, h0);
+	ck_assert_int_eq(dmaemu_cpu_write(b1, &junk, 1), 0);
+	b0 = dma_pool_alloc(pool, GFP_KERNEL, &h0);
+	ck_assert_uint_eq(h1 - h0, 100);
+	ck_assert_uint_eq(count(NULL), 2);
+	dma_pool_free(pool, b0, h0);
+	dma_pool_free(pool, b1, h1);
+	dma_pool_destroy(pool);
+	expected = 2;
+}
+END_TEST
+
+/*
+ * A block freed while a streaming mapping holds bytes of its last line
+ * only (a driver mapped a block's tail, the last 8 of its 100 bytes, for
+ * the device, and freed the block without unmapping it): the free is
+ * reported, naming that mapping.  Freeing the block before it, whose
+ * last line the mapping shares but none of whose bytes it holds, is not.
+ * x86, where pool blocks are ordinary cacheable memory a driver can map.
+ */
+START_TEST(test_free_mapped_tail)
+{
+	struct dma_pool *pool;
+	struct dmaemu_report r;
+	dma_addr_t h0, h1, t;
+	uint8_t *b0, *b1;
+
+	mk("x86");
+	pool = dma_pool_create("tail", dev, 100, 4, 0);
+	ck_assert_ptr_nonnull(pool);
+	b0 = dma_pool_alloc(pool, GFP_KERNEL, &h0);
+	b1 = dma_pool_alloc(pool, GFP_KERNEL, &h1);
+	ck_assert_ptr_nonnull(b0);
+	ck_assert_ptr_nonnull(b1);
+	ck_assert_uint_eq(h1 - h0, 100);
+	/* Block 1 is [100, 200) of its page: lines 1 to 3; its last 8
+	 * bytes are the only ones of line 3 it has. */
+	t = dma_map_single(dev, b1 + 92, 8, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, t));
+	dma_pool_free(pool, b0, h0);
+	ck_assert_uint_eq(count(NULL), 0);
+	dma_pool_free(pool, b1, h1);
+	ck_assert_uint_eq(count("free-of-mapped-memory"), 1);
+	ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
+	ck_assert_str_eq(r.kind_name, "free-of-mapped-memory");
+	ck_assert_ptr_nonnull(strstr(r.text, "dma_pool_free of 100 bytes"));
+	ck_assert_ptr_nonnull(strstr(r.text, "holds [0x"));
+	ck_assert_ptr_nonnull(strstr(r.where, "check-dma-pool.c"));
+	dma_unmap_single(dev, t, 8, DMA_FROM_DEVICE);
+	dma_pool_destroy(pool);
+	/* Only the free's report is this test's: the poison the free then
+	 * writes over the mapped bytes is the pool's own store. */
+	expected = count(NULL);
+}
+END_TEST
+
 /*
  * Blocks are coherent memory: on arm/arm64 they are uncached (the CPU's
  * writes are in DRAM at once, no line becomes resident), on x86 cached
@@ -431,6 +551,8 @@ static Suite *pool_suite(void)
 
 	tcase_add_checked_fixture(tp, NULL, teardown);
 	tcase_add_loop_test(tp, test_poison, 0, 3);
+	tcase_add_loop_test(tp, test_poison_edges, 0, 3);
+	tcase_add_test(tp, test_free_mapped_tail);
 	tcase_add_loop_test(tp, test_coherent_blocks, 0, 3);
 	suite_add_tcase(s, tp);
 	return s;

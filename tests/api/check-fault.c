@@ -161,6 +161,59 @@ START_TEST(test_space)
 }
 END_TEST
 
+/* n kmalloc()s of @size: '.' for each that succeeded, 'F' for a failure. */
+static void kmalloc_pattern(size_t size, char *out, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		void *p = kmalloc(size, GFP_KERNEL);
+
+		out[i] = p ? '.' : 'F';
+		kfree(p);
+	}
+	out[n] = '\0';
+}
+
+/*
+ * space at its boundary, as Linux's should_fail(): a call asking for
+ * exactly what is left fails (space must be more than the size), one
+ * byte less passes; the calls space lets through do not count for the
+ * interval; fail_page_alloc charges a block's bytes, its order's pages.
+ */
+START_TEST(test_space_boundaries)
+{
+	char got[8];
+	void *p, *q;
+
+	up("failslab=1,100,64,-1:fail_verbose=0");
+	ck_assert_ptr_null(kmalloc(64, GFP_KERNEL)); /* 64 left: fails */
+	p = kmalloc(63, GFP_KERNEL);		     /* passes: 1 left */
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_null(kmalloc(1, GFP_KERNEL)); /* 1 left: fails */
+	kfree(p);
+	fixture_finish(&m, &dd, 0);
+
+	/* 16 bytes of space, every second call: the first 8 passes by
+	 * space, then the interval counts from the second call on. */
+	up("failslab=2,100,16,-1:fail_verbose=0");
+	kmalloc_pattern(8, got, 5);
+	ck_assert_str_eq(got, "..F.F");
+	fixture_finish(&m, &dd, 0);
+
+	/* Two pages of space: an order-1 block asks for all of it and
+	 * fails; an order-0 page passes, and the next one fails. */
+	up("fail_page_alloc=1,100,8192,-1:fail_verbose=0");
+	ck_assert_ptr_null(alloc_pages(GFP_KERNEL, 1));
+	q = (void *)__get_free_pages(GFP_KERNEL, 0);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_uint_eq(__get_free_pages(GFP_KERNEL, 0), 0);
+	free_pages((unsigned long)q, 0);
+	ck_assert_uint_eq(dmaemu_fault_injected(m, DMAEMU_FAULT_PAGE_ALLOC), 2);
+	fixture_finish(&m, &dd, 0);
+}
+END_TEST
+
 static void pattern(const char *opts, char *out, unsigned int n)
 {
 	unsigned int i;
@@ -459,6 +512,7 @@ static Suite *fault_suite(void)
 	tcase_add_test(tc, test_times);
 	tcase_add_test(tc, test_interval);
 	tcase_add_test(tc, test_space);
+	tcase_add_test(tc, test_space_boundaries);
 	tcase_add_test(tc, test_probability_seed);
 	tcase_add_test(tc, test_page_alloc);
 	tcase_add_test(tc, test_dma_alloc_and_pool);

@@ -314,10 +314,11 @@ static void raw_rings(struct raw *r)
 		wreg(r, DMAEMU_NIC_REG_INT_ENABLE, DMAEMU_NIC_INT_ALL);
 }
 
-static void raw_open(struct raw *r, const char *profile, bool handler)
+static void raw_open_opts(struct raw *r, const char *profile, bool handler,
+			  const char *more)
 {
 	memset(r, 0, sizeof(*r));
-	r->m = machine(profile);
+	r->m = machine_opts(profile, more);
 	r->d = dmaemu_nic_create(r->m, "eth0");
 	ck_assert_ptr_nonnull(r->d);
 	r->dev = dmaemu_device_to_dev(r->d);
@@ -332,6 +333,11 @@ static void raw_open(struct raw *r, const char *profile, bool handler)
 		ck_assert_int_eq(request_irq(r->irq, raw_irq, 0, "raw", r), 0);
 	}
 	raw_rings(r);
+}
+
+static void raw_open(struct raw *r, const char *profile, bool handler)
+{
+	raw_open_opts(r, profile, handler, NULL);
 }
 
 static void raw_close(struct raw *r)
@@ -760,6 +766,138 @@ START_TEST(test_coalescing)
 }
 END_TEST
 
+/*
+ * What a driver polling one ring's counter and DONE bit saw while the card
+ * worked through a burst, checked against COALESCE's threshold @t: the bit
+ * is set when @t completions have come since it was last set (frames @t,
+ * 2 @t, ... of the burst), and, mid-burst, at no other time.
+ */
+struct done_watch {
+	unsigned int counter; /* TX_FRAMES or RX_FRAMES */
+	uint32_t bit;	      /* TX_DONE or RX_DONE */
+	uint32_t t;	      /* the threshold */
+	uint32_t cleared;     /* the counter read after the last clear */
+	uint32_t seen;	      /* times the bit was seen set mid-burst */
+};
+
+/* Is there a multiple of @t in [@lo, @hi]? */
+static bool multiple_in(uint32_t t, uint32_t lo, uint32_t hi)
+{
+	return lo <= hi && (hi / t) * t >= lo;
+}
+
+/* One poll of @w: the counter, INT_STATUS, the counter again; the bit
+ * seen set is cleared (write 1) and the counter read after. */
+static void done_poll(struct raw *r, struct done_watch *w, uint32_t frames)
+{
+	uint32_t a = reg(r, w->counter);
+	uint32_t st = reg(r, DMAEMU_NIC_REG_INT_STATUS);
+	uint32_t b = reg(r, w->counter);
+
+	if (b >= frames)
+		return; /* the end of the burst signals what is left */
+	if (st & w->bit) {
+		/* A crossing since the clear, frames cleared+1 .. b. */
+		ck_assert_msg(multiple_in(w->t, w->cleared + 1, b),
+			      "DONE 0x%x set with frames %u..%u, threshold %u, "
+			      "cleared at %u",
+			      w->bit, a, b, w->t, w->cleared);
+		w->seen++;
+		wreg(r, DMAEMU_NIC_REG_INT_STATUS, w->bit);
+		w->cleared = reg(r, w->counter);
+	} else {
+		/* No crossing after the clear up to a. */
+		ck_assert_msg(!multiple_in(w->t, w->cleared + 1, a),
+			      "DONE 0x%x clear with %u frames, threshold %u, "
+			      "cleared at %u",
+			      w->bit, a, w->t, w->cleared);
+	}
+}
+
+#define BURST 12
+
+/*
+ * One burst of BURST frames through the loopback under sched=lockstep
+ * with @seed, each DMA taking 10 us of emulated time, COALESCE thresholds
+ * @tx_t and @rx_t; the driver polls the counters and the DONE bits with
+ * udelay(1) between polls.  Return: how many times the TX and RX DONE
+ * bits were seen set mid-burst, in *@tx_seen and *@rx_seen.
+ */
+static void coalesce_burst(uint64_t seed, uint32_t tx_t, uint32_t rx_t,
+			   uint32_t *tx_seen, uint32_t *rx_seen)
+{
+	struct done_watch tx = {DMAEMU_NIC_REG_TX_FRAMES,
+				DMAEMU_NIC_INT_TX_DONE, tx_t, 0, 0};
+	struct done_watch rx = {DMAEMU_NIC_REG_RX_FRAMES,
+				DMAEMU_NIC_INT_RX_DONE, rx_t, 0, 0};
+	char more[96];
+	struct raw r;
+	unsigned int i, polls;
+
+	snprintf(more, sizeof(more),
+		 "sched=lockstep:seed=%llu:device_timing=latency=10us",
+		 (unsigned long long)seed);
+	raw_open_opts(&r, "arm64", false, more);
+	for (i = 0; i < RING; i++)
+		post_rx(&r, i);
+	for (i = 0; i < BURST; i++)
+		post_tx(&r, i, 60, (int)i);
+	wreg(&r, DMAEMU_NIC_REG_RX_TAIL, RING - 1);
+	wreg(&r, DMAEMU_NIC_REG_COALESCE, rx_t << 16 | tx_t);
+	wreg(&r, DMAEMU_NIC_REG_CTRL,
+	     DMAEMU_NIC_CTRL_TX_EN | DMAEMU_NIC_CTRL_RX_EN |
+		     DMAEMU_NIC_CTRL_LOOPBACK);
+	wreg(&r, DMAEMU_NIC_REG_TX_TAIL, BURST);
+	for (polls = 0; reg(&r, DMAEMU_NIC_REG_RX_FRAMES) < BURST; polls++) {
+		ck_assert_uint_lt(polls, 100000);
+		done_poll(&r, &tx, BURST);
+		done_poll(&r, &rx, BURST);
+		udelay(1);
+	}
+	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_TX_FRAMES), BURST);
+	/* The end of the burst signals what is left (nothing waits). */
+	for (polls = 0; (reg(&r, DMAEMU_NIC_REG_INT_STATUS) &
+			 (DMAEMU_NIC_INT_TX_DONE | DMAEMU_NIC_INT_RX_DONE)) !=
+			(DMAEMU_NIC_INT_TX_DONE | DMAEMU_NIC_INT_RX_DONE);
+	     polls++) {
+		ck_assert_uint_lt(polls, 100000);
+		udelay(1);
+	}
+	raw_close(&r);
+	ck_assert_uint_eq(dmaemu_report_count(r.m, NULL), 0);
+	dmaemu_machine_destroy(r.m);
+	*tx_seen = tx.seen;
+	*rx_seen = rx.seen;
+}
+
+/*
+ * COALESCE below the burst: DONE is set after exactly the threshold's
+ * number of frames, again after as many more, never in between; each
+ * ring by its own field, each field all of its 16 bits (258 is not 2).
+ * Lockstep seeds: the polls fall between the card's frames where the
+ * seed says, the same in every run.
+ */
+START_TEST(test_coalescing_threshold)
+{
+	uint32_t tx_seen = 0, rx_seen = 0, a, b;
+	uint64_t seed;
+
+	for (seed = 1; seed <= 4; seed++) {
+		coalesce_burst(seed, 3, 258, &a, &b);
+		ck_assert_uint_eq(b, 0);
+		tx_seen += a;
+		coalesce_burst(seed, 258, 4, &a, &b);
+		ck_assert_uint_eq(a, 0);
+		rx_seen += b;
+	}
+	printf("# DONE seen mid-burst: TX %u times, RX %u times in 4 seeds\n",
+	       tx_seen, rx_seen);
+	/* The polls saw the thresholds work, not only the burst's end. */
+	ck_assert_uint_gt(tx_seen, 4);
+	ck_assert_uint_gt(rx_seen, 4);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("nic");
@@ -779,6 +917,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_reset_mid_traffic, 0, 3);
 	tcase_add_loop_test(tc, test_dup, 0, 3);
 	tcase_add_test(tc, test_coalescing);
+	tcase_add_test(tc, test_coalescing_threshold);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

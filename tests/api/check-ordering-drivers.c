@@ -121,13 +121,22 @@ START_TEST(test_sweep)
 
 	for (seed = 1; seed <= SEEDS; seed++)
 		wrong += !ce_run(p, seed, true);
-	wrong += !ce_run(p, 1, false);
-	printf("# %s: %u of %u runs copied wrong\n", p, wrong, SEEDS + 1);
+	printf("# %s: %u of %u seeds copied wrong\n", p, wrong, SEEDS);
 	if (BUGGY && strcmp(p, "x86"))
 		ck_assert_msg(wrong > 0, "%s: no seed showed wrong data", p);
 	else
-		ck_assert_msg(wrong == 0, "%s: %u runs with wrong data", p,
+		ck_assert_msg(wrong == 0, "%s: %u seeds with wrong data", p,
 			      wrong);
+	/* Under sched=threads whether the engine reads a store before it
+	 * drained is the host's timing: that run is judged on its reports
+	 * (ce_run()), and on its data only where no timing makes it wrong. */
+	if (!BUGGY || !strcmp(p, "x86"))
+		ck_assert_msg(ce_run(p, 1, false),
+			      "%s, sched=threads: wrong "
+			      "data",
+			      p);
+	else
+		(void)ce_run(p, 1, false);
 }
 END_TEST
 

@@ -256,6 +256,62 @@ START_TEST(test_write_wmb_relaxed_doorbell)
 }
 END_TEST
 
+/*
+ * Two descriptors, each rung with its own writel_relaxed(), no barrier in
+ * between: the second descriptor's stores come after the first doorbell
+ * but before the second, in the same write generation.  The device reads
+ * the second one after the second doorbell: those stores are not ordered
+ * before that doorbell.  With a wmb() before each doorbell, nothing.
+ */
+START_TEST(test_write_second_relaxed_doorbell)
+{
+	struct dmaemu_report *r;
+	int barrier;
+
+	for (barrier = 0; barrier < 2; barrier++) {
+		make(NULL);
+		WRITE_ONCE(ring[0], 0x1000);
+		WRITE_ONCE(ring[1], OWN);
+		if (barrier)
+			wmb();
+		writel_relaxed(1, regs);
+		WRITE_ONCE(ring[4], 0x2000);
+		WRITE_ONCE(ring[5], OWN);
+		if (barrier)
+			wmb();
+		writel_relaxed(2, regs);
+		dev_read(4, 2);
+		expect("missing-write-barrier", barrier ? 0 : 1);
+		if (!barrier) {
+			r = last();
+			ck_assert_ptr_nonnull(
+				strstr(r->text, "relaxed doorbell"));
+			ck_assert_ptr_nonnull(
+				strstr(r->text, "fix: wmb() between the store "
+						"and the doorbell"));
+			ck_assert_ptr_nonnull(
+				strstr(r->where, "check-ordering.c"));
+		}
+		teardown();
+	}
+	make(NULL);
+}
+END_TEST
+
+/* mb() orders stores as wmb() does (it is both barriers). */
+START_TEST(test_write_mb)
+{
+	make(NULL);
+	WRITE_ONCE(ring[0], 0x1000);
+	mb();
+	WRITE_ONCE(ring[1], OWN);
+	dev_read(1, 1);
+	dev_read(0, 1);
+	dev_read(0, 2);
+	expect("missing-write-barrier", 0);
+}
+END_TEST
+
 /* Stores the device never reads need no order. */
 START_TEST(test_write_never_read)
 {
@@ -329,6 +385,37 @@ static unsigned int old_addr_seeds(const char *profile, bool barrier,
 	}
 	return old;
 }
+
+/*
+ * A barrier made after the device saw B drains A: the device's read of A
+ * is still the finding (the order was wrong), but in no seed does it get
+ * A's old value, which is memory's no more.  Without that barrier some
+ * seed does.
+ */
+START_TEST(test_data_drained_late)
+{
+	unsigned int seed, old[2] = {0, 0};
+	int barrier;
+	char opts[32];
+
+	for (barrier = 0; barrier < 2; barrier++) {
+		for (seed = 1; seed <= 32; seed++) {
+			snprintf(opts, sizeof(opts), "seed=%u", seed);
+			make(opts);
+			fill_no_barrier();
+			dev_read(1, 1);
+			if (barrier)
+				wmb();
+			old[barrier] += dev_word(0) != 0x1000;
+			expect("missing-write-barrier", 1);
+			teardown();
+		}
+	}
+	ck_assert_uint_gt(old[0], 0);
+	ck_assert_uint_eq(old[1], 0);
+	make(NULL);
+}
+END_TEST
 
 START_TEST(test_data_effect)
 {
@@ -703,10 +790,13 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_write_writel_doorbell);
 	tcase_add_test(tc, test_write_relaxed_doorbell);
 	tcase_add_test(tc, test_write_wmb_relaxed_doorbell);
+	tcase_add_test(tc, test_write_second_relaxed_doorbell);
+	tcase_add_test(tc, test_write_mb);
 	tcase_add_test(tc, test_write_never_read);
 	tcase_add_test(tc, test_write_device_overwrote);
 	tcase_add_test(tc, test_write_lock_orders);
 	tcase_add_test(tc, test_data_effect);
+	tcase_add_test(tc, test_data_drained_late);
 	tcase_add_test(tc, test_read_no_barrier);
 	tcase_add_test(tc, test_read_sites);
 	tcase_add_test(tc, test_read_data_effect);

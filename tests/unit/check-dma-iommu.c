@@ -588,6 +588,90 @@ START_TEST(sg_merge_limits)
 END_TEST
 
 /*
+ * iommu_dma_map_sg(): an entry that ends inside a page ends its segment,
+ * even when the next entry starts on a page: the rest of that page is not
+ * the next entry's bytes.  Whether the entry is one page or more, and
+ * whatever its offset; an entry that starts inside a page and crosses
+ * into the next gets both pages, and the device reads all of it.  A
+ * segment of exactly max_segment_size is one segment.
+ */
+START_TEST(sg_merge_midpage)
+{
+	struct scatterlist sg[2];
+	uint8_t *got;
+	int k, n;
+
+	start_smmu_like(_i, "mem=16M");
+	three_pages();
+	/* The order-1 blocks' second pages too: 0x91 + k. */
+	for (k = 0; k < 3; k++)
+		fixture_cpu_fill((uint8_t *)page_address(pg3[k]) + PAGE_SIZE,
+				 (uint8_t)(0x91 + k), PAGE_SIZE);
+	sg_init_table(sg, 2);
+
+	/* [0, 1000) + [0, 4096): two segments. */
+	sg_set_page(&sg[0], pg3[0], 1000, 0);
+	sg_set_page(&sg[1], pg3[1], PAGE_SIZE, 0);
+	n = dma_map_sg(dev, sg, 2, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(sg_dma_len(&sg[0]), 1000);
+	ck_assert_uint_eq(sg_dma_len(&sg[1]), PAGE_SIZE);
+	ck_assert_uint_eq(sg_dma_address(&sg[1]) & (PAGE_SIZE - 1), 0);
+	ck_assert_int_eq(dev_read_all(sg_dma_address(&sg[1]), 0x82, PAGE_SIZE),
+			 0);
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+
+	/* The same after an offset: [100, 1100) + [0, 4096). */
+	sg_set_page(&sg[0], pg3[0], 1000, 100);
+	n = dma_map_sg(dev, sg, 2, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(dev_read_all(sg_dma_address(&sg[1]), 0x82, PAGE_SIZE),
+			 0);
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+
+	/* An entry of a page and 1000 bytes ends inside its second page:
+	 * two segments. */
+	sg_set_page(&sg[0], pg3[0], PAGE_SIZE + 1000, 0);
+	n = dma_map_sg(dev, sg, 2, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(sg_dma_len(&sg[0]), PAGE_SIZE + 1000);
+	ck_assert_uint_eq(sg_dma_len(&sg[1]), PAGE_SIZE);
+	ck_assert_int_eq(
+		dev_read_all(sg_dma_address(&sg[0]) + PAGE_SIZE, 0x91, 1000),
+		0);
+	ck_assert_int_eq(dev_read_all(sg_dma_address(&sg[1]), 0x82, PAGE_SIZE),
+			 0);
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+
+	/* [3000, 5000) of a block: both of its pages are mapped, and the
+	 * device reads the 2000 bytes. */
+	sg_set_page(&sg[0], pg3[0], 2000, 3000);
+	n = dma_map_sg(dev, sg, 1, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 1);
+	ck_assert_uint_eq(sg_dma_len(&sg[0]), 2000);
+	got = malloc(2000);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_int_eq(dmaemu_dma_read(dd, sg_dma_address(&sg[0]), got, 2000),
+			 0);
+	ck_assert(fixture_all(got, 0x81, PAGE_SIZE - 3000));
+	ck_assert(fixture_all(got + PAGE_SIZE - 3000, 0x91, 2000 - 1096));
+	free(got);
+	dma_unmap_sg(dev, sg, 1, DMA_TO_DEVICE);
+
+	/* Two pages under a max_segment_size of two pages: one segment. */
+	ck_assert_int_eq(dma_set_max_seg_size(dev, 2 * PAGE_SIZE), 0);
+	sg_set_page(&sg[0], pg3[0], PAGE_SIZE, 0);
+	n = dma_map_sg(dev, sg, 2, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 1);
+	ck_assert_uint_eq(sg_dma_len(&sg[0]), 2 * PAGE_SIZE);
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+	free_three();
+	ck_assert_uint_eq(reports(NULL), 0); /* every report */
+	stop();
+}
+END_TEST
+
+/*
  * iommu_dma_map_sg(): a segment never crosses the device's segment
  * boundary: with an 8 KiB boundary three pages map as 2 + 1, the third
  * starting on the boundary.
@@ -1102,6 +1186,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, vtd_ignores_privileged);
 	tcase_add_loop_test(tc, sg_merges_pages, 0, 3);
 	tcase_add_loop_test(tc, sg_merge_limits, 0, 3);
+	tcase_add_loop_test(tc, sg_merge_midpage, 0, 3);
 	tcase_add_loop_test(tc, sg_segment_boundary, 0, 3);
 	tcase_add_test(tc, vtd_sg_one_segment_per_entry);
 	tcase_add_loop_test(tc, iova_allocator, 0, 3);
