@@ -11,7 +11,9 @@
 #                               Valgrind runs (Memcheck, Helgrind, DRD),
 #                               and make check again in an ASan+UBSan, a
 #                               TSan and a Clang build (_build-asan,
-#                               _build-tsan, _build-clang)
+#                               _build-tsan, _build-clang), and the script
+#                               tests in an in-tree build of a copy of
+#                               the tree (_build-intree)
 #
 # Ends the test run with one line "N passed, N failed" totalled over every
 # test log of every run.  Set DMAEMU_NO_APT=1 to skip the package step.
@@ -93,6 +95,32 @@ run_build() {
 	return $status
 }
 
+# make check the way most people build an autotools project: configure
+# and make in the source tree itself.  In a copy of the tree
+# (_build-intree/src; the tree itself keeps its out-of-tree builds), with
+# the tests whose verdict depends on where the build is: the script tests
+# that read the tree (make print-intree-tests); the Check suites are the
+# same programs in any build.
+run_intree() {
+	local dir="$top/_build-intree" status=0
+	rm -rf "$dir"
+	mkdir -p "$dir/src"
+	tar -C "$top" --exclude='./_build*' --exclude=./.git -cf - . |
+		tar -C "$dir/src" -xf -
+	cd "$dir/src"
+	./configure --enable-werror -q
+	if make -j"$(nproc)" >build.log 2>&1; then
+		make -j"$(nproc)" check TESTS="$(make -s print-intree-tests)" ||
+			status=1
+	else
+		tail -n 40 build.log
+		status=1
+	fi
+	tally "in-tree make check"
+	cd "$build"
+	return $status
+}
+
 run_tests() {
 	local status=0 tool vg_tests
 	make -j"$(nproc)" check || status=1
@@ -107,6 +135,7 @@ run_tests() {
 	run_build asan --enable-sanitizer=address || status=1
 	run_build tsan --enable-sanitizer=thread || status=1
 	run_build clang CC=clang || status=1
+	run_intree || status=1
 	echo "$passed passed, $failed failed, $skipped skipped"
 	return $status
 }
