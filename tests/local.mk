@@ -281,6 +281,7 @@ script_tests = \
 	tests/scripts/trace.sh \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \
+	tests/scripts/lab-cli.sh \
 	tests/scripts/valgrind-stale.sh \
 	tests/scripts/valgrind-examples.sh \
 	tests/scripts/driver-mutants.sh
@@ -322,6 +323,18 @@ tests/scripts/check-driver-tests.log: \
 	$(filter-out $(staging_logs),$(TEST_LOGS))
 tests/scripts/install.log: $(filter-out $(staging_logs),$(TEST_LOGS)) \
 	$(filter tests/scripts/check-driver-tests.log,$(TEST_LOGS))
+
+# The tests whose verdict depends on where the build tree is: the script
+# tests that read the source tree, which an in-tree build fills with
+# generated files (tools/quickstart.sh runs them in an in-tree build).
+# The Check suites, the labs and the Valgrind runs are the same programs
+# in any build.
+intree_tests = $(filter-out tests/scripts/labs.sh tests/scripts/tour.sh \
+	tests/scripts/examples.sh tests/scripts/valgrind-%.sh \
+	tests/scripts/driver-mutants.sh,$(script_tests)) $(install_tests)
+print-intree-tests:
+	@echo $(intree_tests)
+.PHONY: print-intree-tests
 
 # install.sh stages an installation and needs to know where each part goes.
 print-install-dirs:

@@ -285,7 +285,7 @@ fi
 lab=$top_builddir/tools/dmaemu-lab
 if [ -x "$lab" ]; then
 	"$lab" --help >"$tmp/labusage" 2>&1
-	sed -n 's/^.*dmaemu-lab \([a-z]*\).*/\1/p' "$tmp/labusage" |
+	sed -n 's/^.*dmaemu-lab \([a-z][a-z]*\).*/\1/p' "$tmp/labusage" |
 		sort -u >"$tmp/labcmds"
 	grep -o -e '--[a-z][a-z-]*' "$tmp/labusage" | sort -u >"$tmp/labopts"
 	section "$pagelab" COMMANDS | tags | sed 's/ .*//' | sort -u \
