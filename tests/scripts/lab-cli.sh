@@ -54,7 +54,7 @@ mkdir "$tmp/t"
 TMPDIR=$tmp/t $pipe_default "$lab" run tx-stale --no-color | true
 check "run LAB | true: no temporary folder left ($(left "$tmp/t"))" [ -z "$(left "$tmp/t")" ]
 TMPDIR=$tmp/t $pipe_default "$lab" tour --no-color | head -n 2 >"$tmp/head"
-check "tour | head: the first lines came" grep -q '^== Lab 1 of ' "$tmp/head"
+check "tour | head: the first lines came" grep -q '^== How to read the tour' "$tmp/head"
 check "tour | head: no temporary folder left ($(left "$tmp/t"))" [ -z "$(left "$tmp/t")" ]
 
 # The display lab's PNG file: removed unless a folder is named.

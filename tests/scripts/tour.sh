@@ -45,7 +45,7 @@ done
 check "labs: every lab" test "$n" -gt 0 -a \
 	"$(grep -c '^== Lab [0-9]* of ' "$tmp/labs")" = "$n"
 check "labs: the pictures of cache lines" \
-	grep -q 'bytes of the line: . same  c CPU-dirty' "$tmp/labs"
+	grep -q 'byte: . same  c CPU-dirty' "$tmp/labs"
 check "labs: rx-stale's stale read is reported" \
 	grep -q '^    SUMMARY: dmaemu: stale-cpu-read ' "$tmp/labs"
 check "labs: every one as expected" \
