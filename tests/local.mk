@@ -264,6 +264,7 @@ script_tests = \
 	tests/scripts/kernel-headers.sh \
 	tests/scripts/api-public.sh \
 	tests/scripts/readme.sh \
+	tests/scripts/docs.sh \
 	tests/scripts/tour.sh \
 	tests/scripts/symbols.sh \
 	tests/scripts/layers.sh \
@@ -340,7 +341,8 @@ print-intree-tests:
 print-install-dirs:
 	@echo "prefix='$(prefix)'; bindir='$(bindir)'; libdir='$(libdir)';" \
 		"includedir='$(includedir)'; mandir='$(mandir)';" \
-		"pkgdatadir='$(pkgdatadir)'; pkgconfigdir='$(pkgconfigdir)'"
+		"pkgdatadir='$(pkgdatadir)'; pkgconfigdir='$(pkgconfigdir)';" \
+		"docdir='$(docdir)'"
 .PHONY: print-install-dirs
 
 include $(srcdir)/tests/fuzz/local.mk
