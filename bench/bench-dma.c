@@ -11,7 +11,7 @@
  *
  *   plain   memset() through the linear map by uninstrumented code: the
  *           lines are dirty in the data (CPU != TWIN) but the cache model
- *           never saw the stores (DESIGN.md 2.3, path 3)
+ *           never saw the stores (docs/model.md, way 3)
  *   instr   a store loop compiled with the instrumentation flags
  *           (bench-dma-dirty.c, as dmaemu-cc builds driver code): every
  *           store goes through the hooks, so the lines are resident and

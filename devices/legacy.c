@@ -320,7 +320,7 @@ struct dmaemu_device *dmaemu_legacy_create(struct dmaemu_machine *m,
 		return NULL;
 	}
 	/*
-	 * The address register has 32 bits (DESIGN.md section 4): masks
+	 * The address register has 32 bits (docs/devices/legacy.md): masks
 	 * wider than that are narrowed, as firmware describing the bus would
 	 * do; a driver bound during creation that narrowed them further (an
 	 * ISA-style 24-bit part) keeps its own.

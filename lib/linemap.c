@@ -15,6 +15,8 @@
  *	'!' both	    1            1              0
  *	'w' wc		    -            -              1
  *
+ * and the $ column says whether the CPU cache holds the line: '-' no, 'R'
+ * resident, 'R+D' resident and dirty.
  * The text form prints one character a byte; the SVG form one cell a
  * byte, coloured by the same letter.  Nothing here changes the model.
  */
@@ -170,10 +172,13 @@ int dmaemu_line_map_print(struct dmaemu_machine *m, uint64_t phys, size_t len,
 		return -EINVAL;
 	}
 	paint = colour_wanted(f, colour);
+	/* The legend, under 100 columns: the bytes' key on the columns'
+	 * line, the $ column's under it. */
 	fprintf(f,
-		"    %-11s %-6s %-3s bytes of the line: . same  c CPU-dirty"
-		"  d device-changed  ! both  w write-combining\n",
-		"line", "owner", "$");
+		"    %-11s %-6s %-3s byte: . same  c CPU-dirty  d "
+		"device-changed  ! both  w write-combining\n"
+		"    %-18s $: - not cached  R cached  R+D cached and dirty\n",
+		"line", "owner", "$", "");
 	for (p = phys; p < end; p = ml.st.phys + ml.st.line_size, n++) {
 		unsigned int i;
 
@@ -254,7 +259,7 @@ int dmaemu_line_map_svg(struct dmaemu_machine *m, uint64_t phys, size_t len,
 	width = 2 * MARGIN + LABEL_W + line * CELL_W;
 	if (width < 2 * MARGIN + LEGEND_W)
 		width = 2 * MARGIN + LEGEND_W;
-	height = TOP + lines * CELL_H + 2 * CELL_H + MARGIN;
+	height = TOP + lines * CELL_H + 3 * CELL_H + MARGIN;
 	fprintf(f,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
@@ -323,6 +328,11 @@ int dmaemu_line_map_svg(struct dmaemu_machine *m, uint64_t phys, size_t len,
 			x + CELL_W + 3, y + CELL_H - 4, state_letters[i],
 			state_name[i]);
 	}
+	/* And the $ column's key. */
+	fprintf(f,
+		"<text x=\"%u\" y=\"%u\">$: - not cached  R cached  R+D "
+		"cached and dirty</text>\n",
+		MARGIN, y + 2 * CELL_H - 4);
 	fprintf(f, "</svg>\n");
 	if (ferror(f))
 		return -EIO;

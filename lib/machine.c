@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dma/dma.h"
 #include "dmaemu/sync.h"
@@ -127,10 +128,26 @@ static int create_cache(struct dmaemu_machine *m, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * On the report stream, once it is open: the line saying which keys
+ * DMAEMU_OPTIONS took over from the program (@note), and with help=1 the
+ * list of options.
+ */
+static void say_options(struct dmaemu_machine *m, const char *note)
+{
+	FILE *out = m->log ? m->log : stderr;
+
+	if (note)
+		fprintf(out, "==%d==dmaemu: %s\n", (int)getpid(), note);
+	if (m->opt.help)
+		dmaemu__options_help(&m->opt, out);
+	fflush(out);
+}
+
 struct dmaemu_machine *dmaemu_machine_create(const char *options)
 {
 	struct dmaemu_machine *m;
-	char err[512] = "";
+	char err[512] = "", *note = NULL;
 	int ret;
 
 	dmaemu__annotate_init();
@@ -141,7 +158,7 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	}
 	m->reg_index = DMAEMU__MAX_MACHINES;
 	ret = dmaemu__options_build(&m->opt, getenv("DMAEMU_OPTIONS"), options,
-				    err, sizeof(err));
+				    &note, err, sizeof(err));
 	if (ret < 0)
 		goto out_free;
 	m->line = m->opt.cache_line;
@@ -154,6 +171,9 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	ret = dmaemu__report_init(m, err, sizeof(err));
 	if (ret < 0)
 		goto out_mutexes;
+	say_options(m, note);
+	dmaemu__free(note);
+	note = NULL;
 	m->trace_clock = dmaemu_time_ns;
 	ret = dmaemu__trace_init(m, err, sizeof(err));
 	if (ret < 0)
@@ -223,6 +243,7 @@ out_free:
 	/* Only option and log_path problems are the caller's to fix. */
 	if (err[0])
 		fprintf(stderr, "dmaemu: %s\n", err);
+	dmaemu__free(note);
 	dmaemu__free(m);
 	errno = -ret;
 	return NULL;

@@ -15,7 +15,8 @@ man_subst = sed -e 's|@PACKAGE[@]|$(PACKAGE)|g' \
 	-e 's|@bindir[@]|$(bindir)|g' \
 	-e 's|@includedir[@]|$(includedir)|g' \
 	-e 's|@libdir[@]|$(libdir)|g' \
-	-e 's|@pkgdatadir[@]|$(pkgdatadir)|g'
+	-e 's|@pkgdatadir[@]|$(pkgdatadir)|g' \
+	-e 's|@docdir[@]|$(docdir)|g'
 
 $(man_pages): Makefile
 	@$(MKDIR_P) man

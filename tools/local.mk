@@ -13,6 +13,7 @@ tools/dmaemu-lab: $(srcdir)/tools/dmaemu-lab.in Makefile
 	@$(MKDIR_P) tools
 	$(AM_V_GEN)sed -e 's|@pkgdatadir[@]|$(pkgdatadir)|g' \
 		-e 's|@bindir[@]|$(bindir)|g' \
+		-e 's|@VERSION[@]|$(VERSION)|g' \
 		-e 's|@abs_top_srcdir[@]|$(abs_top_srcdir)|g' \
 		-e 's|@abs_top_builddir[@]|$(abs_top_builddir)|g' \
 		$(srcdir)/tools/dmaemu-lab.in >$@.tmp && \

@@ -11,7 +11,9 @@
 #                               Valgrind runs (Memcheck, Helgrind, DRD),
 #                               and make check again in an ASan+UBSan, a
 #                               TSan and a Clang build (_build-asan,
-#                               _build-tsan, _build-clang)
+#                               _build-tsan, _build-clang), and the script
+#                               tests in an in-tree build of a copy of
+#                               the tree (_build-intree)
 #
 # Ends the test run with one line "N passed, N failed" totalled over every
 # test log of every run.  Set DMAEMU_NO_APT=1 to skip the package step.
@@ -67,7 +69,9 @@ build_tree() {
 #            under Memcheck, Helgrind and DRD
 #   builds   make check in an ASan+UBSan, a TSan and a Clang build
 #            (_build-asan, _build-tsan, _build-clang), without the tests
-#            that run in the plain build only (make print-once-tests)
+#            that run in the plain build only (make print-rebuild-tests);
+#            then the script tests in an in-tree build of a copy of the
+#            tree (_build-intree)
 #
 # Each stage leaves a line "NAME|PASSED|FAILED|SKIPPED|STATUS|SECONDS" in
 # $results; the totals are summed from them at the end.
@@ -124,8 +128,27 @@ run_lane() {
 		other_build asan --enable-sanitizer=address
 		other_build tsan --enable-sanitizer=thread
 		other_build clang CC=clang
+		intree_build
 		;;
 	esac
+}
+
+# make check the way most people build an autotools project: configure
+# and make in the source tree itself.  In a copy of the tree
+# (_build-intree/src; the tree itself keeps its out-of-tree builds), with
+# the tests whose verdict depends on where the build is: the script tests
+# that read the tree (make print-intree-tests); the Check suites are the
+# same programs in any build.
+intree_build() {
+	local dir="$top/_build-intree"
+	rm -rf "$dir"
+	mkdir -p "$dir/src"
+	tar -C "$top" --exclude='./_build*' --exclude=./.git -cf - . |
+		tar -C "$dir/src" -xf -
+	cd "$dir/src"
+	./configure --enable-werror -q
+	stage "in-tree make check" make check \
+		TESTS="$(make -s print-intree-tests)"
 }
 
 run_tests() {

@@ -26,81 +26,91 @@ build=$(cd "$build" && pwd)
 cc="$build/tools/dmaemu-cc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 say() { printf '\n== %s\n\n' "$*"; }
 
-# Driver code needs the instrumentation: a build whose compiler has none
-# builds no examples (examples/local.mk).
-instrumented=no
-[ -x "$build/examples/copy-engine/copy-engine" ] && instrumented=yes
+# The tour runs in a subshell: a reader that stops reading (tour.sh |
+# head) ends it with SIGPIPE, silently, and this shell, which writes
+# nothing more, still removes $tmp.
+tour() {
+	# Driver code needs the instrumentation: a build whose compiler has none
+	# builds no examples (examples/local.mk).
+	instrumented=no
+	[ -x "$build/examples/copy-engine/copy-engine" ] && instrumented=yes
 
-labs_status=0
-say "1. The labs (dmaemu-lab tour)"
-if [ $instrumented = yes ]; then
-	"$build/tools/dmaemu-lab" tour || labs_status=$?
-	cat <<'EOF'
+	labs_status=0
+	say "1. The labs (dmaemu-lab tour)"
+	if [ $instrumented = yes ]; then
+		"$build/tools/dmaemu-lab" tour || labs_status=$?
+		cat <<-'EOF'
 
-Each lab on its own: dmaemu-lab list, dmaemu-lab explain LAB,
-dmaemu-lab run LAB [--fixed] [--profile arm|arm64|x86] (tools/dmaemu-lab
-in the build tree).
-EOF
-else
-	echo "    (not run: this build has no instrumented examples)"
-fi
+	Each lab on its own: dmaemu-lab list, dmaemu-lab explain LAB,
+	dmaemu-lab run LAB [--fixed] [--profile arm|arm64|x86] (tools/dmaemu-lab
+	in the build tree).
+	EOF
+	else
+		echo "    (not run: this build has no instrumented examples)"
+	fi
 
-printf '\nThe rest is a second, smaller tour: what the labs stand on.\n'
-say "2. A receive path that forgets dma_sync_single_for_cpu() (README.md)"
-awk '/^```c$/ { f = 1; next } f && /^```$/ { exit } f' \
-	"$top/README.md" >"$tmp/rx.c"
-sed 's/^/    /' "$tmp/rx.c" | sed -n '/int main/,/^    }/p'
-(cd "$tmp" && "$cc" -g rx.c -o rx)
-echo
-echo "On profile=arm64 (Linux 4.14's cache maintenance, devices do not snoop):"
-echo
-DMAEMU_OPTIONS= stdbuf -o0 "$tmp/rx" 2>&1 | sed 's/^/    /'
-cat <<'EOF'
-
-The CPU read the buffer while the device owned it, so its cache kept the
-old byte: without the sync it reads 0, not 'h', and dmaemu says which
-bytes are stale, at the moment of the read, on which line of rx.c, and
-which call was missing.
-EOF
-sed 's/profile=arm64/profile=x86/' "$tmp/rx.c" >"$tmp/rx86.c"
-(cd "$tmp" && "$cc" -g rx86.c -o rx86)
-echo
-echo "The same program on profile=x86 (devices snoop the CPU's cache):"
-echo
-DMAEMU_OPTIONS= stdbuf -o0 "$tmp/rx86" 2>&1 | sed 's/^/    /'
-cat <<'EOF'
-
-On x86 the read sees the device's data (104 is 'h') even without the sync:
-the bug is still there, and an ARM board would show it.
-EOF
-
-say "3. A correct driver: the copy engine (examples/copy-engine)"
-ce="$build/examples/copy-engine/copy-engine"
-if [ -x "$ce" ]; then
-	for p in arm arm64 x86; do
-		printf '    %-6s ' "$p:"
-		if DMAEMU_OPTIONS= "$ce" "$p" >"$tmp/ce.out" 2>&1; then
-			echo "data right, no report"
-		else
-			echo "FAILED"
-			sed 's/^/        /' "$tmp/ce.out"
-		fi
-	done
+	printf '\nThe rest is a second, smaller tour: what the labs stand on.\n'
+	say "2. A receive path that forgets dma_sync_single_for_cpu() (README.md)"
+	awk '/^```c$/ { f = 1; next } f && /^```$/ { exit } f' \
+		"$top/README.md" >"$tmp/rx.c"
+	sed 's/^/    /' "$tmp/rx.c" | sed -n '/int main/,/^    }/p'
+	(cd "$tmp" && "$cc" -g rx.c -o rx)
 	echo
-	echo "Its data sheet is docs/devices/copy-engine.md."
-else
-	echo "    (not built: this build has no instrumented examples)"
-fi
+	echo "On profile=arm64 (Linux 4.14's cache maintenance, devices do not snoop):"
+	echo
+	DMAEMU_OPTIONS= stdbuf -o0 "$tmp/rx" 2>&1 | sed 's/^/    /'
+	cat <<-'EOF'
 
-say "4. The cache simulator underneath (cachesim --demo)"
-"$build/cachesim/cachesim" --demo | sed 's/^/    /'
+	The CPU read the buffer while the device owned it, so its cache kept the
+	old byte: without the sync it reads 0, not 'h', and dmaemu says which
+	bytes are stale, at the moment of the read, on which line of rx.c, and
+	which call was missing.
+	EOF
+	sed 's/profile=arm64/profile=x86/' "$tmp/rx.c" >"$tmp/rx86.c"
+	(cd "$tmp" && "$cc" -g rx86.c -o rx86)
+	echo
+	echo "The same program on profile=x86 (devices snoop the CPU's cache):"
+	echo
+	DMAEMU_OPTIONS= stdbuf -o0 "$tmp/rx86" 2>&1 | sed 's/^/    /'
+	cat <<-'EOF'
 
-cat <<'EOF'
+	On x86 the read sees the device's data (104 is 'h') even without the sync:
+	the bug is still there, and an ARM board would show it.
+	EOF
 
-Next: README.md (how to build driver code with dmaemu-cc), docs/ (the
-manuals), tests/api/check-fidelity.c (what Linux 4.14 does to the bytes).
-EOF
-exit $labs_status
+	say "3. A correct driver: the copy engine (examples/copy-engine)"
+	ce="$build/examples/copy-engine/copy-engine"
+	if [ -x "$ce" ]; then
+		for p in arm arm64 x86; do
+			printf '    %-6s ' "$p:"
+			if DMAEMU_OPTIONS= "$ce" "$p" >"$tmp/ce.out" 2>&1; then
+				echo "data right, no report"
+			else
+				echo "FAILED"
+				sed 's/^/        /' "$tmp/ce.out"
+			fi
+		done
+		echo
+		echo "Its data sheet is docs/devices/copy-engine.md."
+	else
+		echo "    (not built: this build has no instrumented examples)"
+	fi
+
+	say "4. The cache simulator underneath (cachesim --demo)"
+	"$build/cachesim/cachesim" --demo | sed 's/^/    /'
+
+	cat <<-'EOF'
+
+	Next: README.md (how to build driver code with dmaemu-cc), docs/ (the
+	manuals), tests/api/check-fidelity.c (what Linux 4.14 does to the bytes).
+	EOF
+	exit $labs_status
+}
+
+(tour)

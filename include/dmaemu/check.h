@@ -142,7 +142,8 @@ static inline const char *dmaemu_ck_describe_(const char *why, unsigned int i)
 /**
  * dmaemu_ck_setup() - a Check fixture's setup: make the test's machine.
  * @options: its options (docs/options.md), or NULL for the defaults;
- *           DMAEMU_OPTIONS applies first, as for every machine.
+ *           DMAEMU_OPTIONS applies after them and wins, as for every
+ *           machine.
  *
  * Fails the test when the machine cannot be made.
  */

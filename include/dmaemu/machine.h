@@ -19,9 +19,12 @@ struct dmaemu_machine;
  * @options: "key=value:key=value" (see docs/options.md), or NULL for the
  *           defaults.
  *
- * Options are applied in this order, later ones winning: the defaults, the
- * environment variable DMAEMU_OPTIONS, then @options.  The new machine
- * becomes the current machine (dmaemu_machine_current()).
+ * Options are applied in this order, later ones winning: the defaults,
+ * @options, then the environment variable DMAEMU_OPTIONS (whoever runs the
+ * program has the last word, as with ASAN_OPTIONS); a key DMAEMU_OPTIONS
+ * sets to another value than @options makes one line on the report
+ * stream.  The new machine becomes the current machine
+ * (dmaemu_machine_current()).
  *
  * Return: the machine, or NULL when an option is unknown or malformed (a
  * one-line message naming the key is printed on stderr) or host memory

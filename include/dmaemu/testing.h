@@ -252,8 +252,9 @@ int dmaemu_addr_info(const void *addr, struct dmaemu_addr_info *info);
  *          itself, as coherent memory is seen on non-coherent profiles),
  *          _WC or _NOMAP.
  *
- * Accesses through the address behave as those of the view do (section
- * 2.2 of DESIGN.md); the linear map goes through the cache model.
+ * Accesses through the address behave as those of the view do
+ * (docs/model.md, "What a CPU pointer can be"); the linear map goes
+ * through the cache model.
  *
  * Return: the address; NULL with a bad-argument report for a NULL @m,
  * another region, or @phys not DRAM of @m.

@@ -188,6 +188,8 @@ struct dmaemu__options {
 	/* Fault injection (fault.c): failslab=, fail_page_alloc=, ... */
 	struct dmaemu__fault_attr fail[DMAEMU_FAULT_NPOINTS];
 	bool fail_verbose; /* a log line per injected failure */
+	/* help=1: the keys, their defaults and meaning, printed at create. */
+	bool help;
 	/* Tracing (trace.c). */
 	char trace[DMAEMU__OPT_PATH_MAX]; /* "" = no trace file */
 	bool trace_json;		  /* trace_format=json */
@@ -561,7 +563,9 @@ int dmaemu__options_parse(struct dmaemu__options *o, const char *s,
 			  const char *origin, char *err, size_t errlen);
 int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen);
 int dmaemu__options_build(struct dmaemu__options *o, const char *env,
-			  const char *str, char *err, size_t errlen);
+			  const char *str, char **note, char *err,
+			  size_t errlen);
+void dmaemu__options_help(const struct dmaemu__options *o, FILE *f);
 const char *dmaemu__profile_name(enum dmaemu__profile p);
 const char *dmaemu__option_origin(const struct dmaemu__options *o,
 				  const char *key);

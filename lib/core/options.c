@@ -9,7 +9,12 @@
  *
  * A machine's options are built in stages, later stages winning:
  *
- *   defaults  ->  DMAEMU_OPTIONS  ->  the string given to create()
+ *   defaults  ->  the string given to create()  ->  DMAEMU_OPTIONS
+ *
+ * as with the sanitizers, whose environment variable wins over what a
+ * program compiles in: whoever runs the program has the last word.  A key
+ * the environment sets to another value than the string makes one line
+ * at create (override_note()).
  *
  * Each stage is "key=value:key=value".  A key set by a stage remembers that
  * stage's name (its origin), so that an error found only once every stage
@@ -20,7 +25,9 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,6 +107,7 @@ enum {
 	K_SUPPRESSIONS,
 	K_REPORT_LIMIT,
 	K_VERBOSITY,
+	K_HELP,
 	K_CHECKS,
 	K_FAILSLAB,
 	K_FAIL_PAGE_ALLOC,
@@ -268,6 +276,7 @@ static const struct opt_key keys[K_NKEYS] = {
 			    {NULL}},
 	[K_VERBOSITY] =
 		{"verbosity", OPT_UINT, OFF(verbosity), 0, 2, 0, {NULL}},
+	[K_HELP] = {"help", OPT_BOOL, OFF(help), 0, 1, 0, {NULL}},
 	[K_CHECKS] = {"checks", OPT_CHECKS, OFF(checks), 0, 0, 0, {NULL}},
 	[K_FAILSLAB] = {"failslab",
 			OPT_FAULT,
@@ -363,6 +372,59 @@ static const struct opt_key keys[K_NKEYS] = {
 			     1U << 20,
 			     0,
 			     {NULL}},
+};
+
+/* What each key means, one line each: help=1 prints it. */
+static const char *const key_help[K_NKEYS] = {
+	[K_PROFILE] = "platform: coherence, cache maintenance, cache defaults",
+	[K_MEM] = "size of the low bank of DRAM",
+	[K_MEM_BASE] = "physical address of the low bank",
+	[K_HIGHMEM] = "size of a second bank above 4 GiB (0: none)",
+	[K_HIGHMEM_BASE] = "physical address of the high bank",
+	[K_CACHE_SIZE] = "capacity of the L1 data cache",
+	[K_CACHE_WAYS] = "associativity of the L1 data cache",
+	[K_CACHE_LINE] = "line size: the unit of every cache maintenance",
+	[K_CACHE_POLICY] = "replacement policy: lru, plru, fifo or random",
+	[K_DMA_MINALIGN] = "ARCH_DMA_MINALIGN: kmalloc's alignment",
+	[K_WC_BUFFERS] = "number of write-combining buffers",
+	[K_WC_SIZE] = "bytes per write-combining buffer",
+	[K_PREFETCH] = "speculative prefetch of device-owned lines",
+	[K_STATS] = "print the statistics when the machine is destroyed",
+	[K_PREFETCH_RATE] = "one CPU access in N may prefetch",
+	[K_SEED] = "seed of every random choice (lockstep, faults, ...)",
+	[K_HALT_ON_ERROR] = "abort() right after the first report",
+	[K_EXITCODE] = "exit status of a process that made a report (0: off)",
+	[K_REPORT_REPEATS] =
+		"reports printed per kind, site and mapping (0: all)",
+	[K_LOG_PATH] = "append reports to this file instead of stderr",
+	[K_IOMMU] = "streaming and coherent DMA through the IOMMU",
+	[K_SWIOTLB] = "force: bounce every streaming mapping",
+	[K_SWIOTLB_SIZE] = "size of the swiotlb bounce pool",
+	[K_DMA_OFFSET] = "bus address = physical + dma_offset (no IOMMU)",
+	[K_MAP_POLICY] =
+		"arm64 map for the device: 4.14 invalidates, 5.19 cleans",
+	[K_IOMMU_STRICT] = "IOMMU checks stricter than Linux 4.14",
+	[K_REPORT_KEEP] = "reports kept for dmaemu_report_get() (0: none)",
+	[K_SCHED] = "threads run free, or lockstep: one at a time, seeded",
+	[K_SUPPRESSIONS] = "a file of rules: reports not to print",
+	[K_REPORT_LIMIT] = "print at most N reports, count the others (0: all)",
+	[K_VERBOSITY] = "0: headline and SUMMARY; 1: stacks; 2: everything",
+	[K_HELP] = "print this list when a machine is created",
+	[K_CHECKS] = "check families: all, none, api, coherence, platform",
+	[K_FAILSLAB] = "make kmalloc() fail: interval,probability,space,times",
+	[K_FAIL_PAGE_ALLOC] = "make alloc_pages() fail, as failslab",
+	[K_FAIL_DMA_ALLOC] = "make dma_alloc_attrs() fail, as failslab",
+	[K_FAIL_DMA_MAP] = "make the dma_map_*() calls fail, as failslab",
+	[K_FAIL_DMA_POOL] = "make dma_pool_alloc() fail, as failslab",
+	[K_FAIL_VERBOSE] = "a FAULT_INJECTION line per injected failure",
+	[K_TRACE] = "write trace events to this file",
+	[K_TRACE_FORMAT] = "text (ftrace-style lines) or json (Perfetto)",
+	[K_TRACE_EVENTS] = "groups traced: all, default, none or a list",
+	[K_TRACE_BUFFER] = "bytes of each thread's trace buffer (0: none)",
+	[K_ORDERING] = "weak: the barrier checks run; strong: they do not",
+	[K_PORTABILITY_NOTES] = "x86: ordering findings as portability notes",
+	[K_POSTED_WRITES] = "relaxed: device writes may pass earlier ones",
+	[K_DEVICE_TIMING] = "each device's latency=, jitter=, bandwidth=",
 };
 
 static const char *const profile_names[] = {
@@ -680,6 +742,10 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 		ret = cachesim_parse_u64(val, CACHESIM_PARSE_HEX, &v);
 		break;
 	}
+	if (ret < 0 && k->type == OPT_BOOL) {
+		*why = "expected 0 or 1 (off or on, false or true, no or yes)";
+		return -EINVAL;
+	}
 	if (ret < 0) {
 		*why = ret == -ERANGE ? "number too large" : "not a number";
 		return -EINVAL;
@@ -715,6 +781,205 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 		break;
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* "did you mean": the nearest known key or value                          */
+
+#define WORD_MAX 32 /* longer words are never compared */
+
+/*
+ * The optimal string alignment distance of @a (@na chars) and @b: the
+ * edits (insert, delete, replace, swap two neighbours) that make one the
+ * other, ignoring case.  UINT_MAX when either is longer than WORD_MAX.
+ */
+static unsigned int distance(const char *a, size_t na, const char *b)
+{
+	unsigned int d[WORD_MAX + 1][WORD_MAX + 1];
+	size_t nb = strlen(b), i, j;
+
+	if (na > WORD_MAX || nb > WORD_MAX)
+		return UINT_MAX;
+	for (i = 0; i <= na; i++)
+		d[i][0] = (unsigned int)i;
+	for (j = 0; j <= nb; j++)
+		d[0][j] = (unsigned int)j;
+	for (i = 1; i <= na; i++) {
+		for (j = 1; j <= nb; j++) {
+			unsigned int cost = tolower((unsigned char)a[i - 1]) !=
+					    tolower((unsigned char)b[j - 1]);
+			unsigned int v = d[i - 1][j - 1] + cost;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[na][nb];
+}
+
+/*
+ * The word of @words (NULL-terminated) nearest @s (@n chars), when it is
+ * near enough to be a typing error: one edit in a short word, a third of
+ * the letters in a longer one.  Single letters are not guessed at.
+ */
+static const char *nearest(const char *s, size_t n, const char *const *words)
+{
+	const char *best = NULL;
+	unsigned int bd = UINT_MAX, limit;
+	size_t i, len;
+
+	if (n < 2)
+		return NULL;
+	for (i = 0; words[i]; i++) {
+		unsigned int d = distance(s, n, words[i]);
+
+		if (d < bd) {
+			bd = d;
+			best = words[i];
+		}
+	}
+	if (!best)
+		return NULL;
+	len = strlen(best) > n ? strlen(best) : n;
+	limit = len >= 6 ? (unsigned int)(len / 3) : 1;
+	return bd <= limit ? best : NULL;
+}
+
+static const char *nearest_key(const char *s, size_t n)
+{
+	const char *names[K_NKEYS + 1];
+	unsigned int i;
+
+	for (i = 0; i < K_NKEYS; i++)
+		names[i] = keys[i].name;
+	names[K_NKEYS] = NULL;
+	return nearest(s, n, names);
+}
+
+/*
+ * Correct each item of the comma list @val that is not one of @words,
+ * keeping a - or + before it when @signs: the corrected list in @buf.
+ * Return: true when every item was known or could be corrected.
+ */
+static bool fix_list(const char *val, const char *const *words, bool signs,
+		     char *buf, size_t len)
+{
+	const char *p = val;
+	size_t out = 0;
+
+	for (;;) {
+		size_t n = strcspn(p, ","), i;
+		const char *w = NULL;
+		int sign = 0;
+
+		if (signs && n && (*p == '-' || *p == '+')) {
+			sign = *p++;
+			n--;
+		}
+		for (i = 0; words[i] && !w; i++)
+			if (strlen(words[i]) == n && !memcmp(words[i], p, n))
+				w = words[i];
+		if (!w)
+			w = nearest(p, n, words);
+		if (!w)
+			return false;
+		out += (size_t)snprintf(buf + out, out < len ? len - out : 0,
+					"%s%s%s", out ? "," : "",
+					sign ? (sign == '-' ? "-" : "+") : "",
+					w);
+		p += n;
+		if (!*p)
+			break;
+		p++;
+	}
+	return out < len;
+}
+
+/*
+ * A value of @k near @val that parses, for "did you mean" (in @buf).
+ * Words are corrected (profile=arm46, sched=lockstpe, checks=-coherance);
+ * a size spelled with a unit of bytes loses it (mem=64MB, mem=64MiB).
+ */
+static bool suggest_value(const struct opt_key *k, const char *val, char *buf,
+			  size_t len)
+{
+	static const char *const bools[] = {"0",    "1",  "off", "on", "false",
+					    "true", "no", "yes", NULL};
+	static const char *const policies[] = {"lru", "plru", "fifo", "random",
+					       NULL};
+	const char *words[DMAEMU__CHECK_NFAMILIES + DMAEMU__TRACE_NGROUPS + 4];
+	struct dmaemu__options scratch;
+	const char *why, *w = NULL;
+	size_t n = strlen(val);
+	unsigned int i, nw = 0;
+
+	switch (k->type) {
+	case OPT_PROFILE:
+		for (i = 0; i <= DMAEMU__PROFILE_X86; i++)
+			words[nw++] = profile_names[i];
+		words[nw] = NULL;
+		w = nearest(val, n, words);
+		break;
+	case OPT_POLICY:
+		w = nearest(val, n, policies);
+		break;
+	case OPT_PAIR:
+		words[0] = k->names[0];
+		words[1] = k->names[1];
+		words[2] = NULL;
+		w = nearest(val, n, words);
+		break;
+	case OPT_BOOL:
+		w = nearest(val, n, bools);
+		break;
+	case OPT_CHECKS:
+		words[nw++] = "all";
+		words[nw++] = "none";
+		for (i = 0; i < DMAEMU__CHECK_NFAMILIES; i++)
+			words[nw++] = dmaemu__check_family_name(i);
+		words[nw] = NULL;
+		if (!fix_list(val, words, true, buf, len))
+			return false;
+		break;
+	case OPT_TRACE:
+		words[nw++] = "all";
+		words[nw++] = "default";
+		words[nw++] = "none";
+		for (i = 0; i < DMAEMU__TRACE_NGROUPS; i++)
+			words[nw++] = dmaemu__trace_group_name(i);
+		words[nw] = NULL;
+		if (!fix_list(val, words, false, buf, len))
+			return false;
+		break;
+	case OPT_SIZE:
+	case OPT_UINT:
+		if (n > 2 && !strcmp(val + n - 2, "iB"))
+			n -= 2;
+		else if (n > 1 && (val[n - 1] == 'B' || val[n - 1] == 'b'))
+			n--;
+		else
+			return false;
+		if (n >= len)
+			return false;
+		memcpy(buf, val, n);
+		buf[n] = '\0';
+		break;
+	default:
+		return false;
+	}
+	if (w)
+		snprintf(buf, len, "%s", w);
+	else if (k->type != OPT_CHECKS && k->type != OPT_TRACE &&
+		 k->type != OPT_SIZE && k->type != OPT_UINT)
+		return false;
+	dmaemu__options_defaults(&scratch);
+	return strcmp(buf, val) && set_value(&scratch, k, buf, &why) == 0;
 }
 
 /**
@@ -808,14 +1073,34 @@ int dmaemu__options_parse(struct dmaemu__options *o, const char *s,
 		}
 		k = find_key(item, (size_t)(eq - item));
 		if (!k) {
-			set_err(err, errlen, "%s: unknown option '%.*s'",
-				origin, (int)(eq - item), item);
+			const char *near =
+				nearest_key(item, (size_t)(eq - item));
+
+			if (near)
+				set_err(err, errlen,
+					"%s: unknown option '%.*s' (did you "
+					"mean '%s'?)",
+					origin, (int)(eq - item), item, near);
+			else
+				set_err(err, errlen,
+					"%s: unknown option '%.*s' (help=1 "
+					"lists the options)",
+					origin, (int)(eq - item), item);
 			ret = -EINVAL;
 			break;
 		}
 		if (set_value(o, k, eq + 1, &why) < 0) {
-			set_err(err, errlen, "%s: bad value '%s' for '%s' (%s)",
-				origin, eq + 1, k->name, why);
+			char near[128];
+
+			if (suggest_value(k, eq + 1, near, sizeof(near)))
+				set_err(err, errlen,
+					"%s: bad value '%s' for '%s' (%s; did "
+					"you mean '%s'?)",
+					origin, eq + 1, k->name, why, near);
+			else
+				set_err(err, errlen,
+					"%s: bad value '%s' for '%s' (%s)",
+					origin, eq + 1, k->name, why);
 			ret = -EINVAL;
 			break;
 		}
@@ -845,8 +1130,9 @@ static unsigned int blame(const struct dmaemu__options *o, unsigned int a,
 		return b;
 	if (!o->set_by[b])
 		return a;
-	/* "options" (the argument) is applied after DMAEMU_OPTIONS. */
-	if (!strcmp(o->set_by[b], "options") && strcmp(o->set_by[a], "options"))
+	/* DMAEMU_OPTIONS is applied after "options" (the argument). */
+	if (!strcmp(o->set_by[b], "DMAEMU_OPTIONS") &&
+	    strcmp(o->set_by[a], "DMAEMU_OPTIONS"))
 		return b;
 	return a;
 }
@@ -916,28 +1202,134 @@ int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The one line that says which keys DMAEMU_OPTIONS took over from the
+ * program's string (@prog: the options after that string alone) with a
+ * different value, in @buf (NULL, 0: only measure).  Return: its length,
+ * 0 when there are none.
+ */
+static size_t override_note(const struct dmaemu__options *o,
+			    const struct dmaemu__options *prog, char *buf,
+			    size_t len)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < K_NKEYS; i++) {
+		char was[DMAEMU__OPT_PATH_MAX + 64], now[sizeof(was)];
+
+		if (!o->set_by[i] || strcmp(o->set_by[i], "DMAEMU_OPTIONS") ||
+		    !prog->set_by[i])
+			continue;
+		format_value(prog, &keys[i], was, sizeof(was));
+		format_value(o, &keys[i], now, sizeof(now));
+		if (!strcmp(was, now))
+			continue;
+		n += (size_t)snprintf(buf ? buf + n : NULL,
+				      n < len ? len - n : 0,
+				      "%s %s=%s (the program's: %s)",
+				      n ? ","
+					: "DMAEMU_OPTIONS overrides the "
+					  "program's options:",
+				      keys[i].name, now, was);
+	}
+	return n;
+}
+
 /**
  * dmaemu__options_build() - every stage, in order, then the checks.
  * @o:      options to build.
  * @env:    the value of DMAEMU_OPTIONS, or NULL.
  * @str:    the string given to dmaemu_machine_create(), or NULL.
+ * @note:   NULL, or receives a line to print (without a prefix) when
+ *          DMAEMU_OPTIONS sets a key to another value than @str does:
+ *          "DMAEMU_OPTIONS overrides the program's options: seed=5 (the
+ *          program's: 7)", allocated (dmaemu__free() it); NULL when there
+ *          is nothing to say.
  * @err:    receives a one-line message (without the "dmaemu: " prefix).
  * @errlen: size of @err.
+ *
+ * The environment comes last and wins, as ASAN_OPTIONS wins over the
+ * defaults a program compiles in: whoever runs the program has the last
+ * word.
  *
  * Return: 0, -EINVAL for a bad option, -ENOMEM.
  */
 int dmaemu__options_build(struct dmaemu__options *o, const char *env,
-			  const char *str, char *err, size_t errlen)
+			  const char *str, char **note, char *err,
+			  size_t errlen)
 {
+	struct dmaemu__options *prog = NULL;
 	int ret;
 
+	if (note)
+		*note = NULL;
 	dmaemu__options_defaults(o);
-	ret = dmaemu__options_parse(o, env, "DMAEMU_OPTIONS", err, errlen);
+	ret = dmaemu__options_parse(o, str, "options", err, errlen);
+	if (!ret && note && env && *env) {
+		prog = dmaemu__malloc(sizeof(*prog));
+		if (!prog) {
+			set_err(err, errlen, "options: out of memory");
+			return -ENOMEM;
+		}
+		*prog = *o;
+	}
 	if (!ret)
-		ret = dmaemu__options_parse(o, str, "options", err, errlen);
+		ret = dmaemu__options_parse(o, env, "DMAEMU_OPTIONS", err,
+					    errlen);
 	if (!ret)
 		ret = dmaemu__options_finish(o, err, errlen);
+	if (!ret && prog) {
+		size_t n = override_note(o, prog, NULL, 0);
+
+		if (n) {
+			*note = dmaemu__malloc(n + 1);
+			if (*note)
+				override_note(o, prog, *note, n + 1);
+			else
+				ret = -ENOMEM;
+		}
+	}
+	dmaemu__free(prog);
 	return ret;
+}
+
+/**
+ * dmaemu__options_help() - help=1: every key, its default and its meaning.
+ * @o: the options of the machine; the defaults shown are those of its
+ *     profile, and a key set to another value says so.
+ * @f: the stream.
+ */
+void dmaemu__options_help(const struct dmaemu__options *o, FILE *f)
+{
+	struct dmaemu__options d;
+	char err[128];
+	unsigned int i;
+
+	dmaemu__options_defaults(&d);
+	d.profile = o->profile;
+	d.set_by[K_PROFILE] = o->set_by[K_PROFILE];
+	dmaemu__options_finish(&d, err, sizeof(err));
+	fprintf(f,
+		"dmaemu: the options, KEY=DEFAULT (profile=%s) and what "
+		"each does; set them in\n"
+		"dmaemu: DMAEMU_OPTIONS, which wins, or the string given to "
+		"dmaemu_machine_create()\n"
+		"dmaemu: (docs/options.md, dmaemu(7)):\n",
+		dmaemu__profile_name(o->profile));
+	for (i = 0; i < K_NKEYS; i++) {
+		char def[DMAEMU__OPT_PATH_MAX + 64], now[sizeof(def)];
+		char kv[sizeof(def) + 32];
+
+		format_value(&d, &keys[i], def, sizeof(def));
+		format_value(o, &keys[i], now, sizeof(now));
+		snprintf(kv, sizeof(kv), "%s=%s", keys[i].name, def);
+		fprintf(f, "    %-24s %s", kv,
+			key_help[i] ? key_help[i] : "(see docs/options.md)");
+		if (o->set_by[i] && strcmp(def, now))
+			fprintf(f, " [%s: %s]", o->set_by[i], now);
+		fputc('\n', f);
+	}
 }
 
 /** dmaemu__option_origin() - the stage that set @key ("defaults" if none). */

@@ -31,8 +31,8 @@
  *
  * A line the model does not hold but whose CPU copy has dirty bytes was
  * written by uninstrumented code (or by a store the compiler folded into a
- * preceding load's check): such lines behave as always resident (DESIGN.md
- * 2.3), so they are not refilled and a load of their device-changed bytes
+ * preceding load's check): such lines behave as always resident
+ * (docs/model.md, way 3), so they are not refilled and a load of their device-changed bytes
  * is a stale read.
  *
  * The fast path.  Taking the cache lock on every access would cost far

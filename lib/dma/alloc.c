@@ -8,7 +8,7 @@
  * chunks from the page allocator (owner "dma_alloc_attrs()"), in the zone
  * the device's coherent mask allows, below the mask.  What the CPU gets
  * back depends on the attributes and the profile; each is a host view of
- * the same DRAM (DESIGN.md 2.2):
+ * the same DRAM (docs/model.md):
  *
  *   attrs                 arm, arm64                x86
  *   (none)                uncached alias  (MEM)     linear map (cached,

@@ -75,7 +75,7 @@ struct dmaemu__dma_backend {
 };
 
 /*
- * Per-profile cache maintenance of a physical range (DESIGN.md §2, the
+ * Per-profile cache maintenance of a physical range (docs/model.md, the
  * profile table), used by every backend for the memory the device really
  * touches (the buffer itself, or the bounce slot), and by the dispatcher
  * for the syncs of NON_CONSISTENT allocations:

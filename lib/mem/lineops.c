@@ -9,7 +9,7 @@
  *   MEM != TWIN   device-changed: written to memory since the CPU's copy
  *                 was taken
  *
- * and the operations (DESIGN.md 2.1):
+ * and the operations (docs/model.md):
  *
  *   fill        CPU = TWIN = MEM                  (cleans first if dirty)
  *   clean       if the cache model holds the line dirty (a store through

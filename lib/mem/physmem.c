@@ -4,7 +4,7 @@
  * classification and the struct page arrays.
  *
  * How it works.  Each bank of emulated DRAM has three host copies (MEM,
- * CPU, TWIN; see DESIGN.md 2.1) and is seen through several host views
+ * CPU, TWIN; see docs/model.md) and is seen through several host views
  * (the mapping types of 2.2).  All views of one machine live in ONE host
  * reservation, cut into equal slots of 2^slot_shift bytes:
  *

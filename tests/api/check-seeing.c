@@ -137,8 +137,10 @@ static dma_addr_t known_state(uint8_t *buf)
 START_TEST(test_line_map_text)
 {
 	static const char header[] =
-		"    line        owner  $   bytes of the line: . same  "
-		"c CPU-dirty  d device-changed  ! both  w write-combining\n";
+		"    line        owner  $   byte: . same  c CPU-dirty  "
+		"d device-changed  ! both  w write-combining\n"
+		"                       $: - not cached  R cached  R+D cached "
+		"and dirty\n";
 	char want[1024], row0[65], row1[65];
 	uint8_t *buf;
 	uint64_t phys;
@@ -314,6 +316,20 @@ START_TEST(test_line_map_svg)
 	ck_assert_uint_eq(count_of(s, "data-state=\"w\""), 0);
 	ck_assert_uint_eq(count_of(s, "<g class=\"line\""), 2);
 	ck_assert_uint_eq(count_of(s, "<g "), count_of(s, "</g>"));
+	/* The legend has the $ column's key too, inside the picture. */
+	{
+		const char *k = strstr(s, ">$: - not cached  R cached  R+D "
+					  "cached and dirty</text>");
+		unsigned int h = 0, y = 0;
+
+		ck_assert_ptr_nonnull(k);
+		while (k > s && strncmp(k, " y=\"", 4))
+			k--;
+		ck_assert_int_eq(sscanf(k, " y=\"%u\"", &y), 1);
+		ck_assert_int_eq(
+			sscanf(strstr(s, "height=\""), "height=\"%u\"", &h), 1);
+		ck_assert_msg(y <= h, "the $ key at y %u, height %u", y, h);
+	}
 	/* The title is escaped, the rows say what the text form says. */
 	ck_assert_ptr_nonnull(
 		strstr(s, "rx &lt;before&gt; &amp; &quot;after&quot;"));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * check-uninstrumented.c - code built without instrumentation still works
- * (DESIGN.md 2.3, path 3): its writes are the CPU copy, dirtiness comes
+ * (docs/model.md, way 3): its writes are the CPU copy, dirtiness comes
  * from CPU != TWIN, so clean and invalidate stay exact; a stale read gives
  * the old data, with no report at the time.  This file is compiled
  * WITHOUT the instrumentation flags: its loads and stores never call the

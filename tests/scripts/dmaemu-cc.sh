@@ -4,7 +4,7 @@
 # would run can be read: what it adds when compiling and when linking,
 # --dmaemu-show, --dmaemu-uninstrumented, $CC with arguments, DMAEMU_CC_KIND,
 # DMAEMU_CC_UNINSTALLED, a moved installation, the compiler's exit status,
-# and the refusal of a sanitizer build.  (tests/scripts/install.sh runs the installed one.)
+# the refusal of a sanitizer build, --dmaemu-help and --dmaemu-version.  (tests/scripts/install.sh runs the installed one.)
 . "$top_srcdir/tests/runner/tap.sh"
 
 top_builddir=$(cd "$top_builddir" && pwd)
@@ -156,4 +156,28 @@ if grep -qx 'exec_prefix="${prefix}"' "$dcc" &&
 else
 	skip "a moved installation: the build has another layout than PREFIX/include, PREFIX/lib"
 fi
+
+# Its own help and version; --help and --version stay the compiler's.
+# yes CONDITION...: "yes" when the command succeeds, else "no".
+yes() { if "$@"; then echo yes; else echo no; fi; }
+version=$("$top_builddir/cachesim/cachesim" --version | sed 's/.* //')
+run env CC=echo "$dcc" --dmaemu-help
+check "--dmaemu-help: status 0, on stdout only" \
+	[ "$rc:$(yes test -s "$tmp/err")" = 0:no ]
+check "--dmaemu-help: the usage and every --dmaemu- option" sh -c \
+	"grep -q '^usage: dmaemu-cc ' '$tmp/out' &&
+	 grep -q -e '--dmaemu-show ' '$tmp/out' &&
+	 grep -q -e '--dmaemu-uninstrumented ' '$tmp/out' &&
+	 grep -q -e '--dmaemu-version ' '$tmp/out'"
+run env CC=echo "$dcc" --dmaemu-version
+check "--dmaemu-version: 'dmaemu-cc (dmaemu) $version', status 0" \
+	[ "$rc:$(cat "$tmp/out")" = "0:dmaemu-cc (dmaemu) $version" ]
+run env CC=echo "$dcc" --help
+check "--help is the compiler's" [ "$rc:$(yes has '^-I.* --help ')" = 0:yes ]
+run env CC=echo "$dcc" --version
+check "--version is the compiler's" \
+	[ "$rc:$(yes has '^-I.* --version ')" = 0:yes ]
+run env CC=echo "$dcc" --dmaemu-shwo -c x.c
+check "an unknown --dmaemu option: status 2, named, nothing run" \
+	[ "$rc:$(yes grep -q "unknown option '--dmaemu-shwo'" "$tmp/err"):$(yes test -s "$tmp/out")" = 2:yes:no ]
 done_testing

@@ -3,6 +3,8 @@
 # what the project promises, and it works from there:
 #   - every manual page (man/*.in) in its section, fully substituted,
 #     rendered by groff (and man -l) without a warning, found by man -w;
+#   - the documentation (docs/, README.md) under $docdir, with every
+#     docs/... file a manual page names;
 #   - every public header at its place; the pkg-config files; a program
 #     using <dmaemu/testing.h>, the kernel personality, a device model and
 #     libcachesim builds with `pkg-config --cflags --libs` against the
@@ -96,6 +98,24 @@ for p in $pages; do
 	else
 		skip "$p: man -l (man is not installed)"
 	fi
+done
+
+# ---------------------------------------------------------------------
+# The documentation: docs/ and the README under $docdir, laid out as in
+# the source tree, and every docs/... file a manual page names is there.
+
+check "docdir is known" [ -n "$docdir" ]
+for f in README.md $(cd "$top_srcdir" && find docs -type f | sort); do
+	check "$f installed in $docdir" cmp -s "$top_srcdir/$f" "$dest$docdir/$f"
+done
+for p in $pages; do
+	sec=${p##*.}
+	for f in $(sed 's/\\-/-/g' "$dest$mandir/man$sec/$p" 2>/dev/null |
+		grep -o 'docs/[a-z0-9/-]*\.md' | sort -u); do
+		check "$p names $f: installed" test -f "$dest$docdir/$f"
+	done
+	check "$p: where the documentation is installed" \
+		grep -qF "$docdir" "$dest$mandir/man$sec/$p"
 done
 
 # ---------------------------------------------------------------------

@@ -2,8 +2,10 @@
 # labs.sh - every lab of examples/labs/ through dmaemu-lab, from the build
 # tree: on each profile its lab.conf lists, the buggy variant makes the
 # reports and gets the data that lab.conf says, the fixed one makes no
-# report and gets the data right.  Then the runner itself: list, explain,
-# the tour and its table, colour, and clear errors for bad input, a lab
+# report and gets the data right; what each README quotes of a report is
+# what the lab prints.  Then the runner itself: list, explain, the tour
+# (its primer, each lab's introduction, its table, 100 columns), colour,
+# and clear errors for bad input, a lab
 # that does not compile and a lab that does not behave as its lab.conf
 # says.
 . "$top_srcdir/tests/runner/tap.sh"
@@ -51,6 +53,18 @@ run_fails() {
 	fi
 }
 
+# said: the SUMMARY lines and the kinds of the ERROR lines of a report
+# on stdin, wherever they start on their line, with the numbers of
+# lines, addresses and sizes and the folders of paths left out: the form
+# of the report, not this run's values.
+said() {
+	sed -n -e 's/^.*\(SUMMARY: dmaemu: .*\)$/\1/p' \
+		-e 's/^.*\(ERROR: dmaemu: [a-z0-9-]*\):.*$/\1/p' |
+		sed -e 's|[^ ]*/||g' -e 's/0x[0-9a-f]*/0xN/g' \
+			-e 's/:[0-9][0-9]*/:N/g' -e 's/+[0-9][0-9]*/+N/g' |
+		sort -u
+}
+
 # 1. Every lab, both variants, every profile of its lab.conf.
 names=
 for d in "$labs"/*/; do
@@ -62,12 +76,21 @@ for d in "$labs"/*/; do
 		echo "$profiles"
 	)
 	[ -n "$profiles" ] || not_ok "$n: lab.conf lists no profiles"
+	: >"$tmp/said.$n"
 	for p in $profiles; do
 		run_ok "$n buggy on $p: as lab.conf expects" run "$n" \
 			--profile "$p"
+		said <"$tmp/out" >>"$tmp/said.$n"
 		run_ok "$n fixed on $p: no report, data right" run "$n" \
 			--fixed --profile "$p"
 	done
+	# What the README quotes of a report is what the lab prints: each
+	# SUMMARY line, in the form of today, and each kind of an ERROR line.
+	said <"$d/README.md" >"$tmp/quoted.$n"
+	while read -r q; do
+		check "$n: README.md quotes '$q' as the lab prints it" \
+			grep -qxF -- "$q" "$tmp/said.$n"
+	done <"$tmp/quoted.$n"
 	if grep -q '^kind="script"' "$d/lab.conf"; then
 		check "$n: a script lab with its steps" \
 			sh -c "grep -q '^script=' '$d/lab.conf'"
@@ -97,12 +120,32 @@ for n in $names; do
 		grep -Eq "^  $n +[a-z0-9]+ +.* yes\$" "$tmp/tour"
 done
 check "tour: the picture of cache lines" \
-	grep -q 'bytes of the line: . same' "$tmp/tour"
+	grep -q 'byte: . same  c CPU-dirty' "$tmp/tour"
 check "tour: rx-stale's report" \
 	grep -q '^    SUMMARY: dmaemu: stale-cpu-read ' "$tmp/tour"
 esc=$(printf '\033')
 check "tour --no-color: no escape sequences" \
 	sh -c "! grep -q '$esc' '$tmp/tour'"
+check "tour: every line fits 100 columns" \
+	sh -c "! awk 'length > 100 { print \"# \" length \": \" \$0; bad = 1 }
+		END { exit !bad }' '$tmp/tour'"
+check "tour: it opens with how to read it" \
+	sh -c "head -n 1 '$tmp/tour' | grep -q '^== How to read the tour\$'"
+sed -n '1,/^== Lab 1 of /p' "$tmp/tour" >"$tmp/primer"
+for w in MEM CPU TWIN 'c  CPU-dirty' 'd  device-changed' '!  both' \
+	'$ column' 'R+D'; do
+	check "tour: the primer explains $w" grep -qF -- "$w" "$tmp/primer"
+done
+# Each lab's introduction: its README's first paragraph of prose, not a
+# heading: its first line, after the lab's heading and a blank line.
+for n in $names; do
+	intro=$(awk -v h="^== Lab [0-9]+ of [0-9]+: $n: " '
+		$0 ~ h { on = 1; next }
+		on && /^$/ { getline; sub(/^  /, ""); print; exit }' "$tmp/tour")
+	check "tour: $n's introduction is prose of its README" \
+		sh -c 'case $1 in ""|"#"*) exit 1 ;; esac
+		       grep -qxF -- "$1" "$2"' sh "$intro" "$labs/$n/README.md"
+done
 
 # 4. Colour on a terminal (script(1) gives one), none with NO_COLOR.
 if command -v script >/dev/null 2>&1; then
@@ -233,7 +276,7 @@ run_fails "data other than lab.conf says" 1 \
 run_fails "the tour fails when one lab does" 1 \
 	"7 of 9 labs did not behave as expected" tour --no-color
 check "the tour's table says which" \
-	grep -Eq "^  broken +arm64 +does not compile .* NO\$" "$tmp/out"
+	grep -Eq "^  broken +arm64 +buggy: does not compile .* NO\$" "$tmp/out"
 check "the tour goes on past a bad lab.conf" \
 	grep -Eq "^  bad-conf +- +bad lab.conf .* NO\$" "$tmp/out"
 check "the tour runs the good one" grep -Eq "^  sneaky +arm64 .* yes\$" \

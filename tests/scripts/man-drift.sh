@@ -2,6 +2,7 @@
 # man-drift.sh - the manual pages say what the code does:
 #   dmaemu(7)     lists every key of the option table of lib/core/options.c
 #                 (and no other) with its default on the default profile,
+#                 as help=1 prints them,
 #                 a table of the defaults that differ between the profiles
 #                 (all of them, right on every profile), option strings
 #                 of its examples that make a machine, the library's own
@@ -115,6 +116,13 @@ else
 		sed 's/\\-/-/g' | sort >"$tmp/stated"
 	same "dmaemu(7) states the default of every key on arm64" \
 		"$tmp/defaults" "$tmp/stated"
+	# help=1 prints the same keys with the same defaults, each with
+	# what it does.
+	DMAEMU_OPTIONS=help=1 "$vals" arm64 >"$tmp/help" 2>&1
+	sed -n 's/^    \([a-z0-9_]*\)=\([^ ]*\)  *[^ ].*$/\1 \2/p' "$tmp/help" |
+		sort >"$tmp/helped"
+	same "help=1 lists every key with its default on arm64 and a meaning" \
+		"$tmp/defaults" "$tmp/helped"
 
 	# The table of PROFILES: "option<TAB>arm<TAB>arm64<TAB>x86" then one
 	# row per key whose default differs between the profiles.
@@ -277,7 +285,7 @@ fi
 lab=$top_builddir/tools/dmaemu-lab
 if [ -x "$lab" ]; then
 	"$lab" --help >"$tmp/labusage" 2>&1
-	sed -n 's/^.*dmaemu-lab \([a-z]*\).*/\1/p' "$tmp/labusage" |
+	sed -n 's/^.*dmaemu-lab \([a-z][a-z]*\).*/\1/p' "$tmp/labusage" |
 		sort -u >"$tmp/labcmds"
 	grep -o -E '(^|[[ |])--?[a-z][a-z-]*' "$tmp/labusage" |
 		sed 's/^[[ |]*//' | sort -u >"$tmp/labopts"

@@ -3,7 +3,8 @@
 # says: first the lab tour (every lab, buggy then fixed, its report, the
 # pictures of cache lines, a table); then stale data and its report on
 # arm64, the device's data on x86, the copy engine's driver right on every
-# profile, the cache simulator's demo.
+# profile, the cache simulator's demo; and no temporary folder left when
+# its reader stops early.
 . "$top_srcdir/tests/runner/tap.sh"
 
 [ -z "$SANITIZER" ] ||
@@ -45,7 +46,7 @@ done
 check "labs: every lab" test "$n" -gt 0 -a \
 	"$(grep -c '^== Lab [0-9]* of ' "$tmp/labs")" = "$n"
 check "labs: the pictures of cache lines" \
-	grep -q 'bytes of the line: . same  c CPU-dirty' "$tmp/labs"
+	grep -q 'byte: . same  c CPU-dirty' "$tmp/labs"
 check "labs: rx-stale's stale read is reported" \
 	grep -q '^    SUMMARY: dmaemu: stale-cpu-read ' "$tmp/labs"
 check "labs: every one as expected" \
@@ -60,4 +61,14 @@ check "the copy engine's driver is right on every profile" \
 	test "$(grep -c 'data right, no report' "$tmp/rest")" = 3
 check "the cache simulator's demo runs" \
 	grep -q 'cachesim --demo: replaying' "$tmp/rest"
+
+# A reader that stops early (tools/tour.sh | head): no temporary folder
+# is left, neither the tour's nor dmaemu-lab's.
+mkdir "$tmp/t"
+pipe_default=
+env --default-signal=PIPE true 2>/dev/null && pipe_default="env --default-signal=PIPE"
+TMPDIR=$tmp/t DMAEMU_OPTIONS= $pipe_default sh "$top_srcdir/tools/tour.sh" \
+	"$top_builddir" 2>/dev/null | head -n 3 >/dev/null
+check "tour.sh | head: no temporary folder left" \
+	[ -z "$(ls -A "$tmp/t")" ]
 done_testing

@@ -7,7 +7,7 @@
  * 128-byte lines.  A range of lines of four kinds (fully dirty over device
  * bytes, clean with device bytes, dirty in part with and without device
  * bytes) crossing a page boundary is written back, and each copy of each
- * line is compared with what DESIGN.md 2.1 says.  The same switch chooses
+ * line is compared with what docs/model.md says.  The same switch chooses
  * how lines are reloaded (an invalidate): the AVX2 pass or the per-line
  * loop, checked the same way; and how a device's read copies MEM while it
  * asks whether the CPU holds any of the bytes dirty.

@@ -269,7 +269,8 @@ START_TEST(test_bad_syntax)
 
 	m = create_captured("foo=1", msg, sizeof(msg));
 	ck_assert_ptr_null(m);
-	ck_assert_str_eq(msg, "dmaemu: options: unknown option 'foo'\n");
+	ck_assert_str_eq(msg, "dmaemu: options: unknown option 'foo' (help=1 "
+			      "lists the options)\n");
 
 	m = create_captured("mem", msg, sizeof(msg));
 	ck_assert_ptr_null(m);
@@ -301,8 +302,8 @@ START_TEST(test_bad_syntax)
 	ck_assert_str_eq(msg, "");
 	expect_option(m, "seed", "2");
 	dmaemu_machine_destroy(m);
-	ck_assert_int_eq(dmaemu__options_build(&o, NULL, "", msg, sizeof(msg)),
-			 0);
+	ck_assert_int_eq(
+		dmaemu__options_build(&o, NULL, "", NULL, msg, sizeof(msg)), 0);
 	ck_assert_uint_eq(o.mem, 256ULL << 20);
 }
 END_TEST
@@ -312,23 +313,84 @@ START_TEST(test_env_precedence)
 	char msg[1024];
 	struct dmaemu_machine *m;
 
+	/* The environment wins over the program's string, as ASAN_OPTIONS
+	 * wins over a program's compiled-in defaults... */
 	set_env("mem=64M:seed=5:cache_policy=fifo");
-	m = dmaemu_machine_create("seed=7");
+	m = create_captured("seed=7:mem=64M:cache_ways=8", msg, sizeof(msg));
 	ck_assert_ptr_nonnull(m);
 	expect_option(m, "mem", "64M");
-	expect_option(m, "seed", "7");
+	expect_option(m, "seed", "5");
 	expect_option(m, "cache_policy", "fifo");
+	expect_option(m, "cache_ways", "8");
+	ck_assert_str_eq(dmaemu__option_origin(&m->opt, "seed"),
+			 "DMAEMU_OPTIONS");
+	ck_assert_str_eq(dmaemu__option_origin(&m->opt, "cache_ways"),
+			 "options");
+	dmaemu_machine_destroy(m);
+	/* ...and says so in one line, naming only the keys both set to
+	 * different values (mem is 64M in both). */
+	ck_assert_msg(count_lines(msg) == 1 &&
+			      strstr(msg, "==dmaemu: DMAEMU_OPTIONS overrides "
+					  "the program's options: seed=5 (the "
+					  "program's: 7)\n"),
+		      "%s", msg);
+
+	/* Values compare as the machine reads them: 65536 is 64K. */
+	set_env("cache_size=64K:seed=0x7");
+	m = create_captured("cache_size=65536:seed=7", msg, sizeof(msg));
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(msg, "");
 	dmaemu_machine_destroy(m);
 
-	m = dmaemu_machine_create(NULL);
+	/* Several keys: one line all the same. */
+	set_env("seed=5:profile=x86:checks=api");
+	m = create_captured("profile=arm:seed=7:checks=-api", msg, sizeof(msg));
 	ck_assert_ptr_nonnull(m);
+	expect_option(m, "profile", "x86");
+	expect_option(m, "checks", "api");
+	dmaemu_machine_destroy(m);
+	ck_assert_msg(count_lines(msg) == 1 &&
+			      strstr(msg, "overrides the program's options: "
+					  "profile=x86 (the program's: arm), "
+					  "seed=5 (the program's: 7), "
+					  "checks=api (the program's: "
+					  "coherence,platform)\n"),
+		      "%s", msg);
+
+	/* Nothing from the program: nothing to say. */
+	set_env("seed=5");
+	m = create_captured(NULL, msg, sizeof(msg));
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(msg, "");
 	expect_option(m, "seed", "5");
 	dmaemu_machine_destroy(m);
+
+	/* The line goes where the reports go. */
+	{
+		char path[] = "/tmp/dmaemu-check-machine-XXXXXX";
+		char opts[300], buf[512];
+		int fd = mkstemp(path);
+		ssize_t n;
+
+		ck_assert_int_ge(fd, 0);
+		snprintf(opts, sizeof(opts), "log_path=%s:seed=9", path);
+		m = create_captured(opts, msg, sizeof(msg));
+		ck_assert_ptr_nonnull(m);
+		dmaemu_machine_destroy(m);
+		ck_assert_str_eq(msg, "");
+		n = read(fd, buf, sizeof(buf) - 1);
+		buf[n > 0 ? n : 0] = '\0';
+		ck_assert_msg(strstr(buf, "seed=5 (the program's: 9)"), "%s",
+			      buf);
+		close(fd);
+		unlink(path);
+	}
 
 	set_env("foo=1");
 	m = create_captured("seed=1", msg, sizeof(msg));
 	ck_assert_ptr_null(m);
-	ck_assert_str_eq(msg, "dmaemu: DMAEMU_OPTIONS: unknown option 'foo'\n");
+	ck_assert_str_eq(msg, "dmaemu: DMAEMU_OPTIONS: unknown option 'foo' "
+			      "(help=1 lists the options)\n");
 
 	set_env("mem=xyz");
 	m = create_captured(NULL, msg, sizeof(msg));
@@ -339,25 +401,129 @@ START_TEST(test_env_precedence)
 			       49),
 		      "%s", msg);
 
-	/* A conflict between stages blames the later one... */
-	set_env("mem_base=0xFFF00000");
-	m = create_captured("mem=2M", msg, sizeof(msg));
+	/* A conflict between stages blames the later one, the
+	 * environment... */
+	set_env("mem=2M");
+	m = create_captured("mem_base=0xFFF00000", msg, sizeof(msg));
 	ck_assert_ptr_null(m);
-	ck_assert_msg(strstr(msg, "dmaemu: options: bad value '2M' for 'mem'"),
+	ck_assert_msg(strstr(msg, "dmaemu: DMAEMU_OPTIONS: bad value '2M' for "
+				  "'mem'"),
 		      "%s", msg);
-	/* ...only the environment: it is named... */
-	m = create_captured(NULL, msg, sizeof(msg));
+	/* ...only the program's string: it is named... */
+	unsetenv("DMAEMU_OPTIONS");
+	m = create_captured("mem_base=0xFFF00000", msg, sizeof(msg));
 	ck_assert_ptr_null(m);
-	ck_assert_msg(strstr(msg, "dmaemu: DMAEMU_OPTIONS: bad value "
+	ck_assert_msg(strstr(msg, "dmaemu: options: bad value "
 				  "'0xfff00000' for 'mem_base'"),
 		      "%s", msg);
-	/* ...and the argument can repair what the environment set. */
-	m = create_captured("mem=1M", msg, sizeof(msg));
+	/* ...and the environment can repair what the program set. */
+	set_env("mem=1M");
+	m = create_captured("mem_base=0xFFF00000", msg, sizeof(msg));
 	ck_assert_ptr_nonnull(m);
 	expect_option(m, "mem_base", "0xfff00000");
 	expect_option(m, "mem", "1M");
 	dmaemu_machine_destroy(m);
 	unsetenv("DMAEMU_OPTIONS");
+}
+END_TEST
+
+/* A key or a value that is a typing error away from a known one. */
+static const struct {
+	const char *opts, *msg;
+} typos[] = {
+	{"cache_lines=64", "unknown option 'cache_lines' (did you mean "
+			   "'cache_line'?)"},
+	{"Seed=3", "unknown option 'Seed' (did you mean 'seed'?)"},
+	{"halt_on_eror=1", "unknown option 'halt_on_eror' (did you mean "
+			   "'halt_on_error'?)"},
+	{"swiotbl=force", "unknown option 'swiotbl' (did you mean "
+			  "'swiotlb'?)"},
+	{"frobnicate=1", "unknown option 'frobnicate' (help=1 lists the "
+			 "options)"},
+	{"profile=arm46", "bad value 'arm46' for 'profile' (expected arm, "
+			  "arm64 or x86; did you mean 'arm64'?)"},
+	{"profile=X86", "(expected arm, arm64 or x86; did you mean 'x86'?)"},
+	{"profile=sparc", "bad value 'sparc' for 'profile' (expected arm, "
+			  "arm64 or x86)"},
+	{"sched=lockstpe", "(expected threads or lockstep; did you mean "
+			   "'lockstep'?)"},
+	{"swiotlb=forced", "did you mean 'force'?)"},
+	{"cache_policy=lur", "did you mean 'lru'?)"},
+	{"prefetch=ture", "bad value 'ture' for 'prefetch' (expected 0 or 1 "
+			  "(off or on, false or true, no or yes); did you "
+			  "mean 'true'?)"},
+	{"prefetch=2", "for 'prefetch' (expected 0 or 1 (off or on, false or "
+		       "true, no or yes))"},
+	{"checks=-coherance,api", "did you mean '-coherence,api'?)"},
+	{"checks=+platfrom", "did you mean '+platform'?)"},
+	{"checks=-coherence,bogus", "each may have - or + before it)"},
+	{"trace_events=dma,devices", "did you mean 'dma,device'?)"},
+	{"mem=64MB", "bad value '64MB' for 'mem' (not a number; did you mean "
+		     "'64M'?)"},
+	{"cache_size=64KiB", "did you mean '64K'?)"},
+	{"mem=64GB", "bad value '64GB' for 'mem' (not a number)"},
+};
+
+START_TEST(test_did_you_mean)
+{
+	char msg[1024];
+	struct dmaemu_machine *m;
+
+	m = create_captured(typos[_i].opts, msg, sizeof(msg));
+	ck_assert_msg(!m, "'%s' was accepted", typos[_i].opts);
+	ck_assert_msg(count_lines(msg) == 1 && strstr(msg, typos[_i].msg) &&
+			      strstr(msg, ")\n"),
+		      "'%s': %s", typos[_i].opts, msg);
+	ck_assert_msg(!strncmp(msg, "dmaemu: options: ", 17), "%s", msg);
+}
+END_TEST
+
+/* help=1: every key of the table, its default and what it does. */
+START_TEST(test_help)
+{
+	char *msg = malloc(16384), *p, line[256];
+	struct dmaemu_machine *m;
+	unsigned int n = 0;
+
+	ck_assert_ptr_nonnull(msg);
+	set_env("help=1:seed=3");
+	m = create_captured("profile=x86:cache_line=64", msg, 16384);
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "help", "1");
+	unsetenv("DMAEMU_OPTIONS");
+	ck_assert_msg(strstr(msg, "KEY=DEFAULT (profile=x86)"), "%s", msg);
+	/* The defaults of the machine's profile... */
+	ck_assert_msg(strstr(msg, "\n    cache_ways=8 "), "%s", msg);
+	ck_assert_msg(strstr(msg, "\n    dma_minalign=1 "), "%s", msg);
+	ck_assert_msg(strstr(msg, "\n    mem=256M "), "%s", msg);
+	/* ...what was set to something else, and by whom; a key set to its
+	 * default says nothing more. */
+	ck_assert_msg(strstr(msg, "\n    seed=1 ") &&
+			      strstr(msg, " [DMAEMU_OPTIONS: 3]\n"),
+		      "%s", msg);
+	ck_assert_msg(strstr(msg, "\n    cache_line=64 ") &&
+			      !strstr(msg, "[options: 64]"),
+		      "%s", msg);
+	/* A line per key, each with a meaning. */
+	for (p = msg; (p = strstr(p, "\n    ")); p++) {
+		char key[64], val[200], *eq;
+
+		ck_assert(sscanf(p + 5, "%255[^\n]", line) == 1);
+		eq = strchr(line, '=');
+		ck_assert_msg(
+			eq && sscanf(line, "%63[a-z0-9_]=%199s", key, val) >= 1,
+			"%s", line);
+		ck_assert_msg(strlen(line) > 26 && line[25] != ' ' &&
+				      !strstr(line, "(see docs/options.md)"),
+			      "no meaning: %s", line);
+		ck_assert_msg(!dmaemu_machine_option(m, key, val, sizeof(val)),
+			      "help names an unknown key: %s", line);
+		n++;
+	}
+	/* man-drift.sh holds the list to the table of options.c. */
+	ck_assert_uint_ge(n, 40);
+	dmaemu_machine_destroy(m);
+	free(msg);
 }
 END_TEST
 
@@ -703,6 +869,9 @@ static Suite *machine_suite(void)
 			    (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_bad_syntax);
 	tcase_add_test(tc, test_env_precedence);
+	tcase_add_loop_test(tc, test_did_you_mean, 0,
+			    (int)(sizeof(typos) / sizeof(typos[0])));
+	tcase_add_test(tc, test_help);
 	tcase_add_test(tc, test_several_machines);
 	tcase_add_test(tc, test_destroy_unregisters);
 	tcase_add_test(tc, test_exitcode);

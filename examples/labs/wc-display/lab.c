@@ -141,23 +141,61 @@ static bool compare(const u32 *got)
 	return !torn;
 }
 
+/* The size of the file at @path, or -1. */
+static long file_size(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n = -1;
+
+	if (f && !fseek(f, 0, SEEK_END))
+		n = ftell(f);
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * The frame the controller scanned, as a PNG file in DMAEMU_LAB_PNG_DIR.
+ * Without it, the file is written in a folder of its own under TMPDIR (or
+ * /tmp), checked and removed with its folder: a run leaves no file behind
+ * that nobody asked for.
+ */
 static void save(struct lab *lab, struct dmaemu_device *dc)
 {
 	const char *dir = getenv("DMAEMU_LAB_PNG_DIR");
-	char path[512];
+	char tmpdir[512] = "", path[1024];
+	long size;
 	int err;
 
-	if (!dir || !*dir)
-		dir = getenv("TMPDIR");
-	if (!dir || !*dir)
-		dir = "/tmp";
+	if (!dir || !*dir) {
+		const char *t = getenv("TMPDIR");
+
+		snprintf(tmpdir, sizeof(tmpdir), "%s/wc-display.XXXXXX",
+			 t && *t ? t : "/tmp");
+		if (!mkdtemp(tmpdir)) {
+			lab_say("could not make a folder for the frame's PNG "
+				"file (%s)",
+				tmpdir);
+			return;
+		}
+		dir = tmpdir;
+	}
 	snprintf(path, sizeof(path), "%s/wc-display-%s-%s.png", dir,
 		 LAB_VARIANT, lab->profile);
 	err = dmaemu_display_save_png(dc, path);
+	size = err ? -1 : file_size(path);
 	if (err)
 		lab_say("could not write %s (error %d)", path, err);
+	else if (tmpdir[0])
+		lab_say("the frame the controller scanned makes a PNG file of "
+			"%ld bytes (DMAEMU_LAB_PNG_DIR=DIR keeps it)",
+			size);
 	else
 		lab_say("the frame the controller scanned: %s", path);
+	if (tmpdir[0]) {
+		remove(path);
+		remove(tmpdir);
+	}
 }
 
 int main(int argc, char **argv)
