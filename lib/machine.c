@@ -136,9 +136,10 @@ static int create_cache(struct dmaemu_machine *m, char *err, size_t errlen)
 static void say_options(struct dmaemu_machine *m, const char *note)
 {
 	FILE *out = m->log ? m->log : stderr;
+	char pre[DMAEMU__LOG_PREFIX];
 
 	if (note)
-		fprintf(out, "==%d==dmaemu: %s\n", (int)getpid(), note);
+		fprintf(out, "%sdmaemu: %s\n", dmaemu__log_prefix(m, pre), note);
 	if (m->opt.help)
 		dmaemu__options_help(&m->opt, out);
 	fflush(out);

@@ -425,6 +425,9 @@ static const char *const key_help[K_NKEYS] = {
 	[K_PORTABILITY_NOTES] = "x86: ordering findings as portability notes",
 	[K_POSTED_WRITES] = "relaxed: device writes may pass earlier ones",
 	[K_DEVICE_TIMING] = "each device's latency=, jitter=, bandwidth=",
+	[K_REPORT_FOLD] = "print the first report of a kind at a driver line",
+	[K_LOG_STABLE] = "no PID, no host address: replays compare equal",
+	[K_UNMAP_HISTORY] = "unmaps and frees each device remembers",
 };
 
 static const char *const profile_names[] = {
