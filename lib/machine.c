@@ -139,7 +139,8 @@ static void say_options(struct dmaemu_machine *m, const char *note)
 	char pre[DMAEMU__LOG_PREFIX];
 
 	if (note)
-		fprintf(out, "%sdmaemu: %s\n", dmaemu__log_prefix(m, pre), note);
+		fprintf(out, "%sdmaemu: %s\n", dmaemu__log_prefix(m, pre),
+			note);
 	if (m->opt.help)
 		dmaemu__options_help(&m->opt, out);
 	fflush(out);

@@ -500,8 +500,8 @@ END_TEST
 /* ---------------------------------------------------------------------- */
 
 /* What uninstrumented code does: a store the model never sees. */
-static __attribute__((no_sanitize_address, noinline)) void plain_store(u32 *p,
-								       u32 v)
+static __attribute__((no_sanitize_address, no_sanitize_thread, noinline)) void
+plain_store(u32 *p, u32 v)
 {
 	*(volatile u32 *)p = v;
 }
