@@ -75,6 +75,7 @@ if [ "$DMAEMU_VALGRIND_TOOL" = memcheck ]; then
 		done
 	done
 	done_testing
+	exit
 fi
 
 next_n() {
