@@ -15,6 +15,7 @@
  *   dmaemu-cc -I../copy-engine -o checksum main.c cs-driver.c \
  *       ../copy-engine/ce-driver.c -ldmaemu-devices
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,16 +107,23 @@ int main(int argc, char **argv)
 	uint64_t reports;
 	char opts[64];
 	u8 *buf, *pkt, *out;
-	int i, ok;
+	int i, ok, ret;
 	u32 crc = 0;
 
 	snprintf(opts, sizeof(opts), "profile=%s", profile);
 	m = dmaemu_machine_create(opts);
-	if (!m)
+	if (!m) {
+		perror("checksum: dmaemu_machine_create()");
 		return 2;
-	if (platform_driver_register(&csdrv_driver) ||
-	    platform_driver_register(&cedrv_driver))
+	}
+	ret = platform_driver_register(&csdrv_driver);
+	if (!ret)
+		ret = platform_driver_register(&cedrv_driver);
+	if (ret) {
+		fprintf(stderr, "checksum: platform_driver_register(): %s\n",
+			strerror(-ret));
 		return 2;
+	}
 	csum = dmaemu_checksum_create(m, "csum0"); /* probed here */
 	copier = dmaemu_copy_engine_create(m, "ce0");
 	cs = csdrv_first();
@@ -127,8 +135,10 @@ int main(int argc, char **argv)
 	buf = kmalloc(LEN, GFP_KERNEL);
 	pkt = kmalloc(PKT, GFP_KERNEL);
 	out = kmalloc(PKT, GFP_KERNEL);
-	if (!buf || !pkt || !out)
+	if (!buf || !pkt || !out) {
+		fprintf(stderr, "checksum: kmalloc(): %s\n", strerror(ENOMEM));
 		return 2;
+	}
 	memcpy(buf, "123456789", 9);
 	check(!csdrv_crc32(cs, buf, 9, 0, &crc) && crc == 0xcbf43926,
 	      "CRC-32 of \"123456789\" is 0xcbf43926");

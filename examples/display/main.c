@@ -12,6 +12,7 @@
  * Build it as any program outside the dmaemu tree would:
  *   dmaemu-cc -o display main.c disp-driver.c -ldmaemu-devices
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -98,19 +99,27 @@ int main(int argc, char **argv)
 	uint64_t reports;
 	char opts[64];
 	u32 *fb, *got, *drawn, crc;
-	int ok = 1, crc_ok = 1;
+	int ok = 1, crc_ok = 1, ret;
 
 	snprintf(opts, sizeof(opts), "profile=%s", profile);
 	m = dmaemu_machine_create(opts);
-	if (!m)
+	if (!m) {
+		perror("display: dmaemu_machine_create()");
 		return 2;
-	if (platform_driver_register(&dispdrv_driver))
+	}
+	ret = platform_driver_register(&dispdrv_driver);
+	if (ret) {
+		fprintf(stderr, "display: platform_driver_register(): %s\n",
+			strerror(-ret));
 		return 2;
+	}
 	disp = dmaemu_display_create(m, "disp0"); /* probed here */
 	dd = dispdrv_first();
 	check(disp && dd, "the driver probed the controller");
 	got = kmalloc(DISP_FB_SIZE, GFP_KERNEL);
 	drawn = kmalloc(DISP_FB_SIZE, GFP_KERNEL);
+	if (dd && (!got || !drawn))
+		fprintf(stderr, "display: kmalloc(): %s\n", strerror(ENOMEM));
 	if (!dd || !got || !drawn)
 		return 1;
 

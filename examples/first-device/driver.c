@@ -47,6 +47,8 @@ int inv_invert(const void *src, void *dst, size_t len)
 	dma_addr_t s, d;
 	int ret = 0;
 
+	if (!inv)
+		return -ENODEV; /* no device, or its probe failed */
 	s = dma_map_single(inv->dev, (void *)src, len, DMA_TO_DEVICE);
 	if (dma_mapping_error(inv->dev, s))
 		return -ENOMEM;

@@ -7,7 +7,9 @@
  *   dmaemu-cc --dmaemu-uninstrumented -c inverter.c
  *   dmaemu-cc -o first-device main.c driver.c inverter.o
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <dmaemu/machine.h>
 #include <dmaemu/report.h>
@@ -28,17 +30,36 @@ int main(int argc, char **argv)
 	snprintf(opts, sizeof(opts), "profile=%s",
 		 argc > 1 ? argv[1] : "arm64");
 	m = dmaemu_machine_create(opts);
-	if (!m || platform_driver_register(&inv_driver))
+	if (!m) {
+		perror("first-device: dmaemu_machine_create()");
 		return 2;
+	}
+	ret = platform_driver_register(&inv_driver);
+	if (ret) {
+		fprintf(stderr,
+			"first-device: platform_driver_register(): %s\n",
+			strerror(-ret));
+		return 2;
+	}
 	dev = inverter_create(m, "inv0"); /* inv_probe() runs here */
+	if (!dev) {
+		perror("first-device: inverter_create()");
+		return 2;
+	}
 	src = kmalloc(INV_MAX_LEN, GFP_KERNEL);
 	dst = kmalloc(INV_MAX_LEN, GFP_KERNEL);
-	if (!dev || !src || !dst)
+	if (!src || !dst) {
+		fprintf(stderr, "first-device: kmalloc(): %s\n",
+			strerror(ENOMEM));
 		return 2;
+	}
 	for (i = 0; i < INV_MAX_LEN; i++)
 		src[i] = (unsigned char)i;
 
 	ret = inv_invert(src, dst, INV_MAX_LEN);
+	if (ret)
+		fprintf(stderr, "first-device: inv_invert(): %s\n",
+			strerror(-ret));
 	for (i = 0; i < INV_MAX_LEN; i++)
 		wrong += dst[i] != (unsigned char)~i;
 

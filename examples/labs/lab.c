@@ -4,6 +4,7 @@
  * machine, the cache-line pictures (the library's printer,
  * <dmaemu/seeing.h>) and the result line.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,15 +68,17 @@ struct lab *lab_start(const char *name, int argc, char **argv,
 		 seed, extra ? ":" : "", extra ? extra : "", more ? ":" : "",
 		 more ? more : "");
 	lab = calloc(1, sizeof(*lab));
-	if (!lab)
+	if (!lab) {
+		fprintf(stderr, "%s: calloc(): %s\n", name, strerror(errno));
 		return NULL;
+	}
 	lab->name = name;
 	lab->profile = profile;
 	lab->seed = seed;
 	lab->m = dmaemu_machine_create(opts);
 	if (!lab->m) {
-		fprintf(stderr, "%s: cannot create a machine with '%s'\n", name,
-			opts);
+		fprintf(stderr, "%s: dmaemu_machine_create(\"%s\"): %s\n", name,
+			opts, strerror(errno));
 		free(lab);
 		return NULL;
 	}

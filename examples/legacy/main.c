@@ -15,6 +15,7 @@
  * Build it as any program outside the dmaemu tree would:
  *   dmaemu-cc -o legacy main.c legacy-driver.c -ldmaemu-devices
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,18 +96,24 @@ int main(int argc, char **argv)
 	u8 *src, *dst, *low;
 	uint64_t reports, b;
 	char opts[128];
-	int i, ok;
+	int i, ok, ret;
 
 	/* A PC-like machine for the ISA-style part: DRAM from 1 MiB to
 	 * 16 MiB (ZONE_DMA, the pool's place too), and the high bank. */
 	snprintf(opts, sizeof(opts), "profile=%s:highmem=64M%s", profile,
 		 isa ? ":mem_base=0x100000:mem=15M" : "");
 	m = dmaemu_machine_create(opts);
-	if (!m)
+	if (!m) {
+		perror("legacy: dmaemu_machine_create()");
 		return 2;
+	}
 	legdrv_dma_bits = isa ? 24 : 32;
-	if (platform_driver_register(&legdrv_driver))
+	ret = platform_driver_register(&legdrv_driver);
+	if (ret) {
+		fprintf(stderr, "legacy: platform_driver_register(): %s\n",
+			strerror(-ret));
 		return 2;
+	}
 	blk = dmaemu_legacy_create(m, "blk0"); /* probed here */
 	lg = legdrv_first();
 	check(blk && lg, "the driver probed the device");
@@ -117,8 +124,10 @@ int main(int argc, char **argv)
 
 	src = kmalloc(LEN, GFP_KERNEL);
 	dst = kmalloc(LEN, GFP_KERNEL);
-	if (!src || !dst)
+	if (!src || !dst) {
+		fprintf(stderr, "legacy: kmalloc(): %s\n", strerror(ENOMEM));
 		return 2;
+	}
 	check(virt_to_phys(src) >> 32 && virt_to_phys(dst) >> 32,
 	      "the buffers lie above 4 GiB");
 	for (i = 0; i < LEN; i++) {

@@ -414,7 +414,9 @@ int dmaemu_dma_drain(struct dmaemu_device *dev);
  * The calling thread (the model's) spends the time before the data
  * moves: with sched=lockstep it waits on the machine's emulated clock,
  * so the run stays deterministic; with sched=threads it sleeps on the
- * host's clock.  All zero (the default): no wait.
+ * host's clock.  All zero (the default): no wait.  Limits, so that one
+ * call costs a bounded host time: @latency_ns and @jitter_ns at most
+ * 10 ms (10000000) each, @bandwidth 0 or at least 1 MB/s (1000000).
  */
 struct dmaemu_device_timing {
 	uint64_t latency_ns;
@@ -427,7 +429,9 @@ struct dmaemu_device_timing {
  * @dev: the device.
  * @t:   the knobs (NULL: all zero).
  *
- * Return: 0; -EINVAL with a bad-argument report when @dev is not live.
+ * Return: 0; -EINVAL with a bad-argument report when @dev is not live
+ * or a knob is beyond its limit (struct dmaemu_device_timing), and
+ * nothing changes.
  */
 int dmaemu_device_set_timing(struct dmaemu_device *dev,
 			     const struct dmaemu_device_timing *t);
@@ -443,8 +447,9 @@ int dmaemu_device_set_timing(struct dmaemu_device *dev,
  *        device_timing= option (the same syntax; default off).
  *
  * Return: 0; -EINVAL with a bad-argument report (naming the item) for
- * an unknown key, a bad number or unit, or a @dev that is not live, and
- * then nothing is changed.
+ * an unknown key, a bad number or unit, a value beyond its limit (struct
+ * dmaemu_device_timing), or a @dev that is not live, and then nothing is
+ * changed.
  */
 int dmaemu_device_set_options(struct dmaemu_device *dev, const char *opts);
 

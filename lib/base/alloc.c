@@ -13,6 +13,9 @@
  * the N-th host allocation of the process (tests/scripts/alloc-fail.sh,
  * docs/reliability.md); the first failure it makes prints one line on
  * stderr naming the call, so that a caller can tell whether N was reached.
+ * DMAEMU_ALLOC_FAIL_NTH=N fails the N-th host allocation only, as Linux's
+ * fail-nth does, so that what a program does after recovering from one
+ * failure runs too.
  */
 #include "config.h"
 
@@ -30,6 +33,8 @@ static uint64_t fail_at; /* calls value from which to fail; 0 = never */
 static uint64_t failed[DMAEMU__ALLOC_KINDS]; /* failures made (atomic) */
 static int announce;	  /* DMAEMU_ALLOC_FAIL: print the first failure */
 static int hit_kind = -1; /* the kind of call number fail_at (atomic) */
+static int
+	only_nth; /* DMAEMU_ALLOC_FAIL_NTH: fail call fail_at only (atomic) */
 
 static const char *const kind_names[DMAEMU__ALLOC_KINDS] = {
 	[DMAEMU__ALLOC_MALLOC] = "malloc",
@@ -38,25 +43,43 @@ static const char *const kind_names[DMAEMU__ALLOC_KINDS] = {
 	[DMAEMU__ALLOC_THREAD] = "pthread_create",
 };
 
-__attribute__((constructor)) static void alloc_fail_from_env(void)
+/* The value of the variable @name: 0 when unset; 0 and a message when
+ * it is not a positive number. */
+static uint64_t env_count(const char *name)
 {
-	const char *v = getenv("DMAEMU_ALLOC_FAIL");
+	const char *v = getenv(name);
 	char *end;
 	unsigned long long n;
 
 	if (!v || !*v)
-		return;
+		return 0;
 	errno = 0;
 	n = strtoull(v, &end, 10);
 	if (errno || *end || !n) {
 		fprintf(stderr,
-			"dmaemu: DMAEMU_ALLOC_FAIL=%s: not a positive "
-			"number, ignored\n",
+			"dmaemu: %s=%s: not a positive number, ignored\n", name,
 			v);
+		return 0;
+	}
+	return n;
+}
+
+__attribute__((constructor)) static void alloc_fail_from_env(void)
+{
+	uint64_t from = env_count("DMAEMU_ALLOC_FAIL");
+	uint64_t nth = env_count("DMAEMU_ALLOC_FAIL_NTH");
+
+	if (from && nth) {
+		fprintf(stderr,
+			"dmaemu: DMAEMU_ALLOC_FAIL and "
+			"DMAEMU_ALLOC_FAIL_NTH both set: both ignored\n");
 		return;
 	}
+	if (!from && !nth)
+		return;
 	announce = 1;
-	__atomic_store_n(&fail_at, (uint64_t)n, __ATOMIC_RELAXED);
+	__atomic_store_n(&only_nth, nth != 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&fail_at, from ? from : nth, __ATOMIC_RELAXED);
 }
 
 void dmaemu__alloc_fail_after(uint64_t n)
@@ -64,6 +87,7 @@ void dmaemu__alloc_fail_after(uint64_t n)
 	uint64_t at = n ? __atomic_load_n(&calls, __ATOMIC_RELAXED) + n : 0;
 
 	__atomic_store_n(&hit_kind, -1, __ATOMIC_RELAXED);
+	__atomic_store_n(&only_nth, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&fail_at, at, __ATOMIC_RELAXED);
 }
 
@@ -87,17 +111,19 @@ static bool must_fail(enum dmaemu__alloc_kind kind)
 {
 	uint64_t n = __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
 	uint64_t at = __atomic_load_n(&fail_at, __ATOMIC_RELAXED);
+	int once = __atomic_load_n(&only_nth, __ATOMIC_RELAXED);
 
-	if (!at || n < at)
+	if (!at || n < at || (once && n != at))
 		return false;
 	if (n == at)
 		__atomic_store_n(&hit_kind, (int)kind, __ATOMIC_RELAXED);
 	if (!__atomic_fetch_add(&failed[kind], 1, __ATOMIC_RELAXED) &&
 	    __atomic_exchange_n(&announce, 0, __ATOMIC_RELAXED))
 		fprintf(stderr,
-			"dmaemu: DMAEMU_ALLOC_FAIL: host allocation %llu "
-			"(%s) fails, and every later one\n",
-			(unsigned long long)n, kind_names[kind]);
+			"dmaemu: %s: host allocation %llu (%s) fails%s\n",
+			once ? "DMAEMU_ALLOC_FAIL_NTH" : "DMAEMU_ALLOC_FAIL",
+			(unsigned long long)n, kind_names[kind],
+			once ? ", only this one" : ", and every later one");
 	errno = ENOMEM;
 	return true;
 }

@@ -1921,6 +1921,15 @@ int dmaemu_device_set_timing(struct dmaemu_device *d,
 	}
 	if (!t)
 		t = &zero;
+	if (dmaemu__timing_check(t)) {
+		dmaemu__reportf(d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_set_timing(%s): latency %" PRIu64
+				" ns, jitter %" PRIu64 " ns, bandwidth %" PRIu64
+				": %s; nothing changed",
+				d->name, t->latency_ns, t->jitter_ns,
+				t->bandwidth, DMAEMU__TIMING_LIMITS);
+		return -EINVAL;
+	}
 	dmaemu__lock(&d->pw_lock);
 	d->timing = *t;
 	dmaemu__unlock(&d->pw_lock);
@@ -1944,7 +1953,17 @@ int dmaemu_device_set_options(struct dmaemu_device *d, const char *opts)
 	dmaemu__lock(&d->pw_lock);
 	t = d->timing;
 	dmaemu__unlock(&d->pw_lock);
-	if (dmaemu__timing_parse(opts, &t, &bad)) {
+	switch (dmaemu__timing_parse(opts, &t, &bad)) {
+	case 0:
+		break;
+	case -ERANGE:
+		dmaemu__reportf(d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_device_set_options(%s): '%.*s' is "
+				"beyond its limit (%s)",
+				d->name, (int)strcspn(bad, ":,"), bad,
+				DMAEMU__TIMING_LIMITS);
+		return -EINVAL;
+	default:
 		dmaemu__reportf(d->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"dmaemu_device_set_options(%s): bad item "
 				"'%.*s' (expected latency=TIME, jitter=TIME "

@@ -745,6 +745,13 @@ static inline bool dmaemu__fault_armed(struct dmaemu_machine *m)
  * Timing knobs of a device (options.c): the syntax of device_timing= and
  * dmaemu_device_set_options(); format writes what parse reads back.
  */
+/* The limits of the device timing knobs (dmaemu__timing_check()). */
+#define DMAEMU__TIMING_MAX_NS 10000000ULL	/* latency, jitter: 10 ms */
+#define DMAEMU__TIMING_MIN_BANDWIDTH 1000000ULL /* 1 MB/s, or 0: no cap */
+#define DMAEMU__TIMING_LIMITS                                           \
+	"latency and jitter are at most 10ms each, bandwidth is 0 (no " \
+	"cap) or at least 1M bytes per second"
+int dmaemu__timing_check(const struct dmaemu_device_timing *t);
 int dmaemu__timing_parse(const char *s, struct dmaemu_device_timing *t,
 			 const char **bad);
 void dmaemu__timing_format(const struct dmaemu_device_timing *t, char *buf,

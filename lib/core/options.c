@@ -715,15 +715,20 @@ static int set_value(struct dmaemu__options *o, const struct opt_key *k,
 		}
 		return 0;
 	case OPT_TIMING:
-		if (dmaemu__timing_parse(val, (struct dmaemu_device_timing *)f,
-					 NULL) < 0) {
+		switch (dmaemu__timing_parse(
+			val, (struct dmaemu_device_timing *)f, NULL)) {
+		case 0:
+			return 0;
+		case -ERANGE:
+			*why = DMAEMU__TIMING_LIMITS;
+			return -EINVAL;
+		default:
 			*why = "expected off or a comma list of latency=TIME, "
 			       "jitter=TIME (TIME: a number with ns, us, ms "
 			       "or s) and bandwidth=BYTES per second (with k, "
 			       "M or G)";
 			return -EINVAL;
 		}
-		return 0;
 	case OPT_PATH:
 		if (strlen(val) >= DMAEMU__OPT_PATH_MAX) {
 			*why = "path too long";
@@ -1407,6 +1412,25 @@ static int parse_num_unit(const char *v, size_t n, const struct unit *units,
 }
 
 /**
+ * dmaemu__timing_check() - are @t's knobs within their limits?
+ *
+ * Each DMA call of a device costs latency + len / bandwidth + jitter,
+ * slept on the host under sched=threads: latency and jitter are at most
+ * DMAEMU__TIMING_MAX_NS each, and a bandwidth cap is at least
+ * DMAEMU__TIMING_MIN_BANDWIDTH bytes per second (0: no cap), so that one
+ * call of a page costs at most about 24 ms of host time.
+ * Return: 0, or -ERANGE.
+ */
+int dmaemu__timing_check(const struct dmaemu_device_timing *t)
+{
+	if (t->latency_ns > DMAEMU__TIMING_MAX_NS ||
+	    t->jitter_ns > DMAEMU__TIMING_MAX_NS ||
+	    (t->bandwidth && t->bandwidth < DMAEMU__TIMING_MIN_BANDWIDTH))
+		return -ERANGE;
+	return 0;
+}
+
+/**
  * dmaemu__timing_parse() - parse timing knobs into @t.
  * @s:   "off", or items key=value separated by ',' or ':': latency=TIME,
  *       jitter=TIME, bandwidth=RATE; keys not given keep @t's value.
@@ -1414,7 +1438,8 @@ static int parse_num_unit(const char *v, size_t n, const struct unit *units,
  * @bad: NULL, or set to the first bad item (its length up to the next
  *       separator) on an error.
  *
- * Return: 0, or -EINVAL.
+ * Return: 0; -EINVAL (a bad item); -ERANGE (an item beyond its limit,
+ * dmaemu__timing_check()).
  */
 int dmaemu__timing_parse(const char *s, struct dmaemu_device_timing *t,
 			 const char **bad)
@@ -1447,6 +1472,11 @@ int dmaemu__timing_parse(const char *s, struct dmaemu_device_timing *t,
 				if (bad)
 					*bad = p;
 				return -EINVAL;
+			}
+			if (dmaemu__timing_check(&v)) {
+				if (bad)
+					*bad = p;
+				return -ERANGE;
 			}
 		}
 		p += n;

@@ -321,10 +321,14 @@ void dmaemu__mapping_free(struct dmaemu__mapping *map);
 int dmaemu__mapping_insert(struct device *dev, struct dmaemu__mapping *map);
 struct dmaemu__mapping *dmaemu__mapping_take(struct device *dev, dma_addr_t dma,
 					     enum dmaemu__map_type type,
-					     const struct scatterlist *sg);
+					     const struct scatterlist *sg,
+					     size_t size, int dir);
 struct dmaemu__mapping *dmaemu__mapping_take_any(struct device *dev);
 int dmaemu__mapping_find(struct device *dev, dma_addr_t dma, size_t size,
 			 struct dmaemu__mapping *out, int *pf);
+int dmaemu__mapping_named(struct device *dev, dma_addr_t handle,
+			  uint64_t extent, size_t pf_size,
+			  struct dmaemu__mapping *out, int *pf);
 int dmaemu__mapping_find_sg(struct device *dev, dma_addr_t dma,
 			    const struct scatterlist *sg,
 			    struct dmaemu__sg_copy **out);
@@ -341,7 +345,8 @@ uint64_t dmaemu__mapping_stray(struct device *dev);
  * Return: its trace id (0 when not found or it has none).
  */
 uint64_t dmaemu__mapping_account(struct device *dev, dma_addr_t dma,
-				 enum dmaemu__map_type type, bool for_device,
+				 enum dmaemu__map_type type, size_t size,
+				 int dir, bool for_device,
 				 const struct dmaemu__maint *acc);
 bool dmaemu__mapping_find_phys(struct device *dev, uint64_t phys,
 			       uint64_t limit, struct dmaemu__mapping *out,

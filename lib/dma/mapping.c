@@ -940,7 +940,7 @@ static void unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 
 	if (!m)
 		return;
-	map = dmaemu__mapping_take(dev, addr, type, NULL);
+	map = dmaemu__mapping_take(dev, addr, type, NULL, size, dir);
 	if (!map) {
 		report_no_mapping(m, dev, fn, type, addr, size, dir);
 		return;
@@ -1213,7 +1213,7 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	if (!m)
 		return;
 	head = sg ? dmaemu__mapping_take(dev, sg_dma_address(sg),
-					 DMAEMU__MAP_SG, sg)
+					 DMAEMU__MAP_SG, sg, 0, -1)
 		  : NULL;
 	/* Unless another list's segment starts there: the error cookie,
 	 * another kind of mapping or allocation, or nothing. */
@@ -1342,8 +1342,8 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nelems,
 	for (i = 0; !for_device && i < c->nents; i++)
 		dmaemu__owner_stores_take(m, c->ents[i].phys, c->ents[i].len,
 					  NULL);
-	id = dmaemu__mapping_account(dev, sg_dma_address(sg), DMAEMU__MAP_SG,
-				     for_device, &dmaemu__maint_acc);
+	id = dmaemu__mapping_account(dev, sg_dma_address(sg), DMAEMU__MAP_SG, 0,
+				     -1, for_device, &dmaemu__maint_acc);
 	trace_owner(m, dev, sg_dma_address(sg), c->seg_len[0], c->dir, id,
 		    for_device ? "device" : "cpu");
 	dmaemu__free(c);
@@ -1469,7 +1469,8 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 	m = api_enter(dev, fn, (int)dir, attrs);
 	if (!m)
 		return;
-	map = dmaemu__mapping_take(dev, addr, DMAEMU__MAP_RESOURCE, NULL);
+	map = dmaemu__mapping_take(dev, addr, DMAEMU__MAP_RESOURCE, NULL, size,
+				   dir);
 	if (!map) {
 		report_no_mapping(m, dev, fn, DMAEMU__MAP_RESOURCE, addr, size,
 				  (int)dir);
@@ -1541,18 +1542,38 @@ static void sync_done(struct dmaemu_machine *m, struct device *dev,
 		      const struct dmaemu__mapping *map, bool for_device)
 {
 	uint64_t id = dmaemu__mapping_account(dev, map->dma, map->type,
-					      for_device, &dmaemu__maint_acc);
+					      map->size, map->dir, for_device,
+					      &dmaemu__maint_acc);
 
 	trace_owner(m, dev, map->dma, map->size, map->dir, id,
 		    for_device ? "device" : "cpu");
 }
 
-static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
-			int dir, bool for_device, const char *fn)
+/* The prefetcher follows a sync's change of owner (@pf, see dma.h). */
+static void prefetch_follow(struct dmaemu_machine *m,
+			    const struct dmaemu__mapping *map, int pf)
+{
+	if (m->opt.prefetch && pf > 0)
+		dmaemu__prefetch_add_range(m, map->phys, map->size);
+	else if (m->opt.prefetch && pf < 0)
+		dmaemu__prefetch_del_range(m, map->phys, map->size);
+}
+
+/*
+ * A sync of [@handle + @offset, +@size): the mapping is the one @handle
+ * names (dmaemu__mapping_named(): by the handle, as dma-debug matches its
+ * entry, never a mapping that merely covers the range), and a range that
+ * runs past its end is reported whatever else covers the bytes past it.
+ */
+static void sync_single(struct device *dev, dma_addr_t handle,
+			unsigned long offset, size_t size, int dir,
+			bool for_device, const char *fn)
 {
 	struct dmaemu_machine *m = api_enter(dev, fn, dir, 0);
 	const struct dmaemu__dma_ops *ops;
 	struct dmaemu__mapping map;
+	dma_addr_t addr = handle + offset;
+	uint64_t extent = (uint64_t)offset + size, in;
 	int pf = for_device ? 1 : -1;
 	enum dmaemu__handover how = for_device ? DMAEMU__HANDOVER_FOR_DEVICE
 					       : DMAEMU__HANDOVER_FOR_CPU;
@@ -1565,44 +1586,8 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 				 : "dma_sync_single_for_cpu",
 		      "dev=%s dir=%s dma=0x%" PRIx64 " len=%zu", dev_name(dev),
 		      dir_name(dir), (uint64_t)addr, size);
-	if (size && dmaemu__mapping_find(dev, addr, size, &map, NULL) &&
-	    !dmaemu__mapping_find(dev, addr, 1, &map, NULL) &&
-	    map.type != DMAEMU__MAP_RESOURCE) {
-		/* The range starts in a mapping and runs past its end. */
-		char where[400];
-
-		made_at(&map, where, sizeof(where));
-		dmaemu__reportf(
-			m, DMAEMU_REPORT_SYNC_OUT_OF_RANGE,
-			map.phys + (addr - map.dma), size,
-			"%s(%s, dma 0x%" PRIx64 ", %zu bytes, %s): runs %zu "
-			"bytes past the end of its mapping (dma 0x%" PRIx64
-			", %zu bytes, made at %s); the cache maintenance "
-			"covers the whole range, as Linux does",
-			fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir),
-			(size_t)(addr + size - (map.dma + map.size)),
-			(uint64_t)map.dma, map.size, where);
-		check_sync_dir(m, dev, fn, map.dir, map.fn, map.caller,
-			       map.phys, map.dma, size, dir, for_device, 0, 0);
-		ops = dmaemu__dma_ops_of(map.ops);
-		handover(dev, &map, addr, size, dir, 0, how, fn, false);
-		if (!for_device)
-			owner_move(m, dev, &map, addr,
-				   map.dma + map.size - addr,
-				   DMAEMU__DOMAIN_CPU);
-		maint_start();
-		sync_range(m, dev, ops, &map, addr, size, dir, for_device);
-		if (!for_device)
-			handover(dev, &map, addr, size, dir, 0, how, fn, true);
-		if (for_device)
-			owner_move(m, dev, &map, addr,
-				   map.dma + map.size - addr,
-				   DMAEMU__DOMAIN_DEVICE);
-		sync_done(m, dev, &map, for_device);
-		return;
-	}
-	if (dmaemu__mapping_find(dev, addr, size, &map,
-				 m->opt.prefetch ? &pf : NULL)) {
+	if (dmaemu__mapping_named(dev, handle, extent, size, &map,
+				  m->opt.prefetch ? &pf : NULL)) {
 		if (!sync_allocation(m, dev, addr, size, dir, for_device))
 			dmaemu__reportf(
 				m, DMAEMU_REPORT_SYNC_NOT_MAPPED, 0, size,
@@ -1615,6 +1600,49 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 	}
 	if (map.type == DMAEMU__MAP_RESOURCE)
 		return; /* MMIO: no cache, no ownership */
+	/* Bytes of the range inside the mapping: addr is at or after its
+	 * start (the handle is), maybe past its end (a _range_ offset). */
+	in = addr - map.dma < map.size ? map.dma + map.size - addr : 0;
+	if (size > in) {
+		/* The range runs past the end of its mapping. */
+		char where[400];
+
+		made_at(&map, where, sizeof(where));
+		dmaemu__reportf(
+			m, DMAEMU_REPORT_SYNC_OUT_OF_RANGE,
+			map.phys + (addr - map.dma), size,
+			"%s(%s, dma 0x%" PRIx64
+			", %zu bytes, %s): runs %" PRIu64
+			" bytes past the end of its mapping (dma 0x%" PRIx64
+			", %zu bytes, made at %s); %s",
+			fn, dev_name(dev), (uint64_t)addr, size, dir_name(dir),
+			(uint64_t)(extent - (map.dma + map.size - handle)),
+			(uint64_t)map.dma, map.size, where,
+			in ? "the cache maintenance covers the whole range, "
+			     "as Linux does"
+			   : "it starts past the end: nothing is synced");
+		if (!in) {
+			prefetch_follow(m, &map, pf);
+			return;
+		}
+		check_sync_dir(m, dev, fn, map.dir, map.fn, map.caller,
+			       map.phys, map.dma, size, dir, for_device, 0, 0);
+		ops = dmaemu__dma_ops_of(map.ops);
+		handover(dev, &map, addr, size, dir, 0, how, fn, false);
+		if (!for_device)
+			owner_move(m, dev, &map, addr, (size_t)in,
+				   DMAEMU__DOMAIN_CPU);
+		maint_start();
+		sync_range(m, dev, ops, &map, addr, size, dir, for_device);
+		if (!for_device)
+			handover(dev, &map, addr, size, dir, 0, how, fn, true);
+		if (for_device)
+			owner_move(m, dev, &map, addr, (size_t)in,
+				   DMAEMU__DOMAIN_DEVICE);
+		sync_done(m, dev, &map, for_device);
+		prefetch_follow(m, &map, pf);
+		return;
+	}
 	check_sync_dir(m, dev, fn, map.dir, map.fn, map.caller,
 		       map.phys + (addr - map.dma), map.dma, size, dir,
 		       for_device, 0, 0);
@@ -1631,10 +1659,7 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size,
 	else
 		handover(dev, &map, addr, size, dir, 0, how, fn, true);
 	sync_done(m, dev, &map, for_device);
-	if (m->opt.prefetch && pf > 0)
-		dmaemu__prefetch_add_range(m, map.phys, map.size);
-	else if (m->opt.prefetch && pf < 0)
-		dmaemu__prefetch_del_range(m, map.phys, map.size);
+	prefetch_follow(m, &map, pf);
 }
 
 /**
@@ -1655,7 +1680,7 @@ void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 			     enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_single_for_cpu");
-	sync_single(dev, addr, size, (int)dir, false, call.fn);
+	sync_single(dev, addr, 0, size, (int)dir, false, call.fn);
 }
 
 /** dma_sync_single_for_device() - give (part of) a mapping to the device. */
@@ -1663,7 +1688,7 @@ void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
 				size_t size, enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_single_for_device");
-	sync_single(dev, addr, size, (int)dir, true, call.fn);
+	sync_single(dev, addr, 0, size, (int)dir, true, call.fn);
 }
 
 /** dma_sync_single_range_for_cpu() - sync_for_cpu of @addr + @offset. */
@@ -1672,7 +1697,7 @@ void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr,
 				   enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_single_range_for_cpu");
-	sync_single(dev, addr + offset, size, (int)dir, false, call.fn);
+	sync_single(dev, addr, offset, size, (int)dir, false, call.fn);
 }
 
 /** dma_sync_single_range_for_device() - sync_for_device of @addr + @offset. */
@@ -1681,7 +1706,7 @@ void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr,
 				      enum dma_data_direction dir)
 {
 	DMAEMU__API_CALL(call, "dma_sync_single_range_for_device");
-	sync_single(dev, addr + offset, size, (int)dir, true, call.fn);
+	sync_single(dev, addr, offset, size, (int)dir, true, call.fn);
 }
 
 /**

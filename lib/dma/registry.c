@@ -413,12 +413,20 @@ static bool type_matches(enum dmaemu__map_type have, enum dmaemu__map_type want)
 	return have == want || (single_have && single_want);
 }
 
-/* The most recent record starting at @dma that @want undoes.  Lock held. */
+/*
+ * The record starting at @dma that @want undoes.  Lock held.  Of several
+ * (one buffer mapped twice on the direct backend), the best fit, as
+ * dma-debug's: the most recent of @size bytes (0: any) and direction
+ * @dir (-1: any), else of @size bytes, else of direction @dir, else the
+ * most recent.
+ */
 static struct node *find_exact(struct dmaemu__registry *reg, dma_addr_t dma,
 			       enum dmaemu__map_type want,
-			       const struct scatterlist *sg)
+			       const struct scatterlist *sg, size_t size,
+			       int dir)
 {
 	struct node key, *n, *best = NULL;
+	int fit, best_fit = -1;
 
 	key.map.dma = dma;
 	key.seq = 0;
@@ -429,7 +437,12 @@ static struct node *find_exact(struct dmaemu__registry *reg, dma_addr_t dma,
 		if (want == DMAEMU__MAP_SG &&
 		    (n->map.seg || (sg && n->map.sg != sg)))
 			continue;
-		best = n;
+		fit = 2 * (size && n->map.size == size) +
+		      (dir >= 0 && n->map.dir == dir);
+		if (fit >= best_fit) {
+			best = n;
+			best_fit = fit;
+		}
 	}
 	return best;
 }
@@ -441,18 +454,21 @@ static struct node *find_exact(struct dmaemu__registry *reg, dma_addr_t dma,
  * @dma:  bus address given to the unmap.
  * @type: which unmap (SINGLE and PAGE undo each other).
  * @sg:   for SG, the list given to the unmap (NULL: any).
+ * @size: the unmap's size (0: any), @dir: its direction (-1: any): of
+ *        several records at @dma, the best fit (find_exact()).
  * Return: the record (a scatterlist's head), no longer live: the caller
  * frees it; NULL when no such mapping is live.
  */
 struct dmaemu__mapping *dmaemu__mapping_take(struct device *dev, dma_addr_t dma,
 					     enum dmaemu__map_type type,
-					     const struct scatterlist *sg)
+					     const struct scatterlist *sg,
+					     size_t size, int dir)
 {
 	struct dmaemu__registry *reg = reg_of(dev);
 	struct node *n;
 
 	dmaemu__lock(&reg->lock);
-	n = find_exact(reg, dma, type, sg);
+	n = find_exact(reg, dma, type, sg, size, dir);
 	if (n)
 		remove_mapping(reg, &n->map);
 	dmaemu__unlock(&reg->lock);
@@ -460,7 +476,8 @@ struct dmaemu__mapping *dmaemu__mapping_take(struct device *dev, dma_addr_t dma,
 }
 
 uint64_t dmaemu__mapping_account(struct device *dev, dma_addr_t dma,
-				 enum dmaemu__map_type type, bool for_device,
+				 enum dmaemu__map_type type, size_t size,
+				 int dir, bool for_device,
 				 const struct dmaemu__maint *acc)
 {
 	struct dmaemu__registry *reg = reg_of(dev);
@@ -469,7 +486,7 @@ uint64_t dmaemu__mapping_account(struct device *dev, dma_addr_t dma,
 	struct node *n;
 
 	dmaemu__lock(&reg->lock);
-	n = find_exact(reg, dma, type, NULL);
+	n = find_exact(reg, dma, type, NULL, size, dir);
 	if (n) {
 		map = &n->map;
 		if (for_device)
@@ -568,6 +585,80 @@ int dmaemu__mapping_find(struct device *dev, dma_addr_t dma, size_t size,
 	return n ? 0 : -ENOENT;
 }
 
+/*
+ * The record a sync naming @handle means, for a range ending @extent bytes
+ * after @handle.  Lock held.  Records that start at @handle come first, as
+ * for an unmap: the one of exactly @extent bytes, else the shortest (one
+ * buffer mapped twice on the direct backend gives equal handles; a sync
+ * longer than one of them and of neither's length is taken for the
+ * shorter, as dma-debug takes no entry when none fits exactly).  Without
+ * one, the most recent record holding the byte at @handle (a sync by an
+ * address inside a mapping).  Never a record that merely holds the range:
+ * a sync past the end of its mapping stays one when another mapping
+ * covers the bytes past the end.
+ */
+static struct node *find_named(struct dmaemu__registry *reg, dma_addr_t handle,
+			       uint64_t extent)
+{
+	struct node key, *n, *best = NULL;
+
+	key.map.dma = handle;
+	key.seq = 0;
+	for (n = RB_NFIND(reg_tree, &reg->tree, &key);
+	     n && n->map.dma == handle; n = RB_NEXT(reg_tree, &reg->tree, n)) {
+		if (!best || n->map.size == extent ||
+		    (best->map.size != extent && n->map.size <= best->map.size))
+			best = n;
+	}
+	return best ? best : find_holding(reg, handle, 1);
+}
+
+/**
+ * dmaemu__mapping_named() - the live mapping a sync naming @handle means.
+ * @dev:    a live device.
+ * @handle: the bus address the call names (for the _range_ syncs, the
+ *          handle before the offset).
+ * @extent: bytes from @handle to the end of the synced range.
+ * @out:    receives a copy of the record (@segs and @ents set to NULL).
+ * @pf:     as for dmaemu__mapping_find(), with the range [@handle +
+ *          @extent - @pf_size, @handle + @extent) of @pf_size bytes.
+ *
+ * Matches by the handle (find_named()), never by containment of the
+ * range: the caller compares the range with the record's end.
+ * Return: 0, or -ENOENT.
+ */
+int dmaemu__mapping_named(struct device *dev, dma_addr_t handle,
+			  uint64_t extent, size_t pf_size,
+			  struct dmaemu__mapping *out, int *pf)
+{
+	struct dmaemu__registry *reg = reg_of(dev);
+	dma_addr_t dma = handle + extent - pf_size;
+	struct dmaemu__mapping *map;
+	struct node *n;
+	int want = pf ? *pf : 0;
+
+	if (pf)
+		*pf = 0;
+	dmaemu__lock(&reg->lock);
+	n = find_named(reg, handle, extent);
+	if (n) {
+		map = &n->map;
+		if (want > 0 && !map->prefetch) {
+			map->prefetch = true;
+			*pf = 1;
+		} else if (want < 0 && map->prefetch && dma == map->dma &&
+			   pf_size >= map->size) {
+			map->prefetch = false;
+			*pf = -1;
+		}
+		*out = *map;
+		out->segs = NULL;
+		out->ents = NULL;
+	}
+	dmaemu__unlock(&reg->lock);
+	return n ? 0 : -ENOENT;
+}
+
 /**
  * dmaemu__mapping_find_sg() - a copy of a live scatterlist mapping.
  * @dev: a live device.
@@ -588,7 +679,7 @@ int dmaemu__mapping_find_sg(struct device *dev, dma_addr_t dma,
 	int i, ret = -ENOENT;
 
 	dmaemu__lock(&reg->lock);
-	n = find_exact(reg, dma, DMAEMU__MAP_SG, sg);
+	n = find_exact(reg, dma, DMAEMU__MAP_SG, sg, 0, -1);
 	if (!n)
 		goto out;
 	map = &n->map;

@@ -546,6 +546,20 @@ START_TEST(test_machine_timing)
 	ck_assert_ptr_null(dmaemu_machine_create("device_timing=latency=2x"));
 	ck_assert_ptr_null(dmaemu_machine_create("device_timing=speed=1"));
 	ck_assert_ptr_null(dmaemu_machine_create("device_timing=jitter"));
+	/* Limits: each DMA call would sleep that long on the host. */
+	ck_assert_ptr_null(dmaemu_machine_create("device_timing=jitter=199s"));
+	ck_assert_ptr_null(
+		dmaemu_machine_create("device_timing=latency=2147483648us"));
+	ck_assert_ptr_null(
+		dmaemu_machine_create("device_timing=latency=10000001ns"));
+	ck_assert_ptr_null(
+		dmaemu_machine_create("device_timing=bandwidth=999999"));
+	make("device_timing=latency=10ms,jitter=10ms,bandwidth=1M", 1, NULL);
+	ck_assert_int_eq(
+		dmaemu_machine_option(m, "device_timing", val, sizeof(val)), 0);
+	ck_assert_str_eq(val, "latency=10000000ns,bandwidth=1000000,"
+			      "jitter=10000000ns");
+	finish();
 }
 END_TEST
 
@@ -559,14 +573,30 @@ START_TEST(test_bad_options)
 		"jitter=-1",
 		"bandwidth=1T",
 		"latency=99999999999999999999s",
+		"jitter=199s",
+		"latency=2147483648us",
+		"latency=10ms:jitter=11ms",
+		"bandwidth=999k",
 	};
 	struct dmaemu_device_timing t = {.latency_ns = 7};
+	struct dmaemu_device_timing big[] = {
+		{.latency_ns = 10000001},
+		{.jitter_ns = 199000000000ull},
+		{.bandwidth = 999999},
+	};
 	unsigned int i;
 
 	make(NULL, 1, NULL);
 	ck_assert_int_eq(dmaemu_device_set_timing(dd, &t), 0);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_int_eq(dmaemu_device_set_options(dd, bad[i]),
+				 -EINVAL);
+		expected++;
+		ck_assert_uint_eq(dmaemu_report_count(m, "bad-argument"),
+				  expected);
+	}
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		ck_assert_int_eq(dmaemu_device_set_timing(dd, &big[i]),
 				 -EINVAL);
 		expected++;
 		ck_assert_uint_eq(dmaemu_report_count(m, "bad-argument"),

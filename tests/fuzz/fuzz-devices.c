@@ -438,6 +438,14 @@ static void error_probe(struct run *r)
 	r->step = -1;
 	op_reset(r);
 	writel(0xffffffffu, r->regs + REG_INT_STATUS);
+	/*
+	 * The reset lowered the line, but a handler that read INT_STATUS
+	 * before it may still be running and add the program's last bits
+	 * to seen: wait for it (as a driver's remove does), or the probe
+	 * takes an error of the program's job for the probe job's and reads
+	 * ERR_CODE before the probe job set it.
+	 */
+	synchronize_irq((unsigned int)r->irq);
 	__atomic_store_n(&r->seen, 0, __ATOMIC_SEQ_CST);
 	writel(r->mod->int_error, r->regs + REG_INT_ENABLE);
 	check_id(r);
