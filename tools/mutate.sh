@@ -161,7 +161,11 @@ EOF
 src=$scratch/src
 if [ ! -d "$src" ]; then
 	mkdir -p "$src"
-	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	# The tracked files when the tree is a git checkout of its own (not
+	# a copy of the tree inside another checkout, whose git knows none
+	# of its files).
+	if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = \
+		"$(cd "$top" && pwd -P)" ]; then
 		(cd "$top" && git ls-files -z | while IFS= read -r -d '' f; do
 			[ -e "$f" ] && printf '%s\0' "$f"
 		done | tar --null -T - -cf -) | tar -C "$src" -xf -
