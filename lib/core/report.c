@@ -948,6 +948,20 @@ static bool stable_addr(const struct dmaemu_machine *m, uint64_t v, char *buf,
 	return true;
 }
 
+/* Is @v a physical address of one of @m's banks?  Such a number stays as
+ * it is: under AddressSanitizer the low physical addresses of the banks
+ * lie inside the mapping of its shadow memory. */
+static bool bank_phys(const struct dmaemu_machine *m, uint64_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nbanks; i++)
+		if (v >= m->bank[i].phys &&
+		    v - m->bank[i].phys < m->bank[i].size)
+			return true;
+	return false;
+}
+
 /* Is @v inside a mapping of this process (/proc/self/maps)? */
 static bool host_mapped(uint64_t v)
 {
@@ -978,7 +992,8 @@ static bool host_mapped(uint64_t v)
  * views of memory becomes its emulated address ("[phys 0x80021040]"), any
  * other address of the process (a driver's structure on the host heap, a
  * stack) "[host]".  Numbers that are no host address (physical and bus
- * addresses, offsets) stay.  Return: the new text, allocated; NULL when
+ * addresses, offsets) stay, and so does every number inside one of the
+ * machine's banks of physical memory.  Return: the new text, allocated; NULL when
  * memory runs out.
  */
 static char *stable_text(const struct dmaemu_machine *m, const char *s)
@@ -1015,7 +1030,7 @@ static char *stable_text(const struct dmaemu_machine *m, const char *s)
 		    stable_addr(m, v, addr, sizeof(addr)))
 			add(&t, "%s", addr);
 		else if (q - p > 2 && q - p <= 18 && v >= 0x10000 &&
-			 host_mapped(v))
+			 !bank_phys(m, v) && host_mapped(v))
 			add(&t, "[host]");
 		else
 			add(&t, "%.*s", (int)(q - p), p);

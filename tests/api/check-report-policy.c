@@ -1026,10 +1026,11 @@ START_TEST(test_log_stable)
 	option_is(m, "log_stable", "1");
 	stale_read(m);
 	ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
-	ck_assert(!strncmp(fixture_log(),
-			   "==dmaemu==ERROR: dmaemu: stale-cpu-read: read of "
-			   "8 bytes at [phys 0x",
-			   68));
+	ck_assert_msg(!strncmp(fixture_log(),
+			       "==dmaemu==ERROR: dmaemu: stale-cpu-read: read "
+			       "of 8 bytes at [phys 0x",
+			       68),
+		      "%s", fixture_log());
 	snprintf(want, sizeof(want), "at [phys 0x%llx] (phys 0x%llx)",
 		 (unsigned long long)(r.phys & ~63ULL),
 		 (unsigned long long)(r.phys & ~63ULL));
