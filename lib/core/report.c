@@ -454,7 +454,8 @@ static void add(struct text *t, const char *fmt, ...)
 }
 
 /* The text of @fmt and @ap, allocated (NULL when memory runs out). */
-static char *vtext(const char *fmt, va_list ap)
+static __attribute__((format(printf, 1, 0))) char *vtext(const char *fmt,
+							 va_list ap)
 {
 	va_list aq;
 	char *p;
