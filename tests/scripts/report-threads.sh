@@ -23,6 +23,11 @@ if CK_FORK=no CK_RUN_CASE=threads \
 	--suppressions="$top_srcdir/tests/valgrind.supp" \
 	--log-file="$tmp/vg" "$prog" >"$tmp/out" 2>&1; then
 	ok "two threads reporting at once: no Helgrind error"
+elif grep -q "debuginfo reader.*\|Possibly corrupted debuginfo" "$tmp/vg" &&
+	grep -q "I can't recover" "$tmp/vg"; then
+	# Valgrind 3.19 cannot read all of Clang 14's DWARF 5 (a build
+	# with CC=clang and its default -g): it gives up before the test.
+	skip "two threads reporting at once: this Valgrind cannot read the program's debug information (build with -gdwarf-4)"
 else
 	not_ok "two threads reporting at once: no Helgrind error"
 	sed 's/^/# /' "$tmp/out" "$tmp/vg" | head -80
