@@ -153,7 +153,7 @@ intree_build() {
 }
 
 run_tests() {
-	local t0 status=0 line name p f s st secs passed=0 failed=0 skipped=0
+	local t0 status=0 name p f s st secs passed=0 failed=0 skipped=0
 	t0=$(date +%s)
 	rm -rf "$results"
 	mkdir -p "$results"
