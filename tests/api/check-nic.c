@@ -545,7 +545,10 @@ START_TEST(test_tx_faults)
 	spin_unlock(&counter_lock);
 	wreg(&r, DMAEMU_NIC_REG_CTRL, DMAEMU_NIC_CTRL_TX_EN);
 	wreg(&r, DMAEMU_NIC_REG_TX_TAIL, 1);
-	WAIT_FOR(locked_get(&r.seen) & DMAEMU_NIC_INT_TX_ERR);
+	/* A TX_ERR of the first part may still be on its way to the
+	 * handler: wait for the halt itself too. */
+	WAIT_FOR((locked_get(&r.seen) & DMAEMU_NIC_INT_TX_ERR) &&
+		 reg(&r, DMAEMU_NIC_REG_STATUS) == DMAEMU_NIC_STATUS_TX_HALTED);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_STATUS),
 			  DMAEMU_NIC_STATUS_TX_HALTED);
 	ck_assert_uint_eq(reg(&r, DMAEMU_NIC_REG_ERR_CODE),
