@@ -92,6 +92,14 @@ stage() {
 		/^:test-result: SKIP/ { s++ }
 		END { printf "%d|%d|%d\n", p, f, s }')
 	echo "$name|$counts|$st|$(($(date +%s) - t0))" >>"$results/$lane"
+	# What failed, by name, with the failing lines of its log: kept for
+	# the end of the run, where a CI log's tail shows it.
+	find . -name '*.trs' -exec grep -l -E '^:test-result: (FAIL|XPASS|ERROR)' {} + 2>/dev/null |
+		sort | while read -r trs; do
+		echo "quickstart: $name: FAILED ${trs%.trs}"
+		grep -E '^(FAIL|ERROR|XPASS|not ok)|:[0-9]+:[EF]:' "${trs%.trs}.log" 2>/dev/null |
+			head -n 8 | sed 's/^/    /'
+	done >>"$results/failures" || true
 	echo "quickstart: $name: ${counts//|/ } (status $st, $(($(date +%s) - t0)) s)"
 }
 
@@ -179,6 +187,7 @@ run_tests() {
 		done <"$results/$lane"
 	done
 	[ "$failed" = 0 ] || status=1
+	[ -s "$results/failures" ] && cat "$results/failures"
 	echo "quickstart: the test command took $(($(date +%s) - t0)) s"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	return $status
