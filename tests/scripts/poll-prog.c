@@ -23,6 +23,9 @@
  *   race PROFILE   two driver threads add to one counter of the driver's
  *                  with no lock: a data race of the program, which the
  *                  tools must still see
+ *   race-dma PROFILE  the same counter in memory from kzalloc() (emulated
+ *                  memory, whose lines the model fills and writes back):
+ *                  DRD must still see the race
  *
  * Exit status 0 when the data is right and the machine made no report.
  */
@@ -283,10 +286,12 @@ static int run_nic(struct dmaemu_machine *m)
 /* A driver's own race                                                    */
 /* ---------------------------------------------------------------------- */
 
-/* The driver's statistics, a global of the driver's (host memory). */
-static struct {
+/* The driver's statistics: a global of the driver's (host memory), or
+ * kzalloc()'d (emulated memory). */
+struct stats {
 	unsigned long packets; /* no lock: the bug */
-} stats;
+};
+static struct stats host_stats, *stats = &host_stats;
 
 static int ready; /* both threads are counting (atomic) */
 
@@ -304,21 +309,30 @@ static void *count_packets(void *arg)
 	while (__atomic_load_n(&ready, __ATOMIC_RELAXED) < 2)
 		sched_yield();
 	for (i = 0; i < 200; i++) {
-		stats.packets++;
+		stats->packets++;
 		sched_yield();
 	}
 	return NULL;
 }
 
-static int run_race(void)
+static int run_race(bool dma_memory)
 {
 	pthread_t t;
 
+	if (dma_memory) {
+		stats = kzalloc(sizeof(*stats), GFP_KERNEL);
+		if (!stats) {
+			fprintf(stderr, "poll-prog: kzalloc() failed\n");
+			return 2;
+		}
+	}
 	if (pthread_create(&t, NULL, count_packets, NULL))
 		return 1;
 	count_packets(NULL);
 	pthread_join(t, NULL);
-	printf("race: %lu packets counted\n", stats.packets);
+	printf("race: %lu packets counted\n", stats->packets);
+	if (dma_memory)
+		kfree(stats);
 	return 0;
 }
 
@@ -341,9 +355,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "nic")) {
 		ret = run_nic(m);
 	} else if (!strcmp(mode, "race")) {
-		ret = run_race();
+		ret = run_race(false);
+	} else if (!strcmp(mode, "race-dma")) {
+		ret = run_race(true);
 	} else {
-		fprintf(stderr, "usage: %s ce|nic|race [PROFILE]\n", argv[0]);
+		fprintf(stderr, "usage: %s ce|nic|race|race-dma [PROFILE]\n",
+			argv[0]);
 		ret = 2;
 	}
 	if (dmaemu_report_count(m, NULL))
