@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <dmaemu/cpu.h>
 #include <asm/byteorder.h>
 #include <dmaemu/net.h>
 #include <linux/etherdevice.h>
@@ -83,6 +82,8 @@ struct netstack {
 };
 
 static unsigned int napi_ids; /* atomic */
+
+static int stack_close(struct net_device *dev);
 
 static void net_rx_action(struct dmaemu_machine *m);
 
@@ -225,32 +226,41 @@ void free_netdev(struct net_device *dev)
 	dmaemu__free(dev);
 }
 
+/*
+ * The functions that call into the driver (ndo_*) make their checks and
+ * reports in a call context of their own (a block with
+ * DMAEMU__API_CALL()) and leave it before the driver runs: the driver's
+ * own calls then name the driver's lines, not the stack's caller.
+ */
 int register_netdev(struct net_device *dev)
 {
-	DMAEMU__API_CALL(call, "register_netdev");
 	struct dmaemu__net *net;
 	struct netstack *st, *o;
 	const char *why = NULL;
 	char *pct;
 	int ret;
 
-	dmaemu_might_sleep("register_netdev()");
-	net = dev ? net_of(dev) : NULL;
-	if (!dev)
-		why = "NULL device";
-	else if (!net)
-		why = "no machine (no parent device tied to one, and no "
-		      "current machine at alloc_netdev())";
-	else if (dev->dmaemu_registered)
-		why = "registered already";
-	else if (!dev->netdev_ops || !dev->netdev_ops->ndo_start_xmit)
-		why = "no netdev_ops->ndo_start_xmit";
-	if (why) {
-		dmaemu__reportf(net ? net->m : dmaemu_machine_current(),
-				DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-				"register_netdev(%s): %s", dev ? dev->name : "",
-				why);
-		return -EINVAL;
+	{
+		DMAEMU__API_CALL(call, "register_netdev");
+
+		dmaemu_might_sleep("register_netdev()");
+		net = dev ? net_of(dev) : NULL;
+		if (!dev)
+			why = "NULL device";
+		else if (!net)
+			why = "no machine (no parent device tied to one, and "
+			      "no current machine at alloc_netdev())";
+		else if (dev->dmaemu_registered)
+			why = "registered already";
+		else if (!dev->netdev_ops || !dev->netdev_ops->ndo_start_xmit)
+			why = "no netdev_ops->ndo_start_xmit";
+		if (why) {
+			dmaemu__reportf(net ? net->m : dmaemu_machine_current(),
+					DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+					"register_netdev(%s): %s",
+					dev ? dev->name : "", why);
+			return -EINVAL;
+		}
 	}
 	st = dmaemu__calloc(1, sizeof(*st));
 	if (!st)
@@ -301,21 +311,24 @@ out_free:
 
 void unregister_netdev(struct net_device *dev)
 {
-	DMAEMU__API_CALL(call, "unregister_netdev");
 	struct dmaemu__net *net;
 	struct netstack *st;
 	struct rxframe *f;
 
-	dmaemu_might_sleep("unregister_netdev()");
-	if (!dev || !dev->dmaemu_registered) {
-		dmaemu__reportf(dev ? dmaemu__netdev_machine(dev) : NULL,
-				DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
-				"unregister_netdev(%s): not registered",
-				dev ? dev->name : "NULL");
-		return;
+	{
+		DMAEMU__API_CALL(call, "unregister_netdev");
+
+		dmaemu_might_sleep("unregister_netdev()");
+		if (!dev || !dev->dmaemu_registered) {
+			dmaemu__reportf(dev ? dmaemu__netdev_machine(dev)
+					    : NULL,
+					DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+					"unregister_netdev(%s): not registered",
+					dev ? dev->name : "NULL");
+			return;
+		}
 	}
-	if (netif_running(dev))
-		dev_close(dev);
+	stack_close(dev);
 	if (dev->netdev_ops->ndo_uninit)
 		dev->netdev_ops->ndo_uninit(dev);
 	st = dev->dmaemu_stack;
@@ -438,39 +451,47 @@ static bool check_registered(struct net_device *dev, const char *fn)
 
 int dev_open(struct net_device *dev)
 {
-	DMAEMU__API_CALL(call, "dev_open");
+	{
+		DMAEMU__API_CALL(call, "dev_open");
 
-	dmaemu_might_sleep("dev_open()");
-	if (!check_registered(dev, "dev_open"))
-		return -EINVAL;
+		dmaemu_might_sleep("dev_open()");
+		if (!check_registered(dev, "dev_open"))
+			return -EINVAL;
+	}
 	return stack_open(dev);
 }
 
 int dev_close(struct net_device *dev)
 {
-	DMAEMU__API_CALL(call, "dev_close");
+	{
+		DMAEMU__API_CALL(call, "dev_close");
 
-	dmaemu_might_sleep("dev_close()");
-	if (!check_registered(dev, "dev_close"))
-		return -EINVAL;
+		dmaemu_might_sleep("dev_close()");
+		if (!check_registered(dev, "dev_close"))
+			return -EINVAL;
+	}
 	return stack_close(dev);
 }
 
 int dmaemu_net_open(struct net_device *dev)
 {
-	DMAEMU__API_CALL(call, "dmaemu_net_open");
+	{
+		DMAEMU__API_CALL(call, "dmaemu_net_open");
 
-	if (!check_registered(dev, "dmaemu_net_open"))
-		return -EINVAL;
+		if (!check_registered(dev, "dmaemu_net_open"))
+			return -EINVAL;
+	}
 	return stack_open(dev);
 }
 
 int dmaemu_net_close(struct net_device *dev)
 {
-	DMAEMU__API_CALL(call, "dmaemu_net_close");
+	{
+		DMAEMU__API_CALL(call, "dmaemu_net_close");
 
-	if (!check_registered(dev, "dmaemu_net_close"))
-		return -EINVAL;
+		if (!check_registered(dev, "dmaemu_net_close"))
+			return -EINVAL;
+	}
 	return stack_close(dev);
 }
 
@@ -558,29 +579,33 @@ void netdev_tx_reset_queue(struct netdev_queue *q)
 int dmaemu_net_xmit(struct net_device *dev, const void *frame, size_t len,
 		    bool more, unsigned long timeout)
 {
-	DMAEMU__API_CALL(call, "dmaemu_net_xmit");
 	unsigned long deadline = jiffies + timeout;
 	struct netdev_queue *q;
 	struct netstack *st;
 	struct sk_buff *skb;
 	netdev_tx_t rc;
 
-	if (!check_registered(dev, "dmaemu_net_xmit"))
-		return -EINVAL;
-	if (!frame || !len || len > 65535) {
-		dmaemu__reportf(dmaemu__netdev_machine(dev),
+	{
+		DMAEMU__API_CALL(call, "dmaemu_net_xmit");
+
+		if (!check_registered(dev, "dmaemu_net_xmit"))
+			return -EINVAL;
+		if (!frame || !len || len > 65535) {
+			dmaemu__reportf(
+				dmaemu__netdev_machine(dev),
 				DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"dmaemu_net_xmit(%s, %p, %zu): bad frame",
 				dev->name, frame, len);
-		return -EINVAL;
+			return -EINVAL;
+		}
+		if (!netif_running(dev))
+			return -ENETDOWN;
+		st = dev->dmaemu_stack;
+		skb = __netdev_alloc_skb(dev, (unsigned int)len, GFP_KERNEL);
+		if (!skb)
+			return -ENOMEM;
+		(void)skb_put_data(skb, frame, (unsigned int)len);
 	}
-	if (!netif_running(dev))
-		return -ENETDOWN;
-	st = dev->dmaemu_stack;
-	skb = __netdev_alloc_skb(dev, (unsigned int)len, GFP_KERNEL);
-	if (!skb)
-		return -ENOMEM;
-	(void)skb_put_data(skb, frame, (unsigned int)len);
 	if (len >= ETH_HLEN)
 		memcpy(&skb->protocol, (const char *)frame + 12, 2);
 	skb_reset_mac_header(skb);
@@ -678,7 +703,7 @@ static int take(struct sk_buff *skb, const char *how)
 	f = dmaemu__malloc(sizeof(*f) + n);
 	if (f) {
 		f->next = NULL;
-		(void)dmaemu_cpu_read(f->bytes, start, n);
+		(void)dmaemu__net_copy(f->bytes, start, n, false);
 		f->info.len = n;
 		f->info.protocol = be16_to_cpu(skb->protocol);
 		f->info.pkt_type = skb->pkt_type;

@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include <dmaemu/cpu.h>
 #include <linux/etherdevice.h>
 
 #include "net/net.h"
@@ -40,7 +39,7 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 	}
 	skb->dev = dev;
 	skb_reset_mac_header(skb);
-	(void)dmaemu_cpu_read(&eth, skb->data, sizeof(eth));
+	(void)dmaemu__net_copy(&eth, skb->data, sizeof(eth), false);
 	skb_pull(skb, ETH_HLEN);
 	if (is_multicast_ether_addr(eth.h_dest)) {
 		if (ether_addr_equal(eth.h_dest, dev->broadcast))
@@ -57,7 +56,7 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 	/* A raw 802.3 frame (Novell IPX) starts with 0xFFFF; anything else
 	 * is 802.2 LLC. */
 	if (skb->len >= 2) {
-		(void)dmaemu_cpu_read(rawp, skb->data, 2);
+		(void)dmaemu__net_copy(rawp, skb->data, 2, false);
 		if (rawp[0] == 0xff && rawp[1] == 0xff)
 			return cpu_to_be16(ETH_P_802_3);
 	}

@@ -23,6 +23,21 @@
 #include <linux/skbuff.h>
 
 #include "bus/bus.h"
+#include "cpu/cpu.h"
+
+/*
+ * The CPU reads (@write false) or writes @len bytes of a frame for the
+ * driver call in progress (the stack's copy): through the cache model,
+ * reports at the driver's line (the call's caller).
+ */
+static inline int dmaemu__net_copy(void *dst, const void *src, size_t len,
+				   bool write)
+{
+	const struct dmaemu__call *c = dmaemu__call_current();
+
+	return dmaemu__cpu_copy(dst, src, len, write,
+				c ? c->caller : __builtin_return_address(0));
+}
 
 /*
  * skbuff.c.  dmaemu__skb_machine(): the machine whose memory holds @skb's

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <dmaemu/cpu.h>
 #include <linux/slab.h>
 
 #include "net/net.h"
@@ -290,7 +289,7 @@ void *skb_put_data(struct sk_buff *skb, const void *data, unsigned int len)
 	tmp = skb_tail_pointer(skb);
 	skb->tail += len;
 	skb->len += len;
-	(void)dmaemu_cpu_write(tmp, data, len);
+	(void)dmaemu__net_copy(tmp, data, len, true);
 	return tmp;
 }
 

@@ -77,6 +77,7 @@ typedef u64 netdev_features_t;
 #define NETIF_F_HW_CSUM (1ULL << 3)
 #define NETIF_F_HIGHDMA (1ULL << 5)
 #define NETIF_F_RXCSUM (1ULL << 29)
+#define NETIF_F_LOOPBACK (1ULL << 31)
 
 /* ndo_start_xmit's return values */
 enum netdev_tx {
