@@ -340,19 +340,21 @@ struct lb {
 	unsigned char frame[LB_RING][1600];
 	size_t len[LB_RING];
 	unsigned int head, tail; /* lock */
-	enum lb_mode mode;
+	counter_t mode;		 /* enum lb_mode */
 	counter_t xmit_ctx_bad, poll_ctx_bad, polls, full_polls, timeouts;
 };
 
 static netdev_tx_t lb_xmit(struct sk_buff *skb, struct net_device *ndev)
 {
 	struct lb *lb = netdev_priv(ndev);
+	enum lb_mode mode = (enum lb_mode)cget(&lb->mode);
 	unsigned long flags;
+	bool more;
 
 	/* dev_queue_xmit(): bottom halves off, a lock held. */
 	if (!in_softirq() || in_irq() || !in_atomic())
 		cinc(&lb->xmit_ctx_bad);
-	if (lb->mode == LB_SLEEP)
+	if (mode == LB_SLEEP)
 		kfree(kmalloc(16, GFP_KERNEL));
 	spin_lock_irqsave(&lb->lock, flags);
 	if (lb->tail - lb->head == LB_RING) {
@@ -366,10 +368,11 @@ static netdev_tx_t lb_xmit(struct sk_buff *skb, struct net_device *ndev)
 	spin_unlock_irqrestore(&lb->lock, flags);
 	netdev_sent_queue(ndev, skb->len);
 	ndev->stats.tx_packets++;
-	if (lb->mode == LB_STOP)
+	if (mode == LB_STOP)
 		netif_stop_queue(ndev);
+	more = skb->xmit_more;
 	dev_kfree_skb_any(skb);
-	if (!skb->xmit_more || lb->mode != LB_GOOD)
+	if (!more || mode != LB_GOOD)
 		dmaemu_raise_irq(d, 0);
 	return NETDEV_TX_OK;
 }
@@ -411,13 +414,13 @@ static int lb_poll(struct napi_struct *napi, int budget)
 	cinc(&lb->polls);
 	while (work < budget && lb_rx_one(lb, true))
 		work++;
-	if (lb->mode == LB_OVER_BUDGET)
+	if ((enum lb_mode)cget(&lb->mode) == LB_OVER_BUDGET)
 		return budget + 1;
 	if (work == budget) {
 		cinc(&lb->full_polls);
 		return work;
 	}
-	if (lb->mode != LB_NO_COMPLETE)
+	if ((enum lb_mode)cget(&lb->mode) != LB_NO_COMPLETE)
 		napi_complete_done(napi, work);
 	return work;
 }
@@ -427,7 +430,7 @@ static irqreturn_t lb_irq(int irq_, void *data)
 	struct lb *lb = data;
 
 	dmaemu_lower_irq(d, 0);
-	if (lb->mode == LB_NETIF_RX) {
+	if ((enum lb_mode)cget(&lb->mode) == LB_NETIF_RX) {
 		while (lb_rx_one(lb, false))
 			;
 		return IRQ_HANDLED;
@@ -484,7 +487,7 @@ static struct lb *lb_create_timeo(enum lb_mode mode, int weight,
 	ck_assert_ptr_nonnull(ndev);
 	lb = netdev_priv(ndev);
 	lb->ndev = ndev;
-	lb->mode = mode;
+	cset(&lb->mode, (int)mode);
 	spin_lock_init(&lb->lock);
 	ndev->netdev_ops = &lb_ops;
 	ether_addr_copy(ndev->dev_addr, our_mac);
@@ -665,7 +668,7 @@ START_TEST(test_poll_over_budget)
 	ck_assert_int_eq(dmaemu_net_recv(lb->ndev, NULL, 0, 5 * HZ, NULL), 60);
 	WAIT_UNTIL(reports("kernel-warning") >= 1, 5000);
 	ck_assert_ptr_nonnull(strstr(fixture_log(), "more than its budget"));
-	lb->mode = LB_GOOD; /* and let it complete */
+	cset(&lb->mode, LB_GOOD); /* and let it complete */
 	WAIT_UNTIL(!test_bit(NAPI_STATE_SCHED, &lb->napi.state), 5000);
 	lb_destroy(lb);
 	ck_assert_uint_eq(reports(NULL), reports("kernel-warning"));
