@@ -11,6 +11,12 @@ EXTRA_DIST += $(copy_engine_srcs) examples/copy-engine/ce-driver.h
 nic_srcs = $(srcdir)/examples/nic/main.c $(srcdir)/examples/nic/nic-driver.c
 EXTRA_DIST += $(nic_srcs) examples/nic/nic-driver.h
 
+# The network card again, with a Linux 4.14 NAPI driver under the test's
+# side of the network stack (<dmaemu/net.h>).
+nic_napi_srcs = $(srcdir)/examples/nic-napi/main.c \
+	$(srcdir)/examples/nic-napi/nic-napi-driver.c
+EXTRA_DIST += $(nic_napi_srcs) examples/nic-napi/nic-napi-driver.h
+
 camera_srcs = $(srcdir)/examples/camera/main.c \
 	$(srcdir)/examples/camera/cam-driver.c
 EXTRA_DIST += $(camera_srcs) examples/camera/cam-driver.h
@@ -37,6 +43,7 @@ EXTRA_DIST += $(first_device_srcs) examples/first-device/driver.h \
 	examples/first-device/inverter.c examples/first-device/inverter.h
 
 example_progs = examples/copy-engine/copy-engine examples/nic/nic \
+	examples/nic-napi/nic-napi \
 	examples/camera/camera examples/checksum/checksum \
 	examples/legacy/legacy examples/display/display \
 	examples/first-device/first-device
@@ -59,6 +66,13 @@ examples/nic/nic: $(nic_srcs) $(srcdir)/examples/nic/nic-driver.h \
 	@$(MKDIR_P) examples/nic
 	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
 		-o $@ $(nic_srcs) -ldmaemu-devices
+
+examples/nic-napi/nic-napi: $(nic_napi_srcs) \
+		$(srcdir)/examples/nic-napi/nic-napi-driver.h tools/dmaemu-cc \
+		lib/libdmaemu.la devices/libdmaemu-devices.la
+	@$(MKDIR_P) examples/nic-napi
+	$(AM_V_CCLD)CC='$(CC)' $(SHELL) tools/dmaemu-cc $(WARN_CFLAGS) -g -O1 \
+		-o $@ $(nic_napi_srcs) -ldmaemu-devices
 
 examples/camera/camera: $(camera_srcs) $(srcdir)/examples/camera/cam-driver.h \
 		tools/dmaemu-cc lib/libdmaemu.la devices/libdmaemu-devices.la

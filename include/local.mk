@@ -13,6 +13,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/ktypes.h \
 	include/dmaemu/machine.h \
 	include/dmaemu/mm.h \
+	include/dmaemu/net.h \
 	include/dmaemu/report.h \
 	include/dmaemu/sched.h \
 	include/dmaemu/seeing.h \
@@ -40,6 +41,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/dmapool.h \
 	include/dmaemu/kernel/linux/err.h \
 	include/dmaemu/kernel/linux/errno.h \
+	include/dmaemu/kernel/linux/etherdevice.h \
 	include/dmaemu/kernel/linux/export.h \
 	include/dmaemu/kernel/linux/gfp.h \
 	include/dmaemu/kernel/linux/hardirq.h \
@@ -66,6 +68,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/module.h \
 	include/dmaemu/kernel/linux/moduleparam.h \
 	include/dmaemu/kernel/linux/mutex.h \
+	include/dmaemu/kernel/linux/netdevice.h \
 	include/dmaemu/kernel/linux/pci-dma-compat.h \
 	include/dmaemu/kernel/linux/pci.h \
 	include/dmaemu/kernel/linux/platform_device.h \
@@ -75,6 +78,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/scatterlist.h \
 	include/dmaemu/kernel/linux/sched.h \
 	include/dmaemu/kernel/linux/sizes.h \
+	include/dmaemu/kernel/linux/skbuff.h \
 	include/dmaemu/kernel/linux/slab.h \
 	include/dmaemu/kernel/linux/spinlock.h \
 	include/dmaemu/kernel/linux/string.h \

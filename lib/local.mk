@@ -17,6 +17,7 @@ include $(srcdir)/lib/cpu/local.mk
 include $(srcdir)/lib/mm/local.mk
 include $(srcdir)/lib/bus/local.mk
 include $(srcdir)/lib/dma/local.mk
+include $(srcdir)/lib/net/local.mk
 # The pictures, the dump and the statistics (<dmaemu/seeing.h>): top layer,
 # off every hot path.
 lib_libdmaemu_internal_la_SOURCES += lib/linemap.c lib/dump.c lib/stats.c

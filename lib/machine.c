@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "dma/dma.h"
+#include "net/net.h"
 #include "dmaemu/sync.h"
 #include "dmaemu/seeing.h"
 
@@ -211,11 +212,16 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	ret = dmaemu__kwork_init(m);
 	if (ret < 0)
 		goto out_irq;
-	ret = dmaemu__machine_register(m);
+	ret = dmaemu__net_init(m);
 	if (ret < 0)
 		goto out_kwork;
+	ret = dmaemu__machine_register(m);
+	if (ret < 0)
+		goto out_net;
 	return m;
 
+out_net:
+	dmaemu__net_fini(m);
 out_kwork:
 	dmaemu__kwork_fini(m);
 out_irq:
@@ -266,6 +272,7 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 	dmaemu__devices_fini(m); /* reports their leaks: the machine is whole */
 	dmaemu__kwork_fini(m);	 /* the kernel worker: drivers are gone */
 	dmaemu__irq_fini(m);	 /* the interrupt thread, now idle */
+	dmaemu__net_fini(m);	 /* frames passed up and not yet freed */
 	dmaemu__sched_fini(m);	 /* every other context has exited */
 	dmaemu__owner_fini(m);
 	dmaemu__machine_unregister(m);

@@ -97,6 +97,8 @@ api_tests = \
 	tests/api/check-dma-device \
 	tests/api/check-slab \
 	tests/api/check-kernel-basics \
+	tests/api/check-softirq \
+	tests/api/check-net \
 	tests/api/check-dma-alloc \
 	tests/api/check-uninstrumented \
 	tests/api/check-report-query \

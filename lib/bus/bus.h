@@ -13,6 +13,7 @@
  *   thread.c     each device model's thread: doorbells, timers, reset
  *   irq.c        interrupt lines, the machine's interrupt thread,
  *                request_irq() and friends
+ *   softirq.c    softirq vectors run by the interrupt thread, tasklets
  *   kwork.c      the kernel worker: timer_list timers and work items
  *   platform.c   the platform bus: drivers, probe/remove, resources,
  *                ioremap(), devm_*
@@ -465,6 +466,27 @@ void dmaemu__irq_device_release(struct dmaemu_device *d, const char *when);
 void dmaemu__irq_device_quiesce(struct dmaemu_device *d);
 void dmaemu__irq_device_del(struct dmaemu_device *d);
 bool dmaemu__irq_is_handler_thread(struct dmaemu_machine *m);
+/* Start the interrupt thread of @m if needed and have it look at the
+ * pending softirqs; 0 or -ENOMEM (the thread cannot start). */
+int dmaemu__irq_kick_softirq(struct dmaemu_machine *m);
+
+/*
+ * softirq.c.  dmaemu__softirq_init()/_fini(): with the interrupt
+ * controller (fini after its thread stopped: scheduled tasklets are
+ * dropped); init returns 0 or -ENOMEM.  dmaemu__open_softirq(): the
+ * action of vector @nr (process-wide; each layer opens its own).
+ * dmaemu__raise_softirq(): mark @nr pending on @m and kick the interrupt
+ * thread; 0 or -ENOMEM.  dmaemu__softirq_pending(): anything raised?
+ * dmaemu__do_softirq(): the interrupt thread runs the pending vectors in
+ * softirq context.
+ */
+typedef void (*dmaemu__softirq_action_t)(struct dmaemu_machine *m);
+int dmaemu__softirq_init(struct dmaemu_machine *m);
+void dmaemu__softirq_fini(struct dmaemu_machine *m);
+void dmaemu__open_softirq(int nr, dmaemu__softirq_action_t action);
+int dmaemu__raise_softirq(struct dmaemu_machine *m, int nr);
+bool dmaemu__softirq_pending(struct dmaemu_machine *m);
+void dmaemu__do_softirq(struct dmaemu_machine *m);
 
 /*
  * platform.c.  dmaemu__platform_add(): at create, last: a device whose

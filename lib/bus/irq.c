@@ -32,7 +32,10 @@
  *      clear in progress, wake synchronize_irq() waiters (ic->sync).
  *
  * A level line still asserted after its handler is simply deliverable
- * again at step 1.
+ * again at step 1.  Softirqs (softirq.c) run on the same thread: after
+ * each hard handler when one was raised (4.14's irq_exit()), and at step
+ * 1 when no irq is deliverable and one is pending (raised by another
+ * thread, as 4.14's ksoftirqd would run it), never while m->irqs_off.
  *
  * With sched=lockstep, the interrupt thread and each threaded handler's
  * thread are contexts of the machine's scheduler (mm/sched.c): their
@@ -276,6 +279,14 @@ static void report_unhandled(struct dmaemu__irqc *ic,
 		       bell);
 }
 
+/* Run the pending softirqs (ic->lock held, dropped meanwhile). */
+static void run_softirqs(struct dmaemu__irqc *ic)
+{
+	dmaemu__unlock(&ic->lock);
+	dmaemu__do_softirq(ic->m);
+	dmaemu__lock(&ic->lock);
+}
+
 static void *irq_thread(void *arg)
 {
 	struct dmaemu__irqc *ic = arg;
@@ -290,6 +301,16 @@ static void *irq_thread(void *arg)
 	dmaemu__lock(&ic->lock);
 	while (!ic->stop) {
 		desc = pick(ic);
+		if (!desc && dmaemu__softirq_pending(ic->m)) {
+			/* Raised from another thread: run them now, as
+			 * 4.14's ksoftirqd would. */
+			if (irqs_off(ic->m)) {
+				gate_wait(ic);
+				continue;
+			}
+			run_softirqs(ic);
+			continue;
+		}
 		if (!desc) {
 			(void)ic_sleep(ic, ic->sctx, &ic->cond, ic,
 				       DMAEMU__SCHED_IDLE, "irq idle");
@@ -350,6 +371,10 @@ static void *irq_thread(void *arg)
 			report_unhandled(ic, desc, ac);
 			dmaemu__lock(&ic->lock);
 		}
+		/* irq_exit(): what the handler raised runs now, before the
+		 * next hard irq (unless interrupts are off elsewhere). */
+		if (dmaemu__softirq_pending(ic->m) && !irqs_off(ic->m))
+			run_softirqs(ic);
 	}
 	dmaemu__unlock(&ic->lock);
 	dmaemu__sched_exit(ic->sctx);
@@ -401,6 +426,19 @@ static int irq_thread_start(struct dmaemu__irqc *ic)
 		return -ret;
 	ic->started = true;
 	return 0;
+}
+
+int dmaemu__irq_kick_softirq(struct dmaemu_machine *m)
+{
+	struct dmaemu__irqc *ic = m->irqc;
+	int ret;
+
+	dmaemu__lock(&ic->lock);
+	ret = ic->stop ? 0 : irq_thread_start(ic);
+	if (!ret)
+		kick(&ic->cond, ic);
+	dmaemu__unlock(&ic->lock);
+	return ret;
 }
 
 bool dmaemu__irq_is_handler_thread(struct dmaemu_machine *m)
@@ -458,10 +496,15 @@ int dmaemu__irq_init(struct dmaemu_machine *m)
 	ret = pthread_cond_init(&ic->sync, NULL);
 	if (ret)
 		goto out_cond;
+	ret = -dmaemu__softirq_init(m);
+	if (ret)
+		goto out_sync;
 	dmaemu__vg_atomic(&m->irqs_off, sizeof(m->irqs_off));
 	m->irqc = ic;
 	return 0;
 
+out_sync:
+	pthread_cond_destroy(&ic->sync);
 out_cond:
 	pthread_cond_destroy(&ic->cond);
 out_mutex:
@@ -483,6 +526,7 @@ void dmaemu__irq_fini(struct dmaemu_machine *m)
 	dmaemu__unlock(&ic->lock);
 	if (ic->started)
 		dmaemu__sched_thread_join(ic->thread, &ic->sctx);
+	dmaemu__softirq_fini(m);
 	pthread_cond_destroy(&ic->sync);
 	pthread_cond_destroy(&ic->cond);
 	pthread_mutex_destroy(&ic->lock);

@@ -82,7 +82,8 @@
  *   them, no driver or model code runs under them): each device's thread
  *   lock (bus/thread.c), the machine's interrupt controller lock
  *   (m->irqc, bus/irq.c), the global table of irq numbers (bus/irq.c),
- *   the kernel worker's lock (m->kwork, bus/kwork.c).
+ *   the kernel worker's lock (m->kwork, bus/kwork.c), the softirq lock
+ *   (m->softirq, bus/softirq.c), the net layer's locks (net/net.h).
  * No handler, run() or probe() is ever called with a lock of the library
  * held.  m->irqs_off (threads with interrupts off) is an atomic.
  */
@@ -288,6 +289,8 @@ struct dmaemu__swiotlb;
 struct dmaemu__iommu;
 struct dmaemu__irqc;
 struct dmaemu__kwork;
+struct dmaemu__softirq;
+struct dmaemu__net;
 struct dmaemu__own_stores; /* CPU stores into held lines (ownership.c) */
 struct dmaemu__bus_client;
 struct dmaemu__report_rec;	/* recorded reports (report-query.c) */
@@ -421,6 +424,12 @@ struct dmaemu_machine {
 	 * (mm/context.c), which holds off the start of handlers (atomics). */
 	struct dmaemu__irqc *irqc;
 	unsigned int irqs_off;
+	/* Softirqs (bus/softirq.c): tasklets and NAPI polls, run on the
+	 * interrupt thread; made and freed with the controller. */
+	struct dmaemu__softirq *softirq;
+	/* The network stack's state (net/dev.c): NAPI poll list, frames
+	 * passed up, registered devices; made at create. */
+	struct dmaemu__net *net;
 	/* Kernel timers and work items (bus/kwork.c): the worker, made at
 	 * create, its thread started by the first timer or work item. */
 	struct dmaemu__kwork *kwork;

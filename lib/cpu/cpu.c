@@ -919,6 +919,15 @@ int dmaemu_cpu_read(void *dst, const void *src, size_t len)
 	return cpu_copy(dst, src, len, false, __builtin_return_address(0));
 }
 
+int dmaemu__cpu_copy(void *dst, const void *src, size_t len, bool write,
+		     const void *site)
+{
+	if (copy_bad(dst, src, len,
+		     write ? "dmaemu_cpu_write" : "dmaemu_cpu_read"))
+		return -EINVAL;
+	return cpu_copy(dst, src, len, write, site);
+}
+
 int dmaemu_cpu_write(void *dst, const void *src, size_t len)
 {
 	if (copy_bad(dst, src, len, "dmaemu_cpu_write"))

@@ -104,6 +104,13 @@ static inline bool dmaemu__cpu_fast(uintptr_t addr, size_t size, bool store)
  * CPU accesses that report belong here (and in dmaemu__cpu_range_at()),
  * never in the fast path.
  */
+/*
+ * dmaemu_cpu_read() (@write false) or dmaemu_cpu_write() for the library
+ * acting for driver code (the network stack reading a frame the driver
+ * passed up): the reports name @site, the driver's return address.
+ */
+int dmaemu__cpu_copy(void *dst, const void *src, size_t len, bool write,
+		     const void *site);
 void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store,
 		      const void *site);
 

@@ -7,7 +7,7 @@
 # <dmaemu/testing.h>.
 . "$top_srcdir/tests/runner/tap.sh"
 
-layers="base core mem cpu mm bus dma check"
+layers="base core mem cpu mm bus dma net check"
 files=$(cd "$top_srcdir" && ls tests/api/*.c tests/runner/*.c tests/runner/*.h \
 	devices/*.c examples/*/*.c examples/*/*.h include/dmaemu/devices/*.h \
 	2>/dev/null)

@@ -2,7 +2,8 @@
 # examples.sh - the reference drivers of examples/, built with dmaemu-cc
 # (instrumented) like out-of-tree code, run on every profile, with
 # sched=threads and sched=lockstep: each must get its data right and make
-# no report.  The legacy device runs with its 32-bit and 24-bit masks;
+# no report; the NAPI network driver also with swiotlb=force and iommu=1.
+# The legacy device runs with its 32-bit and 24-bit masks;
 # the display saves its last frame as a PNG file.
 . "$top_srcdir/tests/runner/tap.sh"
 
@@ -17,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 run() {
 	ex=$1
 	shift
-	what="$ex $(echo "$*" | sed "s|$tmp/||"), sched=$sched"
+	what="$ex $(echo "$*" | sed "s|$tmp/||"), sched=$sched${extra:+, $extra}"
 	if DMAEMU_OPTIONS=$opts "$top_builddir/examples/$ex/$ex" "$@" \
 		>"$tmp/out" 2>&1; then
 		ok "$what: data right, no report"
@@ -30,12 +31,20 @@ for sched in threads lockstep; do
 	opts=
 	[ $sched = lockstep ] && opts=sched=lockstep:seed=7
 	for p in arm arm64 x86; do
-		for ex in copy-engine nic camera checksum legacy; do
+		for ex in copy-engine nic nic-napi camera checksum legacy; do
 			run $ex $p
 		done
 		run legacy $p 24
 		rm -f "$tmp/frame.png"
 		run display $p "$tmp/frame.png"
 	done
+	# The NAPI driver through the bounce buffers and the IOMMU too.
+	base=$opts
+	for extra in swiotlb=force iommu=1; do
+		opts=${base:+$base:}$extra
+		run nic-napi arm64
+	done
+	extra=
+	opts=$base
 done
 done_testing

@@ -1,7 +1,7 @@
 #!/bin/sh
 # layers.sh - lib/'s layers depend downward only (docs/architecture.md).
 #
-# Rules, lowest layer first: base core mem cpu mm bus dma, then lib/*.c on
+# Rules, lowest layer first: base core mem cpu mm bus dma net, then lib/*.c on
 # top (machine.c, the only file that builds and tears down every layer).
 #   1. includes: a file of lib/ includes only its own layer's header and
 #      lower ones ("layer/layer.h"); cachesim/ includes nothing of lib/ or
@@ -22,7 +22,7 @@ command -v nm >/dev/null 2>&1 || skip_all "nm not found"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-layers="base core mem cpu mm bus dma top"
+layers="base core mem cpu mm bus dma net top"
 
 # --- 1. includes -----------------------------------------------------------
 bad=

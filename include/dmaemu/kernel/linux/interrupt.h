@@ -36,6 +36,7 @@
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
 #include <linux/wait_bit.h>
+#include <linux/atomic.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -107,6 +108,103 @@ void disable_irq(unsigned int irq);
 void enable_irq(unsigned int irq);
 /** synchronize_irq() - wait until no handler of @irq runs or is woken. */
 void synchronize_irq(unsigned int irq);
+
+/*
+ * Softirqs and tasklets, as 4.14's kernel/softirq.c: a softirq raised
+ * (a tasklet scheduled, a NAPI context scheduled) runs on the machine's
+ * interrupt thread, in softirq context (in_softirq() and in_interrupt()
+ * true, in_irq() false; interrupts on), right after the hard handler that
+ * raised it returns (irq_exit()), or as soon as that thread is idle when
+ * it was raised from another thread (4.14's ksoftirqd).  What may sleep
+ * is a sleep-in-atomic report there.  Vectors run in 4.14's order:
+ * HI_SOFTIRQ, then NET_TX_SOFTIRQ, NET_RX_SOFTIRQ, then TASKLET_SOFTIRQ.
+ */
+enum {
+	HI_SOFTIRQ = 0,
+	TIMER_SOFTIRQ,
+	NET_TX_SOFTIRQ,
+	NET_RX_SOFTIRQ,
+	BLOCK_SOFTIRQ,
+	IRQ_POLL_SOFTIRQ,
+	TASKLET_SOFTIRQ,
+	SCHED_SOFTIRQ,
+	HRTIMER_SOFTIRQ,
+	RCU_SOFTIRQ,
+	NR_SOFTIRQS
+};
+
+/**
+ * struct tasklet_struct - a tasklet (4.14's fields).
+ * @next:  the list it is scheduled on.
+ * @state: TASKLET_STATE_SCHED (scheduled, not yet run) and
+ *         TASKLET_STATE_RUN (its function runs), atomic bits.
+ * @count: tasklet_disable() depth; it runs only at 0.
+ * @func:  the function, called with @data in softirq context.
+ * @data:  its argument.
+ * @dmaemu_machine: the machine it was last scheduled on (the current one
+ *         at tasklet_schedule()).
+ */
+struct tasklet_struct {
+	struct tasklet_struct *next;
+	unsigned long state;
+	atomic_t count;
+	void (*func)(unsigned long data);
+	unsigned long data;
+	void *dmaemu_machine;
+};
+
+enum {
+	TASKLET_STATE_SCHED, /* scheduled for execution */
+	TASKLET_STATE_RUN    /* running */
+};
+
+#define DECLARE_TASKLET(name, _func, _data)                    \
+	struct tasklet_struct name = {.next = NULL,            \
+				      .state = 0,              \
+				      .count = ATOMIC_INIT(0), \
+				      .func = (_func),         \
+				      .data = (_data),         \
+				      .dmaemu_machine = NULL}
+#define DECLARE_TASKLET_DISABLED(name, _func, _data)           \
+	struct tasklet_struct name = {.next = NULL,            \
+				      .state = 0,              \
+				      .count = ATOMIC_INIT(1), \
+				      .func = (_func),         \
+				      .data = (_data),         \
+				      .dmaemu_machine = NULL}
+
+/** tasklet_init() - set up @t to call @func(@data); enabled, idle. */
+void tasklet_init(struct tasklet_struct *t, void (*func)(unsigned long),
+		  unsigned long data);
+/**
+ * tasklet_schedule() - run @t once on the current machine's interrupt
+ * thread (TASKLET_SOFTIRQ).  Scheduling it again before it ran does
+ * nothing; while it runs, it runs once more.  A disabled tasklet stays
+ * scheduled until tasklet_enable().  No current machine: a bad-argument
+ * report, nothing scheduled.
+ */
+void tasklet_schedule(struct tasklet_struct *t);
+/** tasklet_hi_schedule() - as tasklet_schedule(), on HI_SOFTIRQ (first). */
+void tasklet_hi_schedule(struct tasklet_struct *t);
+/** tasklet_disable_nosync() - @t does not run until tasklet_enable(). */
+void tasklet_disable_nosync(struct tasklet_struct *t);
+/**
+ * tasklet_disable() - tasklet_disable_nosync(), then wait until @t's
+ * function is not running (may sleep, unless called from @t itself).
+ */
+void tasklet_disable(struct tasklet_struct *t);
+/**
+ * tasklet_enable() - undo one disable; at 0 a scheduled @t runs.
+ * Unbalanced: a bad-argument report.
+ */
+void tasklet_enable(struct tasklet_struct *t);
+/**
+ * tasklet_kill() - wait until @t is neither scheduled nor running (may
+ * sleep).  From interrupt context, where it would wait for itself, or
+ * on a tasklet both scheduled and disabled, which would never run: a
+ * bad-argument report, and it returns (the latter unscheduled).
+ */
+void tasklet_kill(struct tasklet_struct *t);
 
 #ifdef __cplusplus
 }

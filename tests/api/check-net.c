@@ -1,0 +1,764 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check-net.c - the networking basics (<linux/skbuff.h>,
+ * <linux/netdevice.h>, <linux/etherdevice.h>) and the test's side of the
+ * stack (<dmaemu/net.h>), docs/kernel-headers.md: sk_buffs in emulated
+ * memory, net_device registration, Ethernet helpers, a loopback NAPI
+ * driver whose frames go out through ndo_start_xmit and come back up
+ * through a budgeted poll in softirq context, the TX watchdog, netif_rx()
+ * from a hard handler, and each misuse the stack reports; a frame passed
+ * up while the device still owns its buffer is reported at the driver's
+ * line.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
+#include <linux/interrupt.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+
+#include <dmaemu/device.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/net.h>
+#include <dmaemu/report.h>
+#include <dmaemu/testing.h>
+
+#include "check-run.h"
+#include "fixture.h"
+#include "threads.h"
+
+static const struct dmaemu_device_ops bare_ops = {
+	.nr_irqs = 1, /* level */
+};
+
+static struct dmaemu_machine *m;
+static struct dmaemu_device *d;
+static struct device *ddev;
+static unsigned int irq;
+
+static void setup_with(const char *opts)
+{
+	m = fixture_machine("%s", opts);
+	d = dmaemu_device_create(m, "nic0", &bare_ops, NULL);
+	ck_assert_ptr_nonnull(d);
+	ddev = dmaemu_device_to_dev(d);
+	irq = (unsigned int)dmaemu_device_irq(d, 0);
+}
+
+static void setup(void)
+{
+	setup_with("profile=arm64:mem=64M");
+}
+
+static void teardown(void)
+{
+	if (d)
+		dmaemu_device_destroy(d);
+	d = NULL;
+	if (m)
+		dmaemu_machine_destroy(m);
+	m = NULL;
+	fixture_teardown();
+}
+
+static uint64_t reports(const char *kind)
+{
+	return dmaemu_report_count(m, kind);
+}
+
+static const u8 our_mac[ETH_ALEN] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
+
+/* An Ethernet frame of @len bytes to @dst, EtherType @type, payload
+ * from @seed. */
+static void make_frame(unsigned char *f, size_t len, const u8 *dst, u16 type,
+		       unsigned int seed)
+{
+	size_t i;
+
+	memcpy(f, dst, ETH_ALEN);
+	memcpy(f + 6, "\x02\x11\x22\x33\x44\x55", 6);
+	f[12] = (unsigned char)(type >> 8);
+	f[13] = (unsigned char)type;
+	for (i = ETH_HLEN; i < len; i++)
+		f[i] = (unsigned char)(seed * 13 + i * 7);
+}
+
+/* ---------------------------------------------------------------------- */
+/* sk_buffs                                                               */
+/* ---------------------------------------------------------------------- */
+
+START_TEST(test_skb_layout)
+{
+	struct sk_buff *skb = alloc_skb(256, GFP_KERNEL);
+	struct net_device *nd = alloc_etherdev(0);
+	struct napi_struct napi;
+	uint64_t phys;
+	dma_addr_t dma;
+	void *buf;
+
+	ck_assert_ptr_nonnull(skb);
+	ck_assert_int_eq(fixture_region(skb->head, &phys),
+			 DMAEMU_REGION_LINEAR);
+	ck_assert_uint_eq(skb_headroom(skb), 0);
+	ck_assert_int_ge(skb_tailroom(skb), 256);
+	ck_assert_uint_eq(skb_end_offset(skb) % SMP_CACHE_BYTES, 0);
+	ck_assert_uint_eq(skb_shinfo(skb)->nr_frags, 0);
+	skb_reserve(skb, 16);
+	ck_assert_ptr_eq(skb_put(skb, 100), skb->head + 16);
+	ck_assert_uint_eq(skb->len, 100);
+	ck_assert_ptr_eq(skb_tail_pointer(skb), skb->head + 116);
+	ck_assert_ptr_eq(skb_push(skb, 14), skb->head + 2);
+	ck_assert_uint_eq(skb->len, 114);
+	ck_assert_ptr_eq(skb_pull(skb, 14), skb->head + 16);
+	ck_assert_ptr_null(skb_pull(skb, 1000));
+	skb_trim(skb, 60);
+	ck_assert_uint_eq(skb->len, 60);
+	ck_assert_uint_eq(skb_headlen(skb), 60);
+	ck_assert(!skb_is_nonlinear(skb));
+	skb_copy_to_linear_data(skb, "abcdef", 6);
+	ck_assert_int_eq(memcmp(skb->data, "abcdef", 6), 0);
+	skb_checksum_none_assert(skb);
+	skb_tx_timestamp(skb);
+	/* The data maps like any kmalloc() buffer. */
+	dma = dma_map_single(ddev, skb->data, skb->len, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(ddev, dma));
+	ck_assert(fixture_dev_sees(d, dma, 'a', 1));
+	dma_unmap_single(ddev, dma, skb->len, DMA_TO_DEVICE);
+	kfree_skb(skb);
+	ck_assert_uint_eq(reports(NULL), 0);
+
+	/* The allocators' headroom. */
+	skb = netdev_alloc_skb(nd, 1500);
+	ck_assert_uint_eq(skb_headroom(skb), NET_SKB_PAD);
+	ck_assert_ptr_eq(skb->dev, nd);
+	dev_kfree_skb_any(skb);
+	netif_napi_add(nd, &napi, NULL, 64); /* no poll: reported */
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+	napi.dev = nd;
+	skb = napi_alloc_skb(&napi, 1500);
+	ck_assert_uint_eq(skb_headroom(skb), NET_SKB_PAD + NET_IP_ALIGN);
+	consume_skb(skb);
+	skb = netdev_alloc_skb_ip_align(nd, 100);
+	ck_assert_uint_eq(skb_headroom(skb), NET_SKB_PAD + NET_IP_ALIGN);
+	dev_kfree_skb_irq(skb);
+
+	/* build_skb() takes a kmalloc() buffer; kfree_skb() frees it. */
+	buf = kmalloc(2048, GFP_KERNEL);
+	skb = build_skb(buf, 2048);
+	ck_assert_ptr_nonnull(skb);
+	ck_assert_ptr_eq(skb->head, buf);
+	ck_assert_uint_eq(
+		skb_end_offset(skb),
+		2048 - SKB_DATA_ALIGN(sizeof(struct skb_shared_info)));
+	kfree_skb(skb);
+	ck_assert_ptr_null(build_skb(&phys, 64)); /* not kmalloc() */
+	ck_assert_uint_eq(reports("bad-argument"), 2);
+	buf = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_null(build_skb(buf, 4096)); /* larger than it */
+	ck_assert_uint_eq(reports("bad-argument"), 3);
+	kfree(buf);
+
+	/* A double free is reported, not done. */
+	skb = alloc_skb(64, GFP_KERNEL);
+	skb_get(skb);
+	kfree_skb(skb);
+	kfree_skb(skb);
+	kfree_skb(skb);
+	ck_assert_uint_eq(reports("bad-argument"), 4);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "not a live sk_buff"));
+	free_netdev(nd);
+	ck_assert_uint_eq(reports(NULL), 4);
+}
+END_TEST
+
+START_TEST(test_skb_over_panic)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ne(pid, -1);
+	if (!pid) {
+		struct sk_buff *skb = alloc_skb(128, GFP_KERNEL);
+
+		skb_put(skb, 64);
+		skb_put(skb, 4096);
+		_exit(0); /* not reached */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status));
+	ck_assert_int_eq(WTERMSIG(status), SIGABRT);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "kernel-bug"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "skb_over_panic"));
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* Devices and Ethernet                                                   */
+/* ---------------------------------------------------------------------- */
+
+static netdev_tx_t drop_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops drop_ops = {
+	.ndo_start_xmit = drop_xmit,
+};
+
+START_TEST(test_register)
+{
+	struct net_device *a = alloc_etherdev(100), *b = alloc_etherdev(0);
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_eq(netdev_priv(a),
+			 (char *)a + ALIGN(sizeof(*a), NETDEV_ALIGN));
+	memset(netdev_priv(a), 0x5a, 100);
+	ck_assert_uint_eq(a->mtu, 1500);
+	ck_assert_uint_eq(a->addr_len, ETH_ALEN);
+	ck_assert(is_broadcast_ether_addr(a->broadcast));
+	ck_assert_int_eq(register_netdev(a), -EINVAL); /* no ops */
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+	a->netdev_ops = &drop_ops;
+	b->netdev_ops = &drop_ops;
+	SET_NETDEV_DEV(a, ddev);
+	ck_assert_int_eq(register_netdev(a), 0);
+	ck_assert_int_eq(register_netdev(b), 0);
+	ck_assert_str_eq(a->name, "eth0");
+	ck_assert_str_eq(b->name, "eth1");
+	ck_assert_ptr_eq(dmaemu_net_find("eth1"), b);
+	ck_assert_int_eq(register_netdev(a), -EINVAL); /* twice */
+	free_netdev(a);				       /* registered */
+	ck_assert_uint_eq(reports("bad-argument"), 3);
+	ck_assert(!netif_running(a));
+	ck_assert_int_eq(dmaemu_net_xmit(a, our_mac, 6, false, 0), -ENETDOWN);
+	ck_assert_int_eq(dmaemu_net_open(a), 0);
+	ck_assert(netif_running(a) && (a->flags & IFF_UP));
+	ck_assert(netif_carrier_ok(a));
+	netif_carrier_off(a);
+	ck_assert(!netif_carrier_ok(a));
+	netif_carrier_on(a);
+	unregister_netdev(a); /* closes it */
+	ck_assert(!netif_running(a));
+	unregister_netdev(b);
+	free_netdev(a);
+	free_netdev(b);
+	ck_assert_uint_eq(reports(NULL), 3);
+}
+END_TEST
+
+START_TEST(test_ether_helpers)
+{
+	static const u8 bcast[ETH_ALEN] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	static const u8 mcast[ETH_ALEN] = {0x01, 0x00, 0x5e, 0, 0, 1};
+	struct net_device *nd = alloc_etherdev(0);
+	unsigned char f[64];
+	struct sk_buff *skb;
+	u8 a[ETH_ALEN];
+
+	ck_assert(is_valid_ether_addr(our_mac));
+	ck_assert(!is_valid_ether_addr(bcast));
+	ck_assert(!is_valid_ether_addr(mcast));
+	eth_zero_addr(a);
+	ck_assert(is_zero_ether_addr(a) && !is_valid_ether_addr(a));
+	ether_addr_copy(a, our_mac);
+	ck_assert(ether_addr_equal(a, our_mac));
+	eth_hw_addr_random(nd);
+	ck_assert(is_valid_ether_addr(nd->dev_addr));
+	ck_assert(is_local_ether_addr(nd->dev_addr));
+	ck_assert_uint_eq(nd->addr_assign_type, NET_ADDR_RANDOM);
+	ether_addr_copy(nd->dev_addr, our_mac);
+
+	/* eth_type_trans(): dev, mac header, pull, pkt_type, protocol. */
+	make_frame(f, sizeof(f), our_mac, ETH_P_IP, 1);
+	skb = alloc_skb(128, GFP_KERNEL);
+	skb_put_data(skb, f, sizeof(f));
+	ck_assert_uint_eq(eth_type_trans(skb, nd), cpu_to_be16(ETH_P_IP));
+	ck_assert_ptr_eq(skb->dev, nd);
+	ck_assert_uint_eq(skb->len, sizeof(f) - ETH_HLEN);
+	ck_assert_ptr_eq(eth_hdr(skb), (void *)skb->head);
+	ck_assert_uint_eq(skb->pkt_type, PACKET_HOST);
+	kfree_skb(skb);
+
+	make_frame(f, sizeof(f), bcast, ETH_P_ARP, 2);
+	skb = alloc_skb(128, GFP_KERNEL);
+	skb_put_data(skb, f, sizeof(f));
+	ck_assert_uint_eq(eth_type_trans(skb, nd), cpu_to_be16(ETH_P_ARP));
+	ck_assert_uint_eq(skb->pkt_type, PACKET_BROADCAST);
+	kfree_skb(skb);
+
+	make_frame(f, sizeof(f), mcast, 46, 3); /* 802.3 length */
+	skb = alloc_skb(128, GFP_KERNEL);
+	skb_put_data(skb, f, sizeof(f));
+	ck_assert_uint_eq(eth_type_trans(skb, nd), cpu_to_be16(ETH_P_802_2));
+	ck_assert_uint_eq(skb->pkt_type, PACKET_MULTICAST);
+	kfree_skb(skb);
+
+	make_frame(f, sizeof(f), (const u8 *)"\x02\x99\x99\x99\x99\x99", 46, 4);
+	f[14] = f[15] = 0xff; /* raw 802.3 (IPX) */
+	skb = alloc_skb(128, GFP_KERNEL);
+	skb_put_data(skb, f, sizeof(f));
+	ck_assert_uint_eq(eth_type_trans(skb, nd), cpu_to_be16(ETH_P_802_3));
+	ck_assert_uint_eq(skb->pkt_type, PACKET_OTHERHOST);
+	/* Too short for a header: reported. */
+	skb_trim(skb, 10);
+	ck_assert_uint_eq(eth_type_trans(skb, nd), 0);
+	kfree_skb(skb);
+	free_netdev(nd);
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+	ck_assert_uint_eq(reports(NULL), 1);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* A loopback NAPI driver                                                 */
+/* ---------------------------------------------------------------------- */
+
+#define LB_RING 256
+
+enum lb_mode {
+	LB_GOOD,
+	LB_STOP,	/* stop the queue after each frame */
+	LB_SLEEP,	/* kmalloc(GFP_KERNEL) in ndo_start_xmit */
+	LB_NO_COMPLETE, /* poll never calls napi_complete_done() */
+	LB_OVER_BUDGET, /* poll returns more than its budget */
+	LB_NETIF_RX,	/* no NAPI: netif_rx() from the hard handler */
+};
+
+struct lb {
+	struct net_device *ndev;
+	struct napi_struct napi;
+	spinlock_t lock;
+	unsigned char frame[LB_RING][1600];
+	size_t len[LB_RING];
+	unsigned int head, tail; /* lock */
+	counter_t mode;		 /* enum lb_mode */
+	counter_t xmit_ctx_bad, poll_ctx_bad, polls, full_polls, timeouts;
+};
+
+static netdev_tx_t lb_xmit(struct sk_buff *skb, struct net_device *ndev)
+{
+	struct lb *lb = netdev_priv(ndev);
+	enum lb_mode mode = (enum lb_mode)cget(&lb->mode);
+	unsigned long flags;
+	bool more;
+
+	/* dev_queue_xmit(): bottom halves off, a lock held. */
+	if (!in_softirq() || in_irq() || !in_atomic())
+		cinc(&lb->xmit_ctx_bad);
+	if (mode == LB_SLEEP)
+		kfree(kmalloc(16, GFP_KERNEL));
+	spin_lock_irqsave(&lb->lock, flags);
+	if (lb->tail - lb->head == LB_RING) {
+		spin_unlock_irqrestore(&lb->lock, flags);
+		netif_stop_queue(ndev);
+		return NETDEV_TX_BUSY;
+	}
+	memcpy(lb->frame[lb->tail % LB_RING], skb->data, skb->len);
+	lb->len[lb->tail % LB_RING] = skb->len;
+	lb->tail++;
+	spin_unlock_irqrestore(&lb->lock, flags);
+	netdev_sent_queue(ndev, skb->len);
+	ndev->stats.tx_packets++;
+	if (mode == LB_STOP)
+		netif_stop_queue(ndev);
+	more = skb->xmit_more;
+	dev_kfree_skb_any(skb);
+	if (!more || mode != LB_GOOD)
+		dmaemu_raise_irq(d, 0);
+	return NETDEV_TX_OK;
+}
+
+/* Pass one frame up; false when none is left. */
+static bool lb_rx_one(struct lb *lb, bool napi)
+{
+	struct sk_buff *skb;
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&lb->lock, flags);
+	if (lb->head == lb->tail) {
+		spin_unlock_irqrestore(&lb->lock, flags);
+		return false;
+	}
+	i = lb->head++ % LB_RING;
+	spin_unlock_irqrestore(&lb->lock, flags);
+	skb = napi ? napi_alloc_skb(&lb->napi, lb->len[i])
+		   : netdev_alloc_skb(lb->ndev, lb->len[i]);
+	ck_assert_ptr_nonnull(skb);
+	skb_put_data(skb, lb->frame[i], (unsigned int)lb->len[i]);
+	skb->protocol = eth_type_trans(skb, lb->ndev);
+	netdev_completed_queue(lb->ndev, 1, (unsigned int)lb->len[i]);
+	if (napi)
+		napi_gro_receive(&lb->napi, skb);
+	else
+		netif_rx(skb);
+	return true;
+}
+
+static int lb_poll(struct napi_struct *napi, int budget)
+{
+	struct lb *lb = container_of(napi, struct lb, napi);
+	int work = 0;
+
+	if (!in_softirq() || in_irq() || !in_interrupt())
+		cinc(&lb->poll_ctx_bad);
+	cinc(&lb->polls);
+	while (work < budget && lb_rx_one(lb, true))
+		work++;
+	if ((enum lb_mode)cget(&lb->mode) == LB_OVER_BUDGET)
+		return budget + 1;
+	if (work == budget) {
+		cinc(&lb->full_polls);
+		return work;
+	}
+	if ((enum lb_mode)cget(&lb->mode) != LB_NO_COMPLETE)
+		napi_complete_done(napi, work);
+	return work;
+}
+
+static irqreturn_t lb_irq(int irq_, void *data)
+{
+	struct lb *lb = data;
+
+	dmaemu_lower_irq(d, 0);
+	if ((enum lb_mode)cget(&lb->mode) == LB_NETIF_RX) {
+		while (lb_rx_one(lb, false))
+			;
+		return IRQ_HANDLED;
+	}
+	if (napi_schedule_prep(&lb->napi))
+		__napi_schedule(&lb->napi);
+	return IRQ_HANDLED;
+}
+
+static void lb_tx_timeout(struct net_device *ndev)
+{
+	struct lb *lb = netdev_priv(ndev);
+
+	cinc(&lb->timeouts);
+	netif_wake_queue(ndev);
+}
+
+static int lb_open(struct net_device *ndev)
+{
+	struct lb *lb = netdev_priv(ndev);
+	int ret = request_irq(irq, lb_irq, 0, ndev->name, lb);
+
+	if (ret)
+		return ret;
+	napi_enable(&lb->napi);
+	netdev_reset_queue(ndev);
+	netif_start_queue(ndev);
+	return 0;
+}
+
+static int lb_stop(struct net_device *ndev)
+{
+	struct lb *lb = netdev_priv(ndev);
+
+	netif_stop_queue(ndev);
+	napi_disable(&lb->napi);
+	free_irq(irq, lb);
+	return 0;
+}
+
+static const struct net_device_ops lb_ops = {
+	.ndo_open = lb_open,
+	.ndo_stop = lb_stop,
+	.ndo_start_xmit = lb_xmit,
+	.ndo_tx_timeout = lb_tx_timeout,
+};
+
+static struct lb *lb_create_timeo(enum lb_mode mode, int weight,
+				  int watchdog_timeo)
+{
+	struct net_device *ndev = alloc_etherdev(sizeof(struct lb));
+	struct lb *lb;
+
+	ck_assert_ptr_nonnull(ndev);
+	lb = netdev_priv(ndev);
+	lb->ndev = ndev;
+	cset(&lb->mode, (int)mode);
+	spin_lock_init(&lb->lock);
+	ndev->netdev_ops = &lb_ops;
+	ether_addr_copy(ndev->dev_addr, our_mac);
+	SET_NETDEV_DEV(ndev, ddev);
+	ndev->watchdog_timeo = watchdog_timeo;
+	netif_napi_add(ndev, &lb->napi, lb_poll, weight);
+	ck_assert_int_eq(register_netdev(ndev), 0);
+	ck_assert_int_eq(dmaemu_net_open(ndev), 0);
+	return lb;
+}
+
+static struct lb *lb_create(enum lb_mode mode, int weight)
+{
+	return lb_create_timeo(mode, weight, 0);
+}
+
+static void lb_destroy(struct lb *lb)
+{
+	struct net_device *ndev = lb->ndev;
+
+	unregister_netdev(ndev);
+	free_netdev(ndev);
+}
+
+/* Send @n frames (batches of @batch with xmit_more), receive them all
+ * and compare. */
+static void lb_round_trip(struct lb *lb, unsigned int n, unsigned int batch,
+			  const char *how)
+{
+	static unsigned char f[1600], got[1600];
+	struct dmaemu_net_rxinfo info;
+	unsigned int i;
+	size_t len;
+
+	for (i = 0; i < n; i++) {
+		len = 60 + (i * 97) % 1455;
+		make_frame(f, len, our_mac, ETH_P_IP, i);
+		ck_assert_int_eq(
+			dmaemu_net_xmit(lb->ndev, f, len,
+					(i + 1) % batch != 0 && i + 1 < n, HZ),
+			0);
+	}
+	for (i = 0; i < n; i++) {
+		len = 60 + (i * 97) % 1455;
+		make_frame(f, len, our_mac, ETH_P_IP, i);
+		ck_assert_int_eq(dmaemu_net_recv(lb->ndev, got, sizeof(got),
+						 5 * HZ, &info),
+				 (int)len);
+		ck_assert_int_eq(memcmp(got, f, len), 0);
+		ck_assert_uint_eq(info.protocol, ETH_P_IP);
+		ck_assert_uint_eq(info.pkt_type, PACKET_HOST);
+		ck_assert_str_eq(info.how, how);
+		ck_assert(info.softirq);
+	}
+}
+
+/* Frames out through ndo_start_xmit, back up through a NAPI poll in
+ * softirq context on the interrupt thread, with the budget: 200 frames
+ * queued with one interrupt and weight 16 take several full polls. */
+START_TEST(test_napi_loopback)
+{
+	struct lb *lb = lb_create(LB_GOOD, 16);
+	struct dmaemu_net_stats st;
+
+	lb_round_trip(lb, 20, 1, "napi_gro_receive");
+	lb_round_trip(lb, 200, 200, "napi_gro_receive");
+	ck_assert_int_eq(cget(&lb->xmit_ctx_bad), 0);
+	ck_assert_int_eq(cget(&lb->poll_ctx_bad), 0);
+	ck_assert_int_gt(cget(&lb->full_polls), 5);
+	ck_assert_int_eq(dmaemu_net_stats(lb->ndev, &st), 0);
+	ck_assert_uint_eq(st.tx_frames, 220);
+	ck_assert_uint_eq(st.rx_frames, 220);
+	ck_assert_uint_eq(st.rx_queued, 0);
+	ck_assert_uint_eq(st.napi_polls, (uint64_t)cget(&lb->polls));
+	ck_assert_int_eq(dmaemu_net_recv(lb->ndev, NULL, 0, 2, NULL),
+			 -ETIMEDOUT);
+	lb_destroy(lb);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/* The same driver under sched=lockstep. */
+START_TEST(test_napi_lockstep)
+{
+	struct lb *lb;
+
+	teardown();
+	setup_with("profile=arm:sched=lockstep:seed=9");
+	lb = lb_create(LB_GOOD, 8);
+	lb_round_trip(lb, 40, 10, "napi_gro_receive");
+	ck_assert_int_gt(cget(&lb->full_polls), 0);
+	lb_destroy(lb);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/* netif_rx() from the hard handler: up in softirq context too. */
+START_TEST(test_netif_rx)
+{
+	struct lb *lb = lb_create(LB_NETIF_RX, 64);
+
+	lb_round_trip(lb, 30, 1, "netif_rx");
+	lb_destroy(lb);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/* A queue the driver stops: the stack waits, then drops; the watchdog
+ * calls ndo_tx_timeout after watchdog_timeo, which wakes it. */
+START_TEST(test_watchdog)
+{
+	struct lb *lb = lb_create_timeo(LB_STOP, 64, HZ / 10);
+	struct dmaemu_net_stats st;
+	unsigned char f[60];
+
+	make_frame(f, sizeof(f), our_mac, ETH_P_IP, 0);
+	ck_assert_int_eq(dmaemu_net_xmit(lb->ndev, f, sizeof(f), false, 0), 0);
+	ck_assert(netif_queue_stopped(lb->ndev));
+	ck_assert_int_eq(dmaemu_net_xmit(lb->ndev, f, sizeof(f), false, 5),
+			 -EBUSY);
+	ck_assert_int_eq(cget(&lb->timeouts), 0);
+	/* Waits for the watchdog's wake-up, then goes. */
+	ck_assert_int_eq(dmaemu_net_xmit(lb->ndev, f, sizeof(f), false, 5 * HZ),
+			 0);
+	ck_assert_int_ge(cget(&lb->timeouts), 1);
+	dmaemu_net_stats(lb->ndev, &st);
+	ck_assert_uint_eq(st.tx_dropped, 1);
+	ck_assert_uint_eq(st.tx_timeouts, (uint64_t)cget(&lb->timeouts));
+	ck_assert_int_eq(dmaemu_net_recv(lb->ndev, NULL, 0, 5 * HZ, NULL), 60);
+	ck_assert_int_eq(dmaemu_net_recv(lb->ndev, NULL, 0, 5 * HZ, NULL), 60);
+	lb_destroy(lb);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+START_TEST(test_sleep_in_xmit)
+{
+	struct lb *lb = lb_create(LB_SLEEP, 64);
+	unsigned char f[60];
+
+	make_frame(f, sizeof(f), our_mac, ETH_P_IP, 0);
+	ck_assert_int_eq(dmaemu_net_xmit(lb->ndev, f, sizeof(f), false, HZ), 0);
+	ck_assert_int_eq(dmaemu_net_recv(lb->ndev, NULL, 0, 5 * HZ, NULL), 60);
+	lb_destroy(lb);
+	ck_assert_uint_eq(reports("sleep-in-atomic"), 1);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "bottom halves"));
+	ck_assert_uint_eq(reports(NULL), 1);
+}
+END_TEST
+
+/* A poll that does not complete: reported; napi_disable() of it then
+ * reports instead of waiting forever. */
+START_TEST(test_poll_no_complete)
+{
+	struct lb *lb = lb_create(LB_NO_COMPLETE, 64);
+	unsigned char f[60];
+
+	make_frame(f, sizeof(f), our_mac, ETH_P_IP, 0);
+	ck_assert_int_eq(dmaemu_net_xmit(lb->ndev, f, sizeof(f), false, HZ), 0);
+	ck_assert_int_eq(dmaemu_net_recv(lb->ndev, NULL, 0, 5 * HZ, NULL), 60);
+	WAIT_UNTIL(reports("bad-argument") == 1, 5000);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "napi_complete_done"));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "lb_poll"));
+	lb_destroy(lb); /* ndo_stop's napi_disable() */
+	ck_assert_uint_eq(reports("bad-argument"), 2);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "wait forever"));
+	ck_assert_uint_eq(reports(NULL), 2);
+}
+END_TEST
+
+START_TEST(test_poll_over_budget)
+{
+	struct lb *lb = lb_create(LB_OVER_BUDGET, 4);
+	unsigned char f[60];
+
+	make_frame(f, sizeof(f), our_mac, ETH_P_IP, 0);
+	ck_assert_int_eq(dmaemu_net_xmit(lb->ndev, f, sizeof(f), false, HZ), 0);
+	ck_assert_int_eq(dmaemu_net_recv(lb->ndev, NULL, 0, 5 * HZ, NULL), 60);
+	WAIT_UNTIL(reports("kernel-warning") >= 1, 5000);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "more than its budget"));
+	cset(&lb->mode, LB_GOOD); /* and let it complete */
+	WAIT_UNTIL(!test_bit(NAPI_STATE_SCHED, &lb->napi.state), 5000);
+	lb_destroy(lb);
+	ck_assert_uint_eq(reports(NULL), reports("kernel-warning"));
+}
+END_TEST
+
+/* Byte queue limits: completing more than was sent is reported. */
+START_TEST(test_bql_misuse)
+{
+	struct net_device *nd = alloc_etherdev(0);
+
+	netdev_reset_queue(nd);
+	netdev_sent_queue(nd, 100);
+	netdev_completed_queue(nd, 1, 60);
+	netdev_completed_queue(nd, 1, 40);
+	ck_assert_uint_eq(reports(NULL), 0);
+	netdev_completed_queue(nd, 1, 1);
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "dql_completed"));
+	free_netdev(nd);
+}
+END_TEST
+
+/* A receive path that passes the frame up while the device still owns
+ * its buffer (the unmap comes after napi_gro_receive()): reported at the
+ * driver's line. */
+static struct napi_struct own_napi;
+static struct sk_buff *own_skb;
+static dma_addr_t own_dma;
+static int own_line;
+
+static int own_poll(struct napi_struct *napi, int budget)
+{
+	struct sk_buff *skb = own_skb;
+
+	skb_put(skb, 60);
+	own_line = __LINE__ + 1;
+	napi_gro_receive(napi, skb); /* before the unmap: a bug */
+	dma_unmap_single(ddev, own_dma, 1536, DMA_FROM_DEVICE);
+	napi_complete_done(napi, 1);
+	return 1;
+}
+
+START_TEST(test_rx_before_unmap)
+{
+	struct net_device *nd = alloc_etherdev(0);
+	char where[64];
+
+	nd->netdev_ops = &drop_ops;
+	SET_NETDEV_DEV(nd, ddev);
+	netif_napi_add(nd, &own_napi, own_poll, 64);
+	ck_assert_int_eq(register_netdev(nd), 0);
+	napi_enable(&own_napi);
+	own_skb = netdev_alloc_skb(nd, 1536);
+	own_skb->dev = nd;
+	own_dma = dma_map_single(ddev, own_skb->data, 1536, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(ddev, own_dma));
+	fixture_dev_fill(d, own_dma, 0x42, 60);
+	napi_schedule(&own_napi);
+	ck_assert_int_eq(dmaemu_net_recv(nd, NULL, 0, 5 * HZ, NULL), 60);
+	snprintf(where, sizeof(where), "check-net.c:%d", own_line);
+	ck_assert_uint_eq(reports("cpu-access-device-owned"), 1);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), where));
+	napi_disable(&own_napi);
+	unregister_netdev(nd);
+	free_netdev(nd);
+	ck_assert_uint_eq(reports(NULL), 1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("net");
+	TCase *tc = tcase_create("net");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_skb_layout);
+	tcase_add_test(tc, test_skb_over_panic);
+	tcase_add_test(tc, test_register);
+	tcase_add_test(tc, test_ether_helpers);
+	tcase_add_test(tc, test_napi_loopback);
+	tcase_add_test(tc, test_napi_lockstep);
+	tcase_add_test(tc, test_netif_rx);
+	tcase_add_test(tc, test_watchdog);
+	tcase_add_test(tc, test_sleep_in_xmit);
+	tcase_add_test(tc, test_poll_no_complete);
+	tcase_add_test(tc, test_poll_over_budget);
+	tcase_add_test(tc, test_bql_misuse);
+	tcase_add_test(tc, test_rx_before_unmap);
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}
