@@ -17,7 +17,7 @@ tests_runner_libcheckrun_la_SOURCES = tests/runner/check-run.c \
 	tests/runner/fixture.h tests/runner/threads.h
 tests_runner_libcheckrun_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_runner_libcheckrun_la_LIBADD = $(CHECK_LIBS)
-EXTRA_DIST += tests/runner/tap.sh
+EXTRA_DIST += tests/runner/tap.sh tests/runner/timed-driver.sh
 
 # White-box suites, plain C.
 unit_tests = \
@@ -299,13 +299,37 @@ script_tests = \
 	tests/scripts/valgrind-stale.sh \
 	tests/scripts/report-threads.sh \
 	tests/scripts/valgrind-examples.sh \
+	tests/scripts/valgrind-examples-2.sh \
+	tests/scripts/valgrind-examples-3.sh \
 	tests/scripts/valgrind-labs-1.sh \
 	tests/scripts/valgrind-labs-2.sh \
 	tests/scripts/valgrind-labs-3.sh \
 	tests/scripts/valgrind-poll.sh \
 	tests/scripts/poll-threads.sh \
+	tests/scripts/single-thread.sh \
 	tests/scripts/driver-mutants.sh
 TESTS += $(script_tests)
+# The Check suites that start no thread (tests/scripts/single-thread.sh
+# proves it): Memcheck runs them, Helgrind and DRD do not, since a data
+# race needs two threads (and a lock-order inversion is ThreadSanitizer's
+# to find, in the --enable-sanitizer=thread build, which runs them all).
+valgrind_single_thread_tests = \
+	tests/api/check-api-debug tests/api/check-bad-input tests/api/check-cachesim \
+	tests/api/check-coherence-misuse tests/api/check-device-embed \
+	tests/api/check-device-model tests/api/check-dma-device \
+	tests/api/check-dma-direct tests/api/check-dma-mask \
+	tests/api/check-dma-sg tests/api/check-fault tests/api/check-fidelity \
+	tests/api/check-gfp tests/api/check-ordering tests/api/check-pci \
+	tests/api/check-report-policy tests/api/check-seeing \
+	tests/api/check-sweep tests/api/check-testing tests/api/check-trace \
+	tests/api/check-vmalloc tests/unit/check-checks-off \
+	tests/unit/check-clean-paths tests/unit/check-devres \
+	tests/unit/check-dma-sync tests/unit/check-lineops \
+	tests/unit/check-machine tests/unit/check-ownership \
+	tests/unit/check-physmem tests/unit/check-seed tests/unit/check-wc
+AM_TESTS_ENVIRONMENT += \
+	DMAEMU_SINGLE_THREAD_TESTS='$(valgrind_single_thread_tests)'; \
+	export DMAEMU_SINGLE_THREAD_TESTS;
 # labs.sh builds the labs with the project's warnings, as errors.
 AM_TESTS_ENVIRONMENT += WARN_CFLAGS='$(WARN_CFLAGS)'; export WARN_CFLAGS;
 # Every dmaemu-lab of a test run (labs.sh, tour.sh) builds a lab variant

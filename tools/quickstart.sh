@@ -84,7 +84,7 @@ stage() {
 	local name=$1 st=0 t0 counts
 	shift
 	t0=$(date +%s)
-	find . -name '*.trs' -delete
+	find . \( -name '*.trs' -o -name '*.time' \) -delete
 	"$@" || st=$?
 	counts=$(find . -name '*.trs' -exec cat {} + 2>/dev/null | awk '
 		/^:test-result: (PASS|XFAIL)/ { p++ }
@@ -92,6 +92,14 @@ stage() {
 		/^:test-result: SKIP/ { s++ }
 		END { printf "%d|%d|%d\n", p, f, s }')
 	echo "$name|$counts|$st|$(($(date +%s) - t0))" >>"$results/$lane"
+	# Each test's "WALL CPU NAME" (tests/runner/timed-driver.sh): the
+	# stage's CPU seconds and its slowest tests, kept for the end.
+	find . -name '*.time' -exec cat {} + 2>/dev/null | sort -rn >"$results/times-$name"
+	awk -v stage="$name" '
+		{ cpu += $2 }
+		NR <= 5 { slow = slow sprintf("%s%s %.0f s", NR > 1 ? ", " : "", $3, $1) }
+		END { printf "quickstart: %s: %.0f CPU-s in the tests; slowest: %s\n", stage, cpu, slow }' \
+		"$results/times-$name" >>"$results/slowest"
 	# What failed, by name, with the failing lines of its log: kept for
 	# the end of the run, where a CI log's tail shows it.
 	find . -name '*.trs' -exec grep -l -E '^:test-result: (FAIL|XPASS|ERROR)' {} + 2>/dev/null |
@@ -125,11 +133,14 @@ run_lane() {
 	tree)
 		cd "$build"
 		stage "make check" make check
-		local vg_tests tool
-		vg_tests=$(make -s print-valgrind-tests)
-		for tool in memcheck helgrind drd; do
+		# Memcheck runs every suite; Helgrind and DRD those that
+		# start threads (Makefile.am, print-valgrind-thread-tests).
+		stage "valgrind memcheck" make check-valgrind-memcheck \
+			TESTS="$(make -s print-valgrind-tests)"
+		local tool
+		for tool in helgrind drd; do
 			stage "valgrind $tool" make check-valgrind-$tool \
-				TESTS="$vg_tests"
+				TESTS="$(make -s print-valgrind-thread-tests)"
 		done
 		;;
 	builds)
@@ -187,6 +198,7 @@ run_tests() {
 		done <"$results/$lane"
 	done
 	[ "$failed" = 0 ] || status=1
+	[ -s "$results/slowest" ] && cat "$results/slowest"
 	[ -s "$results/failures" ] && cat "$results/failures"
 	echo "quickstart: the test command took $(($(date +%s) - t0)) s"
 	echo "$passed passed, $failed failed, $skipped skipped"

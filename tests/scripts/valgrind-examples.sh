@@ -13,9 +13,11 @@
 #                     model on their first profile
 #
 # The labs are run by valgrind-labs-1.sh, -2.sh and -3.sh, a third of them
-# each (DMAEMU_VALGRIND_PART=labsN, then this script), so that make -j
-# runs them side by side: this script alone runs steps 1 and 2
-# (DMAEMU_VALGRIND_PART=examples, the default).
+# each (DMAEMU_VALGRIND_PART=labsN, then this script), and the examples on
+# arm64 and on x86 by valgrind-examples-2.sh and -3.sh (parts examples2
+# and examples3), so that make -j runs them side by side: this script
+# alone runs step 1 and the examples on arm (DMAEMU_VALGRIND_PART=examples,
+# the default).
 #
 # A lab's buggy variant makes dmaemu reports on purpose: they are not
 # Valgrind errors.  A run passes when Valgrind counts no error and the
@@ -41,8 +43,8 @@ esac
 
 part=${DMAEMU_VALGRIND_PART:-examples}
 case $part in
-examples | labs[123]) ;;
-*) echo "Bail out! DMAEMU_VALGRIND_PART=$part: examples or labs1..labs3"; exit 1 ;;
+examples | examples[23] | labs[123]) ;;
+*) echo "Bail out! DMAEMU_VALGRIND_PART=$part: examples, examples2, examples3 or labs1..labs3"; exit 1 ;;
 esac
 vg=${DMAEMU_VALGRIND_CMD:-"$VALGRIND --tool=$tool --error-exitcode=1 \
 --num-callers=30 --suppressions=$top_srcdir/tests/valgrind.supp"}
@@ -124,7 +126,17 @@ else
 	ok "$tool: a deliberate $kind fails the run"
 fi
 
-# 2. The examples: each must get its data right with no report.
+fi
+
+# 2. The examples: each must get its data right with no report, on arm
+# (part examples), arm64 (examples2) and x86 (examples3).
+case $part in
+examples) profile=arm ;;
+examples2) profile=arm64 ;;
+examples3) profile=x86 ;;
+*) profile= ;;
+esac
+if [ -n "$profile" ]; then
 for dir in "$top_srcdir"/examples/*/; do
 	ex=$(basename "$dir")
 	[ "$ex" = labs ] && continue
@@ -139,14 +151,13 @@ for dir in "$top_srcdir"/examples/*/; do
 		not_ok "$tool: example $ex is built (examples/local.mk)"
 		continue
 	fi
-	for p in arm arm64 x86; do
-		if DMAEMU_OPTIONS= vg_run "$tmp/$ex-$p.vg" "$prog" "$p"; then
-			ok "$tool: example $ex on $p"
-		else
-			not_ok "$tool: example $ex on $p"
-			show "$tmp/$ex-$p.vg"
-		fi
-	done
+	p=$profile
+	if DMAEMU_OPTIONS= vg_run "$tmp/$ex-$p.vg" "$prog" "$p"; then
+		ok "$tool: example $ex on $p"
+	else
+		not_ok "$tool: example $ex on $p"
+		show "$tmp/$ex-$p.vg"
+	fi
 done
 fi
 
@@ -162,7 +173,7 @@ lab_conf() {
 
 # 3. The labs, found by folder (examples/labs/README.md): the N-th lab of
 # the list in the part labs((N-1) mod 3 + 1).
-if [ "$part" = examples ]; then
+if [ -n "$profile" ]; then
 	done_testing
 	exit
 fi
