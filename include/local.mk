@@ -10,6 +10,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/device.h \
 	include/dmaemu/dmaemu.h \
 	include/dmaemu/fault.h \
+	include/dmaemu/klevel.h \
 	include/dmaemu/ktypes.h \
 	include/dmaemu/machine.h \
 	include/dmaemu/mm.h \

@@ -88,4 +88,8 @@ struct callback_head {
 };
 #define rcu_head callback_head
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+
 #endif

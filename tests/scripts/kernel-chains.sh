@@ -1,0 +1,161 @@
+#!/bin/sh
+# kernel-chains.sh - each kernel header dmaemu provides gives what Linux
+# 4.14's header of that name gives through its include chain
+# (docs/kernel-headers.md, "Include chains"):
+#   - for every provided header, a generated program that includes only
+#     that header and uses the sample of names 4.14 makes reachable through
+#     it (tests/data/kernel-chains-4.14.txt, used as
+#     tests/data/kernel-names.txt says) compiles with dmaemu-cc, by GCC
+#     and by Clang when present, with -Wall -Werror;
+#   - every provided header has a row, every name of the table says how it
+#     is used;
+#   - the names newer than 4.14 that the 4.14 level does not define
+#     (tests/data/kernel-newer-names.txt) are not defined after including
+#     every header.
+. "$top_srcdir/tests/runner/tap.sh"
+
+top_builddir=$(cd "$top_builddir" && pwd)
+dcc=$top_builddir/tools/dmaemu-cc
+kdir=$top_srcdir/include/dmaemu/kernel
+chains=$top_srcdir/tests/data/kernel-chains-4.14.txt
+names=$top_srcdir/tests/data/kernel-names.txt
+newer=$top_srcdir/tests/data/kernel-newer-names.txt
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kchains.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+unset DMAEMU_CC_KIND DMAEMU_CC_UNINSTALLED
+[ -f "$top_builddir/include/dmaemu/kernel-guard/.count" ] ||
+	skip_all "no guard headers built"
+mode=
+[ -n "$SANITIZER" ] && mode=--dmaemu-uninstrumented
+
+# The table with its groups expanded: "header name name ..." per line.
+awk -F '\t' '
+	/^#/ || NF < 2 { next }
+	{ n = split($2, w, " "); line[++nl] = $1; body[nl] = $2 }
+	substr($1, 1, 1) == "@" { grp[$1] = $2 }
+	function expand(s, depth,    i, n, w, out) {
+		n = split(s, w, " ")
+		out = ""
+		for (i = 1; i <= n; i++) {
+			if (substr(w[i], 1, 1) == "@") {
+				if (!(w[i] in grp) || depth > 20) {
+					print "unknown-group:" w[i] > "/dev/stderr"
+					continue
+				}
+				out = out " " expand(grp[w[i]], depth + 1)
+			} else
+				out = out " " w[i]
+		}
+		return out
+	}
+	END {
+		for (i = 1; i <= nl; i++) {
+			if (substr(line[i], 1, 1) == "@")
+				continue
+			n = split(expand(body[i], 0), w, " ")
+			delete seen
+			out = line[i]
+			for (j = 1; j <= n; j++)
+				if (!(w[j] in seen)) {
+					seen[w[j]] = 1
+					out = out " " w[j]
+				}
+			print out
+		}
+	}' "$chains" >"$tmp/rows" 2>"$tmp/rows.err"
+if [ -s "$tmp/rows.err" ]; then
+	not_ok "the table's groups are all defined"
+	sed 's/^/# /' "$tmp/rows.err"
+else
+	ok "the table's groups are all defined"
+fi
+
+# Every name of the table says how it is used.
+missing=$(cut -d' ' -f2- "$tmp/rows" | tr ' ' '\n' | sort -u |
+	while read -r n; do
+		awk -F '\t' -v n="$n" '$1 == n { f = 1 } END { exit !f }' \
+			"$names" || printf '%s ' "$n"
+	done)
+if [ -z "$missing" ]; then
+	ok "every name of the table is in kernel-names.txt"
+else
+	not_ok "every name of the table is in kernel-names.txt (missing: $missing)"
+fi
+
+headers=$(cd "$kdir" && find . -name '*.h' | sed 's|^\./||' | sort)
+for h in $headers; do
+	grep -q "^$h " "$tmp/rows" || not_ok "<$h> has a row in kernel-chains-4.14.txt"
+done
+
+# gen HEADER NAMES...: the program for one row.
+gen() {
+	h=$1
+	shift
+	printf '#include <%s>\n' "$h"
+	i=0
+	for n in "$@"; do
+		i=$((i + 1))
+		s=$(awk -F '\t' -v n="$n" '$1 == n { print $2; exit }' "$names")
+		case $s in
+		"@file "*)
+			printf '/* %s */\n%s\n' "$n" "${s#@file }"
+			;;
+		*)
+			printf '/* %s */\nvoid chain_use_%d(void);\nvoid chain_use_%d(void)\n{\n\t%s\n}\n' \
+				"$n" $i $i "$s"
+			;;
+		esac
+	done
+}
+
+ccs=
+for c in gcc clang; do
+	if command -v $c >/dev/null 2>&1; then
+		ccs="$ccs $c"
+	else
+		skip "$c: not installed"
+	fi
+done
+while read -r h rest; do
+	[ -e "$kdir/$h" ] || {
+		not_ok "<$h> of the table is a header dmaemu provides"
+		continue
+	}
+	f=$tmp/$(echo "$h" | tr '/.' '__').c
+	# shellcheck disable=SC2086
+	gen "$h" $rest >"$f"
+	count=$(echo $rest | wc -w)
+	for c in $ccs; do
+		if CC=$c "$dcc" $mode -std=gnu11 -Wall -Werror -c -fsyntax-only \
+			"$f" >"$tmp/log" 2>&1; then
+			ok "$c: <$h> alone gives the $count names 4.14's chain gives"
+		else
+			not_ok "$c: <$h> alone gives the $count names 4.14's chain gives"
+			grep 'error' "$tmp/log" | sed 's/^/# /' | head -15
+		fi
+	done
+done <"$tmp/rows"
+
+# Names newer than 4.14: not defined at the 4.14 level, whatever header
+# brings them.
+for h in $headers; do
+	printf '#include <%s>\n' "$h"
+done >"$tmp/all.c"
+grep -v '^#' "$newer" | while IFS='	' read -r n since; do
+	[ -n "$n" ] || continue
+	printf '#if defined(%s)\n#error "%s (Linux %s) is defined at the 4.14 level"\n#endif\n' \
+		"$n" "$n" "$since"
+done >>"$tmp/all.c"
+n=$(grep -cv '^#' "$newer")
+if "$dcc" $mode -std=gnu11 -c -fsyntax-only "$tmp/all.c" >"$tmp/log" 2>&1; then
+	ok "the $n names newer than 4.14 are not defined at the 4.14 level"
+else
+	not_ok "the $n names newer than 4.14 are not defined at the 4.14 level"
+	grep 'error' "$tmp/log" | sed 's/^/# /' | head -20
+fi
+# ... and the check sees one when it is there.
+printf '#include <linux/kernel.h>\n#define IRQF_NO_AUTOEN 1\n#if defined(IRQF_NO_AUTOEN)\n#error defined\n#endif\n' \
+	>"$tmp/n.c"
+check "the check fails on a defined name" \
+	sh -c "! '$dcc' $mode -c -fsyntax-only '$tmp/n.c' 2>/dev/null"
+done_testing
