@@ -413,3 +413,6 @@ tests_api_check_pci_CFLAGS = $(AM_CFLAGS) -g
 script_tests += tests/scripts/kernel-chains.sh
 EXTRA_DIST += tests/data/kernel-chains-4.14.txt tests/data/kernel-names.txt \
 	tests/data/kernel-newer-names.txt
+# A second file with DEBUG and VERBOSE_DEBUG defined (dev_dbg(), dev_vdbg()).
+tests_api_check_kernel_basics_SOURCES = tests/api/check-kernel-basics.c \
+	tests/api/kernel-debug.c
