@@ -11,7 +11,12 @@
 #     is used;
 #   - the names newer than 4.14 that the 4.14 level does not define
 #     (tests/data/kernel-newer-names.txt) are not defined after including
-#     every header.
+#     every header;
+#   - no kernel header reaches a host header under linux/ unless dmaemu's
+#     header of that name includes it (#include_next) or
+#     docs/kernel-headers.md lists it ("The host's UAPI headers a driver
+#     reaches"): neither a driver's own #include (the names the C library
+#     reaches have no guard) nor one of dmaemu's headers.
 . "$top_srcdir/tests/runner/tap.sh"
 
 top_builddir=$(cd "$top_builddir" && pwd)
@@ -158,4 +163,64 @@ printf '#include <linux/kernel.h>\n#define IRQF_NO_AUTOEN 1\n#if defined(IRQF_NO
 	>"$tmp/n.c"
 check "the check fails on a defined name" \
 	sh -c "! '$dcc' $mode -c -fsyntax-only '$tmp/n.c' 2>/dev/null"
+
+# The host's headers under linux/ that docs/kernel-headers.md lets a
+# driver reach, each with its reason.
+doc=$top_srcdir/docs/kernel-headers.md
+awk '/^### The host.s UAPI headers a driver reaches/ { on = 1; next }
+	on && /^#/ { on = 0 }
+	on' "$doc" | grep -o '`linux/[a-z0-9_/-]*\.h`' | tr -d '`' | sort -u \
+	>"$tmp/listed"
+check "docs/kernel-headers.md lists the host headers a driver may reach" \
+	[ -s "$tmp/listed" ]
+sysdirs=$(echo | ${CC:-cc} -E -Wp,-v - 2>&1 >/dev/null |
+	sed -n 's/^ \(\/.*\)/\1/p')
+# allowed NAME: listed, or the host half of a dmaemu header that includes
+# it with #include_next.
+allowed() {
+	grep -qx "$1" "$tmp/listed" && return 0
+	[ -e "$kdir/$1" ] && grep -q "^#include_next <$1>" "$kdir/$1"
+}
+# A driver's own #include of a name the C library reaches (no guard).
+reached="$top_builddir/include/dmaemu/kernel-guard/.libc-reached"
+bad=
+for n in $(grep '^linux/' "$reached"); do
+	[ -e "$kdir/$n" ] && continue
+	grep -qx "$n" "$tmp/listed" || bad="$bad $n"
+done
+if [ -z "$bad" ]; then
+	ok "every unguarded host linux/ header is dmaemu's or a listed choice"
+else
+	not_ok "every unguarded host linux/ header is dmaemu's or a listed choice (not:$bad)"
+fi
+# What dmaemu's headers reach, header by header (-H names every file).
+bad=
+for h in $headers; do
+	printf '#include <%s>\n' "$h" >"$tmp/h.c"
+	"$dcc" $mode -std=gnu11 -E -H "$tmp/h.c" -o /dev/null 2>"$tmp/h.log" ||
+		bad="$bad <$h>:does-not-compile"
+	for d in $sysdirs; do
+		sed -n "s|^\.* $d/\(linux/.*\.h\)\$|\1|p" "$tmp/h.log"
+	done | sort -u >"$tmp/h.host"
+	while read -r n; do
+		allowed "$n" || bad="$bad <$h>:$n"
+	done <"$tmp/h.host"
+done
+if [ -z "$bad" ]; then
+	ok "no kernel header reaches a host linux/ header that is not its own half or listed"
+else
+	not_ok "no kernel header reaches a host linux/ header that is not its own half or listed (found:$bad)"
+fi
+# <linux/if_ether.h> and <linux/stat.h> are dmaemu's, the host's behind.
+for h in linux/if_ether.h linux/stat.h linux/stddef.h; do
+	printf '#include <%s>\n' "$h" >"$tmp/h.c"
+	"$dcc" $mode -E -H "$tmp/h.c" -o /dev/null 2>"$tmp/h.log"
+	first=$(grep -m1 "/$h\$" "$tmp/h.log")
+	case $first in
+	". "*/include/dmaemu/kernel/$h)
+		ok "<$h> is dmaemu's" ;;
+	*)
+		not_ok "<$h> is dmaemu's (first found: $first)" ;;
+	esac
+done
 done_testing

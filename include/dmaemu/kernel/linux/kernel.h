@@ -141,7 +141,9 @@
 #endif
 
 #define FIELD_SIZEOF(t, f) (sizeof(((t *)0)->f))
+#ifndef offsetofend /* also <linux/stddef.h>'s */
 #define offsetofend(t, m) (offsetof(t, m) + FIELD_SIZEOF(t, m))
+#endif
 /* Linux 5.5's sizeof_field() and 4.20's cant_sleep(): not at the 4.14
  * level (<dmaemu/klevel.h>). */
 #if DMAEMU_KERNEL_LEVEL > 414

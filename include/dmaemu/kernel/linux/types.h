@@ -59,6 +59,7 @@ typedef unsigned char u_char;
 
 typedef unsigned int gfp_t;
 typedef unsigned int fmode_t;
+typedef unsigned short umode_t;
 typedef unsigned long irq_hw_number_t;
 typedef s64 ktime_t;
 typedef u64 sector_t;
