@@ -235,9 +235,9 @@ void dev_printk(const char *level, const struct device *dev, const char *fmt,
  * VERBOSE_DEBUG too; otherwise they print nothing, and the compiler still
  * checks the format against the arguments.
  */
-#define dmaemu_dev_no_printk(dev, ...)                              \
-	do {                                                        \
-		if (0)                                              \
+#define dmaemu_dev_no_printk(dev, ...)                            \
+	do {                                                      \
+		if (0)                                            \
 			dev_printk(KERN_DEBUG, dev, __VA_ARGS__); \
 	} while (0)
 #ifdef DEBUG
