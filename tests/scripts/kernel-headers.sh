@@ -28,6 +28,8 @@ mode=
 libc='#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <net/ethernet.h>
+#include <netinet/if_ether.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
