@@ -77,10 +77,8 @@ fi
 
 # Every name of the table says how it is used.
 missing=$(cut -d' ' -f2- "$tmp/rows" | tr ' ' '\n' | sort -u |
-	while read -r n; do
-		awk -F '\t' -v n="$n" '$1 == n { f = 1 } END { exit !f }' \
-			"$names" || printf '%s ' "$n"
-	done)
+	awk -F '\t' 'NR == FNR { if (!/^#/) have[$1] = 1; next }
+		$1 != "" && !($1 in have) { printf "%s ", $1 }' "$names" -)
 if [ -z "$missing" ]; then
 	ok "every name of the table is in kernel-names.txt"
 else
@@ -92,25 +90,22 @@ for h in $headers; do
 	grep -q "^$h " "$tmp/rows" || not_ok "<$h> has a row in kernel-chains-4.14.txt"
 done
 
-# gen HEADER NAMES...: the program for one row.
+# gen HEADER NAMES...: the program for one row (one awk for all names).
 gen() {
-	h=$1
-	shift
-	printf '#include <%s>\n' "$h"
-	i=0
-	for n in "$@"; do
-		i=$((i + 1))
-		s=$(awk -F '\t' -v n="$n" '$1 == n { print $2; exit }' "$names")
-		case $s in
-		"@file "*)
-			printf '/* %s */\n%s\n' "$n" "${s#@file }"
-			;;
-		*)
-			printf '/* %s */\nvoid chain_use_%d(void);\nvoid chain_use_%d(void)\n{\n\t%s\n}\n' \
-				"$n" $i $i "$s"
-			;;
-		esac
-	done
+	awk -F '\t' -v row="$*" '
+		/^#/ || NF < 2 { next }
+		{ use[$1] = $2 }
+		END {
+			n = split(row, w, " ")
+			printf "#include <%s>\n", w[1]
+			for (i = 2; i <= n; i++) {
+				s = use[w[i]]
+				if (substr(s, 1, 6) == "@file ")
+					printf "/* %s */\n%s\n", w[i], substr(s, 7)
+				else
+					printf "/* %s */\nvoid chain_use_%d(void);\nvoid chain_use_%d(void)\n{\n\t%s\n}\n", w[i], i, i, s
+			}
+		}' "$names"
 }
 
 ccs=
