@@ -10,6 +10,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/device.h \
 	include/dmaemu/dmaemu.h \
 	include/dmaemu/fault.h \
+	include/dmaemu/klevel.h \
 	include/dmaemu/ktypes.h \
 	include/dmaemu/machine.h \
 	include/dmaemu/mm.h \
@@ -45,6 +46,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/export.h \
 	include/dmaemu/kernel/linux/gfp.h \
 	include/dmaemu/kernel/linux/hardirq.h \
+	include/dmaemu/kernel/linux/if_ether.h \
 	include/dmaemu/kernel/linux/init.h \
 	include/dmaemu/kernel/linux/interrupt.h \
 	include/dmaemu/kernel/linux/io-64-nonatomic-lo-hi.h \
@@ -81,6 +83,8 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/skbuff.h \
 	include/dmaemu/kernel/linux/slab.h \
 	include/dmaemu/kernel/linux/spinlock.h \
+	include/dmaemu/kernel/linux/stat.h \
+	include/dmaemu/kernel/linux/stddef.h \
 	include/dmaemu/kernel/linux/string.h \
 	include/dmaemu/kernel/linux/stringify.h \
 	include/dmaemu/kernel/linux/swab.h \

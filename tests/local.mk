@@ -431,3 +431,14 @@ print-install-dirs:
 include $(srcdir)/tests/fuzz/local.mk
 # Reports must name run_script() by its debug information.
 tests_api_check_pci_CFLAGS = $(AM_CFLAGS) -g
+
+# Include chains and API level of the kernel headers
+# (docs/kernel-headers.md): what 4.14's chain makes reachable through each
+# header, the names newer than 4.14, the host's UAPI headers a driver may
+# reach.
+script_tests += tests/scripts/kernel-chains.sh
+EXTRA_DIST += tests/data/kernel-chains-4.14.txt tests/data/kernel-names.txt \
+	tests/data/kernel-newer-names.txt
+# A second file with DEBUG and VERBOSE_DEBUG defined (dev_dbg(), dev_vdbg()).
+tests_api_check_kernel_basics_SOURCES = tests/api/check-kernel-basics.c \
+	tests/api/kernel-debug.c

@@ -847,7 +847,7 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler,
 	desc->pending = false;
 	desc->unhandled = 0;
 	desc->oneshot = false;
-	desc->depth = (flags & IRQF_NO_AUTOEN) ? 1 : 0;
+	desc->depth = (flags & DMAEMU_IRQF_NO_AUTOEN) ? 1 : 0;
 	desc->action = ac;
 	if (deliverable(desc))
 		kick(&ic->cond, ic);

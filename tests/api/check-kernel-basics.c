@@ -26,6 +26,7 @@
 #include <linux/cache.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
 #include <linux/kernel.h>
@@ -39,6 +40,7 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+#include <dmaemu/device.h>
 #include <dmaemu/machine.h>
 #include <dmaemu/report.h>
 
@@ -152,6 +154,38 @@ START_TEST(test_printk)
 			    "00 00 00 00 00  ABC."));
 	ck_assert_ptr_nonnull(strstr(log, "<7>rx: 00000010: 00 00 00 00"));
 	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/* In tests/api/kernel-debug.c, which defines DEBUG and VERBOSE_DEBUG. */
+void kernel_debug_print(struct device *dev, int n);
+
+/*
+ * As in Linux 4.14 without dynamic debug: dev_dbg(), dev_vdbg() and
+ * pr_debug() print only in a file that defines DEBUG (dev_vdbg() also
+ * VERBOSE_DEBUG); this file defines neither.
+ */
+START_TEST(test_debug_prints)
+{
+	struct dmaemu_device *dd = dmaemu_device_create(m, "dbg0", NULL, NULL);
+	struct device *dev;
+	const char *log;
+
+	ck_assert_ptr_nonnull(dd);
+	dev = dmaemu_device_to_dev(dd);
+	dev_dbg(dev, "quiet dbg %d\n", 1);
+	dev_vdbg(dev, "quiet vdbg %d\n", 2);
+	pr_debug("quiet pr_debug %d\n", 3);
+	dev_info(dev, "info %d\n", 4);
+	kernel_debug_print(dev, 5);
+	log = fixture_log();
+	ck_assert_ptr_null(strstr(log, "quiet"));
+	ck_assert_ptr_nonnull(strstr(log, "<6>dbg0: info 4\n"));
+	ck_assert_ptr_nonnull(strstr(log, "<7>dbg0: dbg line 5\n"));
+	ck_assert_ptr_nonnull(strstr(log, "<7>dbg0: vdbg line 5\n"));
+	ck_assert_ptr_nonnull(strstr(log, "<7>pr_debug line 5\n"));
+	ck_assert_uint_eq(reports(NULL), 0);
+	dmaemu_device_destroy(dd);
 }
 END_TEST
 
@@ -874,6 +908,7 @@ int main(void)
 	tcase_add_test(tc, test_warn_on);
 	tcase_add_test(tc, test_bug_aborts);
 	tcase_add_test(tc, test_printk);
+	tcase_add_test(tc, test_debug_prints);
 	tcase_add_test(tc, test_kernel_macros);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_bitops);

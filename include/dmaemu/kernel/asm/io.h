@@ -69,4 +69,7 @@ static inline __attribute__((always_inline)) void iowrite32_rep(
 #define readsl(addr, buf, count) ioread32_rep(addr, buf, count)
 #define writesl(addr, buf, count) iowrite32_rep(addr, buf, count)
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/types.h>
+
 #endif

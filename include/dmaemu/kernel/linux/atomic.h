@@ -148,4 +148,7 @@ typedef atomic64_t atomic_long_t;
 #define smp_mb__before_atomic() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_mb__after_atomic() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <asm/barrier.h>
+
 #endif

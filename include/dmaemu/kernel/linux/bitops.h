@@ -13,6 +13,8 @@
 #ifndef DMAEMU_KERNEL_LINUX_BITOPS_H
 #define DMAEMU_KERNEL_LINUX_BITOPS_H
 
+#include <dmaemu/klevel.h>
+
 #include <stdbool.h>
 #include <strings.h>
 
@@ -20,7 +22,9 @@
 #include <linux/types.h>
 
 #define BITS_TO_LONGS(nr) (((nr) + BITS_PER_LONG - 1) / BITS_PER_LONG)
+#if DMAEMU_KERNEL_LEVEL > 414 /* Linux 4.19's (<dmaemu/klevel.h>) */
 #define BITS_PER_TYPE(type) (sizeof(type) * BITS_PER_BYTE)
+#endif
 
 static inline void set_bit(long nr, volatile unsigned long *addr)
 {

@@ -105,4 +105,7 @@ void dmaemu_bug(const char *file, int line, const char *func)
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/kernel.h>
+
 #endif

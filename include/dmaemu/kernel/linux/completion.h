@@ -73,4 +73,7 @@ bool completion_done(struct completion *x);
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/wait.h>
+
 #endif

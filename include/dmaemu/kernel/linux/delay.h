@@ -37,4 +37,7 @@ static inline void ssleep(unsigned int seconds)
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/kernel.h>
+
 #endif

@@ -229,10 +229,44 @@ void dev_printk(const char *level, const struct device *dev, const char *fmt,
 #define dev_warn(dev, ...) dev_printk(KERN_WARNING, dev, __VA_ARGS__)
 #define dev_notice(dev, ...) dev_printk(KERN_NOTICE, dev, __VA_ARGS__)
 #define dev_info(dev, ...) dev_printk(KERN_INFO, dev, __VA_ARGS__)
+/*
+ * As in Linux 4.14 without dynamic debug: dev_dbg() prints only in a file
+ * that defines DEBUG before including this header, dev_vdbg() only with
+ * VERBOSE_DEBUG too; otherwise they print nothing, and the compiler still
+ * checks the format against the arguments.
+ */
+#define dmaemu_dev_no_printk(dev, ...)                            \
+	do {                                                      \
+		if (0)                                            \
+			dev_printk(KERN_DEBUG, dev, __VA_ARGS__); \
+	} while (0)
+#ifdef DEBUG
 #define dev_dbg(dev, ...) dev_printk(KERN_DEBUG, dev, __VA_ARGS__)
+#else
+#define dev_dbg(dev, ...) dmaemu_dev_no_printk(dev, __VA_ARGS__)
+#endif
+#ifdef VERBOSE_DEBUG
+#define dev_vdbg dev_dbg
+#else
+#define dev_vdbg(dev, ...) dmaemu_dev_no_printk(dev, __VA_ARGS__)
+#endif
 
 #ifdef __cplusplus
 }
 #endif
+
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/err.h>
+#include <linux/gfp.h>
+#include <linux/ioport.h>
+#include <linux/kernel.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
 
 #endif

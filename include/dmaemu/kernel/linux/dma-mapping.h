@@ -273,4 +273,10 @@ int dma_set_seg_boundary(struct device *dev, unsigned long mask);
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/bug.h>
+#include <linux/err.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+
 #endif

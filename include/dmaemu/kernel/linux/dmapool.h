@@ -55,4 +55,8 @@ void dmam_pool_destroy(struct dma_pool *pool);
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/io.h>
+#include <linux/scatterlist.h>
+
 #endif

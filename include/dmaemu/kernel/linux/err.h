@@ -40,4 +40,8 @@ static inline int PTR_ERR_OR_ZERO(const void *ptr)
 	return IS_ERR(ptr) ? (int)PTR_ERR(ptr) : 0;
 }
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/compiler.h>
+#include <linux/types.h>
+
 #endif

@@ -213,4 +213,7 @@ void free_pages_exact(void *virt, size_t size);
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/mm.h>
+
 #endif

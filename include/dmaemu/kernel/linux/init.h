@@ -49,4 +49,7 @@ typedef void (*exitcall_t)(void);
 	static exitcall_t __dmaemu_exitcall_##fn __attribute__((unused)) = fn
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/types.h>
+
 #endif

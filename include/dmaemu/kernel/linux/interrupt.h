@@ -31,6 +31,8 @@
 #ifndef DMAEMU_KERNEL_LINUX_INTERRUPT_H
 #define DMAEMU_KERNEL_LINUX_INTERRUPT_H
 
+#include <dmaemu/klevel.h>
+
 #include <stddef.h>
 
 #include <linux/hardirq.h>
@@ -59,7 +61,11 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 #define IRQF_TRIGGER_LOW 0x00000008
 #define IRQF_SHARED 0x00000080
 #define IRQF_ONESHOT 0x00002000
-#define IRQF_NO_AUTOEN 0x00080000
+/* Linux 5.12's IRQF_NO_AUTOEN: not at the 4.14 level (<dmaemu/klevel.h>). */
+#define DMAEMU_IRQF_NO_AUTOEN 0x00080000
+#if DMAEMU_KERNEL_LEVEL > 414
+#define IRQF_NO_AUTOEN DMAEMU_IRQF_NO_AUTOEN
+#endif
 
 /**
  * request_threaded_irq() - install the handlers of @irq.
@@ -67,7 +73,7 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
  * @handler:   hard handler (interrupt thread, hardirq context), or NULL
  *             to only wake @thread_fn (needs IRQF_ONESHOT).
  * @thread_fn: threaded handler (its own thread, process context), or NULL.
- * @flags:     IRQF_ONESHOT, IRQF_NO_AUTOEN (start disabled); trigger
+ * @flags:     IRQF_ONESHOT, IRQF_NO_AUTOEN (start disabled: Linux 5.12, not at the 4.14 level); trigger
  *             flags are accepted and ignored (the model's wiring rules).
  * @name:      for reports; kept, not copied.
  * @dev_id:    passed to the handlers; free_irq() needs it.
@@ -209,5 +215,14 @@ void tasklet_kill(struct tasklet_struct *t);
 #ifdef __cplusplus
 }
 #endif
+
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/atomic.h>
+#include <linux/bug.h>
+#include <linux/kernel.h>
+#include <linux/kref.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
 
 #endif

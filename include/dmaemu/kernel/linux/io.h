@@ -129,4 +129,10 @@ static inline __attribute__((always_inline)) void iowrite32(u32 value, volatile 
 /* As in the kernel, the architecture's half: __raw_readl() and friends. */
 #include <asm/io.h>
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/bug.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/types.h>
+
 #endif

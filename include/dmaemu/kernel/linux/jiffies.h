@@ -64,4 +64,10 @@ static inline unsigned long long jiffies_to_nsecs(const unsigned long j)
 #define jiffies_64 ((unsigned long long)jiffies)
 #define get_jiffies_64() ((unsigned long long)jiffies)
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/time64.h>
+#include <linux/types.h>
+
 #endif

@@ -18,6 +18,8 @@
 #ifndef DMAEMU_KERNEL_LINUX_KERNEL_H
 #define DMAEMU_KERNEL_LINUX_KERNEL_H
 
+#include <dmaemu/klevel.h>
+
 #if defined(__has_include_next)
 #if __has_include_next(<linux/kernel.h>)
 #include_next <linux/kernel.h>
@@ -139,8 +141,14 @@
 #endif
 
 #define FIELD_SIZEOF(t, f) (sizeof(((t *)0)->f))
+#ifndef offsetofend /* also <linux/stddef.h>'s */
+#define offsetofend(t, m) (offsetof(t, m) + FIELD_SIZEOF(t, m))
+#endif
+/* Linux 5.5's sizeof_field() and 4.20's cant_sleep(): not at the 4.14
+ * level (<dmaemu/klevel.h>). */
+#if DMAEMU_KERNEL_LEVEL > 414
 #define sizeof_field(t, f) FIELD_SIZEOF(t, f)
-#define offsetofend(t, m) (offsetof(t, m) + sizeof_field(t, m))
+#endif
 
 #define REPEAT_BYTE(x) ((~0ul / 0xff) * (x))
 
@@ -150,7 +158,9 @@
 			might_sleep(); \
 	} while (0)
 #define might_resched() ((void)0)
+#if DMAEMU_KERNEL_LEVEL > 414
 #define cant_sleep() WARN_ON_ONCE(!in_atomic() && !irqs_disabled())
+#endif
 
 #define _RET_IP_ ((unsigned long)__builtin_return_address(0))
 #define TAINT_WARN 9
@@ -163,5 +173,9 @@ static inline void add_taint(unsigned int flag, int lockdep_ok)
 	(void)flag;
 	(void)lockdep_ok;
 }
+
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <asm/byteorder.h>
+#include <linux/cache.h>
 
 #endif

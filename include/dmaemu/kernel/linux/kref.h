@@ -58,4 +58,8 @@ static inline int kref_get_unless_zero(struct kref *kref)
 	return 0;
 }
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/kernel.h>
+#include <linux/spinlock.h>
+
 #endif

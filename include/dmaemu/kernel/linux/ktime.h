@@ -100,4 +100,7 @@ static inline void ktime_get_ts64(struct timespec64 *ts)
 	*ts = ktime_to_timespec64(ktime_get());
 }
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/kernel.h>
+
 #endif

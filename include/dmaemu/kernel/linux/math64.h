@@ -3,6 +3,8 @@
 #ifndef DMAEMU_KERNEL_LINUX_MATH64_H
 #define DMAEMU_KERNEL_LINUX_MATH64_H
 
+#include <dmaemu/klevel.h>
+
 #include <linux/types.h>
 
 static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
@@ -38,7 +40,9 @@ static inline s64 div_s64(s64 dividend, s32 divisor)
 }
 
 #define div64_ul(x, y) div64_u64((x), (y))
+#if DMAEMU_KERNEL_LEVEL > 414 /* Linux 4.19's (<dmaemu/klevel.h>) */
 #define DIV64_U64_ROUND_UP(ll, d) (((ll) + (d)-1) / (d))
+#endif
 
 /* do_div(n, base): n becomes n / base; the value is the remainder. */
 #define do_div(n, base)                               \

@@ -154,4 +154,9 @@ void split_page(struct page *page, unsigned int order);
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/types.h>
+
 #endif

@@ -9,6 +9,8 @@
 #ifndef DMAEMU_KERNEL_LINUX_MODULE_H
 #define DMAEMU_KERNEL_LINUX_MODULE_H
 
+#include <dmaemu/klevel.h>
+
 #include <stdbool.h>
 
 #include <linux/export.h>
@@ -26,7 +28,9 @@
 #define MODULE_FIRMWARE(x) _Static_assert(1, x)
 #define MODULE_INFO(tag, info) _Static_assert(1, info)
 #define MODULE_SOFTDEP(x) _Static_assert(1, x)
+#if DMAEMU_KERNEL_LEVEL > 414 /* Linux 5.4's (<dmaemu/klevel.h>) */
 #define MODULE_IMPORT_NS(ns) _Static_assert(1, #ns)
+#endif
 #define MODULE_DEVICE_TABLE(type, name)                            \
 	static const void *const __dmaemu_devtable_##type##_##name \
 		__attribute__((unused)) = &(name)
@@ -43,5 +47,13 @@ static inline void module_put(struct module *module)
 }
 
 #define __module_get(module) ((void)(module))
+
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/err.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #endif

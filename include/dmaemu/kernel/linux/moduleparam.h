@@ -29,4 +29,7 @@
 #define core_param(name, var, type, perm) __dmaemu_param_ref(name, var)
 #define MODULE_PARM_DESC(parm, desc) _Static_assert(1, desc)
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/kernel.h>
+
 #endif

@@ -247,4 +247,9 @@ static inline void pci_dev_put(struct pci_dev *pdev)
 
 #include <linux/pci-dma-compat.h>
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/errno.h>
+#include <linux/io.h>
+#include <linux/kernel.h>
+
 #endif

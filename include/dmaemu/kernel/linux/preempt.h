@@ -40,4 +40,8 @@
  */
 #define might_sleep() ((void)dmaemu_might_sleep(__func__))
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/list.h>
+#include <linux/types.h>
+
 #endif

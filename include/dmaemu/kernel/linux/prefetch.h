@@ -20,4 +20,8 @@ static inline void prefetch_range(void *addr, size_t len)
 	(void)len;
 }
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <asm/cache.h>
+#include <linux/types.h>
+
 #endif

@@ -132,4 +132,8 @@ void dump_stack(void);
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/cache.h>
+#include <linux/types.h>
+
 #endif

@@ -199,4 +199,10 @@ size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf,
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/bug.h>
+#include <linux/io.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
 #endif

@@ -116,4 +116,9 @@ void kvfree(const void *addr);
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/kernel.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
 #endif

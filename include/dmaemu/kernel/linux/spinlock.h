@@ -141,4 +141,10 @@ typedef spinlock_t rwlock_t;
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/atomic.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
 #endif

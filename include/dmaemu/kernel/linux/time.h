@@ -11,4 +11,10 @@
 
 #include <linux/time64.h>
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/cache.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/spinlock.h>
+
 #endif

@@ -20,4 +20,7 @@ struct timespec64 {
 	long tv_nsec;
 };
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/math64.h>
+
 #endif

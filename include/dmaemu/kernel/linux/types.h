@@ -59,6 +59,7 @@ typedef unsigned char u_char;
 
 typedef unsigned int gfp_t;
 typedef unsigned int fmode_t;
+typedef unsigned short umode_t;
 typedef unsigned long irq_hw_number_t;
 typedef s64 ktime_t;
 typedef u64 sector_t;
@@ -87,5 +88,9 @@ struct callback_head {
 	void (*func)(struct callback_head *head);
 };
 #define rcu_head callback_head
+
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/atomic.h>
+#include <linux/compiler.h>
 
 #endif

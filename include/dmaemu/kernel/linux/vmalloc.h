@@ -91,4 +91,9 @@ int remap_vmalloc_range(struct vm_area_struct *vma, void *addr,
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+
 #endif

@@ -98,4 +98,9 @@ void wake_up(wait_queue_head_t *wq);
 }
 #endif
 
+/* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+
 #endif
