@@ -76,7 +76,8 @@
 
 #include "mem/mem.h"
 
-uint64_t dmaemu__mem_gen __attribute__((aligned(64)));
+/* From 1: a thread's fast path holds 0 until it has entries (cpu.h). */
+uint64_t dmaemu__mem_gen __attribute__((aligned(64))) = 1;
 uint64_t dmaemu__mem_dgen __attribute__((aligned(64)));
 
 void dmaemu__mem_changed(void)
