@@ -381,11 +381,21 @@ static void routed(uint8_t *emul, const uint8_t *src)
 	unsigned int s, op;
 
 	for (s = 0; s < 2; s++) {
-		double base = time_memcpy(sz[s].size, sz[s].iters * 10);
-		double gbs = (double)sz[s].size / base;
 		size_t span =
 			sz[s].size < ROUTED_SPAN ? ROUTED_SPAN : sz[s].size;
+		double base, gbs;
+		char any[32];
 
+		for (op = 0; op < 3; op++) {
+			snprintf(any, sizeof(any), "routed_%s_%s", names[op],
+				 sz[s].tag);
+			if (wanted(any))
+				break;
+		}
+		if (op == 3)
+			continue;
+		base = time_memcpy(sz[s].size, sz[s].iters * 10);
+		gbs = (double)sz[s].size / base;
 		for (op = 0; op < 3; op++) {
 			double t;
 			char name[64];

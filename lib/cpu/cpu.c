@@ -655,9 +655,9 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 	struct dmaemu__where w;
 	struct dmaemu_machine *m;
 	struct fast_cand fc;
+	size_t n, done, page;
 	bool ordered;
 	uint8_t own;
-	size_t n;
 
 	if (!dmaemu__classify((const void *)addr, &w)) {
 		/* Views and guards are page-aligned. */
@@ -671,28 +671,59 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		/* A vmalloc address is a second view of the CPU copy, page
 		 * by page; lines never cross pages, so the line behind it is
 		 * modelled as through the linear map. */
-		n = line_part(m, w.phys, len);
 		dmaemu__lock(&m->cache_lock);
 		tls_bind(m);
-		tick(m);
-		own = linear_access(m, w.phys, addr, n, store, acc, &fc);
 		/* x86 coherent memory is cacheable: every access of it must
-		 * come back here to be ordered. */
+		 * come back here to be ordered.  Tracking is by page. */
 		ordered = dmaemu__order_tracked(m, w.phys);
-		if (fc.ok && !ordered)
-			fast_enter(m, fc.line, fc.lp, fc.dirty,
-				   w.region == DMAEMU__REGION_VMALLOC, fc.gen);
-		else
-			fast_drop(m, fc.line);
+		/*
+		 * The lines of the range in this page, under one hold of the
+		 * lock, each as if it came alone: lines the fast path holds
+		 * are its hits, the others go through the model.  The batch
+		 * ends at the first line with something to do once the lock
+		 * is released (a stale read to report, a device-owned line to
+		 * check, an ordered access), which is then the last one.
+		 */
+		page = DMAEMU__PAGE_SIZE - (w.phys & (DMAEMU__PAGE_SIZE - 1));
+		page = page < len ? page : len;
+		done = 0;
+		for (;;) {
+			n = line_part(m, w.phys + done, page - done);
+			tick(m);
+			own = linear_access(m, w.phys + done, addr + done, n,
+					    store, acc, &fc);
+			if (fc.ok && !ordered)
+				fast_enter(m, fc.line, fc.lp, fc.dirty,
+					   w.region == DMAEMU__REGION_VMALLOC,
+					   fc.gen);
+			else
+				fast_drop(m, fc.line);
+			if (ordered || acc->stale_due ||
+			    (own & DMAEMU__OWN_DEVICE))
+				break;
+			done += n;
+			while (done < page) {
+				size_t k = line_part(m, w.phys + done,
+						     page - done);
+
+				if (!dmaemu__cpu_fast(addr + done, k, store))
+					break;
+				done += k;
+			}
+			if (done == page) {
+				dmaemu__unlock(&m->cache_lock);
+				return done;
+			}
+		}
 		dmaemu__unlock(&m->cache_lock);
 		if (acc->stale_due)
-			report_stale(m, addr, acc);
+			report_stale(m, addr + done, acc);
 		if (ordered)
-			dmaemu__order_cpu(m, w.phys, n, store, false,
+			dmaemu__order_cpu(m, w.phys + done, n, store, false,
 					  site_now(), &acc->oseq);
 		if (!acc->kernel)
-			dmaemu__own_check(acc, m, w.phys, n, store, own);
-		return n;
+			dmaemu__own_check(acc, m, w.phys + done, n, store, own);
+		return done + n;
 	case DMAEMU__REGION_UNCACHED:
 		n = w.bank->size - (w.phys - w.bank->phys);
 		n = n < len ? n : len;
