@@ -196,14 +196,11 @@ static void tls_bind(struct dmaemu_machine *m)
  * it touched last, in the order of their last hit (cpu.h: the victims stay
  * those of a model told of every access).  Cache lock held, bound.
  */
-static void fast_replay(struct dmaemu_machine *m)
+static __attribute__((noinline)) void fast_replay(struct dmaemu_machine *m,
+						  struct dmaemu__tstats *ts)
 {
-	struct dmaemu__tstats *ts = dmaemu__tls.ts;
-	unsigned int i, j, n;
+	unsigned int i, j, n = ts->npend;
 
-	if (!ts || !ts->npend)
-		return;
-	n = ts->npend;
 	/* Insertion sort by stamp: a handful of entries, nearly sorted. */
 	for (i = 1; i < n; i++) {
 		uint16_t e = ts->pend[i];
@@ -311,11 +308,12 @@ void dmaemu__cpu_set_evict_hook(struct dmaemu_machine *m)
 
 /* One more access of this thread to @m (cache lock held, bound): the
  * replay of its fast hits, then the prefetcher's turn. */
-static void tick(struct dmaemu_machine *m)
+static inline void tick(struct dmaemu_machine *m)
 {
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 
-	fast_replay(m);
+	if (t->ts && t->ts->npend)
+		fast_replay(m, t->ts);
 	if (--t->pf_left == 0) {
 		dmaemu__prefetch_fire(m);
 		t->pf_left = dmaemu__prefetch_interval(m);
