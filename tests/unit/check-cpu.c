@@ -786,6 +786,35 @@ START_TEST(test_threads_evict_each_other)
 }
 END_TEST
 
+/* Another thread's loads of the set, which evict A. */
+static void *evict_a_thread(void *arg)
+{
+	(void)arg;
+	load32(BASE + SET_STRIDE);
+	load32(BASE + 2 * SET_STRIDE);
+	return NULL;
+}
+
+/*
+ * A line another thread's miss evicts leaves this thread's fast path too:
+ * this thread's next load of it is a miss.
+ */
+START_TEST(test_other_thread_eviction_ends_fast_path)
+{
+	pthread_t t;
+
+	load32(BASE);
+	load32(BASE + 4);
+	ck_assert_int_eq(pthread_create(&t, NULL, evict_a_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert(!dmaemu__cpu_resident(m, BASE));
+	ck_assert_uint_eq(stats().misses, 3);
+	load32(BASE + 8);
+	ck_assert_uint_eq(stats().misses, 4);
+	ck_assert(dmaemu__cpu_resident(m, BASE));
+}
+END_TEST
+
 START_TEST(test_stats_bad_level)
 {
 	struct dmaemu_cpu_stats st;
@@ -813,6 +842,7 @@ static Suite *cpu_suite(void)
 	tcase_add_test(tc, test_fast_hits_keep_lru_order);
 	tcase_add_test(tc, test_fast_hits_replayed_by_last_hit);
 	tcase_add_test(tc, test_evicted_line_leaves_fast_path);
+	tcase_add_test(tc, test_other_thread_eviction_ends_fast_path);
 	tcase_add_test(tc, test_straddling_access);
 	tcase_add_test(tc, test_memcpy_through_model);
 	tcase_add_test(tc, test_memset_through_model);
