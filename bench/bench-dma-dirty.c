@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dmaemu/cpu.h"
+
 void bench_dirty_instr(void *buf, size_t size, uint8_t v);
+void bench_fill_instr(void *dst, const void *src, size_t size);
 
 /* Every byte of @buf (8-byte aligned, @size a multiple of 8) becomes @v. */
 void bench_dirty_instr(void *buf, size_t size, uint8_t v)
@@ -20,4 +23,16 @@ void bench_dirty_instr(void *buf, size_t size, uint8_t v)
 
 	for (i = 0; i < size / 8; i++)
 		p[i] = w;
+}
+
+/*
+ * A driver's fill of a buffer it is about to map: a copy into it, routed
+ * through the model as a dmaemu-cc-built driver's memcpy() is
+ * (dmaemu_cpu_write() runs the same range accesses as the routed memcpy()
+ * of memintrin.c: this program links the library statically, where --wrap
+ * would route the library's own copies too).
+ */
+void bench_fill_instr(void *dst, const void *src, size_t size)
+{
+	dmaemu_cpu_write(dst, src, size);
 }

@@ -48,6 +48,20 @@
  *   dma_ratio_live   the 4 KiB plain map+unmap with 100,000 other mappings
  *                    live on the device, against the same on the empty
  *                    device measured just before: < 2
+ *   dma_cycle_4k, dma_cycle_1m   the cycle a driver makes, "fill from
+ *                    instrumented code, map, unmap", minus its fill, on a
+ *                    machine with the default options and cache (32 KiB),
+ *                    against memcpy(): <= 6 and <= 3.5.  The fill is a
+ *                    copy through the model (bench_fill_instr()), as a
+ *                    dmaemu-cc-built driver's memcpy() is, and is timed
+ *                    inside the cycle (clock read before the fill, after
+ *                    it, after the unmap): the map and unmap then meet the
+ *                    cache state a real fill leaves (with the default
+ *                    cache, a 1 MiB fill's own evictions have written most
+ *                    of the buffer back).  Informational: the fill in the
+ *                    cycle, and the same fill repeated with no map between
+ *                    (the lines stay resident and dirty at 4 KiB), each
+ *                    against memcpy().
  * Informational: the times themselves, the clean alone (dmaemu__range_
  * clean() of the same dirty buffer: the map's maintenance without the DMA
  * layer), and for the instrumented cases how much more the next dirtying
@@ -79,6 +93,7 @@
 
 /* bench-dma-dirty.c, compiled with the instrumentation flags. */
 void bench_dirty_instr(void *buf, size_t size, uint8_t v);
+void bench_fill_instr(void *dst, const void *src, size_t size);
 
 typedef void dirty_fn(void *buf, size_t size, uint8_t v);
 
@@ -263,6 +278,69 @@ static double time_clean(const struct bench_machine *bm, uint8_t *buf,
 	return bench_min(t, REPS);
 }
 
+/* Only the cases whose name contains this (argv[1]), for profiling. */
+static const char *only;
+
+static bool wanted(const char *name)
+{
+	return !only || strstr(name, only);
+}
+
+/*
+ * dma_cycle_*: ns per "fill, map, unmap" of @size bytes at @buf from
+ * @src, minus ns per fill alone; judged against @copy_ns.
+ */
+static void run_cycle(const struct bench_machine *bm, uint8_t *buf,
+		      const uint8_t *src, size_t size, unsigned int iters,
+		      const char *name, double clock, double copy_ns,
+		      double target, double floor_gbs)
+{
+	double mu[REPS], fc[REPS], fa[REPS], t0, t1, smu, sfc, sfa;
+	double gbs = (double)size / copy_ns, mapping, fill, alone;
+	unsigned int r, i;
+	char info[64];
+
+	if (!wanted(name))
+		return;
+	for (r = 0; r < REPS; r++) {
+		smu = sfc = sfa = 0;
+		for (i = 0; i < iters; i++) {
+			dma_addr_t dma;
+
+			t0 = bench_now_ns();
+			bench_fill_instr(buf, src, size);
+			t1 = bench_now_ns();
+			dma = dma_map_single(bm->dev, buf, size, DMA_TO_DEVICE);
+			if (dma_mapping_error(bm->dev, dma))
+				abort();
+			dma_unmap_single(bm->dev, dma, size, DMA_TO_DEVICE);
+			smu += bench_now_ns() - t1;
+			sfc += t1 - t0;
+		}
+		mu[r] = smu / iters - clock;
+		fc[r] = sfc / iters - clock;
+		for (i = 0; i < iters; i++) {
+			t0 = bench_now_ns();
+			bench_fill_instr(buf, src, size);
+			sfa += bench_now_ns() - t0;
+		}
+		fa[r] = sfa / iters - clock;
+	}
+	mapping = bench_min(mu, REPS);
+	fill = bench_min(fc, REPS);
+	alone = bench_min(fa, REPS);
+	bench_judge(name, mapping / copy_ns, BENCH_LE, target, gbs >= floor_gbs,
+		    "fill+map+unmap %.1f ns - its fill %.1f ns; baseline "
+		    "memcpy %zu KiB %.1f ns = %.1f GB/s (floor %.0f)",
+		    mapping + fill, fill, size >> 10, copy_ns, gbs, floor_gbs);
+	snprintf(info, sizeof(info), "%s_fill_ratio", name);
+	bench_info(info, fill / copy_ns,
+		   "the fill in the cycle (a copy through the model) / memcpy");
+	snprintf(info, sizeof(info), "%s_fill_alone_ratio", name);
+	bench_info(info, alone / copy_ns,
+		   "the same fill repeated with no map between / memcpy");
+}
+
 static int machine_up(struct bench_machine *bm, const char *opts)
 {
 	bm->m = dmaemu_machine_create(opts);
@@ -279,14 +357,6 @@ static void machine_down(struct bench_machine *bm)
 {
 	dmaemu_device_destroy(bm->dd);
 	dmaemu_machine_destroy(bm->m);
-}
-
-/* Only the cases whose name contains this (argv[1]), for profiling. */
-static const char *only;
-
-static bool wanted(const char *name)
-{
-	return !only || strstr(name, only);
 }
 
 /* One judged case. */
@@ -371,8 +441,9 @@ static int run_live(const struct bench_machine *bm, uint8_t *buf, double clock)
 
 int main(int argc, char **argv)
 {
-	struct bench_machine a, b;
-	struct page *big, *small;
+	struct bench_machine a, b, c;
+	struct page *big, *small, *cbig, *csmall;
+	uint8_t *src;
 	double clock, mc4, mc1;
 
 	if (argc > 1)
@@ -380,7 +451,8 @@ int main(int argc, char **argv)
 	unsetenv("DMAEMU_OPTIONS");
 	if (machine_up(&a, "profile=arm64:mem=256M:log_path=/dev/null") ||
 	    machine_up(&b, "profile=arm64:mem=64M:cache_size=2M:"
-			   "log_path=/dev/null")) {
+			   "log_path=/dev/null") ||
+	    machine_up(&c, "log_path=/dev/null")) {
 		fprintf(stderr, "bench-dma: cannot create the machines\n");
 		return 1;
 	}
@@ -388,8 +460,12 @@ int main(int argc, char **argv)
 	small = alloc_pages(GFP_KERNEL, 0);
 	dmaemu_machine_set_current(b.m);
 	big = alloc_pages(GFP_KERNEL, 8);
+	dmaemu_machine_set_current(c.m);
+	csmall = alloc_pages(GFP_KERNEL, 0);
+	cbig = alloc_pages(GFP_KERNEL, 8);
 	dmaemu_machine_set_current(a.m);
-	if (!small || !big) {
+	src = malloc(1 << 20);
+	if (!small || !big || !csmall || !cbig || !src) {
 		fprintf(stderr, "bench-dma: out of emulated memory\n");
 		return 1;
 	}
@@ -410,16 +486,28 @@ int main(int argc, char **argv)
 	run_case(&b, page_address(big), 1 << 20, 10, bench_dirty_instr,
 		 "dma_ratio_1m_instr", clock, mc1, 3.5, FLOOR_1M_GBS);
 
+	memset(src, 0x3c, 1 << 20);
+	run_cycle(&c, page_address(csmall), src, 4096, 2000, "dma_cycle_4k",
+		  clock, mc4, 6.0, FLOOR_4K_GBS);
+	run_cycle(&c, page_address(cbig), src, 1 << 20, 10, "dma_cycle_1m",
+		  clock, mc1, 3.5, FLOOR_1M_GBS);
+
 	if (wanted("dma_ratio_live") &&
 	    run_live(&a, page_address(small), clock))
 		return 1;
-	if (dmaemu_report_count(a.m, NULL) || dmaemu_report_count(b.m, NULL)) {
+	if (dmaemu_report_count(a.m, NULL) || dmaemu_report_count(b.m, NULL) ||
+	    dmaemu_report_count(c.m, NULL)) {
 		fprintf(stderr, "bench-dma: unexpected reports\n");
 		return 1;
 	}
 	__free_pages(small, 0);
 	dmaemu_machine_set_current(b.m);
 	__free_pages(big, 8);
+	dmaemu_machine_set_current(c.m);
+	__free_pages(csmall, 0);
+	__free_pages(cbig, 8);
+	free(src);
+	machine_down(&c);
 	machine_down(&b);
 	machine_down(&a);
 	return bench_status();

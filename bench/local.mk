@@ -98,3 +98,23 @@ bench_bench_trace_out_CPPFLAGS = $(AM_CPPFLAGS) -DBENCH_TRACE_OUT
 bench_bench_trace_out_LDADD = bench/libdmaemu-traceout.la
 EXTRA_DIST += bench/trace-cost.sh
 bench_list += bench/bench-trace bench/bench-trace-out
+
+# Instrumented loads and stores against the same loops built plain, and
+# routed memset/memcpy/memmove against glibc's memcpy (bench-loops.c is
+# built three times: the loops, each in a convenience library with its own
+# flags, and the driver, linked like a dmaemu-cc program).
+noinst_LTLIBRARIES += bench/libbenchloops-instr.la bench/libbenchloops-plain.la
+bench_libbenchloops_instr_la_SOURCES = bench/bench-loops.c
+bench_libbenchloops_instr_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DBENCH_LOOPS_SUFFIX=instr -DBENCH_LOOPS_ROUTED
+bench_libbenchloops_instr_la_CFLAGS = $(AM_CFLAGS) $(INSTRUMENT_CFLAGS) -O2
+bench_libbenchloops_plain_la_SOURCES = bench/bench-loops.c
+bench_libbenchloops_plain_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DBENCH_LOOPS_SUFFIX=plain
+bench_libbenchloops_plain_la_CFLAGS = $(AM_CFLAGS) -O2
+noinst_PROGRAMS += bench/bench-loops
+bench_bench_loops_SOURCES = bench/bench-loops.c
+bench_bench_loops_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+bench_bench_loops_LDADD = bench/libbenchloops-instr.la \
+	bench/libbenchloops-plain.la lib/libdmaemu.la
+bench_list += bench/bench-loops

@@ -11,7 +11,7 @@ s=${2:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 benches="bench/bench-cachesim bench/bench-lineops bench/bench-hooks
-bench/bench-dma bench/bench-checks bench/bench-ordering bench/bench-devices
+bench/bench-loops bench/bench-dma bench/bench-checks bench/bench-ordering bench/bench-devices
 bench/trace-cost.sh
 bench/cachesim-cli.sh"
 verdict_re='^[A-Za-z0-9_]+ [-+0-9.eE]+ (<=|<|>=)[-+0-9.eE]+ (ok|MISS|bad-baseline)( |$)'

@@ -1838,6 +1838,17 @@ bool cachesim_locate(const struct cachesim *cs, unsigned int level,
 	return true;
 }
 
+void cachesim_touch(struct cachesim *cs, uint64_t addr)
+{
+	struct level *l = &cs->lv[0];
+	uint64_t line = addr >> l->shift;
+	size_t base = set_base_of(l, line);
+	int w = find_way(&l->tag[base], l->ways, line);
+
+	if (w >= 0)
+		touch_hit(l, base, (unsigned int)w);
+}
+
 bool cachesim_resident(const struct cachesim *cs, unsigned int level,
 		       uint64_t addr)
 {

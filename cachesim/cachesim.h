@@ -231,6 +231,19 @@ unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 			     unsigned int size, enum cachesim_op op);
 
 /**
+ * cachesim_touch() - an L1 hit on the line of @addr that was already
+ * counted elsewhere: the replacement state of L1 is updated as
+ * cachesim_access() would update it (LRU, PLRU), the statistics are not.
+ * Nothing when L1 does not hold the line.  A caller that counts hits
+ * itself and replays them later keeps the victims exact by touching each
+ * line once, in the order of its last hit: LRU and PLRU state depend on
+ * nothing else.
+ *
+ * Cost: O(ways).
+ */
+void cachesim_touch(struct cachesim *cs, uint64_t addr);
+
+/**
  * cachesim_clean() - write back dirty lines of [@addr, @addr + @len) in
  * every level, keeping them resident.
  * Return: number of resident lines touched (all levels).

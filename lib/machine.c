@@ -109,7 +109,7 @@ static int create_cache(struct dmaemu_machine *m, char *err, size_t errlen)
 			 e == EINVAL ? msg : strerror(e));
 		return -e;
 	}
-	cachesim_set_evict_hook(m->cache, dmaemu__evict_hook, m);
+	dmaemu__cpu_set_evict_hook(m);
 	/*
 	 * The banks' lines in address order, so that a map's clean of the
 	 * model costs a few word operations per page (cachesim_track()).  A

@@ -47,7 +47,7 @@ static inline void dmaemu__unlock(pthread_mutex_t *mu)
 }
 
 /* Add one to a counter that one thread writes and any thread reads. */
-static inline void dmaemu__count(uint64_t *c)
+static inline __attribute__((always_inline)) void dmaemu__count(uint64_t *c)
 {
 	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1,
 			 __ATOMIC_RELAXED);

@@ -10,9 +10,10 @@
  *
  *   1. span check    outside every machine's reservation (stack, globals,
  *                    malloc): two compares against dmaemu__span_lo/hi.
- *   2. fast path     lock-free: the access falls inside the line this
- *                    thread touched last (or the uncached view of the
- *                    bank), and nothing changed since: count it, done.
+ *   2. fast path     lock-free: the access falls inside one of the lines
+ *                    this thread touched lately (a direct-mapped table
+ *                    of them) or the uncached view of the bank, and
+ *                    nothing changed since: count it, done.
  *   3. slow path     classify the address, take the cache lock, drive
  *                    the cache model and the data model:
  *
@@ -36,13 +37,15 @@
  * is a stale read.
  *
  * The fast path.  Taking the cache lock on every access would cost far
- * more than the access, so each thread keeps in dmaemu__tls the line it
- * touched last, marked with the value of the global generation counter
- * dmaemu__mem_gen when the entry was made.  The slow path only makes an
- * entry for a line that is resident and has no device-changed byte.
- * Every event that could make an entry wrong bumps the generation: a
- * cache miss (its fill may evict any line), a line operation (lineops.c),
- * a device write, a prefetch, a machine being destroyed.  An entry whose
+ * more than the access, so each thread keeps a table of the lines it
+ * touched through the model (struct dmaemu__tstats, cpu.h), each marked
+ * with the value of the global generation counter dmaemu__mem_gen when
+ * its entry was made.  The slow path only makes an entry for a line that
+ * is resident and has no device-changed byte.  Every event that could
+ * make many entries wrong bumps the generation: a line operation
+ * (lineops.c), a device write, a prefetch, a map, a machine being
+ * destroyed.  A cache miss does not: the lines its fill evicts leave
+ * every thread's table through the model's eviction hook.  An entry whose
  * generation still matches therefore describes a resident line whose
  * loads read what memory holds, and the hit only needs counting.  Stores
  * take the fast path only once the model holds the line dirty.
@@ -51,12 +54,13 @@
  * bump it after changing the data, so a device write racing with the slow
  * path either shows up in the masks or invalidates the entry.
  *
- * One entry per thread keeps the replacement order exact: while a thread
- * hits its one line, it touches no other line, so updating the LRU state
- * at the first access of the run or at every access gives the same order.
- * Fast hits are counted per thread (struct dmaemu__tstats, written by the
- * owner with atomic stores) and folded into the statistics when they are
- * queried: they are L1 hits of reads or writes.
+ * Replacement order stays exact: a fast hit on a line other than the one
+ * touched last is stamped and queued, and the thread's next slow-path
+ * visit replays the queued lines into the model in the order of their
+ * last hit before the model does anything else for it (cpu.h), which is
+ * all LRU and PLRU depend on.  Fast hits are counted per thread and
+ * folded into the statistics when they are queried: they are L1 hits of
+ * reads or writes.
  *
  * Under Helgrind and DRD, the words only ever accessed with atomics (the
  * generation, the span, counters) are marked as such, since those tools do
@@ -162,7 +166,11 @@ static void tls_bind(struct dmaemu_machine *m)
 
 	if (t->ts_id == c->id && t->ts)
 		return;
-	t->line_len = 0;
+	/* dmaemu__mem_gen starts at 1: no entry is valid until one is made
+	 * for this machine. */
+	t->gen = 0;
+	t->mru = DMAEMU__FAST_LINES;
+	t->shift = m->line_shift;
 	t->unc_len = 0;
 	for (ts = c->tstats; ts; ts = ts->next)
 		if (pthread_equal(ts->owner, self))
@@ -174,7 +182,7 @@ static void tls_bind(struct dmaemu_machine *m)
 			ts->next = c->tstats;
 			c->tstats = ts;
 			dmaemu__vg_atomic(
-				ts, offsetof(struct dmaemu__tstats, next));
+				ts, offsetof(struct dmaemu__tstats, owner));
 		}
 	}
 	t->ts = ts;
@@ -183,11 +191,129 @@ static void tls_bind(struct dmaemu_machine *m)
 		m->opt.prefetch ? dmaemu__prefetch_interval(m) : UINT64_MAX;
 }
 
-/* One more access of this thread to @m (cache lock held, bound). */
-static void tick(struct dmaemu_machine *m)
+/*
+ * Tell the model of this thread's fast hits on lines other than the one
+ * it touched last, in the order of their last hit (cpu.h: the victims stay
+ * those of a model told of every access).  Cache lock held, bound.
+ */
+static __attribute__((noinline)) void fast_replay(struct dmaemu_machine *m,
+						  struct dmaemu__tstats *ts)
+{
+	unsigned int i, j, n = ts->npend;
+
+	/* Insertion sort by stamp: a handful of entries, nearly sorted. */
+	for (i = 1; i < n; i++) {
+		uint16_t e = ts->pend[i];
+
+		for (j = i; j > 0 && ts->stamp[ts->pend[j - 1]] > ts->stamp[e];
+		     j--)
+			ts->pend[j] = ts->pend[j - 1];
+		ts->pend[j] = e;
+	}
+	for (i = 0; i < n; i++)
+		cachesim_touch(m->cache, ts->lp[ts->pend[i]]);
+	ts->npend = 0;
+	ts->replayed = ts->clock;
+	/* The model now knows the last line touched as its last one. */
+}
+
+/*
+ * A fast-path entry for the line at host address @line (physical @lp),
+ * made in generation @gen: its loads need no slow path, nor its stores
+ * when @dirty.  Cache lock held, bound.
+ */
+static void fast_enter(struct dmaemu_machine *m, uintptr_t line, uint64_t lp,
+		       bool dirty, bool alias, uint64_t gen)
+{
+	struct dmaemu__cpu_tls *t = &dmaemu__tls;
+	struct dmaemu__tstats *ts = t->ts;
+	unsigned int i;
+
+	if (!ts)
+		return;
+	i = (unsigned int)(line >> m->line_shift) & (DMAEMU__FAST_LINES - 1);
+	/* The generation first: the tag is compared before it. */
+	__atomic_store_n(&ts->ent[i].gen, gen, __ATOMIC_RELAXED);
+	__atomic_store_n(&ts->ent[i].tag,
+			 line | (dirty ? DMAEMU__FAST_DIRTY : 0),
+			 __ATOMIC_RELAXED);
+	ts->lp[i] = lp;
+	ts->stamp[i] = 0;
+	if (alias)
+		ts->alias_gen = gen;
+	/* The access that made it was the model's last one. */
+	t->mru = i;
+	t->gen = gen;
+}
+
+/* No entry for the line at host address @line: the access that came here
+ * must come back (cache lock held, bound). */
+static void fast_drop(struct dmaemu_machine *m, uintptr_t line)
+{
+	struct dmaemu__cpu_tls *t = &dmaemu__tls;
+	struct dmaemu__tstats *ts = t->ts;
+	unsigned int i = (unsigned int)(line >> m->line_shift) &
+			 (DMAEMU__FAST_LINES - 1);
+
+	t->mru = DMAEMU__FAST_LINES;
+	if (ts && (__atomic_load_n(&ts->ent[i].tag, __ATOMIC_RELAXED) &
+		   ~(uintptr_t)DMAEMU__FAST_DIRTY) == line)
+		__atomic_store_n(&ts->ent[i].tag, 0, __ATOMIC_RELAXED);
+}
+
+void dmaemu__cpu_evicted(struct dmaemu_machine *m, uint64_t lp)
+{
+	uintptr_t line = (uintptr_t)dmaemu__phys_cpu(m, lp);
+	unsigned int i = (unsigned int)(line >> m->line_shift) &
+			 (DMAEMU__FAST_LINES - 1);
+	uint64_t gen = __atomic_load_n(&dmaemu__mem_gen, __ATOMIC_ACQUIRE);
+	struct dmaemu__tstats *ts;
+	unsigned int k;
+
+	if (!line || !m->cpu)
+		return;
+	for (ts = m->cpu->tstats; ts; ts = ts->next) {
+		if ((__atomic_load_n(&ts->ent[i].tag, __ATOMIC_RELAXED) &
+		     ~(uintptr_t)DMAEMU__FAST_DIRTY) == line)
+			__atomic_store_n(&ts->ent[i].tag, 0, __ATOMIC_RELAXED);
+		if (ts->alias_gen != gen)
+			continue;
+		/* A vmalloc view of the line sits at another index. */
+		for (k = 0; k < DMAEMU__FAST_LINES; k++)
+			if (ts->lp[k] == lp)
+				__atomic_store_n(&ts->ent[k].tag, 0,
+						 __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * cachesim's eviction hook: the fast paths forget the line, then the data
+ * model writes it back (lineops.c).  Line operations (in_maint) bump the
+ * generation instead, once for the whole range.
+ */
+static void evict_hook(void *ctx, unsigned int level, uint64_t addr, bool dirty,
+		       bool last)
+{
+	struct dmaemu_machine *m = ctx;
+
+	if (!m->in_maint)
+		dmaemu__cpu_evicted(m, addr & ~((uint64_t)m->line - 1));
+	dmaemu__evict_hook(ctx, level, addr, dirty, last);
+}
+
+void dmaemu__cpu_set_evict_hook(struct dmaemu_machine *m)
+{
+	cachesim_set_evict_hook(m->cache, evict_hook, m);
+}
+
+/* One more access of this thread to @m (cache lock held, bound): the
+ * replay of its fast hits, then the prefetcher's turn. */
+static inline void tick(struct dmaemu_machine *m)
 {
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 
+	if (t->ts && t->ts->npend)
+		fast_replay(m, t->ts);
 	if (--t->pf_left == 0) {
 		dmaemu__prefetch_fire(m);
 		t->pf_left = dmaemu__prefetch_interval(m);
@@ -365,6 +491,14 @@ void dmaemu__trace_fill(struct dmaemu_machine *m, uint64_t lp, unsigned int lvl,
 		      prefetch ? " prefetch=1" : "");
 }
 
+/* What linear_access() found about a fast-path entry for its line. */
+struct fast_cand {
+	uintptr_t line; /* host address of the line */
+	uint64_t lp;	/* its physical address */
+	uint64_t gen;	/* the generation read before the data */
+	bool ok, dirty; /* an entry may be made; for stores too */
+};
+
 /*
  * A cacheable access of @len bytes at @phys (one line), linear-map address
  * @host.  Cache lock held, thread bound to @m.  Return: the line's
@@ -373,9 +507,8 @@ void dmaemu__trace_fill(struct dmaemu_machine *m, uint64_t lp, unsigned int lvl,
  */
 static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 			     uintptr_t host, size_t len, bool store,
-			     struct dmaemu__own_acc *acc)
+			     struct dmaemu__own_acc *acc, struct fast_cand *fc)
 {
-	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 	struct dmaemu__cpu *c = m->cpu;
 	uint64_t lp = phys & ~((uint64_t)m->line - 1);
 	uint64_t dirty[DMAEMU__MASK_WORDS], changed[DMAEMU__MASK_WORDS];
@@ -392,12 +525,11 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 	lvl = cachesim_access(m->cache, phys, (unsigned int)len,
 			      store ? CACHESIM_WRITE : CACHESIM_READ);
 	was = lvl < cachesim_levels(m->cache);
-	if (lvl != 0) {
-		dmaemu__mem_residency_changed();
-		if (__builtin_expect(dmaemu__tracing(m, DMAEMU__TRACE_CACHE),
-				     0))
-			dmaemu__trace_fill(m, lp, lvl, false);
-	}
+	/* A miss needs no new generation: the lines it evicts leave every
+	 * fast path through the eviction hook. */
+	if (lvl != 0 &&
+	    __builtin_expect(dmaemu__tracing(m, DMAEMU__TRACE_CACHE), 0))
+		dmaemu__trace_fill(m, lp, lvl, false);
 	if (store) {
 		/* What a lost-write report of the line will name. */
 		const struct dmaemu__call *call = dmaemu__call_current();
@@ -454,19 +586,17 @@ static uint8_t linear_access(struct dmaemu_machine *m, uint64_t phys,
 	/* 4. The fast-path entry, for a line whose loads read memory and
 	 *    that the CPU owns; a line only DMA_TO_DEVICE mappings hold gets
 	 *    one for loads (stores come back here to be checked).  A map
-	 *    bumps the generation: no entry outlives the CPU's ownership. */
-	if (!any_changed && t->ts &&
-	    (!(own & DMAEMU__OWN_DEVICE) || (own & DMAEMU__OWN_READ_OK))) {
-		t->line = host - off;
-		t->line_len = m->line;
-		t->line_gen = gen;
-		/* Stores into a held line come back here to be noted. */
-		t->line_dirty = !(own & DMAEMU__OWN_DEVICE) &&
-				!(own >> DMAEMU__OWN_HOLD_SHIFT) &&
-				(store || cachesim_dirty(m->cache, 0, lp));
-	} else {
-		t->line_len = 0;
-	}
+	 *    bumps the generation: no entry outlives the CPU's ownership.
+	 *    The caller makes it (or not, for an ordered access). */
+	fc->line = host - off;
+	fc->lp = lp;
+	fc->gen = gen;
+	fc->ok = !any_changed &&
+		 (!(own & DMAEMU__OWN_DEVICE) || (own & DMAEMU__OWN_READ_OK));
+	/* Stores into a held line come back here to be noted. */
+	fc->dirty = fc->ok && !(own & DMAEMU__OWN_DEVICE) &&
+		    !(own >> DMAEMU__OWN_HOLD_SHIFT) &&
+		    (store || cachesim_dirty(m->cache, 0, lp));
 	return own;
 }
 
@@ -522,9 +652,10 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 	struct dmaemu__where w;
 	struct dmaemu_machine *m;
+	struct fast_cand fc;
+	size_t n, done, page;
 	bool ordered;
 	uint8_t own;
-	size_t n;
 
 	if (!dmaemu__classify((const void *)addr, &w)) {
 		/* Views and guards are page-aligned. */
@@ -538,25 +669,59 @@ static size_t slow_part(uintptr_t addr, size_t len, bool store,
 		/* A vmalloc address is a second view of the CPU copy, page
 		 * by page; lines never cross pages, so the line behind it is
 		 * modelled as through the linear map. */
-		n = line_part(m, w.phys, len);
 		dmaemu__lock(&m->cache_lock);
 		tls_bind(m);
-		tick(m);
-		own = linear_access(m, w.phys, addr, n, store, acc);
 		/* x86 coherent memory is cacheable: every access of it must
-		 * come back here to be ordered. */
+		 * come back here to be ordered.  Tracking is by page. */
 		ordered = dmaemu__order_tracked(m, w.phys);
-		if (ordered)
-			t->line_len = 0;
+		/*
+		 * The lines of the range in this page, under one hold of the
+		 * lock, each as if it came alone: lines the fast path holds
+		 * are its hits, the others go through the model.  The batch
+		 * ends at the first line with something to do once the lock
+		 * is released (a stale read to report, a device-owned line to
+		 * check, an ordered access), which is then the last one.
+		 */
+		page = DMAEMU__PAGE_SIZE - (w.phys & (DMAEMU__PAGE_SIZE - 1));
+		page = page < len ? page : len;
+		done = 0;
+		for (;;) {
+			n = line_part(m, w.phys + done, page - done);
+			tick(m);
+			own = linear_access(m, w.phys + done, addr + done, n,
+					    store, acc, &fc);
+			if (fc.ok && !ordered)
+				fast_enter(m, fc.line, fc.lp, fc.dirty,
+					   w.region == DMAEMU__REGION_VMALLOC,
+					   fc.gen);
+			else
+				fast_drop(m, fc.line);
+			if (ordered || acc->stale_due ||
+			    (own & DMAEMU__OWN_DEVICE))
+				break;
+			done += n;
+			while (done < page) {
+				size_t k = line_part(m, w.phys + done,
+						     page - done);
+
+				if (!dmaemu__cpu_fast(addr + done, k, store))
+					break;
+				done += k;
+			}
+			if (done == page) {
+				dmaemu__unlock(&m->cache_lock);
+				return done;
+			}
+		}
 		dmaemu__unlock(&m->cache_lock);
 		if (acc->stale_due)
-			report_stale(m, addr, acc);
+			report_stale(m, addr + done, acc);
 		if (ordered)
-			dmaemu__order_cpu(m, w.phys, n, store, false,
+			dmaemu__order_cpu(m, w.phys + done, n, store, false,
 					  site_now(), &acc->oseq);
 		if (!acc->kernel)
-			dmaemu__own_check(acc, m, w.phys, n, store, own);
-		return n;
+			dmaemu__own_check(acc, m, w.phys + done, n, store, own);
+		return done + n;
 	case DMAEMU__REGION_UNCACHED:
 		n = w.bank->size - (w.phys - w.bank->phys);
 		n = n < len ? n : len;
@@ -637,14 +802,18 @@ void dmaemu__cpu_slow(uintptr_t addr, size_t size, bool store, const void *site)
 		dmaemu__call_leave(&call);
 }
 
-/* The part of [@a, @a + @n) covered by the thread's entry at @base. */
-static size_t entry_part(uintptr_t a, size_t n, uintptr_t base, uintptr_t len)
+/* The part of [@a, @a + @n) a fast-path entry could cover: up to the end
+ * of @a's line (of the uncached view's bank when @a lies in it). */
+static size_t entry_part(uintptr_t a, size_t n)
 {
-	uintptr_t off = a - base;
+	struct dmaemu__cpu_tls *t = &dmaemu__tls;
+	uintptr_t len = (uintptr_t)1 << t->shift, off = a - t->unc;
 
-	if (off >= len)
-		return 0;
-	return len - off < n ? len - off : n;
+	if (off < t->unc_len)
+		len = t->unc_len - off;
+	else
+		len -= a & (len - 1);
+	return len < n ? len : n;
 }
 
 /* dmaemu__cpu_range_at(); @kernel: the kernel's own copy (no ownership
@@ -678,12 +847,9 @@ static void range_access(const void *addr, size_t len, bool store,
 	if (site)
 		dmaemu__call_enter(&call, NULL, site);
 	while (a < end) {
-		struct dmaemu__cpu_tls *t = &dmaemu__tls;
 		size_t n = end - a, k;
 
-		k = entry_part(a, n, t->line, t->line_len);
-		if (!k)
-			k = entry_part(a, n, t->unc, t->unc_len);
+		k = dmaemu__tls.shift ? entry_part(a, n) : 0;
 		if (k && dmaemu__cpu_fast(a, k, store)) {
 			a += k;
 			continue;

@@ -35,29 +35,76 @@ void dmaemu__wc_fini(struct dmaemu_machine *m);
 /* The access path (cpu.c)                                                */
 /* ---------------------------------------------------------------------- */
 
-/* Fast-path counters of one thread for one machine (owner writes, anyone
- * reads; atomics only).  Listed in the machine's struct dmaemu__cpu. */
+/*
+ * The fast-path table: the lines one thread touched last through the
+ * model, direct-mapped by host line address.  A driver loop that updates
+ * fields of a few structs and walks a ring or two touches a handful of
+ * lines over and over; each needs its own entry, or every access of the
+ * loop would find its line replaced by the previous one.
+ */
+#define DMAEMU__FAST_LINES 512 /* entries, a power of two */
+#define DMAEMU__FAST_DIRTY 1u  /* tag bit: the model holds the line dirty */
+
+/*
+ * Fast-path state of one thread for one machine (struct dmaemu__cpu's
+ * list; freed with the machine).
+ *
+ * @ent[i].tag is the host address of a line (linear map or vmalloc view)
+ * the thread may access without the slow path, with DMAEMU__FAST_DIRTY
+ * when stores may too, or 0.  An entry is valid while dmaemu__mem_gen
+ * equals the generation it was made in (@ent[i].gen): every event that can
+ * make many entries wrong bumps it, and none needs clearing.  512 entries
+ * are as many lines as the default model cache holds: a loop over a
+ * buffer that fits the model runs on the fast path after its first pass.  A line the cache model evicts is
+ * dropped from every thread's table by the thread evicting it
+ * (dmaemu__cpu_evicted(), cache lock held), so that a miss, the commonest
+ * such event, leaves the other entries alone.  The tags are read by their
+ * thread without a lock and written under the cache lock: atomics only.
+ *
+ * Replacement order: a fast hit does not update the model's LRU or PLRU
+ * state.  Each hit on a line other than the one touched last stamps its
+ * entry with the thread's clock and, at the first such hit since the last
+ * replay, queues it in @pend; the thread's next slow-path visit (cache
+ * lock held, before the model is used) touches the queued lines in the
+ * order of their last hit (cachesim_touch()), which is all LRU and PLRU
+ * depend on, so the victims are those of a model told of every access.
+ * @lp, @stamp, @pend, @npend, @clock, @replayed, @aliases: the owner's
+ * only (under the cache lock, but for the stamps and the queue, which only
+ * the owner's fast path and slow path touch).
+ */
 struct dmaemu__tstats {
-	uint64_t load_hits;  /* cacheable loads that hit the thread's line */
-	uint64_t store_hits; /* cacheable stores that hit it (line dirty) */
+	uint64_t load_hits;  /* cacheable loads that hit a fast-path line */
+	uint64_t store_hits; /* cacheable stores that hit one (line dirty) */
 	uint64_t uncached;   /* accesses through the uncached alias */
-	pthread_t owner;     /* the thread counting here */
+	struct {
+		uintptr_t tag;
+		uint64_t gen;
+	} ent[DMAEMU__FAST_LINES];
+	pthread_t owner; /* the thread counting here */
 	struct dmaemu__tstats *next;
+	uint64_t lp[DMAEMU__FAST_LINES];    /* each entry's physical line */
+	uint64_t stamp[DMAEMU__FAST_LINES]; /* its last hit (@clock) */
+	uint16_t pend[DMAEMU__FAST_LINES];  /* entries hit since the replay */
+	unsigned int npend;
+	uint64_t clock, replayed; /* hits stamped; stamp of the last replay */
+	/* An entry of generation @alias_gen is a vmalloc view's: evictions
+	 * search the table for it (0: none). */
+	uint64_t alias_gen;
 };
 
 /*
- * One thread's fast-path entries.  @line: the linear-map host address of
- * the last line this thread touched through the model, valid while
- * dmaemu__mem_gen == @line_gen; the line is then resident and has no
- * device-changed byte, so a load needs no work but a count, and a store
- * neither when @line_dirty (the model already holds it dirty).  @unc: the
+ * One thread's fast-path entries.  @ts: the table and counters of machine
+ * @ts_id, valid (and @ts dereferenced by the fast path) only while
+ * dmaemu__mem_gen == @gen, the generation of the last entry made: a
+ * machine going away bumps it.  @shift: that
+ * machine's line size, log2.  @mru: the entry touched last (a hit there
+ * changes no replacement order), DMAEMU__FAST_LINES for none.  @unc: the
  * uncached view of the last bank touched.  @pf_left: accesses until the
  * next prefetch chance (UINT64_MAX: prefetch off).
  */
 struct dmaemu__cpu_tls {
-	uintptr_t line, line_len;
-	uint64_t line_gen;
-	bool line_dirty;
+	uint64_t gen;
+	unsigned int shift, mru;
 	uintptr_t unc, unc_len;
 	uint64_t unc_gen;
 	uint64_t pf_left;
@@ -67,24 +114,49 @@ struct dmaemu__cpu_tls {
 extern __thread struct dmaemu__cpu_tls dmaemu__tls
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
+/* A fast hit on entry @i of @ts that is not the last one touched: stamp
+ * it, and queue it for the replay at its first such hit. */
+static inline __attribute__((always_inline)) void dmaemu__fast_stamp(
+	struct dmaemu__cpu_tls *t, struct dmaemu__tstats *ts, unsigned int i)
+{
+	t->mru = i;
+	if (ts->stamp[i] <= ts->replayed)
+		ts->pend[ts->npend++] = (uint16_t)i;
+	ts->stamp[i] = ++ts->clock;
+}
+
 /*
  * The lock-free part of an access of @size bytes at @addr.  Return: true
- * when the access was fully handled (a hit on the thread's line or the
- * uncached view); false when dmaemu__cpu_slow() must run.
+ * when the access was fully handled (a hit on a line of the thread's
+ * table or the uncached view); false when dmaemu__cpu_slow() must run.
  */
-static inline bool dmaemu__cpu_fast(uintptr_t addr, size_t size, bool store)
+static inline __attribute__((always_inline)) bool dmaemu__cpu_fast(
+	uintptr_t addr, size_t size, bool store)
 {
 	struct dmaemu__cpu_tls *t = &dmaemu__tls;
 	uint64_t gen = __atomic_load_n(&dmaemu__mem_gen, __ATOMIC_ACQUIRE);
-	uintptr_t off = addr - t->line;
+	uintptr_t off;
 
 	if (t->pf_left <= 1)
 		return false;
-	if (off < t->line_len && size <= t->line_len - off &&
-	    gen == t->line_gen && (!store || t->line_dirty)) {
-		t->pf_left--;
-		dmaemu__count(store ? &t->ts->store_hits : &t->ts->load_hits);
-		return true;
+	if (gen == t->gen) {
+		struct dmaemu__tstats *ts = t->ts;
+		unsigned int i = (unsigned int)(addr >> t->shift) &
+				 (DMAEMU__FAST_LINES - 1);
+		uintptr_t tag =
+			__atomic_load_n(&ts->ent[i].tag, __ATOMIC_RELAXED);
+		uintptr_t len = (uintptr_t)1 << t->shift;
+
+		off = addr - (tag & ~(uintptr_t)DMAEMU__FAST_DIRTY);
+		if (off < len && size <= len - off &&
+		    __atomic_load_n(&ts->ent[i].gen, __ATOMIC_RELAXED) == gen &&
+		    (!store || (tag & DMAEMU__FAST_DIRTY))) {
+			t->pf_left--;
+			if (i != t->mru)
+				dmaemu__fast_stamp(t, ts, i);
+			dmaemu__count(store ? &ts->store_hits : &ts->load_hits);
+			return true;
+		}
 	}
 	off = addr - t->unc;
 	if (off < t->unc_len && size <= t->unc_len - off && gen == t->unc_gen) {
@@ -94,6 +166,13 @@ static inline bool dmaemu__cpu_fast(uintptr_t addr, size_t size, bool store)
 	}
 	return false;
 }
+
+/* The model evicted the line at physical @lp of @m: no thread's fast path
+ * may hit it any longer.  Cache lock held. */
+void dmaemu__cpu_evicted(struct dmaemu_machine *m, uint64_t lp);
+/* Register the cache model's eviction hook of @m: the fast paths forget
+ * the line, then dmaemu__evict_hook() (lineops.c) writes it back. */
+void dmaemu__cpu_set_evict_hook(struct dmaemu_machine *m);
 
 /*
  * Everything else: classify @addr, drive the model, report.  @site: the

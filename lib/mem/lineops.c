@@ -76,7 +76,8 @@
 
 #include "mem/mem.h"
 
-uint64_t dmaemu__mem_gen __attribute__((aligned(64)));
+/* From 1: a thread's fast path holds 0 until it has entries (cpu.h). */
+uint64_t dmaemu__mem_gen __attribute__((aligned(64))) = 1;
 uint64_t dmaemu__mem_dgen __attribute__((aligned(64)));
 
 void dmaemu__mem_changed(void)
@@ -1188,8 +1189,8 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	 * Residency and dirtiness changed: no thread may keep a fast-path
 	 * entry for these lines (cpu.c).  A fast-path entry is only ever
 	 * made for a line the model holds, and stays valid only while the
-	 * line stays resident (a miss that could evict it bumps the
-	 * generation), so when the model held no line of the range (a
+	 * line stays resident (the line a miss evicts leaves every
+	 * thread's table through the CPU layer's eviction hook), so when the model held no line of the range (a
 	 * buffer written by uninstrumented code, the common case of a
 	 * driver's map), no entry can name one: neither the model nor any
 	 * entry changed, and the bump is skipped.  The data generation

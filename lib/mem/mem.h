@@ -26,9 +26,10 @@
 /* ---------------------------------------------------------------------- */
 
 /*
- * dmaemu__mem_gen: bumped by every change that can make a CPU fast-path
- * entry wrong (a cache miss that may have evicted a line, a line
- * operation, a device write, a machine going away).  dmaemu__mem_dgen:
+ * dmaemu__mem_gen: bumped by every change that can make many CPU
+ * fast-path entries wrong (a line operation, a device write, a prefetch,
+ * a machine going away; a line the cache model evicts on a miss leaves
+ * the fast paths through the CPU layer's eviction hook instead).  dmaemu__mem_dgen:
  * bumped only when a line may have gained device-changed bytes (MEM
  * written by a device or a write-combining drain; dmaemu__mem_changed()
  * bumps both); line operations only make copies equal, so they bump

@@ -291,6 +291,36 @@ START_TEST(test_one_set_9_lines)
 }
 END_TEST
 
+/*
+ * cachesim_touch(): an L1 hit counted elsewhere moves the line in the
+ * replacement order (LRU and PLRU) and in no statistic; a line L1 does
+ * not hold is left alone.  One set of two ways at 0, 128, 256.
+ */
+START_TEST(test_touch_orders_without_counting)
+{
+	static const enum cachesim_policy pol[] = {CACHESIM_LRU, CACHESIM_PLRU};
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct cachesim *cs = make1(256, 2, 64, pol[i], CACHESIM_WB_WA);
+		struct cachesim_stats st;
+
+		rd(cs, 0);
+		rd(cs, 128);
+		cachesim_touch(cs, 0);
+		cachesim_touch(cs, 512); /* not held: nothing */
+		st = stats(cs, 0);
+		ck_assert_uint_eq(st.accesses, 2);
+		ck_assert_uint_eq(st.hits, 0);
+		rd(cs, 256); /* evicts 128, the older since the touch */
+		ck_assert(cachesim_resident(cs, 0, 0));
+		ck_assert(!cachesim_resident(cs, 0, 128));
+		ck_assert(!cachesim_resident(cs, 0, 512));
+		cachesim_destroy(cs);
+	}
+}
+END_TEST
+
 START_TEST(test_direct_mapped)
 {
 	/* 256 B direct-mapped, 4 sets: 0 and 256 share set 0 and evict each
@@ -1910,6 +1940,7 @@ static Suite *cachesim_suite(void)
 	tcase_add_test(tc, test_working_set_thrash);
 	tcase_add_test(tc, test_one_set_8_lines);
 	tcase_add_test(tc, test_one_set_9_lines);
+	tcase_add_test(tc, test_touch_orders_without_counting);
 	tcase_add_test(tc, test_direct_mapped);
 	tcase_add_test(tc, test_fully_associative);
 	suite_add_tcase(s, tc);

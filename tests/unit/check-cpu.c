@@ -278,6 +278,81 @@ START_TEST(test_eviction_writes_back)
 }
 END_TEST
 
+/*
+ * The fast path holds several lines, and its hits count in the replacement
+ * order: A and B fill the two ways of a set, A is hit again (a fast hit:
+ * B was touched last), so the next line of the set evicts B, not A.
+ */
+START_TEST(test_fast_hits_keep_lru_order)
+{
+	struct dmaemu_cpu_stats st;
+	uint64_t fast;
+
+	load32(BASE);
+	load32(BASE + SET_STRIDE);
+	fast = stats().fast_hits;
+	load32(BASE + 4);
+	ck_assert_uint_eq(stats().fast_hits, fast + 1);
+	load32(BASE + 2 * SET_STRIDE);
+	ck_assert(dmaemu__cpu_resident(m, BASE));
+	ck_assert(!dmaemu__cpu_resident(m, BASE + SET_STRIDE));
+	st = stats();
+	ck_assert_uint_eq(st.misses, 3);
+	ck_assert_uint_eq(st.evictions, 1);
+}
+END_TEST
+
+/*
+ * Hits replayed in the order of each line's last hit, not its first: A,
+ * B, then A again (all fast hits) leave B the older, which the next line
+ * of the set evicts.
+ */
+START_TEST(test_fast_hits_replayed_by_last_hit)
+{
+	load32(BASE);
+	load32(BASE + SET_STRIDE);
+	load32(BASE + LINE); /* another set: A and B are both hits now */
+	load32(BASE);
+	load32(BASE + SET_STRIDE);
+	load32(BASE + 8);
+	load32(BASE + 2 * SET_STRIDE);
+	ck_assert(dmaemu__cpu_resident(m, BASE));
+	ck_assert(!dmaemu__cpu_resident(m, BASE + SET_STRIDE));
+	ck_assert_uint_eq(stats().misses, 4);
+}
+END_TEST
+
+/*
+ * A line the model evicts leaves the fast path at once, though a miss
+ * moves no generation: the next access to it is a miss, counted as one.
+ */
+START_TEST(test_evicted_line_leaves_fast_path)
+{
+	struct dmaemu_cpu_stats st;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		load32(BASE + 4 * i);
+	load32(BASE + SET_STRIDE);
+	load32(BASE + 2 * SET_STRIDE);
+	ck_assert(!dmaemu__cpu_resident(m, BASE));
+	ck_assert_uint_eq(stats().misses, 3);
+	load32(BASE);
+	st = stats();
+	ck_assert_uint_eq(st.misses, 4);
+	ck_assert_uint_eq(st.fills, 4);
+	ck_assert(dmaemu__cpu_resident(m, BASE));
+	/* A store evicts it too, through the same hook. */
+	store32(BASE + SET_STRIDE, 7);
+	store32(BASE + 2 * SET_STRIDE, 8);
+	store32(BASE + 3 * SET_STRIDE, 9);
+	ck_assert(!dmaemu__cpu_resident(m, BASE + SET_STRIDE));
+	store32(BASE + SET_STRIDE, 10);
+	ck_assert(dmaemu__cpu_resident(m, BASE + SET_STRIDE));
+	ck_assert_uint_eq(*(uint32_t *)mem(BASE + SET_STRIDE), 7);
+}
+END_TEST
+
 START_TEST(test_straddling_access)
 {
 	volatile u32_unaligned *p = (volatile u32_unaligned *)lin(BASE + 62);
@@ -711,6 +786,35 @@ START_TEST(test_threads_evict_each_other)
 }
 END_TEST
 
+/* Another thread's loads of the set, which evict A. */
+static void *evict_a_thread(void *arg)
+{
+	(void)arg;
+	load32(BASE + SET_STRIDE);
+	load32(BASE + 2 * SET_STRIDE);
+	return NULL;
+}
+
+/*
+ * A line another thread's miss evicts leaves this thread's fast path too:
+ * this thread's next load of it is a miss.
+ */
+START_TEST(test_other_thread_eviction_ends_fast_path)
+{
+	pthread_t t;
+
+	load32(BASE);
+	load32(BASE + 4);
+	ck_assert_int_eq(pthread_create(&t, NULL, evict_a_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert(!dmaemu__cpu_resident(m, BASE));
+	ck_assert_uint_eq(stats().misses, 3);
+	load32(BASE + 8);
+	ck_assert_uint_eq(stats().misses, 4);
+	ck_assert(dmaemu__cpu_resident(m, BASE));
+}
+END_TEST
+
 START_TEST(test_stats_bad_level)
 {
 	struct dmaemu_cpu_stats st;
@@ -735,6 +839,10 @@ static Suite *cpu_suite(void)
 	tcase_add_test(tc, test_store_marks_dirty);
 	tcase_add_test(tc, test_store_after_load_goes_dirty);
 	tcase_add_test(tc, test_eviction_writes_back);
+	tcase_add_test(tc, test_fast_hits_keep_lru_order);
+	tcase_add_test(tc, test_fast_hits_replayed_by_last_hit);
+	tcase_add_test(tc, test_evicted_line_leaves_fast_path);
+	tcase_add_test(tc, test_other_thread_eviction_ends_fast_path);
 	tcase_add_test(tc, test_straddling_access);
 	tcase_add_test(tc, test_memcpy_through_model);
 	tcase_add_test(tc, test_memset_through_model);
