@@ -262,6 +262,25 @@ static void skip_bounce(struct device *dev, bool fixed)
 	kfree(buf);
 }
 
+/* skip-bounce-write: a DMA_BIDIRECTIONAL map with DMA_ATTR_SKIP_CPU_SYNC
+ * that the device writes before it reads: it reads its own bytes. */
+static void skip_bounce_write(struct device *dev)
+{
+	char *buf = kzalloc(256, GFP_KERNEL);
+	dma_addr_t h;
+
+	if (!buf)
+		return;
+	h = dma_map_single_attrs(dev, buf, 256, DMA_BIDIRECTIONAL,
+				 DMA_ATTR_SKIP_CPU_SYNC);
+	if (dma_mapping_error(dev, h))
+		return;
+	start_dma(h, 64, 2);
+	start_dma(h, 64, 1);
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	kfree(buf);
+}
+
 /* irq: the engine raises its level interrupt; nobody claims it. */
 static void unclaimed(struct dmaemu_device *eng)
 {
@@ -328,6 +347,8 @@ int main(int argc, char **argv)
 		leak(dev);
 	else if (!strcmp(how, "irq"))
 		unclaimed(eng);
+	else if (!strcmp(how, "skip-bounce-write"))
+		skip_bounce_write(dev);
 	else if (!strncmp(how, "skip-bounce", 11))
 		skip_bounce(dev, !strcmp(how, "skip-bounce-fixed"));
 	else

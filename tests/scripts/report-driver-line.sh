@@ -152,6 +152,9 @@ check "skip-bounce: SUMMARY names the map" has skip-bounce \
 	"SUMMARY: dmaemu: stale-device-read drv.c:$l_map_skip in skip_bounce"
 run skip-bounce-fixed
 check "skip-bounce-fixed: no report" test "$(grep -c '^SUMMARY: ' "$tmp/skip-bounce-fixed.err")" = 0
+# The bytes the device wrote into such a buffer are its own to read back.
+run skip-bounce-write
+check "skip-bounce-write: no report" test "$(grep -c '^SUMMARY: ' "$tmp/skip-bounce-write.err")" = 0
 
 # Stale device reads: the CPU's store never cleaned, the allocation.
 run stale
