@@ -5,8 +5,8 @@
  * kernel buffers, then one packet buffer shared by the two devices at
  * once: mapped for the copy engine, which does the cache maintenance, and
  * for the checksum engine with DMA_ATTR_SKIP_CPU_SYNC (nothing is left to
- * do: Documentation/DMA-attributes.txt), checksummed while it is copied
- * out.  Prints what it checked and how many reports the machine made;
+ * do: Documentation/DMA-attributes.txt) and a dma_sync_single_for_device()
+ * for swiotlb, checksummed while it is copied out.  Prints what it checked and how many reports the machine made;
  * exits 0 only when the data is right and there were none.
  *
  *   usage: checksum [arm|arm64|x86]      (default arm64)
@@ -59,8 +59,11 @@ static u32 crc32_ref(const u8 *p, size_t n)
 /*
  * One packet, two devices at once.  The copy engine's mapping comes first
  * and writes the CPU's lines back; the checksum engine's mapping then
- * skips the cache work, and so does its unmap.  Return: 1 when both
- * devices saw the packet.
+ * skips the cache work, and so does its unmap.  Behind swiotlb that second
+ * mapping is a bounce buffer of its own, which the attribute leaves
+ * unfilled (Linux 4.14's swiotlb_tbl_map_single() copies nothing then):
+ * the sync for the device copies the packet into it.  Return: 1 when
+ * both devices saw the packet.
  */
 static int shared_packet(struct csdrv *cs, struct cedrv *ce,
 			 struct device *ce_dev, u8 *pkt, u8 *out, int round)
@@ -80,6 +83,7 @@ static int shared_packet(struct csdrv *cs, struct cedrv *ce,
 				      DMA_ATTR_SKIP_CPU_SYNC);
 	if (dma_mapping_error(cs_dev, cs_src))
 		goto out_ce_src;
+	dma_sync_single_for_device(cs_dev, cs_src, PKT, DMA_TO_DEVICE);
 	ce_dst = dma_map_single(ce_dev, out, PKT, DMA_FROM_DEVICE);
 	if (dma_mapping_error(ce_dev, ce_dst))
 		goto out_cs_src;

@@ -452,6 +452,12 @@ void dmaemu__swiotlb_info(struct dmaemu_machine *m,
 /* Original physical address behind bounce-pool address @tlb, or
  * UINT64_MAX when @tlb is not in a live bounce buffer. */
 uint64_t dmaemu__swiotlb_orig(struct dmaemu_machine *m, uint64_t tlb);
+/* Bytes of a device read that no copy filled (swiotlb.c), and a device
+ * write that fills them. */
+size_t dmaemu__swiotlb_unfilled(struct dmaemu_machine *m, uint64_t tlb,
+				size_t len, uint64_t *first);
+void dmaemu__swiotlb_device_wrote(struct dmaemu_machine *m, uint64_t tlb,
+				  size_t len);
 
 /*
  * IOMMU mappings of coherent allocations (alloc.c).  @prot is

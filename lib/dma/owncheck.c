@@ -129,6 +129,66 @@ static bool cpu_wrote(struct dmaemu_machine *m, uint64_t lp, bool bounced)
 	return dmaemu__mask_any(dirty);
 }
 
+/*
+ * A device read of @n bytes of a bounce buffer that no copy filled, the
+ * first at pool address @first: the mapping was made with
+ * DMA_ATTR_SKIP_CPU_SYNC, which 4.14's swiotlb_tbl_map_single() honours by
+ * copying nothing, and no sync_for_device followed.  stale-device-read,
+ * on every profile: the device reads what the slot held before.
+ */
+static __attribute__((noinline)) void report_unfilled(
+	struct dmaemu_device *d, const struct dmaemu__mapping *map,
+	dma_addr_t dma, size_t len, uint64_t first, size_t n)
+{
+	struct dmaemu_machine *m = d->m;
+	struct dmaemu__own_last last;
+	struct dmaemu__owner_info o;
+	struct dmaemu__report_info r;
+	uint64_t cpu = dmaemu__swiotlb_orig(m, first);
+	char fix[160], where[256];
+	const void *site = dmaemu__access_site();
+
+	memset(&last, 0, sizeof(last));
+	last.kind = DMAEMU_REPORT_STALE_DEVICE_READ;
+	last.lo = cpu == UINT64_MAX ? first : cpu;
+	last.hi = last.lo + n;
+	last.bytes = n;
+	last.lines = 1;
+	last.dma = map->dma;
+	last.repeat =
+		!dmaemu__report_first(m, last.kind, site, d->name, map->dma);
+	dmaemu__own_set_last(m, &last);
+	if (last.repeat)
+		return;
+	fill_info(&o, map, d->name, map->phys, map->phys + map->size);
+	dmaemu__own_sync_call(&o, false, fix, sizeof(fix));
+	memset(&r, 0, sizeof(r));
+	r.kind = last.kind;
+	r.phys = last.lo;
+	r.size = n;
+	if (site) {
+		dmaemu__code_where(site, where, sizeof(where));
+		r.where = where;
+	}
+	dmaemu__owner_report_fields(&o, &r);
+	r.device = d->name;
+	dmaemu__report(m, &r,
+		       "device %s read of %zu byte%s at dma 0x%llx: %zu of "
+		       "them lie in a swiotlb bounce buffer that nothing "
+		       "filled (%s streaming mapping: dma 0x%llx, %zu bytes, "
+		       "made with DMA_ATTR_SKIP_CPU_SYNC, and no "
+		       "sync_for_device since), so the device read what the "
+		       "bounce slot held before, not the CPU's buffer; fix: "
+		       "%s after the map (swiotlb copies the buffer into its "
+		       "bounce slot only at a map without the attribute or at "
+		       "a sync_for_device)\n"
+		       "    mapping made by %s",
+		       d->name, len, len == 1 ? "" : "s",
+		       (unsigned long long)dma, n, o.dir_name,
+		       (unsigned long long)map->dma, map->size, fix,
+		       dmaemu__owner_made_at(&o));
+}
+
 void dmaemu__owncheck_device(struct device *dev,
 			     const struct dmaemu__mapping *map, dma_addr_t dma,
 			     uint64_t phys, size_t len, bool write)
@@ -151,6 +211,17 @@ void dmaemu__owncheck_device(struct device *dev,
 	cpu = dmaemu__swiotlb_orig(m, phys);
 	if (cpu == UINT64_MAX)
 		cpu = phys;
+	if (cpu != phys && write) {
+		dmaemu__swiotlb_device_wrote(m, phys, len);
+	} else if (cpu != phys) {
+		uint64_t first = 0;
+		size_t n = dmaemu__swiotlb_unfilled(m, phys, len, &first);
+
+		if (n) {
+			report_unfilled(d, map, dma, len, first, n);
+			return;
+		}
+	}
 	memset(&last, 0, sizeof(last));
 	/* A correct driver's access: every line device-owned, one scan. */
 	end = cpu + len;

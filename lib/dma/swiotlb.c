@@ -51,7 +51,12 @@
  *                  for_device maintenance
  *
  * DMA_ATTR_SKIP_CPU_SYNC skips both the copies and the maintenance at map
- * and unmap.  A driver that forgets sync_for_cpu/unmap on a bounced
+ * and unmap, as 4.14's swiotlb_tbl_map_single() and
+ * swiotlb_tbl_unmap_single() do.  The bytes of a TO_DEVICE or BIDI bounce
+ * buffer that such a map left unfilled are marked (@unfilled) until a
+ * sync_for_device copies into them or the device writes them: a device
+ * read of them is reported (owncheck.c), since the device reads what the
+ * slot held, not the buffer.  A driver that forgets sync_for_cpu/unmap on a bounced
  * FROM_DEVICE buffer never sees the device's data, on every profile: it
  * stays in the bounce buffer.
  *
@@ -109,6 +114,9 @@ struct swiotlb_chunk {
  *            INVALID_PHYS.
  * @pos:      per used slot, its place in its mapping (0 = first).
  * @size:     per slot, the bytes of the mapping starting there, else 0.
+ * @unfilled: one bit per byte of the pool: set for the bytes of a
+ *            TO_DEVICE or BIDI mapping made with DMA_ATTR_SKIP_CPU_SYNC
+ *            until a copy from the original or a device write fills them.
  * @index:    where the next search starts.
  * @used:     slots in use.
  * @maps, @fulls, @bounced: statistics (mappings made, failures, bytes
@@ -123,6 +131,7 @@ struct dmaemu__swiotlb {
 	uint64_t *orig;
 	uint8_t *pos;
 	uint32_t *size;
+	uint64_t *unfilled;
 	unsigned long index;
 	unsigned long used;
 	uint64_t maps, fulls, bounced;
@@ -187,6 +196,8 @@ static void pool_free(struct dmaemu_machine *m, struct dmaemu__swiotlb *s)
 	dmaemu__free(s->orig);
 	dmaemu__free(s->pos);
 	dmaemu__free(s->size);
+	dmaemu__free(s->unfilled);
+	s->unfilled = NULL;
 	s->chunk = NULL;
 	s->free_run = NULL;
 	s->orig = NULL;
@@ -225,7 +236,10 @@ static int pool_alloc(struct dmaemu_machine *m, struct dmaemu__swiotlb *s,
 	s->orig = dmaemu__malloc(nslots * sizeof(*s->orig));
 	s->pos = dmaemu__calloc(nslots, sizeof(*s->pos));
 	s->size = dmaemu__calloc(nslots, sizeof(*s->size));
-	if (!s->chunk || !s->free_run || !s->orig || !s->pos || !s->size) {
+	s->unfilled = dmaemu__calloc(nslots * (IO_TLB_SIZE / 64),
+				     sizeof(*s->unfilled));
+	if (!s->chunk || !s->free_run || !s->orig || !s->pos || !s->size ||
+	    !s->unfilled) {
 		*why = "out of host memory for the slot tables";
 		goto fail;
 	}
@@ -378,6 +392,101 @@ static void report_bad(struct dmaemu_machine *m, const struct device *dev,
 }
 
 /* ---------------------------------------------------------------------- */
+/* Bytes no copy filled                                                   */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Set (@set) or clear the unfilled bits of the pool bytes [@tlb, +@size),
+ * which lie in one mapping (contiguous slots of one chunk).  Lock held.
+ */
+static void unfilled_mark(struct dmaemu__swiotlb *s, uint64_t tlb, size_t size,
+			  bool set)
+{
+	long index = slot_of(s, tlb);
+	uint64_t b, end;
+
+	if (index < 0 || !size)
+		return;
+	b = ((uint64_t)index << IO_TLB_SHIFT) + (tlb & (IO_TLB_SIZE - 1));
+	end = b + size;
+	if (end > (uint64_t)s->nslots << IO_TLB_SHIFT)
+		end = (uint64_t)s->nslots << IO_TLB_SHIFT;
+	for (; b < end; b++) {
+		if (set)
+			s->unfilled[b / 64] |= 1ULL << (b % 64);
+		else
+			s->unfilled[b / 64] &= ~(1ULL << (b % 64));
+	}
+}
+
+static void unfilled_set(struct dmaemu_machine *m, uint64_t tlb, size_t size,
+			 bool set)
+{
+	struct dmaemu__swiotlb *s =
+		__atomic_load_n(&m->swiotlb, __ATOMIC_ACQUIRE);
+
+	dmaemu__lock(&s->lock);
+	unfilled_mark(s, tlb, size, set);
+	dmaemu__unlock(&s->lock);
+}
+
+/**
+ * dmaemu__swiotlb_unfilled() - the bytes of [@tlb, +@len) that lie in a
+ * bounce buffer and that no copy from the original filled (a TO_DEVICE
+ * or BIDI map with DMA_ATTR_SKIP_CPU_SYNC, as Linux 4.14's
+ * swiotlb_tbl_map_single() copies nothing then, and no sync_for_device
+ * or device write since).
+ * @m:     machine.
+ * @tlb:   physical address a device read landed at.
+ * @len:   bytes read.
+ * @first: set to the first such byte's pool address, when any.
+ * Return: how many of the bytes are unfilled (0 outside the pool).
+ */
+size_t dmaemu__swiotlb_unfilled(struct dmaemu_machine *m, uint64_t tlb,
+				size_t len, uint64_t *first)
+{
+	struct dmaemu__swiotlb *s =
+		__atomic_load_n(&m->swiotlb, __ATOMIC_ACQUIRE);
+	size_t n = 0, i;
+	long index;
+
+	if (!s)
+		return 0;
+	dmaemu__lock(&s->lock);
+	index = s->nslots ? slot_of(s, tlb) : -1;
+	for (i = 0; index >= 0 && i < len; i++) {
+		uint64_t b = ((uint64_t)index << IO_TLB_SHIFT) +
+			     (tlb & (IO_TLB_SIZE - 1)) + i;
+
+		if (b >= (uint64_t)s->nslots << IO_TLB_SHIFT)
+			break;
+		if (s->unfilled[b / 64] & (1ULL << (b % 64)) && !n++)
+			*first = tlb + i;
+	}
+	dmaemu__unlock(&s->lock);
+	return n;
+}
+
+/**
+ * dmaemu__swiotlb_device_wrote() - a device wrote [@tlb, +@len): those
+ * bytes of a bounce buffer hold data now (nothing when @tlb is not in the
+ * pool).
+ */
+void dmaemu__swiotlb_device_wrote(struct dmaemu_machine *m, uint64_t tlb,
+				  size_t len)
+{
+	struct dmaemu__swiotlb *s =
+		__atomic_load_n(&m->swiotlb, __ATOMIC_ACQUIRE);
+
+	if (!s)
+		return;
+	dmaemu__lock(&s->lock);
+	if (s->nslots)
+		unfilled_mark(s, tlb, len, false);
+	dmaemu__unlock(&s->lock);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Slots                                                                  */
 /* ---------------------------------------------------------------------- */
 
@@ -443,6 +552,8 @@ static void slots_put(struct dmaemu__swiotlb *s, unsigned long index,
 	unsigned int count;
 	long j;
 
+	memset(&s->unfilled[(index << IO_TLB_SHIFT) / 64], 0,
+	       (n << IO_TLB_SHIFT) / 8);
 	count = index + n < seg_end ? s->free_run[index + n] : 0;
 	for (j = (long)(index + n) - 1; j >= (long)index; j--) {
 		s->free_run[j] = ++count;
@@ -581,6 +692,10 @@ static uint64_t bounce_map(struct dmaemu_machine *m, struct device *dev,
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC) && to_dev(dir)) {
 		bounce(m, tlb, phys, size);
 		count_bounce(m, dev, size);
+	} else if (to_dev(dir)) {
+		/* The slot keeps what it held: a device read of it before a
+		 * sync_for_device is reported (owncheck.c). */
+		unfilled_set(m, tlb, size, true);
 	}
 	return tlb;
 }
@@ -754,6 +869,7 @@ static void swiotlb_sync_for_device(struct dmaemu_machine *m,
 	    to_dev(dir)) {
 		bounce(m, tlb, orig, size);
 		count_bounce(m, dev, size);
+		unfilled_set(m, tlb, size, false);
 	}
 	if (dmaemu__bank_of_phys(m, tlb, size))
 		dmaemu__arch_sync_for_device(m, dev, tlb, size, dir);

@@ -2,7 +2,8 @@
 # examples.sh - the reference drivers of examples/, built with dmaemu-cc
 # (instrumented) like out-of-tree code, run on every profile, with
 # sched=threads and sched=lockstep: each must get its data right and make
-# no report; the NAPI network driver also with swiotlb=force and iommu=1.
+# no report; the NAPI network driver and the checksum engine's shared
+# packet (DMA_ATTR_SKIP_CPU_SYNC) also with swiotlb=force and iommu=1.
 # The legacy device runs with its 32-bit and 24-bit masks;
 # the display saves its last frame as a PNG file.
 . "$top_srcdir/tests/runner/tap.sh"
@@ -38,12 +39,17 @@ for sched in threads lockstep; do
 		rm -f "$tmp/frame.png"
 		run display $p "$tmp/frame.png"
 	done
-	# The NAPI driver through the bounce buffers and the IOMMU too.
+	# The NAPI driver and the checksum engine through the bounce buffers
+	# and the IOMMU too.
 	base=$opts
 	for extra in swiotlb=force iommu=1; do
 		opts=${base:+$base:}$extra
 		run nic-napi arm64
+		run checksum arm64
 	done
+	opts=${base:+$base:}swiotlb=force
+	extra=swiotlb=force
+	run checksum x86
 	extra=
 	opts=$base
 done

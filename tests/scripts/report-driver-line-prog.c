@@ -235,6 +235,52 @@ static void stale_map(struct device *dev)
 	kfree(buf);
 }
 
+/* skip-bounce: behind swiotlb=force, a second mapping of a buffer made
+ * with DMA_ATTR_SKIP_CPU_SYNC gets a bounce slot nothing filled; the fixed
+ * twin (skip-bounce-fixed) syncs it for the device. */
+static void skip_bounce(struct device *dev, bool fixed)
+{
+	char *buf = kzalloc(256, GFP_KERNEL);
+	dma_addr_t h, h2;
+
+	if (!buf)
+		return;
+	memset(buf, 0x77, 256);
+	h = dma_map_single(dev, buf, 256, TO_DEV);
+	if (dma_mapping_error(dev, h))
+		return;
+	h2 = dma_map_single_attrs(dev, buf, 256, TO_DEV, /* site: map_skip */
+				  DMA_ATTR_SKIP_CPU_SYNC);
+	if (dma_mapping_error(dev, h2))
+		return;
+	if (fixed)
+		dma_sync_single_for_device(dev, h2, 256, TO_DEV);
+	start_dma(h, 64, 1);
+	start_dma(h2, 64, 1);
+	dma_unmap_single_attrs(dev, h2, 256, TO_DEV, DMA_ATTR_SKIP_CPU_SYNC);
+	dma_unmap_single(dev, h, 256, TO_DEV);
+	kfree(buf);
+}
+
+/* skip-bounce-write: a DMA_BIDIRECTIONAL map with DMA_ATTR_SKIP_CPU_SYNC
+ * that the device writes before it reads: it reads its own bytes. */
+static void skip_bounce_write(struct device *dev)
+{
+	char *buf = kzalloc(256, GFP_KERNEL);
+	dma_addr_t h;
+
+	if (!buf)
+		return;
+	h = dma_map_single_attrs(dev, buf, 256, DMA_BIDIRECTIONAL,
+				 DMA_ATTR_SKIP_CPU_SYNC);
+	if (dma_mapping_error(dev, h))
+		return;
+	start_dma(h, 64, 2);
+	start_dma(h, 64, 1);
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	kfree(buf);
+}
+
 /* irq: the engine raises its level interrupt; nobody claims it. */
 static void unclaimed(struct dmaemu_device *eng)
 {
@@ -269,12 +315,13 @@ int main(int argc, char **argv)
 	struct device *dev;
 
 	snprintf(opts, sizeof(opts), "profile=arm64:%s",
-		 !strcmp(how, "forgot")	   ? "unmap_history=4"
-		 : !strcmp(how, "edge")	   ? "unmap_history=12"
-		 : !strcmp(how, "overrun") ? "unmap_history=0"
-		 : !strcmp(how, "iommu")   ? "iommu=1"
-		 : !strcmp(how, "cut")	   ? "dma_offset=0x100000000"
-					   : "");
+		 !strcmp(how, "forgot")		    ? "unmap_history=4"
+		 : !strcmp(how, "edge")		    ? "unmap_history=12"
+		 : !strcmp(how, "overrun")	    ? "unmap_history=0"
+		 : !strcmp(how, "iommu")	    ? "iommu=1"
+		 : !strcmp(how, "cut")		    ? "dma_offset=0x100000000"
+		 : !strncmp(how, "skip-bounce", 11) ? "swiotlb=force"
+						    : "");
 	m = dmaemu_machine_create(opts);
 	if (!m)
 		return 1;
@@ -300,6 +347,10 @@ int main(int argc, char **argv)
 		leak(dev);
 	else if (!strcmp(how, "irq"))
 		unclaimed(eng);
+	else if (!strcmp(how, "skip-bounce-write"))
+		skip_bounce_write(dev);
+	else if (!strncmp(how, "skip-bounce", 11))
+		skip_bounce(dev, !strcmp(how, "skip-bounce-fixed"));
 	else
 		late(dev, how);
 	dmaemu_device_destroy(eng);

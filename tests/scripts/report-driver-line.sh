@@ -10,6 +10,7 @@
 # mapping a 64-bit address cut to 32 bits aliases, the driver's register
 # write that handed the device the address or made it raise an interrupt,
 # the CPU's store a stale device read missed, the allocation of a
+# bounce buffer that DMA_ATTR_SKIP_CPU_SYNC left unfilled, the allocation of a
 # DMA_ATTR_NON_CONSISTENT buffer and of a leaked one.  The fixed twin makes
 # no report.  Every report of every run has a SUMMARY line that names a
 # driver's line, or the address the headline names first.
@@ -33,7 +34,7 @@ line() {
 	grep -n "/\* site: $1 \*/" "$src" | cut -d: -f1
 }
 for s in bell handler map unmap map_cut bell_cut alloc store store_map \
-	request bell_irq leak map_over; do
+	request bell_irq leak map_over map_skip; do
 	eval "l_$s=\$(line $s)"
 	eval "v=\$l_$s"
 	[ -n "$v" ] || { not_ok "the program has its marker $s"; done_testing; }
@@ -139,6 +140,21 @@ run wrap
 check "wrap: dma-fault" test "$(count wrap dma-fault)" = 1
 check "wrap: SUMMARY names the register write" has wrap \
 	"SUMMARY: dmaemu: dma-fault drv.c:$l_bell in start_dma"
+
+# Behind swiotlb=force, the read of a bounce slot that a map with
+# DMA_ATTR_SKIP_CPU_SYNC left unfilled; the fixed twin syncs it.
+run skip-bounce
+check "skip-bounce: one report" test "$(grep -c '^SUMMARY: ' "$tmp/skip-bounce.err")" = 1
+check "skip-bounce: stale-device-read" test "$(count skip-bounce stale-device-read)" = 1
+check "skip-bounce: says the bounce buffer was never filled" has skip-bounce \
+	"64 of them lie in a swiotlb bounce buffer that nothing filled"
+check "skip-bounce: SUMMARY names the map" has skip-bounce \
+	"SUMMARY: dmaemu: stale-device-read drv.c:$l_map_skip in skip_bounce"
+run skip-bounce-fixed
+check "skip-bounce-fixed: no report" test "$(grep -c '^SUMMARY: ' "$tmp/skip-bounce-fixed.err")" = 0
+# The bytes the device wrote into such a buffer are its own to read back.
+run skip-bounce-write
+check "skip-bounce-write: no report" test "$(grep -c '^SUMMARY: ' "$tmp/skip-bounce-write.err")" = 0
 
 # Stale device reads: the CPU's store never cleaned, the allocation.
 run stale

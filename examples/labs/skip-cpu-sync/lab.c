@@ -179,6 +179,13 @@ int main(int argc, char **argv)
 	lab_say("map for ce0 with DMA_ATTR_SKIP_CPU_SYNC: %llu cache lines "
 		"maintained",
 		(unsigned long long)second);
+#ifdef LAB_FIXED
+	/* FIX: behind swiotlb the second mapping is a bounce buffer of its
+	 * own, which the attribute left unfilled (4.14's
+	 * swiotlb_tbl_map_single() copies nothing then): the sync copies the
+	 * packet into it.  On a direct mapping it cleans the lines again. */
+	dma_sync_single_for_device(ce.dev, ce_dma, PKT, DMA_TO_DEVICE);
+#endif
 	lab_show(lab, pkt, PKT, "the packet, mapped for both devices");
 
 	/* Both devices read the packet at the same time. */
