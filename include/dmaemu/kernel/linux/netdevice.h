@@ -51,6 +51,9 @@ extern "C" {
 #ifndef IFNAMSIZ
 #define IFNAMSIZ 16
 #endif
+#ifdef MAX_ADDR_LEN
+#undef MAX_ADDR_LEN /* the C library's <net/if_arp.h> says 7 */
+#endif
 #define MAX_ADDR_LEN 32
 
 /* dev->flags (<uapi/linux/if.h>) */
