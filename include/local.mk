@@ -11,6 +11,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/dmaemu.h \
 	include/dmaemu/fault.h \
 	include/dmaemu/ktypes.h \
+	include/dmaemu/level.h \
 	include/dmaemu/machine.h \
 	include/dmaemu/mm.h \
 	include/dmaemu/report.h \

@@ -278,6 +278,7 @@ script_tests = \
 	tests/scripts/mutations-apply.sh \
 	tests/scripts/gfp-temporary.sh \
 	tests/scripts/removed-api.sh \
+	tests/scripts/kernel-level.sh \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/report-site.sh \
 	tests/scripts/report-driver-line.sh \

@@ -182,6 +182,7 @@ struct dmaemu__options {
 	uint64_t swiotlb_size; /* bytes of the bounce pool */
 	uint64_t dma_offset;   /* bus address = physical + dma_offset */
 	bool map_clean;	       /* map_policy=5.19: arm64 map always cleans */
+	bool k612;	       /* kernel=6.12: Linux 6.12's DMA API */
 	bool iommu_strict;     /* IOMMU checks stricter than 4.14 (iommu.c) */
 	unsigned int report_keep; /* reports recorded (report-query.c) */
 	bool lockstep;		  /* sched=lockstep (mm/sched.c) */
@@ -562,6 +563,8 @@ void dmaemu__options_defaults(struct dmaemu__options *o);
 int dmaemu__options_parse(struct dmaemu__options *o, const char *s,
 			  const char *origin, char *err, size_t errlen);
 int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen);
+int dmaemu__options_level(const struct dmaemu__options *o, char *err,
+			  size_t errlen);
 int dmaemu__options_build(struct dmaemu__options *o, const char *env,
 			  const char *str, char **note, char *err,
 			  size_t errlen);
