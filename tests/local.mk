@@ -123,6 +123,7 @@ if HAVE_INSTRUMENT
 api_instr_tests = \
 	tests/api/check-dma-direct \
 	tests/api/check-fidelity \
+	tests/api/check-fidelity-612 \
 	tests/api/check-shared-line \
 	tests/api/check-report-repeats
 check_PROGRAMS += $(api_instr_tests)
@@ -132,6 +133,9 @@ tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
 tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_fidelity_CFLAGS = $(instr_cflags)
 tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+# The Linux 6.12 API level: the file defines DMAEMU_KERNEL itself.
+tests_api_check_fidelity_612_CFLAGS = $(instr_cflags)
+tests_api_check_fidelity_612_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_shared_line_CFLAGS = $(instr_cflags)
 tests_api_check_shared_line_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_report_repeats_CFLAGS = $(instr_cflags)

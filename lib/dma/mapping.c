@@ -119,10 +119,30 @@ static struct dmaemu_machine *api_enter(struct device *dev, const char *fn,
 			fn, dev_name(dev), dir, dir_name(dir));
 		return NULL;
 	}
-	if (attrs & ~DMAEMU__ALL_ATTRS) {
+	if (attrs & ~DMAEMU__LEVEL_ATTRS(m)) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"%s(%s): unknown attribute bits %#lx", fn,
-				dev_name(dev), attrs & ~DMAEMU__ALL_ATTRS);
+				dev_name(dev), attrs & ~DMAEMU__LEVEL_ATTRS(m));
+		return NULL;
+	}
+	return m;
+}
+
+/**
+ * dmaemu__api612_enter() - api_enter() for a call Linux brought after
+ * 4.14: on a kernel=4.14 machine it is a bad-argument report (a program
+ * the headers did not stop, declaring the call itself) and NULL.
+ */
+struct dmaemu_machine *dmaemu__api612_enter(struct device *dev, const char *fn,
+					    int dir, unsigned long attrs)
+{
+	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
+
+	if (m && !m->opt.k612) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%s): not in Linux 4.14's DMA API (the "
+				"machine is kernel=4.14; kernel=6.12 has it)",
+				fn, dev_name(dev));
 		return NULL;
 	}
 	return m;
@@ -1499,14 +1519,20 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
  * Also tells the checker that the driver looked (CONFIG_DMA_API_DEBUG
  * reports mappings whose error was never checked).
  *
- * Return: nonzero for DMA_MAPPING_ERROR.
+ * Return: for DMA_MAPPING_ERROR 1 on a kernel=4.14 machine (the
+ * comparison 4.14's dma-direct and swiotlb ops make) and -ENOMEM on a
+ * kernel=6.12 one (6.12's dma_mapping_error()); 0 otherwise.
  */
 int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
 {
 	DMAEMU__API_CALL(call, "dma_mapping_error");
-	if (api_enter(dev, call.fn, -1, 0) && dma_addr != DMA_MAPPING_ERROR)
+	struct dmaemu_machine *m = api_enter(dev, call.fn, -1, 0);
+
+	if (m && dma_addr != DMA_MAPPING_ERROR)
 		dmaemu__mapping_checked(dev, dma_addr);
-	return dma_addr == DMA_MAPPING_ERROR;
+	if (dma_addr != DMA_MAPPING_ERROR)
+		return 0;
+	return m && m->opt.k612 ? -ENOMEM : 1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1527,7 +1553,8 @@ static bool sync_allocation(struct dmaemu_machine *m, struct device *dev,
 
 	if (dmaemu__alloc_find(dev, NULL, addr, size ? size : 1, &info))
 		return false;
-	if (!(info.attrs & DMA_ATTR_NON_CONSISTENT) || !info.contiguous)
+	if (!(info.attrs & DMA_ATTR_NON_CONSISTENT || info.pages) ||
+	    !info.contiguous)
 		return true; /* coherent memory: nothing to do */
 	phys = info.phys + (addr - info.handle);
 	if (for_device)
@@ -1732,6 +1759,15 @@ void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 	m = api_enter(dev, fn, (int)dir, 0);
 	if (!m)
 		return;
+	if (m->opt.k612) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
+				"%s(%s): removed in Linux 5.10, not in the "
+				"machine's kernel=6.12: sync the handle of a "
+				"dma_alloc_noncoherent() buffer with "
+				"dma_sync_single_for_device()/_for_cpu()",
+				fn, dev_name(dev));
+		return;
+	}
 	if (dmaemu__alloc_find(dev, vaddr, 0, size ? size : 1, &info) ||
 	    !(info.attrs & DMA_ATTR_NON_CONSISTENT) || !info.contiguous) {
 		dmaemu__reportf(
