@@ -173,6 +173,23 @@ static const struct dmaemu__dma_ops *choose_ops(struct dmaemu_machine *m,
 	return &dmaemu__direct_ops;
 }
 
+/*
+ * The backend of dma_map_resource(): choose_ops(), but for x86 with the
+ * IOMMU at kernel=4.14, whose intel_dma_ops have no map_resource (4.14's
+ * dma_map_resource() then returns the physical address): the direct ops,
+ * which have none either.  6.12 maps it through dma-iommu
+ * (iommu_dma_map_resource()) as arm64's and arm's IOMMU ops already did in
+ * 4.14.
+ */
+static const struct dmaemu__dma_ops *choose_resource_ops(
+	struct dmaemu_machine *m)
+{
+	if (m->opt.iommu && m->opt.profile == DMAEMU__PROFILE_X86 &&
+	    !m->opt.k612)
+		return &dmaemu__direct_ops;
+	return choose_ops(m, false);
+}
+
 /* A device needs a DMA mask to map anything (Linux: dma_capable()). */
 static bool has_mask(struct dmaemu_machine *m, struct device *dev,
 		     const char *fn)
@@ -1438,7 +1455,7 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys,
 	/* MMIO is never bounced.  Without the op the bus address is the
 	 * physical one, dma_offset or not, as Linux 4.14's
 	 * dma_map_resource() has it when the ops have no map_resource. */
-	ops = choose_ops(m, false);
+	ops = choose_resource_ops(m);
 	dma = ops->map_resource
 		      ? ops->map_resource(m, dev, phys, size, dir, attrs)
 		      : phys;

@@ -438,6 +438,67 @@ START_TEST(test_misuse)
 }
 END_TEST
 
+/*
+ * arch_sync_dma_for_device() of a DMA_FROM_DEVICE map: 6.12's arm64
+ * (arch/arm64/mm/dma-mapping.c) cleans for every direction, so a device
+ * that writes half of the buffer leaves the CPU's bytes in the rest; arm
+ * (__dma_page_cpu_to_dev(), v7_dma_map_area) still invalidates: DRAM's
+ * old bytes; x86 is coherent.
+ */
+START_TEST(test_map_from_device)
+{
+	const int prof = _i;
+	uint8_t *buf;
+	dma_addr_t dma;
+
+	mk(prof);
+	buf = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, 'A', 256);
+	dma = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
+	dma_unmap_single(dev, dma, 256, DMA_TO_DEVICE);
+	memset(buf, 'B', 256);
+	dma = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
+	ck_assert(!dma_mapping_error(dev, dma));
+	ck_assert(dev_sees(dma, 256, prof == ARM ? 'A' : 'B'));
+	ck_assert_int_eq(dmaemu_dma_write(dd, dma,
+					  memset((uint8_t[128]){0}, 'D', 128),
+					  128),
+			 0);
+	dma_unmap_single(dev, dma, 256, DMA_FROM_DEVICE);
+	ck_assert(all(buf, 128, 'D'));
+	ck_assert(all(buf + 128, 128, prof == ARM ? 'A' : 'B'));
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	kfree(buf);
+	done();
+}
+END_TEST
+
+/*
+ * dma_map_resource() with the IOMMU gives an IOVA on every profile at
+ * 6.12: dma-iommu's iommu_dma_map_resource() on x86 and arm64, arm's own
+ * arm_iommu_map_resource().
+ */
+START_TEST(test_map_resource_iommu)
+{
+	static const char *const opts[NPROF] = {
+		"kernel=6.12:profile=arm:iommu=1:log_path=/dev/null",
+		"kernel=6.12:profile=arm64:iommu=1:log_path=/dev/null",
+		"kernel=6.12:profile=x86:iommu=1:log_path=/dev/null",
+	};
+	dma_addr_t dma;
+
+	mk_opts(opts[_i]);
+	dma = dma_map_resource(dev, 0x20000000, 4096, DMA_BIDIRECTIONAL, 0);
+	ck_assert(!dma_mapping_error(dev, dma));
+	ck_assert_uint_ne(dma, 0x20000000);
+	dma_unmap_resource(dev, dma, 4096, DMA_BIDIRECTIONAL, 0);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	done();
+}
+END_TEST
+
 static Suite *fidelity612_suite(void)
 {
 	Suite *s = suite_create("fidelity-612");
@@ -456,6 +517,8 @@ static Suite *fidelity612_suite(void)
 	tcase_add_loop_test(tc, test_alloc_pages_mmap, 0, NPROF);
 	tcase_add_loop_test(tc, test_noncontiguous, 0, NPROF);
 	tcase_add_loop_test(tc, test_misuse, 0, NPROF);
+	tcase_add_loop_test(tc, test_map_from_device, 0, NPROF);
+	tcase_add_loop_test(tc, test_map_resource_iommu, 0, NPROF);
 	suite_add_tcase(s, tc);
 	return s;
 }
