@@ -162,8 +162,11 @@ struct dmaemu__options {
 	unsigned int cache_line;
 	enum cachesim_policy cache_policy;
 	unsigned int dma_minalign; /* resolved to cache_line if not set */
-	unsigned int wc_buffers;   /* number of write-combining buffers */
-	unsigned int wc_size;	   /* bytes per buffer (power of two) */
+	/* ARCH_KMALLOC_MINALIGN: kmalloc()'s alignment (slab.c); 8 at
+	 * kernel=6.12 on arm64, else dma_minalign (options_finish()). */
+	unsigned int kmalloc_minalign;
+	unsigned int wc_buffers; /* number of write-combining buffers */
+	unsigned int wc_size;	 /* bytes per buffer (power of two) */
 	bool prefetch;
 	unsigned int prefetch_rate; /* 1 in N CPU accesses may prefetch */
 	uint64_t seed;

@@ -1207,6 +1207,14 @@ int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen)
 					 "kernel=4.14");
 		o->map_clean = true;
 	}
+	/*
+	 * kmalloc()'s alignment: ARCH_DMA_MINALIGN in 4.14; 8 on 6.12's
+	 * arm64 (ARCH_KMALLOC_MINALIGN since 6.5, with the small buffers
+	 * that may share a line bounced: dma_kmalloc_needs_bounce()).
+	 */
+	o->kmalloc_minalign = o->k612 && o->profile == DMAEMU__PROFILE_ARM64
+				      ? 8
+				      : o->dma_minalign;
 	if (o->iommu_strict && !o->iommu)
 		return bad_combo(o, K_IOMMU_STRICT, err, errlen,
 				 "iommu_strict needs iommu=1");

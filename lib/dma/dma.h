@@ -93,6 +93,8 @@ struct dmaemu__dma_backend {
  *   x86:   nothing (devices snoop).
  * arch.c.
  */
+bool dmaemu__dma_kmalloc_needs_bounce(struct dmaemu_machine *m, size_t size,
+				      int dir);
 void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, struct device *dev,
 				  uint64_t phys, size_t size, int dir);
 void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,

@@ -158,6 +158,14 @@ static bool needs_bounce(struct dmaemu_machine *m, struct device *dev,
 	       bus + size - 1 > *dev->dma_mask;
 }
 
+/* needs_bounce(), or the 6.5 arm64 rule for small buffers (arch.c). */
+static bool must_bounce(struct dmaemu_machine *m, struct device *dev,
+			uint64_t phys, size_t size, int dir)
+{
+	return needs_bounce(m, dev, phys, size) ||
+	       dmaemu__dma_kmalloc_needs_bounce(m, size, dir);
+}
+
 /*
  * Step 2: the backend of a mapping, the one place that names backends.
  * @bounce: some of the memory needs bouncing (needs_bounce()); MMIO never
@@ -514,7 +522,7 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	map = dmaemu__mapping_new(0);
 	if (!map)
 		return DMA_MAPPING_ERROR;
-	ops = choose_ops(m, needs_bounce(m, dev, phys, size));
+	ops = choose_ops(m, must_bounce(m, dev, phys, size, dir));
 	maint_start();
 	dma = ops->map(m, dev, phys, size, dir, attrs);
 	if (dma == DMA_MAPPING_ERROR) {
@@ -539,9 +547,14 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 			      type == DMAEMU__MAP_SINGLE ? "dma_map_single"
 							 : "dma_map_page",
 			      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
-			      " len=%zu attrs=0x%lx backend=%s",
+			      " len=%zu attrs=0x%lx backend=%s%s",
 			      dev_name(dev), dir_name(dir), phys, (uint64_t)dma,
-			      size, attrs, ops->id.name);
+			      size, attrs, ops->id.name,
+			      map->bytes_bounced &&
+					      dmaemu__dma_kmalloc_needs_bounce(
+						      m, size, dir)
+				      ? " bounce=dma_kmalloc_needs_bounce"
+				      : "");
 	trace_owner(m, dev, dma, size, dir, id, "device");
 	return dma;
 }
@@ -1125,7 +1138,7 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		head->ents[i].len = sg->length;
 		/* One entry that must bounce sends the list to a backend
 		 * that bounces (it maps the others directly). */
-		bounce |= needs_bounce(m, dev, phys, sg->length);
+		bounce |= must_bounce(m, dev, phys, sg->length, dir);
 	}
 	ops = choose_ops(m, bounce);
 
