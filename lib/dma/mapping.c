@@ -371,7 +371,7 @@ static __attribute__((noinline)) void check_overlap_lines(
 		if (!(b >> DMAEMU__OWN_HOLD_SHIFT) || (b & DMAEMU__OWN_READ_OK))
 			continue;
 		if (!dmaemu__owner_find(m, p, p + line, &o) ||
-		    o.dir == DMAEMU__DIR_TO_DEVICE)
+		    o.dir == DMAEMU__DIR_TO_DEVICE || o.kmalloc_bounced)
 			continue;
 		dmaemu__reportf(
 			m, DMAEMU_REPORT_OVERLAPPING_MAPPINGS, p, line,
@@ -396,8 +396,11 @@ static inline void check_overlap(struct dmaemu_machine *m, struct device *dev,
 				 uint64_t phys, size_t size, int dir,
 				 unsigned long attrs, const char *fn)
 {
+	/* 6.12 (arm64): a map bounced for dma_kmalloc_needs_bounce() has
+	 * the device write a slot, never the shared line. */
 	if (dir == DMAEMU__DIR_TO_DEVICE || (attrs & DMA_ATTR_SKIP_CPU_SYNC) ||
-	    !size)
+	    !size ||
+	    (!m->opt.iommu && dmaemu__dma_kmalloc_needs_bounce(m, size, dir)))
 		return;
 	check_overlap_lines(m, dev, phys, size, dir, attrs, fn);
 }

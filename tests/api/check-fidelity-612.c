@@ -648,6 +648,60 @@ START_TEST(test_swiotlb_map_copies)
 }
 END_TEST
 
+/*
+ * Overlapping mappings, as 6.12's add_dma_entry() sees them: two
+ * DMA_FROM_DEVICE buffers sharing a cache line are reported at the
+ * second map ("cacheline tracking EEXIST, overlapping mappings aren't
+ * supported"); on arm64 two small kmalloc() objects in one line are not,
+ * both maps being bounced (dma_kmalloc_needs_bounce()), nor a large
+ * buffer in the line of a bounced small one; on arm kmalloc() parts two
+ * objects (64-byte alignment), and nothing is bounced.
+ */
+START_TEST(test_overlapping_mappings)
+{
+	const int prof = _i;
+	dma_addr_t h1, h2;
+	u8 *base, *a, *b;
+
+	mk(prof);
+	base = kmalloc(1024, GFP_KERNEL);
+	ck_assert_ptr_nonnull(base);
+	h1 = dma_map_single(dev, base, 240, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "overlapping-mappings"), 0);
+	h2 = dma_map_single(dev, base + 240, 256, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "overlapping-mappings"), 1);
+	dma_unmap_single(dev, h2, 256, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h1, 240, DMA_FROM_DEVICE);
+	kfree(base);
+
+	a = kmalloc(24, GFP_KERNEL);
+	b = kmalloc(24, GFP_KERNEL);
+	ck_assert(a && b);
+	h1 = dma_map_single(dev, a, 24, DMA_FROM_DEVICE);
+	h2 = dma_map_single(dev, b, 24, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "overlapping-mappings"),
+			  prof == X86 ? 2 : 1);
+	dma_unmap_single(dev, h2, 24, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h1, 24, DMA_FROM_DEVICE);
+	kfree(b);
+	kfree(a);
+
+	/* A bounced small buffer, then a large one in its line. */
+	base = kmalloc(1024, GFP_KERNEL);
+	ck_assert_ptr_nonnull(base);
+	h1 = dma_map_single(dev, base, 24, DMA_FROM_DEVICE);
+	h2 = dma_map_single(dev, base + 24, 256, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "overlapping-mappings"),
+			  prof == X86	? 3
+			  : prof == ARM ? 2
+					: 1);
+	dma_unmap_single(dev, h2, 256, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h1, 24, DMA_FROM_DEVICE);
+	kfree(base);
+	done();
+}
+END_TEST
+
 static Suite *fidelity612_suite(void)
 {
 	Suite *s = suite_create("fidelity-612");
@@ -671,6 +725,7 @@ static Suite *fidelity612_suite(void)
 	tcase_add_loop_test(tc, test_kmalloc_bounce, 0, NPROF);
 	tcase_add_test(tc, test_kmalloc_bounce_sizes);
 	tcase_add_loop_test(tc, test_swiotlb_map_copies, 0, 2);
+	tcase_add_loop_test(tc, test_overlapping_mappings, 0, NPROF);
 	suite_add_tcase(s, tc);
 	return s;
 }
