@@ -326,7 +326,9 @@ EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/rmw-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
+	tests/cocci/noncoherent_510.c tests/cocci/noncoherent_510.res \
 	cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci \
+	cocci/dma_noncoherent_510.cocci \
 	tests/data/nine-lines.din tests/data/small.din tests/data/maint.din \
 	tests/data/lackey.out tests/data/policy.din \
 	tests/oracle/transpose.c tests/oracle/listwalk.c \
