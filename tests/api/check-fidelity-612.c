@@ -698,6 +698,19 @@ START_TEST(test_overlapping_mappings)
 	dma_unmap_single(dev, h2, 256, DMA_FROM_DEVICE);
 	dma_unmap_single(dev, h1, 24, DMA_FROM_DEVICE);
 	kfree(base);
+
+	/* The same the other way round: the small map comes second. */
+	base = kmalloc(1024, GFP_KERNEL);
+	ck_assert_ptr_nonnull(base);
+	h2 = dma_map_single(dev, base + 24, 256, DMA_FROM_DEVICE);
+	h1 = dma_map_single(dev, base, 24, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, "overlapping-mappings"),
+			  prof == X86	? 4
+			  : prof == ARM ? 3
+					: 1);
+	dma_unmap_single(dev, h1, 24, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h2, 256, DMA_FROM_DEVICE);
+	kfree(base);
 	done();
 }
 END_TEST
