@@ -12,6 +12,7 @@ pkginclude_HEADERS += \
 	include/dmaemu/fault.h \
 	include/dmaemu/klevel.h \
 	include/dmaemu/ktypes.h \
+	include/dmaemu/level.h \
 	include/dmaemu/machine.h \
 	include/dmaemu/mm.h \
 	include/dmaemu/net.h \

@@ -9,6 +9,9 @@ noinst_LTLIBRARIES += lib/libdmaemu-internal.la
 lib_libdmaemu_internal_la_SOURCES = lib/machine.c lib/testing.c
 lib_libdmaemu_internal_la_LIBADD = cachesim/libcachesim.la $(LIBDW_LIBS) \
 	$(PTHREAD_LIBS)
+# The kernel-personality headers that lib/ includes define no marker of
+# the driver code's API level in the library (<dmaemu/level.h>).
+lib_libdmaemu_internal_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMAEMU__LIBRARY
 
 include $(srcdir)/lib/base/local.mk
 include $(srcdir)/lib/core/local.mk

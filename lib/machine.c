@@ -162,6 +162,8 @@ struct dmaemu_machine *dmaemu_machine_create(const char *options)
 	m->reg_index = DMAEMU__MAX_MACHINES;
 	ret = dmaemu__options_build(&m->opt, getenv("DMAEMU_OPTIONS"), options,
 				    &note, err, sizeof(err));
+	if (!ret)
+		ret = dmaemu__options_level(&m->opt, err, sizeof(err));
 	if (ret < 0)
 		goto out_free;
 	m->line = m->opt.cache_line;

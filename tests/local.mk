@@ -125,6 +125,7 @@ if HAVE_INSTRUMENT
 api_instr_tests = \
 	tests/api/check-dma-direct \
 	tests/api/check-fidelity \
+	tests/api/check-fidelity-612 \
 	tests/api/check-shared-line \
 	tests/api/check-report-repeats
 check_PROGRAMS += $(api_instr_tests)
@@ -134,6 +135,9 @@ tests_api_check_dma_direct_CFLAGS = $(instr_cflags)
 tests_api_check_dma_direct_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_fidelity_CFLAGS = $(instr_cflags)
 tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+# The Linux 6.12 API level: the file defines DMAEMU_KERNEL itself.
+tests_api_check_fidelity_612_CFLAGS = $(instr_cflags)
+tests_api_check_fidelity_612_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_shared_line_CFLAGS = $(instr_cflags)
 tests_api_check_shared_line_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_report_repeats_CFLAGS = $(instr_cflags)
@@ -280,6 +284,7 @@ script_tests = \
 	tests/scripts/mutations-apply.sh \
 	tests/scripts/gfp-temporary.sh \
 	tests/scripts/removed-api.sh \
+	tests/scripts/kernel-level.sh \
 	tests/scripts/hooks-gcc-clang.sh \
 	tests/scripts/report-site.sh \
 	tests/scripts/report-driver-line.sh \
@@ -347,7 +352,9 @@ EXTRA_DIST += $(script_tests) tests/scripts/hooks-prog.c \
 	tests/scripts/rmw-prog.c \
 	tests/cocci/gfp_temporary.c tests/cocci/gfp_temporary.res \
 	tests/cocci/noncoherent.c tests/cocci/noncoherent.res \
+	tests/cocci/noncoherent_510.c tests/cocci/noncoherent_510.res \
 	cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci \
+	cocci/dma_noncoherent_510.cocci \
 	tests/data/nine-lines.din tests/data/small.din tests/data/maint.din \
 	tests/data/lackey.out tests/data/policy.din \
 	tests/oracle/transpose.c tests/oracle/listwalk.c \

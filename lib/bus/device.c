@@ -1319,11 +1319,16 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 			 call);
 	} else {
 		snprintf(owner, sizeof(owner), "no live streaming mapping");
-		snprintf(
-			fix, sizeof(fix),
-			"clean after the CPU's last write: dma_cache_sync(dev, "
-			"vaddr, size, DMA_TO_DEVICE) for a "
-			"DMA_ATTR_NON_CONSISTENT buffer");
+		snprintf(fix, sizeof(fix), "%s",
+			 m->opt.k612
+				 ? "clean after the CPU's last write: "
+				   "dma_sync_single_for_device(dev, handle, "
+				   "size, DMA_TO_DEVICE) for a "
+				   "dma_alloc_noncoherent() buffer"
+				 : "clean after the CPU's last write: "
+				   "dma_cache_sync(dev, vaddr, size, "
+				   "DMA_TO_DEVICE) for a "
+				   "DMA_ATTR_NON_CONSISTENT buffer");
 	}
 	/* The store that was never cleaned (the first stale line's), and
 	 * the coherent allocation (DMA_ATTR_NON_CONSISTENT) read when no

@@ -163,8 +163,11 @@ struct dmaemu__options {
 	unsigned int cache_line;
 	enum cachesim_policy cache_policy;
 	unsigned int dma_minalign; /* resolved to cache_line if not set */
-	unsigned int wc_buffers;   /* number of write-combining buffers */
-	unsigned int wc_size;	   /* bytes per buffer (power of two) */
+	/* ARCH_KMALLOC_MINALIGN: kmalloc()'s alignment (slab.c); 8 at
+	 * kernel=6.12 on arm64, else dma_minalign (options_finish()). */
+	unsigned int kmalloc_minalign;
+	unsigned int wc_buffers; /* number of write-combining buffers */
+	unsigned int wc_size;	 /* bytes per buffer (power of two) */
 	bool prefetch;
 	unsigned int prefetch_rate; /* 1 in N CPU accesses may prefetch */
 	uint64_t seed;
@@ -183,6 +186,7 @@ struct dmaemu__options {
 	uint64_t swiotlb_size; /* bytes of the bounce pool */
 	uint64_t dma_offset;   /* bus address = physical + dma_offset */
 	bool map_clean;	       /* map_policy=5.19: arm64 map always cleans */
+	bool k612;	       /* kernel=6.12: Linux 6.12's DMA API */
 	bool iommu_strict;     /* IOMMU checks stricter than 4.14 (iommu.c) */
 	unsigned int report_keep; /* reports recorded (report-query.c) */
 	bool lockstep;		  /* sched=lockstep (mm/sched.c) */
@@ -571,6 +575,8 @@ void dmaemu__options_defaults(struct dmaemu__options *o);
 int dmaemu__options_parse(struct dmaemu__options *o, const char *s,
 			  const char *origin, char *err, size_t errlen);
 int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen);
+int dmaemu__options_level(const struct dmaemu__options *o, char *err,
+			  size_t errlen);
 int dmaemu__options_build(struct dmaemu__options *o, const char *env,
 			  const char *str, char **note, char *err,
 			  size_t errlen);

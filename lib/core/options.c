@@ -126,6 +126,7 @@ enum {
 	K_REPORT_FOLD,
 	K_LOG_STABLE,
 	K_UNMAP_HISTORY,
+	K_KERNEL,
 	K_NKEYS
 };
 
@@ -372,6 +373,13 @@ static const struct opt_key keys[K_NKEYS] = {
 			     1U << 20,
 			     0,
 			     {NULL}},
+	[K_KERNEL] = {"kernel",
+		      OPT_PAIR,
+		      OFF(k612),
+		      0,
+		      1,
+		      0,
+		      {"4.14", "6.12", "expected 4.14 or 6.12"}},
 };
 
 /* What each key means, one line each: help=1 prints it. */
@@ -428,6 +436,7 @@ static const char *const key_help[K_NKEYS] = {
 	[K_REPORT_FOLD] = "print the first report of a kind at a driver line",
 	[K_LOG_STABLE] = "no PID, no host address: replays compare equal",
 	[K_UNMAP_HISTORY] = "unmaps and frees each device remembers",
+	[K_KERNEL] = "DMA API level: Linux 4.14 or 6.12 (as the headers)",
 };
 
 static const char *const profile_names[] = {
@@ -1186,6 +1195,26 @@ int dmaemu__options_finish(struct dmaemu__options *o, char *err, size_t errlen)
 	if (o->map_clean && o->profile != DMAEMU__PROFILE_ARM64)
 		return bad_combo(o, K_MAP_POLICY, err, errlen,
 				 "map_policy applies to profile=arm64 only");
+	/*
+	 * Linux 6.12's arm64 arch_sync_dma_for_device() cleans for every
+	 * direction (since 5.19): at kernel=6.12 that is the only policy.
+	 */
+	if (o->k612 && o->profile == DMAEMU__PROFILE_ARM64) {
+		if (o->set_by[K_MAP_POLICY] && !o->map_clean)
+			return bad_combo(o, K_MAP_POLICY, err, errlen,
+					 "kernel=6.12's arm64 map always "
+					 "cleans: map_policy=4.14 needs "
+					 "kernel=4.14");
+		o->map_clean = true;
+	}
+	/*
+	 * kmalloc()'s alignment: ARCH_DMA_MINALIGN in 4.14; 8 on 6.12's
+	 * arm64 (ARCH_KMALLOC_MINALIGN since 6.5, with the small buffers
+	 * that may share a line bounced: dma_kmalloc_needs_bounce()).
+	 */
+	o->kmalloc_minalign = o->k612 && o->profile == DMAEMU__PROFILE_ARM64
+				      ? 8
+				      : o->dma_minalign;
 	if (o->iommu_strict && !o->iommu)
 		return bad_combo(o, K_IOMMU_STRICT, err, errlen,
 				 "iommu_strict needs iommu=1");
@@ -1242,6 +1271,62 @@ static size_t override_note(const struct dmaemu__options *o,
 				      keys[i].name, now, was);
 	}
 	return n;
+}
+
+/*
+ * The markers of the driver code's API level (<dmaemu/level.h>): each
+ * translation unit built with the kernel-personality headers defines the
+ * one of its level.  Weak references: a program built without them
+ * defines neither.
+ */
+extern const int dmaemu_kernel_headers_414 __attribute__((weak));
+extern const int dmaemu_kernel_headers_612 __attribute__((weak));
+
+/**
+ * dmaemu__options_level() - do the program's headers and the machine
+ * agree on the Linux API level?
+ * @o:      the machine's options, built.
+ * @err:    receives a message naming both levels.
+ * @errlen: size of @err.
+ *
+ * Return: 0, or -EINVAL when the program was built with the headers of
+ * the other level (or of both).
+ */
+int dmaemu__options_level(const struct dmaemu__options *o, char *err,
+			  size_t errlen)
+{
+	bool h414 = &dmaemu_kernel_headers_414 != NULL;
+	bool h612 = &dmaemu_kernel_headers_612 != NULL;
+	const char *mach = o->k612 ? "6.12" : "4.14";
+	const char *by = !o->set_by[K_KERNEL] ? "the default"
+			 : !strcmp(o->set_by[K_KERNEL], "options")
+				 ? "the program's options"
+				 : o->set_by[K_KERNEL];
+
+	if (h414 && h612) {
+		set_err(err, errlen,
+			"the program mixes code built with the Linux 4.14 "
+			"kernel headers and code built with the Linux 6.12 "
+			"ones (DMAEMU_KERNEL=612, dmaemu-cc "
+			"--dmaemu-kernel=6.12): build all of it at one level");
+		return -EINVAL;
+	}
+	if ((h612 && !o->k612) || (h414 && o->k612)) {
+		const char *hdr = h612 ? "6.12" : "4.14";
+
+		set_err(err, errlen,
+			"the program was built with the Linux %s kernel "
+			"headers (%s) but the machine is kernel=%s (%s): "
+			"create the machine with kernel=%s, or build the "
+			"program at %s",
+			hdr,
+			h612 ? "DMAEMU_KERNEL=612, dmaemu-cc "
+			       "--dmaemu-kernel=6.12"
+			     : "the default, DMAEMU_KERNEL=414",
+			mach, by, hdr, mach);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /**

@@ -131,6 +131,8 @@ struct coherent {
 	unsigned int nchunks;
 	struct chunk *chunk;
 	size_t stitched_len; /* VIEW_STITCHED: bytes mapped at cpu_addr */
+	bool pages; /* dma_alloc_pages() (kernel=6.12): CPU-owned, cacheable */
+	int dir;    /* its direction (pages only) */
 };
 
 #define REG_BUCKETS 256
@@ -329,7 +331,13 @@ static void prepare(struct dmaemu_machine *m, struct coherent *c)
 		const struct chunk *ch = &c->chunk[i];
 
 		dmaemu__range_invalidate(m, ch->phys, ch->len);
-		if (c->view == VIEW_LINEAR) {
+		if (c->pages) {
+			/* 6.12's dma_direct_alloc_pages(): memset() through
+			 * the cache, no maintenance: the zeroes are CPU-dirty
+			 * lines until the driver's sync for the device. */
+			dmaemu__mm_zero(m, dmaemu__page_address(ch->page),
+					ch->len);
+		} else if (c->view == VIEW_LINEAR) {
 			dmaemu__mm_zero(m, dmaemu__page_address(ch->page),
 					ch->len);
 			dmaemu__range_clean(m, ch->phys, ch->len);
@@ -505,7 +513,8 @@ static enum view choose_view(struct dmaemu_machine *m, unsigned long attrs)
 }
 
 static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
-			 gfp_t gfp, unsigned long attrs, bool managed)
+			 gfp_t gfp, unsigned long attrs, bool managed,
+			 int pages_dir)
 {
 	struct dmaemu_machine *m =
 		dmaemu__dev_machine_or_report(dev, "dma_alloc_attrs");
@@ -519,14 +528,14 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	if (!m)
 		return NULL;
 	if (!handle || !size || size > (1UL << 40) ||
-	    (attrs & ~DMAEMU__ALL_ATTRS)) {
+	    (attrs & ~DMAEMU__LEVEL_ATTRS(m))) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
 				"dma_alloc_attrs(%s, %zu bytes, attrs %s): %s",
 				dev_name(dev), size,
 				attr_names(attrs, names, sizeof(names)),
 				!handle ? "NULL dma_handle"
 				: !size ? "size 0"
-				: (attrs & ~DMAEMU__ALL_ATTRS)
+				: (attrs & ~DMAEMU__LEVEL_ATTRS(m))
 					? "unknown attribute bits"
 					: "size too large");
 		return NULL;
@@ -564,7 +573,9 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *handle,
 	c->len = PAGE_ALIGN(size);
 	c->attrs = attrs;
 	c->managed = managed;
-	c->view = choose_view(m, attrs);
+	c->view = pages_dir >= 0 ? VIEW_LINEAR : choose_view(m, attrs);
+	c->pages = pages_dir >= 0;
+	c->dir = pages_dir;
 	iommu = m->opt.iommu;
 	/* Scattered pages only where the kernel view can be stitched. */
 	single = iommu && (attrs & DMA_ATTR_ALLOC_SINGLE_PAGES) &&
@@ -662,7 +673,7 @@ void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		      gfp_t flag, unsigned long attrs)
 {
 	DMAEMU__API_CALL(call, "dma_alloc_attrs");
-	return alloc_attrs(dev, size, dma_handle, flag, attrs, false);
+	return alloc_attrs(dev, size, dma_handle, flag, attrs, false, -1);
 }
 
 /*
@@ -739,7 +750,18 @@ static struct coherent *lookup(struct dmaemu_machine *m, struct device *dev,
 		snprintf(why, sizeof(why),
 			 "bus address 0x%" PRIx64 ", allocated at 0x%" PRIx64,
 			 (uint64_t)handle, (uint64_t)c->handle);
-	} else if (c->size != size) {
+	} else if (freeing && c->pages != !strcmp(fn, "dma_free_pages")) {
+		/* 6.12's debug_dma_unmap_page() of a coherent buffer, or
+		 * debug_dma_free_coherent() of dma_alloc_pages() memory. */
+		kind = DMAEMU_REPORT_UNMAP_TYPE_MISMATCH;
+		snprintf(why, sizeof(why),
+			 "allocated by %s(): free it with %s()", c->fn,
+			 c->pages ? (strcmp(c->fn, "dma_alloc_noncoherent")
+					     ? "dma_free_pages"
+					     : "dma_free_noncoherent")
+				  : "dma_free_attrs");
+	} else if (c->pages ? PAGE_ALIGN(c->size) != PAGE_ALIGN(size)
+			    : c->size != size) {
 		if (freeing)
 			kind = DMAEMU_REPORT_UNMAP_SIZE_MISMATCH;
 		snprintf(why, sizeof(why), "size %zu, allocated with %zu", size,
@@ -856,7 +878,8 @@ void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		       gfp_t gfp, unsigned long attrs)
 {
 	DMAEMU__API_CALL(call, "dmam_alloc_attrs");
-	void *cpu_addr = alloc_attrs(dev, size, dma_handle, gfp, attrs, true);
+	void *cpu_addr =
+		alloc_attrs(dev, size, dma_handle, gfp, attrs, true, -1);
 	struct coherent **pp, *c;
 
 	if (!cpu_addr)
@@ -1150,6 +1173,7 @@ int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 			out->phys = c->chunk[0].phys;
 			out->contiguous = c->nchunks == 1;
 			out->view = view_names[c->view];
+			out->pages = c->pages;
 			ret = 0;
 			break;
 		}
@@ -1269,4 +1293,109 @@ unsigned long dmaemu__alloc_release_device(struct device *dev)
 		}
 	}
 	return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Linux 6.12: dma_alloc_pages() and dma_alloc_noncoherent()             */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * dmaemu__dma_alloc_pages() - 6.12's __dma_alloc_pages() (api612.c is the
+ * public side): pages in the device's coherent-mask zone, zeroed through
+ * the cache with no maintenance (dma_direct_alloc_pages()), the CPU's;
+ * with iommu=1 mapped at an IOVA (dma_common_alloc_pages()).  Never
+ * bounced.  The enclosing public call names the allocation.
+ * Return: the linear-map address, or NULL (reported as dma_alloc_attrs()
+ * failures are).
+ */
+void *dmaemu__dma_alloc_pages(struct device *dev, size_t size,
+			      dma_addr_t *handle, int dir, gfp_t gfp)
+{
+	return alloc_attrs(dev, size, handle, gfp, 0, false, dir);
+}
+
+/**
+ * dmaemu__dma_free_pages() - 6.12's dma_free_pages(): the allocation at
+ * linear-map address @cpu_addr, with its size (page-aligned, as 6.12
+ * compares it), handle and direction; anything else is reported and
+ * nothing is freed, but another direction, which is reported
+ * (unmap-direction-mismatch) and freed, as debug_dma_unmap_page() does.
+ */
+void dmaemu__dma_free_pages(struct device *dev, size_t size, void *cpu_addr,
+			    dma_addr_t handle, int dir)
+{
+	const struct dmaemu__call *call = dmaemu__call_current();
+	const char *fn = call && call->fn ? call->fn : "dma_free_pages";
+	struct dmaemu_machine *m = dmaemu__dev_machine_or_report(dev, fn);
+	struct coherent *c;
+
+	if (!m || !cpu_addr)
+		return;
+	c = lookup(m, dev, "dma_free_pages", cpu_addr, handle, size, 0, NULL);
+	if (!c)
+		return;
+	if (c->dir != dir)
+		dmaemu__reportf(m, DMAEMU_REPORT_UNMAP_DIRECTION_MISMATCH,
+				c->chunk[0].phys, size,
+				"%s(%s, %zu bytes, dma 0x%" PRIx64
+				"): direction %d, allocated by %s() with %d",
+				fn, dev_name(dev), size, (uint64_t)handle, dir,
+				c->fn, c->dir);
+	dmaemu__trace(m, DMAEMU__TRACE_ALLOC, "dma_free",
+		      "dev=%s len=%zu dma=0x%" PRIx64, dev_name(dev), size,
+		      (uint64_t)handle);
+	release(c);
+}
+
+/**
+ * dmaemu__dma_mmap_pages() - 6.12's dma_mmap_pages(): @vma becomes a
+ * cacheable user view of the dma_alloc_pages() memory at @cpu_addr
+ * (remap_pfn_range() with the vma's own, cacheable, protection): the
+ * kernel's view itself, as both go through one physically tagged cache.
+ * Return: 0, -ENXIO when @vma does not fit, -EINVAL.
+ */
+int dmaemu__dma_mmap_pages(struct device *dev, struct vm_area_struct *vma,
+			   size_t size, void *cpu_addr)
+{
+	struct dmaemu_machine *m =
+		dmaemu__dev_machine_or_report(dev, "dma_mmap_pages");
+	struct dmaemu__alloc_info info;
+	struct dmaemu_vma *map;
+	unsigned long count;
+
+	if (!m)
+		return -EINVAL;
+	if (!vma || vma->dmaemu || vma->vm_end <= vma->vm_start ||
+	    ((vma->vm_end - vma->vm_start) & ~PAGE_MASK) ||
+	    dmaemu__alloc_find(dev, cpu_addr, 0, 1, &info) ||
+	    info.cpu_addr != cpu_addr || !info.pages) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
+				"dma_mmap_pages(%s, %zu bytes, %p): %s",
+				dev_name(dev), size, cpu_addr,
+				!vma	      ? "NULL vma"
+				: vma->dmaemu ? "the vma is already mapped"
+				: vma->vm_end <= vma->vm_start ||
+						((vma->vm_end - vma->vm_start) &
+						 ~PAGE_MASK)
+					? "the vma is empty or not whole pages"
+					: "not the first page of a live "
+					  "dma_alloc_pages() allocation of "
+					  "this device");
+		return -EINVAL;
+	}
+	count = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	if (vma->vm_pgoff >= count || vma_pages(vma) > count - vma->vm_pgoff)
+		return -ENXIO;
+	map = dmaemu__calloc(1, sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	map->addr = (uint8_t *)cpu_addr + (vma->vm_pgoff << PAGE_SHIFT);
+	map->len = vma_pages(vma) << PAGE_SHIFT;
+	map->alias = true;
+	map->orig_start = vma->vm_start;
+	vma->dmaemu = map;
+	vma->vm_start = (unsigned long)map->addr;
+	vma->vm_end = vma->vm_start + map->len;
+	vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	return 0;
 }

@@ -97,6 +97,49 @@ void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, struct device *dev,
 	}
 }
 
+/* kmalloc_size_roundup() with ARCH_KMALLOC_MINALIGN 8: the caches 8, 16,
+ * 32, 64, 96, 128, 192, then powers of two. */
+static size_t kmalloc_roundup(size_t size)
+{
+	static const size_t small[] = {8, 16, 32, 64, 96, 128, 192};
+	size_t r = 256;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(small) / sizeof(small[0]); i++)
+		if (size <= small[i])
+			return small[i];
+	while (r < size)
+		r <<= 1;
+	return r;
+}
+
+/**
+ * dmaemu__dma_kmalloc_needs_bounce() - must a streaming map of @size bytes
+ * in direction @dir be bounced through swiotlb on @m?
+ *
+ * Linux 6.5's dma_kmalloc_needs_bounce() (include/linux/dma-map-ops.h),
+ * with CONFIG_DMA_BOUNCE_UNALIGNED_KMALLOC, which arm64 selects: since
+ * kmalloc() aligns only to ARCH_KMALLOC_MINALIGN (8), a mapping of a
+ * non-coherent device that is not DMA_TO_DEVICE (dma_kmalloc_safe()) and
+ * whose size is below 2 * ARCH_DMA_MINALIGN and does not round up to a
+ * kmalloc size aligned to dma_get_cache_alignment()
+ * (dma_kmalloc_size_aligned()) may share a cache line with another
+ * object, and is bounced.  As in 6.12, the size decides, not where the
+ * buffer comes from.  Only at kernel=6.12 on arm64.
+ */
+bool dmaemu__dma_kmalloc_needs_bounce(struct dmaemu_machine *m, size_t size,
+				      int dir)
+{
+	size_t align = m->opt.dma_minalign;
+
+	if (!m->opt.k612 || m->opt.profile != DMAEMU__PROFILE_ARM64 ||
+	    dir == DMAEMU__DIR_TO_DEVICE)
+		return false;
+	if (size >= 2 * align)
+		return false;
+	return kmalloc_roundup(size) % align != 0;
+}
+
 /**
  * dmaemu__arch_sync_for_cpu() - cache maintenance before the CPU takes
  * [@phys, @phys + @size) back (unmap, sync_for_cpu).

@@ -40,6 +40,13 @@ struct scatterlist;
 #define DMAEMU__DIR_FROM_DEVICE 2
 #define DMAEMU__DIR_NONE 3
 
+/* Every DMA_ATTR_* bit of Linux 6.12: 4.14's without WRITE_BARRIER and
+ * NON_CONSISTENT. */
+#define DMAEMU__ATTRS_612 (DMAEMU__ALL_ATTRS & ~(1UL << 0) & ~(1UL << 3))
+/* The attribute bits of @m's API level. */
+#define DMAEMU__LEVEL_ATTRS(m) \
+	((m)->opt.k612 ? DMAEMU__ATTRS_612 : DMAEMU__ALL_ATTRS)
+
 /* Every DMA_ATTR_* bit of Linux 4.14 (where <linux/dma-mapping.h> is in). */
 #define DMAEMU__ALL_ATTRS                                          \
 	(DMA_ATTR_WRITE_BARRIER | DMA_ATTR_WEAK_ORDERING |         \
@@ -86,6 +93,8 @@ struct dmaemu__dma_backend {
  *   x86:   nothing (devices snoop).
  * arch.c.
  */
+bool dmaemu__dma_kmalloc_needs_bounce(struct dmaemu_machine *m, size_t size,
+				      int dir);
 void dmaemu__arch_sync_for_device(struct dmaemu_machine *m, struct device *dev,
 				  uint64_t phys, size_t size, int dir);
 void dmaemu__arch_sync_for_cpu(struct dmaemu_machine *m, struct device *dev,
@@ -526,6 +535,7 @@ struct dmaemu__alloc_info {
 	uint64_t phys;
 	bool contiguous;
 	const char *view;
+	bool pages; /* dma_alloc_pages() memory (kernel=6.12) */
 };
 
 /*
@@ -541,6 +551,17 @@ int dmaemu__alloc_find(struct device *dev, const void *vaddr, dma_addr_t addr,
 		       size_t size, struct dmaemu__alloc_info *out);
 bool dmaemu__alloc_device_busy(struct device *dev);
 unsigned long dmaemu__alloc_release_device(struct device *dev);
+/* alloc.c: Linux 6.12's dma_alloc_pages() family (api612.c). */
+struct vm_area_struct;
+void *dmaemu__dma_alloc_pages(struct device *dev, size_t size,
+			      dma_addr_t *handle, int dir, unsigned int gfp);
+void dmaemu__dma_free_pages(struct device *dev, size_t size, void *cpu_addr,
+			    dma_addr_t handle, int dir);
+int dmaemu__dma_mmap_pages(struct device *dev, struct vm_area_struct *vma,
+			   size_t size, void *cpu_addr);
+/* mapping.c: enter a public call of the 6.12 level (api612.c). */
+struct dmaemu_machine *dmaemu__api612_enter(struct device *dev, const char *fn,
+					    int dir, unsigned long attrs);
 /* alloc.c: copies of up to @max live allocations of @dev; how many live. */
 size_t dmaemu__alloc_list(struct device *dev, struct dmaemu__alloc_info *out,
 			  size_t max);

@@ -4,6 +4,7 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/dma/dma.h \
 	lib/dma/backend.h \
 	lib/dma/alloc.c \
+	lib/dma/api612.c \
 	lib/dma/arch.c \
 	lib/dma/direct.c \
 	lib/dma/iommu.c \

@@ -119,10 +119,30 @@ static struct dmaemu_machine *api_enter(struct device *dev, const char *fn,
 			fn, dev_name(dev), dir, dir_name(dir));
 		return NULL;
 	}
-	if (attrs & ~DMAEMU__ALL_ATTRS) {
+	if (attrs & ~DMAEMU__LEVEL_ATTRS(m)) {
 		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
 				"%s(%s): unknown attribute bits %#lx", fn,
-				dev_name(dev), attrs & ~DMAEMU__ALL_ATTRS);
+				dev_name(dev), attrs & ~DMAEMU__LEVEL_ATTRS(m));
+		return NULL;
+	}
+	return m;
+}
+
+/**
+ * dmaemu__api612_enter() - api_enter() for a call Linux brought after
+ * 4.14: on a kernel=4.14 machine it is a bad-argument report (a program
+ * the headers did not stop, declaring the call itself) and NULL.
+ */
+struct dmaemu_machine *dmaemu__api612_enter(struct device *dev, const char *fn,
+					    int dir, unsigned long attrs)
+{
+	struct dmaemu_machine *m = api_enter(dev, fn, dir, attrs);
+
+	if (m && !m->opt.k612) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(%s): not in Linux 4.14's DMA API (the "
+				"machine is kernel=4.14; kernel=6.12 has it)",
+				fn, dev_name(dev));
 		return NULL;
 	}
 	return m;
@@ -138,6 +158,14 @@ static bool needs_bounce(struct dmaemu_machine *m, struct device *dev,
 	       bus + size - 1 > *dev->dma_mask;
 }
 
+/* needs_bounce(), or the 6.5 arm64 rule for small buffers (arch.c). */
+static bool must_bounce(struct dmaemu_machine *m, struct device *dev,
+			uint64_t phys, size_t size, int dir)
+{
+	return needs_bounce(m, dev, phys, size) ||
+	       dmaemu__dma_kmalloc_needs_bounce(m, size, dir);
+}
+
 /*
  * Step 2: the backend of a mapping, the one place that names backends.
  * @bounce: some of the memory needs bouncing (needs_bounce()); MMIO never
@@ -151,6 +179,23 @@ static const struct dmaemu__dma_ops *choose_ops(struct dmaemu_machine *m,
 	if (bounce)
 		return &dmaemu__swiotlb_ops;
 	return &dmaemu__direct_ops;
+}
+
+/*
+ * The backend of dma_map_resource(): choose_ops(), but for x86 with the
+ * IOMMU at kernel=4.14, whose intel_dma_ops have no map_resource (4.14's
+ * dma_map_resource() then returns the physical address): the direct ops,
+ * which have none either.  6.12 maps it through dma-iommu
+ * (iommu_dma_map_resource()) as arm64's and arm's IOMMU ops already did in
+ * 4.14.
+ */
+static const struct dmaemu__dma_ops *choose_resource_ops(
+	struct dmaemu_machine *m)
+{
+	if (m->opt.iommu && m->opt.profile == DMAEMU__PROFILE_X86 &&
+	    !m->opt.k612)
+		return &dmaemu__direct_ops;
+	return choose_ops(m, false);
 }
 
 /* A device needs a DMA mask to map anything (Linux: dma_capable()). */
@@ -326,7 +371,7 @@ static __attribute__((noinline)) void check_overlap_lines(
 		if (!(b >> DMAEMU__OWN_HOLD_SHIFT) || (b & DMAEMU__OWN_READ_OK))
 			continue;
 		if (!dmaemu__owner_find(m, p, p + line, &o) ||
-		    o.dir == DMAEMU__DIR_TO_DEVICE)
+		    o.dir == DMAEMU__DIR_TO_DEVICE || o.kmalloc_bounced)
 			continue;
 		dmaemu__reportf(
 			m, DMAEMU_REPORT_OVERLAPPING_MAPPINGS, p, line,
@@ -351,8 +396,11 @@ static inline void check_overlap(struct dmaemu_machine *m, struct device *dev,
 				 uint64_t phys, size_t size, int dir,
 				 unsigned long attrs, const char *fn)
 {
+	/* 6.12 (arm64): a map bounced for dma_kmalloc_needs_bounce() has
+	 * the device write a slot, never the shared line. */
 	if (dir == DMAEMU__DIR_TO_DEVICE || (attrs & DMA_ATTR_SKIP_CPU_SYNC) ||
-	    !size)
+	    !size ||
+	    (!m->opt.iommu && dmaemu__dma_kmalloc_needs_bounce(m, size, dir)))
 		return;
 	check_overlap_lines(m, dev, phys, size, dir, attrs, fn);
 }
@@ -477,7 +525,7 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 	map = dmaemu__mapping_new(0);
 	if (!map)
 		return DMA_MAPPING_ERROR;
-	ops = choose_ops(m, needs_bounce(m, dev, phys, size));
+	ops = choose_ops(m, must_bounce(m, dev, phys, size, dir));
 	maint_start();
 	dma = ops->map(m, dev, phys, size, dir, attrs);
 	if (dma == DMA_MAPPING_ERROR) {
@@ -502,9 +550,14 @@ static dma_addr_t map_phys(struct dmaemu_machine *m, struct device *dev,
 			      type == DMAEMU__MAP_SINGLE ? "dma_map_single"
 							 : "dma_map_page",
 			      "dev=%s dir=%s phys=0x%" PRIx64 " dma=0x%" PRIx64
-			      " len=%zu attrs=0x%lx backend=%s",
+			      " len=%zu attrs=0x%lx backend=%s%s",
 			      dev_name(dev), dir_name(dir), phys, (uint64_t)dma,
-			      size, attrs, ops->id.name);
+			      size, attrs, ops->id.name,
+			      map->bytes_bounced &&
+					      dmaemu__dma_kmalloc_needs_bounce(
+						      m, size, dir)
+				      ? " bounce=dma_kmalloc_needs_bounce"
+				      : "");
 	trace_owner(m, dev, dma, size, dir, id, "device");
 	return dma;
 }
@@ -1088,7 +1141,7 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		head->ents[i].len = sg->length;
 		/* One entry that must bounce sends the list to a backend
 		 * that bounces (it maps the others directly). */
-		bounce |= needs_bounce(m, dev, phys, sg->length);
+		bounce |= must_bounce(m, dev, phys, sg->length, dir);
 	}
 	ops = choose_ops(m, bounce);
 
@@ -1418,7 +1471,7 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys,
 	/* MMIO is never bounced.  Without the op the bus address is the
 	 * physical one, dma_offset or not, as Linux 4.14's
 	 * dma_map_resource() has it when the ops have no map_resource. */
-	ops = choose_ops(m, false);
+	ops = choose_resource_ops(m);
 	dma = ops->map_resource
 		      ? ops->map_resource(m, dev, phys, size, dir, attrs)
 		      : phys;
@@ -1499,14 +1552,20 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
  * Also tells the checker that the driver looked (CONFIG_DMA_API_DEBUG
  * reports mappings whose error was never checked).
  *
- * Return: nonzero for DMA_MAPPING_ERROR.
+ * Return: for DMA_MAPPING_ERROR 1 on a kernel=4.14 machine (the
+ * comparison 4.14's dma-direct and swiotlb ops make) and -ENOMEM on a
+ * kernel=6.12 one (6.12's dma_mapping_error()); 0 otherwise.
  */
 int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
 {
 	DMAEMU__API_CALL(call, "dma_mapping_error");
-	if (api_enter(dev, call.fn, -1, 0) && dma_addr != DMA_MAPPING_ERROR)
+	struct dmaemu_machine *m = api_enter(dev, call.fn, -1, 0);
+
+	if (m && dma_addr != DMA_MAPPING_ERROR)
 		dmaemu__mapping_checked(dev, dma_addr);
-	return dma_addr == DMA_MAPPING_ERROR;
+	if (dma_addr != DMA_MAPPING_ERROR)
+		return 0;
+	return m && m->opt.k612 ? -ENOMEM : 1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1527,7 +1586,8 @@ static bool sync_allocation(struct dmaemu_machine *m, struct device *dev,
 
 	if (dmaemu__alloc_find(dev, NULL, addr, size ? size : 1, &info))
 		return false;
-	if (!(info.attrs & DMA_ATTR_NON_CONSISTENT) || !info.contiguous)
+	if (!(info.attrs & DMA_ATTR_NON_CONSISTENT || info.pages) ||
+	    !info.contiguous)
 		return true; /* coherent memory: nothing to do */
 	phys = info.phys + (addr - info.handle);
 	if (for_device)
@@ -1732,6 +1792,15 @@ void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 	m = api_enter(dev, fn, (int)dir, 0);
 	if (!m)
 		return;
+	if (m->opt.k612) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, size,
+				"%s(%s): removed in Linux 5.10, not in the "
+				"machine's kernel=6.12: sync the handle of a "
+				"dma_alloc_noncoherent() buffer with "
+				"dma_sync_single_for_device()/_for_cpu()",
+				fn, dev_name(dev));
+		return;
+	}
 	if (dmaemu__alloc_find(dev, vaddr, 0, size ? size : 1, &info) ||
 	    !(info.attrs & DMA_ATTR_NON_CONSISTENT) || !info.contiguous) {
 		dmaemu__reportf(

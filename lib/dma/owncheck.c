@@ -60,6 +60,7 @@ static void fill_info(struct dmaemu__owner_info *o,
 	snprintf(o->device, sizeof(o->device), "%s", dev);
 	o->backend = map->ops ? map->ops->name : "?";
 	o->bounced = map->ops && !strcmp(map->ops->name, "swiotlb");
+	o->kmalloc_bounced = false;
 	o->made_caller = map->caller;
 	o->made_fn = map->fn;
 	o->made_at[0] = '\0';
@@ -97,6 +98,8 @@ bool dmaemu__owncheck_find(struct dmaemu_machine *m, uint64_t phys,
 	if (start == UINT64_MAX)
 		return false;
 	fill_info(out, &best, name, blo, bhi);
+	out->kmalloc_bounced = out->bounced && dmaemu__dma_kmalloc_needs_bounce(
+						       m, best.size, best.dir);
 	return true;
 }
 

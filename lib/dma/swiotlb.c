@@ -689,7 +689,10 @@ static uint64_t bounce_map(struct dmaemu_machine *m, struct device *dev,
 				    used, total);
 		return INVALID_PHYS;
 	}
-	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC) && to_dev(dir)) {
+	/* 6.12's swiotlb_tbl_map_single() copies for every direction, with
+	 * or without SKIP_CPU_SYNC, so that a device's partial write leaves
+	 * the rest of the buffer as it was. */
+	if (m->opt.k612 || (!(attrs & DMA_ATTR_SKIP_CPU_SYNC) && to_dev(dir))) {
 		bounce(m, tlb, phys, size);
 		count_bounce(m, dev, size);
 	} else if (to_dev(dir)) {
@@ -793,8 +796,10 @@ static dma_addr_t swiotlb_map(struct dmaemu_machine *m, struct device *dev,
 {
 	uint64_t tlb;
 
-	/* As swiotlb_map_page(): bounce only when it has to. */
-	if (!m->opt.swiotlb_force && capable(dev, phys_to_bus(m, phys), size)) {
+	/* As swiotlb_map_page(): bounce only when it has to (6.12's
+	 * dma_direct_map_page() also for dma_kmalloc_needs_bounce()). */
+	if (!m->opt.swiotlb_force && capable(dev, phys_to_bus(m, phys), size) &&
+	    !dmaemu__dma_kmalloc_needs_bounce(m, size, dir)) {
 		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 			dmaemu__arch_sync_for_device(m, dev, phys, size, dir);
 		return phys_to_bus(m, phys);
@@ -902,7 +907,8 @@ static int swiotlb_map_sg(struct dmaemu_machine *m, struct device *dev,
 		uint64_t phys = sg_phys(sg), dev_phys = phys;
 
 		if (m->opt.swiotlb_force ||
-		    !capable(dev, phys_to_bus(m, phys), sg->length)) {
+		    !capable(dev, phys_to_bus(m, phys), sg->length) ||
+		    dmaemu__dma_kmalloc_needs_bounce(m, sg->length, dir)) {
 			dev_phys = bounce_map(m, dev, phys, sg->length, dir,
 					      attrs);
 			if (dev_phys == INVALID_PHYS) {

@@ -282,6 +282,9 @@ struct dmaemu__owner_info {
 	char device[64];
 	const char *backend;
 	bool bounced;
+	/* bounced only by Linux 6.5's arm64 rule for small buffers
+	 * (dmaemu__dma_kmalloc_needs_bounce()): the line is still shared */
+	bool kmalloc_bounced;
 	/* Where the mapping was made: formatted (symbolized) only when a
 	 * report prints it, by dmaemu__owner_made_at(). */
 	const void *made_caller;

@@ -164,8 +164,9 @@ static bool object_of_phys(struct dmaemu_machine *m, uint64_t phys,
 int dmaemu__slab_init(struct dmaemu_machine *m)
 {
 	struct dmaemu__slab *sl;
-	unsigned int align =
-		m->opt.dma_minalign ? m->opt.dma_minalign : m->opt.cache_line;
+	unsigned int align = m->opt.kmalloc_minalign ? m->opt.kmalloc_minalign
+			     : m->opt.dma_minalign   ? m->opt.dma_minalign
+						     : m->opt.cache_line;
 	unsigned int i, n = 0;
 	int d, ret;
 

@@ -508,6 +508,148 @@ static void e_dma_cache_sync(void)
 	REP(dma_cache_sync(dev, NULL, BIG, DMA_TO_DEVICE));
 }
 
+/*
+ * DMA: the calls of the Linux 6.12 level.  This suite is built at 4.14,
+ * where <linux/dma-mapping.h> makes each name a compile error; a program
+ * that declares them itself reaches the library, which refuses each on a
+ * kernel=4.14 machine with a report (and on any machine for a NULL
+ * device).
+ */
+#undef dma_alloc_noncoherent
+#undef dma_free_noncoherent
+#undef dma_alloc_pages
+#undef dma_free_pages
+#undef dma_mmap_pages
+#undef dma_alloc_noncontiguous
+#undef dma_free_noncontiguous
+#undef dma_vmap_noncontiguous
+#undef dma_vunmap_noncontiguous
+#undef dma_mmap_noncontiguous
+#undef dma_map_sgtable
+#undef dma_unmap_sgtable
+#undef dma_sync_sgtable_for_cpu
+#undef dma_sync_sgtable_for_device
+#undef dma_need_sync
+#undef dma_max_mapping_size
+#undef dma_opt_mapping_size
+void *dma_alloc_noncoherent(struct device *dev, size_t size,
+			    dma_addr_t *dma_handle, enum dma_data_direction dir,
+			    gfp_t gfp);
+void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,
+			  dma_addr_t dma_handle, enum dma_data_direction dir);
+struct page *dma_alloc_pages(struct device *dev, size_t size,
+			     dma_addr_t *dma_handle,
+			     enum dma_data_direction dir, gfp_t gfp);
+void dma_free_pages(struct device *dev, size_t size, struct page *page,
+		    dma_addr_t dma_handle, enum dma_data_direction dir);
+int dma_mmap_pages(struct device *dev, struct vm_area_struct *vma, size_t size,
+		   struct page *page);
+struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
+					 enum dma_data_direction dir, gfp_t gfp,
+					 unsigned long attrs);
+void dma_free_noncontiguous(struct device *dev, size_t size,
+			    struct sg_table *sgt, enum dma_data_direction dir);
+void *dma_vmap_noncontiguous(struct device *dev, size_t size,
+			     struct sg_table *sgt);
+void dma_vunmap_noncontiguous(struct device *dev, void *vaddr);
+int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma,
+			   size_t size, struct sg_table *sgt);
+int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
+		    enum dma_data_direction dir, unsigned long attrs);
+void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
+		       enum dma_data_direction dir, unsigned long attrs);
+void dma_sync_sgtable_for_cpu(struct device *dev, struct sg_table *sgt,
+			      enum dma_data_direction dir);
+void dma_sync_sgtable_for_device(struct device *dev, struct sg_table *sgt,
+				 enum dma_data_direction dir);
+bool dma_need_sync(struct device *dev, dma_addr_t dma_addr);
+size_t dma_max_mapping_size(struct device *dev);
+size_t dma_opt_mapping_size(struct device *dev);
+
+static void e_dma_alloc_noncoherent(void)
+{
+	dma_addr_t h;
+
+	REP(RET(dma_alloc_noncoherent(NULL, 64, &h, DMA_TO_DEVICE, GFP_KERNEL),
+		NULL));
+	REP(RET(dma_alloc_noncoherent(dev, 64, &h, DMA_TO_DEVICE, GFP_KERNEL),
+		NULL));
+}
+static void e_dma_free_noncoherent(void)
+{
+	REP(dma_free_noncoherent(NULL, 64, host, 0, DMA_TO_DEVICE));
+	REP(dma_free_noncoherent(dev, 64, host, 0, DMA_TO_DEVICE));
+}
+static void e_dma_alloc_pages(void)
+{
+	dma_addr_t h;
+
+	REP(RET(dma_alloc_pages(dev, BIG, &h, DMA_NONE, GFP_KERNEL), NULL));
+	REP(RET(dma_alloc_pages(dev, 64, &h, DMA_TO_DEVICE, GFP_KERNEL), NULL));
+}
+static void e_dma_free_pages(void)
+{
+	REP(dma_free_pages(dev, 64, NULL, 0, DMA_TO_DEVICE));
+}
+static void e_dma_mmap_pages(void)
+{
+	struct vm_area_struct vma = {.vm_end = 4096};
+
+	REP(RET(dma_mmap_pages(dev, &vma, 64, NULL), -EINVAL));
+	REP(RET(dma_mmap_pages(NULL, NULL, 64, NULL), -EINVAL));
+}
+static void e_dma_alloc_noncontiguous(void)
+{
+	REP(RET(dma_alloc_noncontiguous(dev, 64, DMA_TO_DEVICE, GFP_KERNEL, 0),
+		NULL));
+}
+static void e_dma_free_noncontiguous(void)
+{
+	REP(dma_free_noncontiguous(dev, 64, NULL, DMA_TO_DEVICE));
+}
+static void e_dma_vmap_noncontiguous(void)
+{
+	REP(RET(dma_vmap_noncontiguous(dev, 64, NULL), NULL));
+}
+static void e_dma_vunmap_noncontiguous(void)
+{
+	REP(dma_vunmap_noncontiguous(dev, host));
+}
+static void e_dma_mmap_noncontiguous(void)
+{
+	REP(RET(dma_mmap_noncontiguous(dev, NULL, 64, NULL), -EINVAL));
+}
+static void e_dma_map_sgtable(void)
+{
+	REP(RET(dma_map_sgtable(dev, NULL, DMA_TO_DEVICE, 0), -EINVAL));
+	REP(RET(dma_map_sgtable(NULL, NULL, DMA_TO_DEVICE, 0), -EINVAL));
+}
+static void e_dma_unmap_sgtable(void)
+{
+	REP(dma_unmap_sgtable(dev, NULL, DMA_TO_DEVICE, 0));
+}
+static void e_dma_sync_sgtable_for_cpu(void)
+{
+	REP(dma_sync_sgtable_for_cpu(dev, NULL, DMA_FROM_DEVICE));
+}
+static void e_dma_sync_sgtable_for_device(void)
+{
+	REP(dma_sync_sgtable_for_device(dev, NULL, DMA_TO_DEVICE));
+}
+static void e_dma_need_sync(void)
+{
+	REP(RET(dma_need_sync(dev, 0), true));
+	REP(RET(dma_need_sync(NULL, 0), true));
+}
+static void e_dma_max_mapping_size(void)
+{
+	REP(RET(dma_max_mapping_size(dev), SIZE_MAX));
+}
+static void e_dma_opt_mapping_size(void)
+{
+	REP(RET(dma_opt_mapping_size(dev), SIZE_MAX));
+}
+
 /* DMA: masks and parameters */
 static void e_dma_set_mask(void)
 {
@@ -2363,6 +2505,23 @@ static const struct entry table[] = {
 	E(dma_mmap_attrs),
 	E(dma_get_sgtable_attrs),
 	E(dma_cache_sync),
+	E(dma_alloc_noncoherent),
+	E(dma_free_noncoherent),
+	E(dma_alloc_pages),
+	E(dma_free_pages),
+	E(dma_mmap_pages),
+	E(dma_alloc_noncontiguous),
+	E(dma_free_noncontiguous),
+	E(dma_vmap_noncontiguous),
+	E(dma_vunmap_noncontiguous),
+	E(dma_mmap_noncontiguous),
+	E(dma_map_sgtable),
+	E(dma_unmap_sgtable),
+	E(dma_sync_sgtable_for_cpu),
+	E(dma_sync_sgtable_for_device),
+	E(dma_need_sync),
+	E(dma_max_mapping_size),
+	E(dma_opt_mapping_size),
 	E(dma_set_mask),
 	E(dma_set_coherent_mask),
 	E(dma_set_mask_and_coherent),

@@ -474,6 +474,40 @@ START_TEST(test_store_dirties_evicted)
 }
 END_TEST
 
+/*
+ * dma_map_resource() with the IOMMU: 4.14's intel_dma_ops (x86) have no
+ * map_resource, so the bus address is the physical one; arm64's
+ * iommu_dma_ops and arm's arm_iommu ops map it at an IOVA.
+ */
+START_TEST(test_map_resource_iommu)
+{
+	static const char *const opts[] = {
+		"profile=arm:iommu=1:log_path=/dev/null",
+		"profile=arm64:iommu=1:log_path=/dev/null",
+		"profile=x86:iommu=1:log_path=/dev/null",
+	};
+	struct dmaemu_machine *x = dmaemu_machine_create(opts[_i]);
+	struct dmaemu_device *d;
+	struct device *xd;
+	dma_addr_t dma;
+
+	ck_assert_ptr_nonnull(x);
+	d = dmaemu_device_create(x, "dev0", NULL, NULL);
+	ck_assert_ptr_nonnull(d);
+	xd = dmaemu_device_to_dev(d);
+	dma = dma_map_resource(xd, 0x20000000, 4096, DMA_BIDIRECTIONAL, 0);
+	ck_assert(!dma_mapping_error(xd, dma));
+	if (_i == X86)
+		ck_assert_uint_eq(dma, 0x20000000);
+	else
+		ck_assert_uint_ne(dma, 0x20000000);
+	dma_unmap_resource(xd, dma, 4096, DMA_BIDIRECTIONAL, 0);
+	ck_assert_uint_eq(dmaemu_report_count(x, NULL), 0);
+	dmaemu_device_destroy(d);
+	dmaemu_machine_destroy(x);
+}
+END_TEST
+
 /* map_policy: its default, its spelling, arm64 only. */
 START_TEST(test_map_policy_option)
 {
@@ -518,6 +552,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_store_dirties, 0, 2 * (X86 + 1));
 	tcase_add_test(tc, test_store_dirties_evicted);
 	tcase_add_test(tc, test_map_resource_offset);
+	tcase_add_loop_test(tc, test_map_resource_iommu, ARM, X86 + 1);
 	tcase_add_test(tc, test_map_policy_option);
 	suite_add_tcase(s, tc);
 	return check_run(s);

@@ -2,8 +2,9 @@
 # cocci.sh - the semantic patches in cocci/ rewrite the removed APIs.
 #
 # Each tests/cocci/NAME.c holds call sites shaped like those of the 4.14
-# removals; spatch must turn it into exactly tests/cocci/NAME.res, and a
-# second run over the result must change nothing.
+# removals (and of the 5.10 one: DMA_ATTR_NON_CONSISTENT and
+# dma_cache_sync()); spatch must turn it into exactly tests/cocci/NAME.res,
+# and a second run over the result must change nothing.
 . "$top_srcdir/tests/runner/tap.sh"
 
 [ -n "$SPATCH" ] && command -v "$SPATCH" >/dev/null 2>&1 ||
@@ -17,9 +18,14 @@ run() { # run COCCI INPUT OUTPUT
 		"$2" -o "$3" >"$tmp/log" 2>&1
 }
 
-for pair in gfp_temporary:gfp_temporary dma_alloc_noncoherent:noncoherent; do
+for pair in gfp_temporary:gfp_temporary dma_alloc_noncoherent:noncoherent \
+	dma_noncoherent_510:noncoherent_510; do
 	cocci=${pair%%:*}
 	name=${pair#*:}
+	case $name in
+	noncoherent_510) removed='DMA_ATTR_NON_CONSISTENT\|dma_cache_sync(' ;;
+	*) removed='GFP_TEMPORARY\|_noncoherent(' ;;
+	esac
 	in="$top_srcdir/tests/cocci/$name.c"
 	want="$top_srcdir/tests/cocci/$name.res"
 	if run "$cocci" "$in" "$tmp/$name.out" &&
@@ -39,8 +45,7 @@ for pair in gfp_temporary:gfp_temporary dma_alloc_noncoherent:noncoherent; do
 	else
 		not_ok "$cocci.cocci leaves converted code alone"
 	fi
-	if grep -v '^/\*' "$tmp/$name.out" |
-		grep -q 'GFP_TEMPORARY\|_noncoherent('; then
+	if grep -v '^/\*' "$tmp/$name.out" | grep -q "$removed"; then
 		not_ok "no removed API left in $name.c"
 	else
 		ok "no removed API left in $name.c"

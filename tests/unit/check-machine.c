@@ -854,6 +854,63 @@ START_TEST(test_long_report)
 }
 END_TEST
 
+/*
+ * kernel=: 4.14 by default; 6.12 makes Linux 6.12's arm64 map (always a
+ * clean: map_policy=5.19) the arm64 default, and refuses map_policy=4.14
+ * there; other profiles keep their maintenance.
+ */
+static struct dmaemu__options m_opt;
+
+START_TEST(test_kernel_level)
+{
+	struct dmaemu_machine *m;
+	char err[512];
+	FILE *f;
+
+	m = dmaemu_machine_create(NULL);
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "kernel", "4.14");
+	expect_option(m, "map_policy", "4.14");
+	ck_assert(!m->opt.map_clean);
+	dmaemu_machine_destroy(m);
+	m = dmaemu_machine_create("kernel=6.12");
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "kernel", "6.12");
+	expect_option(m, "map_policy", "5.19");
+	ck_assert(m->opt.map_clean);
+	dmaemu_machine_destroy(m);
+	m = dmaemu_machine_create("kernel=6.12:map_policy=5.19");
+	ck_assert_ptr_nonnull(m);
+	dmaemu_machine_destroy(m);
+	m = dmaemu_machine_create("kernel=6.12:profile=arm");
+	ck_assert_ptr_nonnull(m);
+	expect_option(m, "map_policy", "4.14");
+	dmaemu_machine_destroy(m);
+	m = dmaemu_machine_create("kernel=6.12:profile=x86");
+	ck_assert_ptr_nonnull(m);
+	dmaemu_machine_destroy(m);
+
+	/* map_policy=4.14 is not 6.12's arm64; kernel=5.10 is no level. */
+	f = freopen("/dev/null", "w", stderr);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_null(
+		dmaemu_machine_create("kernel=6.12:map_policy=4.14"));
+	ck_assert_ptr_null(dmaemu_machine_create("kernel=5.10"));
+	ck_assert_int_eq(dmaemu__options_build(&m_opt, NULL,
+					       "kernel=6.12:map_policy=4.14",
+					       NULL, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_str_eq(err, "options: bad value '4.14' for 'map_policy' "
+			      "(kernel=6.12's arm64 map always cleans: "
+			      "map_policy=4.14 needs kernel=4.14)");
+	ck_assert_int_eq(dmaemu__options_build(&m_opt, NULL, "kernel=5.10",
+					       NULL, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_str_eq(err, "options: bad value '5.10' for 'kernel' "
+			      "(expected 4.14 or 6.12)");
+}
+END_TEST
+
 static Suite *machine_suite(void)
 {
 	Suite *s = suite_create("machine");
@@ -863,6 +920,7 @@ static Suite *machine_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_every_key);
+	tcase_add_test(tc, test_kernel_level);
 	tcase_add_test(tc, test_bool_spellings);
 	tcase_add_test(tc, test_profile_defaults);
 	tcase_add_loop_test(tc, test_bad_values, 0,

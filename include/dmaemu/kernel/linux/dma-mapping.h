@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * <linux/dma-mapping.h> - the DMA-mapping API at the level of Linux 4.14.
+ * <linux/dma-mapping.h> - the DMA-mapping API at the level of Linux 4.14,
+ * or of Linux 6.12 with DMAEMU_KERNEL=612 (<dmaemu/level.h>).
  *
  * On the emulated machine these calls behave as on a non-coherent board
  * (profiles arm and arm64) or a coherent one (x86): a missing or wrong
@@ -16,6 +17,7 @@
 #define DMAEMU_KERNEL_LINUX_DMA_MAPPING_H
 
 #include <dmaemu/ktypes.h>
+#include <dmaemu/level.h>
 #include <linux/device.h>
 #include <linux/dma-direction.h>
 #include <linux/gfp.h>
@@ -30,12 +32,26 @@ struct vm_area_struct;
 
 /*
  * DMA attributes (see the seed document DMA-attributes.txt and
- * docs/dma-api.md for what each does here).  Bit values are Linux 4.14's.
+ * docs/dma-api.md for what each does here).  Bit values are Linux 4.14's,
+ * and 6.12 kept them; 6.12 has no WRITE_BARRIER (removed in 5.5) and no
+ * NON_CONSISTENT (removed in 5.10): at that level each is a compile error
+ * naming what replaced it.
  */
+#if DMAEMU_KERNEL == 612
+/* clang-format off */
+#define DMA_ATTR_WRITE_BARRIER \
+	(_Pragma("GCC error \"DMA_ATTR_WRITE_BARRIER was removed in Linux 5.5: order the device's writes with the hardware's own means (nothing replaces it in the DMA API)\"") \
+	 0UL)
+#define DMA_ATTR_NON_CONSISTENT \
+	(_Pragma("GCC error \"DMA_ATTR_NON_CONSISTENT was removed in Linux 5.10: use dma_alloc_noncoherent(dev, size, handle, dir, gfp) and dma_sync_single_for_device()/dma_sync_single_for_cpu() on its handle\"") \
+	 0UL)
+/* clang-format on */
+#else
 #define DMA_ATTR_WRITE_BARRIER (1UL << 0)
+#define DMA_ATTR_NON_CONSISTENT (1UL << 3)
+#endif
 #define DMA_ATTR_WEAK_ORDERING (1UL << 1)
 #define DMA_ATTR_WRITE_COMBINE (1UL << 2)
-#define DMA_ATTR_NON_CONSISTENT (1UL << 3)
 #define DMA_ATTR_NO_KERNEL_MAPPING (1UL << 4)
 #define DMA_ATTR_SKIP_CPU_SYNC (1UL << 5)
 #define DMA_ATTR_FORCE_CONTIGUOUS (1UL << 6)
@@ -85,8 +101,16 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 #define dma_alloc_coherent(dev, size, dma_handle, flag) \
 	dma_alloc_attrs((dev), (size), (dma_handle), (flag), 0)
 
+#if DMAEMU_KERNEL == 612
+/* clang-format off */
+#define dma_zalloc_coherent(...) \
+	(_Pragma("GCC error \"dma_zalloc_coherent() was removed in Linux 5.0: use dma_alloc_coherent(), which zeroes\"") \
+	 (void *)0)
+/* clang-format on */
+#else
 #define dma_zalloc_coherent(dev, size, dma_handle, flag) \
 	dma_alloc_attrs((dev), (size), (dma_handle), (flag) | __GFP_ZERO, 0)
+#endif
 
 #define dma_free_coherent(dev, size, cpu_addr, dma_handle) \
 	dma_free_attrs((dev), (size), (cpu_addr), (dma_handle), 0)
@@ -202,6 +226,13 @@ void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nelems,
 void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
 			    int nelems, enum dma_data_direction dir);
 
+#if DMAEMU_KERNEL == 612
+/* clang-format off */
+#define dma_cache_sync(...) \
+	(_Pragma("GCC error \"dma_cache_sync() was removed in Linux 5.10: allocate with dma_alloc_noncoherent() and use dma_sync_single_for_device()/dma_sync_single_for_cpu() on its handle\"") \
+	 (void)0)
+/* clang-format on */
+#else
 /**
  * dma_cache_sync() - cache maintenance for a NON_CONSISTENT allocation:
  * clean for DMA_TO_DEVICE, invalidate for DMA_FROM_DEVICE, both for
@@ -209,6 +240,7 @@ void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
  */
 void dma_cache_sync(struct device *dev, void *vaddr, size_t size,
 		    enum dma_data_direction dir);
+#endif
 
 /* ---- masks and limits ---------------------------------------------------- */
 
@@ -234,6 +266,109 @@ int dma_set_seg_boundary(struct device *dev, unsigned long mask);
 #define dma_unmap_len(PTR, LEN_NAME) ((PTR)->LEN_NAME)
 #define dma_unmap_len_set(PTR, LEN_NAME, VAL) (((PTR)->LEN_NAME) = (VAL))
 
+#if DMAEMU_KERNEL == 612
+/* ---- Linux 6.12: the calls 4.14 does not have --------------------------- */
+
+/**
+ * dma_alloc_pages() - allocate pages the CPU reaches through the cache
+ * (Linux 5.10's contract, 6.12's __dma_alloc_pages() and
+ * dma_direct_alloc_pages()): zeroed through the cache with no cache
+ * maintenance, owned by the CPU; hand them to @dev with
+ * dma_sync_single_for_device(dev, *dma_handle, size, @dir) and back with
+ * dma_sync_single_for_cpu().  The DMA debugging layer records them as a
+ * page mapping in @dir, as 6.12's debug_dma_map_page() call there does.
+ * Return: the first page, or NULL (out of memory, a bad argument).
+ */
+struct page *dma_alloc_pages(struct device *dev, size_t size,
+			     dma_addr_t *dma_handle,
+			     enum dma_data_direction dir, gfp_t gfp);
+void dma_free_pages(struct device *dev, size_t size, struct page *page,
+		    dma_addr_t dma_handle, enum dma_data_direction dir);
+/**
+ * dma_mmap_pages() - a cacheable user view of dma_alloc_pages() memory.
+ * Return: 0, -ENXIO when @vma does not fit the buffer, -EINVAL.
+ */
+int dma_mmap_pages(struct device *dev, struct vm_area_struct *vma, size_t size,
+		   struct page *page);
+
+/**
+ * dma_alloc_noncoherent() - dma_alloc_pages(), as a kernel address (6.12's
+ * static inline over it).
+ */
+void *dma_alloc_noncoherent(struct device *dev, size_t size,
+			    dma_addr_t *dma_handle, enum dma_data_direction dir,
+			    gfp_t gfp);
+void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,
+			  dma_addr_t dma_handle, enum dma_data_direction dir);
+
+/**
+ * dma_alloc_noncontiguous() - non-coherent memory described by a scatter
+ * table; without an IOMMU that provides it, one contiguous dma_alloc_pages()
+ * chunk in a one-entry table (6.12's alloc_single_sgt()).  The table is
+ * mapped (sgt->nents set); sync it with dma_sync_sgtable_for_*().
+ * Return: the table, or NULL.
+ */
+struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
+					 enum dma_data_direction dir, gfp_t gfp,
+					 unsigned long attrs);
+void dma_free_noncontiguous(struct device *dev, size_t size,
+			    struct sg_table *sgt, enum dma_data_direction dir);
+void *dma_vmap_noncontiguous(struct device *dev, size_t size,
+			     struct sg_table *sgt);
+void dma_vunmap_noncontiguous(struct device *dev, void *vaddr);
+int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma,
+			   size_t size, struct sg_table *sgt);
+
+/**
+ * dma_map_sgtable() - dma_map_sg_attrs() of @sgt's orig_nents entries,
+ * the count of DMA segments stored in sgt->nents.
+ * Return: 0, or -EINVAL (bad argument), -ENOMEM (no bounce or IOVA space),
+ * -EIO (anything else), as 6.12's __dma_map_sg_attrs() does.
+ */
+int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
+		    enum dma_data_direction dir, unsigned long attrs);
+void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
+		       enum dma_data_direction dir, unsigned long attrs);
+void dma_sync_sgtable_for_cpu(struct device *dev, struct sg_table *sgt,
+			      enum dma_data_direction dir);
+void dma_sync_sgtable_for_device(struct device *dev, struct sg_table *sgt,
+				 enum dma_data_direction dir);
+
+/**
+ * dma_need_sync() - must the driver call the dma_sync_*() functions for
+ * the streaming mapping @dma_addr?  (6.12's dma_direct_need_sync(): not on
+ * a coherent device unless the mapping was bounced.)
+ */
+bool dma_need_sync(struct device *dev, dma_addr_t dma_addr);
+/** dma_max_mapping_size() - the largest streaming mapping @dev can get. */
+size_t dma_max_mapping_size(struct device *dev);
+/** dma_opt_mapping_size() - the largest mapping that stays fast. */
+size_t dma_opt_mapping_size(struct device *dev);
+
+/*
+ * dma_alloc_noncoherent() before 5.10 was another API (gone in 4.14): the
+ * four-argument form is an error naming both.
+ */
+/* clang-format off */
+#define DMAEMU__NC_CAT_(a, b) a##b
+#define DMAEMU__NC_CAT(a, b) DMAEMU__NC_CAT_(a, b)
+#define DMAEMU__NC_PICK_(a1, a2, a3, a4, a5, a6, a7, a8, a9, n, ...) n
+#define DMAEMU__NC_FORM(...) \
+	DMAEMU__NC_PICK_(__VA_ARGS__, 413, 413, 413, 413, 510, 413, 413, 413, 413, 413)
+#define dma_alloc_noncoherent(...) \
+	DMAEMU__NC_CAT(DMAEMU__ALLOC_NC_, DMAEMU__NC_FORM(__VA_ARGS__))(__VA_ARGS__)
+#define dma_free_noncoherent(...) \
+	DMAEMU__NC_CAT(DMAEMU__FREE_NC_, DMAEMU__NC_FORM(__VA_ARGS__))(__VA_ARGS__)
+#define DMAEMU__ALLOC_NC_510(d, s, h, r, g) (dma_alloc_noncoherent)(d, s, h, r, g)
+#define DMAEMU__FREE_NC_510(d, s, v, h, r) (dma_free_noncoherent)(d, s, v, h, r)
+#define DMAEMU__ALLOC_NC_413(...) \
+	(_Pragma("GCC error \"dma_alloc_noncoherent(dev, size, handle, gfp) is the API Linux 4.14 removed: in 6.12 it is dma_alloc_noncoherent(dev, size, handle, dir, gfp)\"") \
+	 (void *)0)
+#define DMAEMU__FREE_NC_413(...) \
+	(_Pragma("GCC error \"dma_free_noncoherent(dev, size, vaddr, handle) is the API Linux 4.14 removed: in 6.12 it is dma_free_noncoherent(dev, size, vaddr, handle, dir)\"") \
+	 (void)0)
+/* clang-format on */
+#else
 /*
  * dma_alloc_noncoherent() and dma_free_noncoherent() were removed in Linux
  * 4.14: dma_alloc_attrs() with DMA_ATTR_NON_CONSISTENT does the same, and
@@ -268,6 +403,60 @@ int dma_set_seg_boundary(struct device *dev, unsigned long mask);
 	(_Pragma("GCC error \"dma_free_noncoherent(dev, size, vaddr, handle, dir) is the Linux 5.10 API, not in 4.14: use dma_free_attrs(dev, size, vaddr, handle, DMA_ATTR_NON_CONSISTENT)\"") \
 	 (void)0)
 /* clang-format on */
+
+/*
+ * The calls Linux brought after 4.14 (they exist with DMAEMU_KERNEL=612):
+ * each is a compile error naming the release that brought it and what
+ * 4.14 offers instead.
+ */
+/* clang-format off */
+#define dma_map_sgtable(...) \
+	(_Pragma("GCC error \"dma_map_sgtable() is the Linux 5.8 API, not in 4.14: use dma_map_sg(dev, sgt->sgl, sgt->orig_nents, dir) and keep its result in sgt->nents\"") \
+	 0)
+#define dma_unmap_sgtable(...) \
+	(_Pragma("GCC error \"dma_unmap_sgtable() is the Linux 5.8 API, not in 4.14: use dma_unmap_sg(dev, sgt->sgl, sgt->orig_nents, dir)\"") \
+	 (void)0)
+#define dma_sync_sgtable_for_cpu(...) \
+	(_Pragma("GCC error \"dma_sync_sgtable_for_cpu() is the Linux 5.8 API, not in 4.14: use dma_sync_sg_for_cpu(dev, sgt->sgl, sgt->orig_nents, dir)\"") \
+	 (void)0)
+#define dma_sync_sgtable_for_device(...) \
+	(_Pragma("GCC error \"dma_sync_sgtable_for_device() is the Linux 5.8 API, not in 4.14: use dma_sync_sg_for_device(dev, sgt->sgl, sgt->orig_nents, dir)\"") \
+	 (void)0)
+#define dma_need_sync(...) \
+	(_Pragma("GCC error \"dma_need_sync() is the Linux 5.8 API, not in 4.14: call the dma_sync_*() functions unconditionally\"") \
+	 0)
+#define dma_max_mapping_size(...) \
+	(_Pragma("GCC error \"dma_max_mapping_size() is the Linux 5.1 API, not in 4.14\"") \
+	 (size_t)0)
+#define dma_opt_mapping_size(...) \
+	(_Pragma("GCC error \"dma_opt_mapping_size() is the Linux 6.0 API, not in 4.14\"") \
+	 (size_t)0)
+#define dma_alloc_pages(...) \
+	(_Pragma("GCC error \"dma_alloc_pages() is the Linux 5.10 API, not in 4.14: use dma_alloc_attrs(..., DMA_ATTR_NON_CONSISTENT)\"") \
+	 (struct page *)0)
+#define dma_free_pages(...) \
+	(_Pragma("GCC error \"dma_free_pages() is the Linux 5.10 API, not in 4.14: use dma_free_attrs(..., DMA_ATTR_NON_CONSISTENT)\"") \
+	 (void)0)
+#define dma_mmap_pages(...) \
+	(_Pragma("GCC error \"dma_mmap_pages() is the Linux 5.10 API, not in 4.14: use dma_mmap_attrs()\"") \
+	 0)
+#define dma_alloc_noncontiguous(...) \
+	(_Pragma("GCC error \"dma_alloc_noncontiguous() is the Linux 5.13 API, not in 4.14: use dma_alloc_attrs() and dma_get_sgtable_attrs()\"") \
+	 (struct sg_table *)0)
+#define dma_free_noncontiguous(...) \
+	(_Pragma("GCC error \"dma_free_noncontiguous() is the Linux 5.13 API, not in 4.14\"") \
+	 (void)0)
+#define dma_vmap_noncontiguous(...) \
+	(_Pragma("GCC error \"dma_vmap_noncontiguous() is the Linux 5.13 API, not in 4.14\"") \
+	 (void *)0)
+#define dma_vunmap_noncontiguous(...) \
+	(_Pragma("GCC error \"dma_vunmap_noncontiguous() is the Linux 5.13 API, not in 4.14\"") \
+	 (void)0)
+#define dma_mmap_noncontiguous(...) \
+	(_Pragma("GCC error \"dma_mmap_noncontiguous() is the Linux 5.13 API, not in 4.14\"") \
+	 0)
+/* clang-format on */
+#endif
 
 #ifdef __cplusplus
 }

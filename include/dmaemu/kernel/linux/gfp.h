@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <dmaemu/level.h>
 #include <linux/err.h>
 #include <linux/mm_types.h>
 #include <linux/mmzone.h>
@@ -117,7 +118,7 @@ typedef unsigned int gfp_t;
 /*
  * GFP_TEMPORARY (GFP_KERNEL | __GFP_RECLAIMABLE until 4.13) was removed in
  * Linux 4.14 because nobody could say what "temporary" meant.  Any use is
- * a compile error naming the replacement; cocci/gfp_temporary.cocci makes
+ * a compile error naming the replacement, at both API levels (4.14, 6.12); cocci/gfp_temporary.cocci makes
  * the change treewide.  The pragma fires while preprocessing, so it works
  * at any optimisation level, at file scope and inside other macros, with
  * GCC and Clang alike.

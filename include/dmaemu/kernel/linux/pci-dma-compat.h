@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * <linux/pci-dma-compat.h> - the PCI names of the DMA API that Linux 4.14
- * still provides (most PCI drivers of that time use them).
+ * still provides (most PCI drivers of that time use them); gone in 6.12.
  *
  * Each is its dma_* call on &hwdev->dev (NULL for a NULL @hwdev, which is
  * a bad-argument report here: there is no fallback device), with the
@@ -14,6 +14,7 @@
 #ifndef DMAEMU_KERNEL_LINUX_PCI_DMA_COMPAT_H
 #define DMAEMU_KERNEL_LINUX_PCI_DMA_COMPAT_H
 
+#include <dmaemu/level.h>
 #include <linux/dma-mapping.h>
 #include <linux/pci.h>
 
@@ -21,6 +22,64 @@
 extern "C" {
 #endif
 
+#if DMAEMU_KERNEL == 612
+/*
+ * Linux 5.18 removed this header and every name in it: drivers call the
+ * dma_* functions on &pdev->dev.  Included on its own it is an error; the
+ * names <linux/pci.h> used to bring are errors naming the replacement.
+ */
+#ifndef DMAEMU__PCI_H_INCLUDES_COMPAT
+#error "<linux/pci-dma-compat.h> was removed in Linux 5.18: use the dma_* calls of <linux/dma-mapping.h> on &pdev->dev"
+#endif
+/* clang-format off */
+#define PCI_DMA_BIDIRECTIONAL \
+	(_Pragma("GCC error \"PCI_DMA_BIDIRECTIONAL was removed in Linux 5.18: use DMA_BIDIRECTIONAL\"") 0)
+#define PCI_DMA_TODEVICE \
+	(_Pragma("GCC error \"PCI_DMA_TODEVICE was removed in Linux 5.18: use DMA_TO_DEVICE\"") 0)
+#define PCI_DMA_FROMDEVICE \
+	(_Pragma("GCC error \"PCI_DMA_FROMDEVICE was removed in Linux 5.18: use DMA_FROM_DEVICE\"") 0)
+#define PCI_DMA_NONE \
+	(_Pragma("GCC error \"PCI_DMA_NONE was removed in Linux 5.18: use DMA_NONE\"") 0)
+#define pci_dma_supported(...) \
+	(_Pragma("GCC error \"pci_dma_supported() was removed in Linux 5.18: use dma_supported(&pdev->dev, mask)\"") 0)
+#define pci_alloc_consistent(...) \
+	(_Pragma("GCC error \"pci_alloc_consistent() was removed in Linux 5.18: use dma_alloc_coherent(&pdev->dev, size, handle, GFP_ATOMIC)\"") 0)
+#define pci_zalloc_consistent(...) \
+	(_Pragma("GCC error \"pci_zalloc_consistent() was removed in Linux 5.18: use dma_alloc_coherent(&pdev->dev, size, handle, GFP_ATOMIC)\"") 0)
+#define pci_free_consistent(...) \
+	(_Pragma("GCC error \"pci_free_consistent() was removed in Linux 5.18: use dma_free_coherent(&pdev->dev, size, vaddr, handle)\"") 0)
+#define pci_map_single(...) \
+	(_Pragma("GCC error \"pci_map_single() was removed in Linux 5.18: use dma_map_single(&pdev->dev, ptr, size, dir)\"") 0)
+#define pci_unmap_single(...) \
+	(_Pragma("GCC error \"pci_unmap_single() was removed in Linux 5.18: use dma_unmap_single(&pdev->dev, addr, size, dir)\"") 0)
+#define pci_map_page(...) \
+	(_Pragma("GCC error \"pci_map_page() was removed in Linux 5.18: use dma_map_page(&pdev->dev, page, offset, size, dir)\"") 0)
+#define pci_unmap_page(...) \
+	(_Pragma("GCC error \"pci_unmap_page() was removed in Linux 5.18: use dma_unmap_page(&pdev->dev, addr, size, dir)\"") 0)
+#define pci_map_sg(...) \
+	(_Pragma("GCC error \"pci_map_sg() was removed in Linux 5.18: use dma_map_sg(&pdev->dev, sg, nents, dir)\"") 0)
+#define pci_unmap_sg(...) \
+	(_Pragma("GCC error \"pci_unmap_sg() was removed in Linux 5.18: use dma_unmap_sg(&pdev->dev, sg, nents, dir)\"") 0)
+#define pci_dma_sync_single_for_cpu(...) \
+	(_Pragma("GCC error \"pci_dma_sync_single_for_cpu() was removed in Linux 5.18: use dma_sync_single_for_cpu(&pdev->dev, handle, size, dir)\"") 0)
+#define pci_dma_sync_single_for_device(...) \
+	(_Pragma("GCC error \"pci_dma_sync_single_for_device() was removed in Linux 5.18: use dma_sync_single_for_device(&pdev->dev, handle, size, dir)\"") 0)
+#define pci_dma_sync_sg_for_cpu(...) \
+	(_Pragma("GCC error \"pci_dma_sync_sg_for_cpu() was removed in Linux 5.18: use dma_sync_sg_for_cpu(&pdev->dev, sg, nents, dir)\"") 0)
+#define pci_dma_sync_sg_for_device(...) \
+	(_Pragma("GCC error \"pci_dma_sync_sg_for_device() was removed in Linux 5.18: use dma_sync_sg_for_device(&pdev->dev, sg, nents, dir)\"") 0)
+#define pci_dma_mapping_error(...) \
+	(_Pragma("GCC error \"pci_dma_mapping_error() was removed in Linux 5.18: use dma_mapping_error(&pdev->dev, addr)\"") 0)
+#define pci_set_dma_mask(...) \
+	(_Pragma("GCC error \"pci_set_dma_mask() was removed in Linux 5.18: use dma_set_mask(&pdev->dev, mask)\"") 0)
+#define pci_set_consistent_dma_mask(...) \
+	(_Pragma("GCC error \"pci_set_consistent_dma_mask() was removed in Linux 5.18: use dma_set_coherent_mask(&pdev->dev, mask)\"") 0)
+#define pci_set_dma_max_seg_size(...) \
+	(_Pragma("GCC error \"pci_set_dma_max_seg_size() was removed in Linux 5.18: use dma_set_max_seg_size(&pdev->dev, size)\"") 0)
+#define pci_set_dma_seg_boundary(...) \
+	(_Pragma("GCC error \"pci_set_dma_seg_boundary() was removed in Linux 5.18: use dma_set_seg_boundary(&pdev->dev, mask)\"") 0)
+/* clang-format on */
+#else
 /* Directions, equal to enum dma_data_direction's. */
 #define PCI_DMA_BIDIRECTIONAL 0
 #define PCI_DMA_TODEVICE 1
@@ -97,6 +156,8 @@ extern "C" {
 
 #define pci_set_dma_seg_boundary(dev, mask) \
 	dma_set_seg_boundary(dmaemu__pci_dma_dev(dev), (mask))
+
+#endif
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,8 @@
  * undo calls succeed and only record the state; config space is not
  * emulated.  The DMA wrappers of 4.14 (pci_alloc_consistent(),
  * pci_map_single(), ...) come from <linux/pci-dma-compat.h>, included
- * here as in the kernel.
+ * here as in the kernel (with DMAEMU_KERNEL=612, where Linux 5.18 removed
+ * them, each is a compile error naming its dma_* replacement).
  */
 #ifndef DMAEMU_KERNEL_LINUX_PCI_H
 #define DMAEMU_KERNEL_LINUX_PCI_H
@@ -245,7 +246,9 @@ static inline void pci_dev_put(struct pci_dev *pdev)
 }
 #endif
 
+#define DMAEMU__PCI_H_INCLUDES_COMPAT
 #include <linux/pci-dma-compat.h>
+#undef DMAEMU__PCI_H_INCLUDES_COMPAT
 
 /* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
 #include <linux/errno.h>
