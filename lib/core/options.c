@@ -126,6 +126,8 @@ enum {
 	K_REPORT_FOLD,
 	K_LOG_STABLE,
 	K_UNMAP_HISTORY,
+	K_IRQ_STORM,
+	K_SCHED_STEP,
 	K_NKEYS
 };
 
@@ -372,6 +374,15 @@ static const struct opt_key keys[K_NKEYS] = {
 			     1U << 20,
 			     0,
 			     {NULL}},
+	[K_IRQ_STORM] =
+		{"irq_storm", OPT_UINT, OFF(irq_storm), 0, 1U << 30, 0, {NULL}},
+	[K_SCHED_STEP] = {"sched_step_ns",
+			  OPT_UINT,
+			  OFF(sched_step_ns),
+			  0,
+			  1000000,
+			  0,
+			  {NULL}},
 };
 
 /* What each key means, one line each: help=1 prints it. */
@@ -428,6 +439,9 @@ static const char *const key_help[K_NKEYS] = {
 	[K_REPORT_FOLD] = "print the first report of a kind at a driver line",
 	[K_LOG_STABLE] = "no PID, no host address: replays compare equal",
 	[K_UNMAP_HISTORY] = "unmaps and frees each device remembers",
+	[K_IRQ_STORM] =
+		"handler runs with the line up before irq-storm (0: off)",
+	[K_SCHED_STEP] = "lockstep: emulated ns a busy scheduling point costs",
 };
 
 static const char *const profile_names[] = {
@@ -1038,6 +1052,8 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->portability_notes = true;
 	o->posted_relaxed = false;
 	o->report_fold = true;
+	o->irq_storm = 100000;
+	o->sched_step_ns = 1000;
 	o->log_stable = false;
 	o->unmap_history = 1024;
 }

@@ -32,8 +32,15 @@
  *               resume makes a lockstep-deadlock report), back to 2
  *            5. else nobody runs until a wake from outside
  *
- * Emulated time of a lockstep machine is s->now: it moves only at step
- * 3, so the same program with the same seed sees the same times.
+ * Emulated time of a lockstep machine is s->now: it jumps at step 3,
+ * and it also moves while contexts stay busy: every scheduling point
+ * (and every wait that is over as it starts) past the first BUSY_FREE
+ * since the machine last had nobody runnable costs sched_step_ns, never
+ * past the nearest deadline (busy_step()).  Hardware does not stop its
+ * clock while a CPU spins or a device works back to back; without this
+ * a context that is always runnable (an interrupt storm, a device timer
+ * re-armed with delay 0) would freeze every timer of the machine.  The
+ * same program with the same seed still sees the same times.
  *
  * The contexts of a thread are found through a small thread-local table
  * of (scheduler id, context): scheduler ids are never reused, so an entry
@@ -55,6 +62,9 @@
 #include "mm/mm.h"
 
 #define TLS_SLOTS 8
+/* Points of a busy stretch that cost no time: a driver's short exchange
+ * with a device between two waits keeps exact times. */
+#define BUSY_FREE 1000
 
 enum ctx_state { CTX_RUNNABLE, CTX_BLOCKED, CTX_DONE };
 
@@ -91,6 +101,8 @@ struct dmaemu__sctx {
  * @rng:      xorshift64* state, from the seed.
  * @now:      emulated time, ns (written under @lock, read atomically).
  * @points:   scheduling points so far; @hash: their fingerprint.
+ * @busy:     points since pick() last found nobody runnable.
+ * @step:     emulated ns a busy point costs (sched_step_ns).
  * @report:   a deadlock to report by the first waiter that resumes.
  */
 struct dmaemu__sched {
@@ -103,6 +115,8 @@ struct dmaemu__sched {
 	uint64_t rng;
 	uint64_t now;
 	uint64_t points, hash;
+	uint64_t busy;
+	uint64_t step;
 	bool report;
 	char blocked[256];
 	dmaemu_sched_trace_fn trace;
@@ -249,6 +263,7 @@ static struct dmaemu__sctx *pick(struct dmaemu__sched *s)
 				if (c->state == CTX_RUNNABLE && !r--)
 					return c;
 		}
+		s->busy = 0; /* nobody runnable: the stretch ends */
 		if (dl != DMAEMU__SCHED_NONE) {
 			__atomic_store_n(&s->now, dl, __ATOMIC_RELAXED);
 			continue;
@@ -257,6 +272,29 @@ static struct dmaemu__sctx *pick(struct dmaemu__sched *s)
 			return NULL;
 		break_deadlock(s);
 	}
+}
+
+/*
+ * One more point of a busy stretch: past BUSY_FREE of them, it moves the
+ * clock by s->step, up to the nearest deadline (a timer fires at its
+ * time, not a step late).
+ */
+static void busy_step(struct dmaemu__sched *s)
+{
+	const struct dmaemu__sctx *c;
+	uint64_t now = s->now, dl = DMAEMU__SCHED_NONE, to;
+
+	if (++s->busy <= BUSY_FREE || !s->step)
+		return;
+	for (c = s->ctx; c; c = c->next)
+		if (c->state == CTX_BLOCKED && c->deadline < dl)
+			dl = c->deadline;
+	to = now + s->step < now ? DMAEMU__SCHED_NONE - 1 : now + s->step;
+	if (dl != DMAEMU__SCHED_NONE && dl > now && dl < to)
+		to = dl;
+	if (dl != DMAEMU__SCHED_NONE && dl <= now)
+		to = now; /* due already: pick() wakes it */
+	__atomic_store_n(&s->now, to, __ATOMIC_RELAXED);
 }
 
 /* Give the turn to the next holder (@me gives it up). */
@@ -575,6 +613,7 @@ void dmaemu__sched_point(struct dmaemu_machine *m, const char *what)
 	s = c->s;
 	dmaemu__lock(&s->lock);
 	trace(s, c, what);
+	busy_step(s);
 	run_next(s, c);
 	wait_turn(s, c);
 	dmaemu__unlock(&s->lock);
@@ -590,6 +629,8 @@ int dmaemu__sched_wait(struct dmaemu__sctx *c, const void *key,
 
 	dmaemu__lock(&s->lock);
 	trace(s, c, what);
+	if (deadline <= s->now)
+		busy_step(s); /* over as it starts: busy, not waiting */
 	c->state = CTX_BLOCKED;
 	c->key = key;
 	c->deadline = deadline;
@@ -688,6 +729,7 @@ int dmaemu__sched_init(struct dmaemu_machine *m)
 		return -ret;
 	}
 	s->m = m;
+	s->step = m->opt.sched_step_ns;
 	/* xorshift needs a non-zero state; mix the seed so 1, 2, 3 differ
 	 * from the first draw on. */
 	s->rng = (m->opt.seed + 1) * 0x9e3779b97f4a7c15ULL;

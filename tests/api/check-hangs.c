@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check-hangs.c - nothing hangs a program silently (docs/scheduling.md,
+ * docs/checkers.md): under sched=lockstep emulated time moves while a
+ * context stays busy, so timers fire during an interrupt storm and while
+ * the network card's generator runs back to back forever; in both
+ * scheduling modes an interrupt storm (a handler that returns
+ * IRQ_HANDLED without acknowledging its device) is an irq-storm report
+ * naming the irq, the handler, the device and the register, and the irq
+ * is disabled so that the program ends; every timed wait of the library
+ * returns on time against a wedged device, and an untimed one against a
+ * silent device ends with a lockstep-deadlock report.
+ *
+ * Each test runs under the runner's timeout (CK_DEFAULT_TIMEOUT): a hang
+ * is a failure.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <dmaemu/device.h>
+#include <dmaemu/devices/nic.h>
+#include <dmaemu/machine.h>
+#include <dmaemu/report.h>
+#include <dmaemu/sync.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/iopoll.h>
+#include <linux/jiffies.h>
+#include <linux/wait_bit.h>
+
+#include "check-run.h"
+
+static const char *const scheds[] = {"threads", "lockstep"};
+
+static struct dmaemu_machine *machine(const char *sched, const char *more)
+{
+	char opts[256];
+	struct dmaemu_machine *m;
+
+	snprintf(opts, sizeof(opts),
+		 "profile=arm64:sched=%s:seed=3:log_path=/dev/null%s%s", sched,
+		 more[0] ? ":" : "", more);
+	m = dmaemu_machine_create(opts);
+	ck_assert_ptr_nonnull(m);
+	return m;
+}
+
+/* The one report of @kind that @m made, in @r. */
+static void the_report(struct dmaemu_machine *m, const char *kind,
+		       struct dmaemu_report *r)
+{
+	unsigned int i, n = 0;
+	struct dmaemu_report x;
+
+	for (i = 0; !dmaemu_report_get(m, i, &x); i++) {
+		if (!strcmp(x.kind_name, kind)) {
+			*r = x;
+			n++;
+		}
+	}
+	ck_assert_uint_eq(n, 1);
+}
+
+/* ---------------------------------------------------------------------- */
+/* A device with a level line: CTRL=1 raises it, STATUS (RW1C) lowers it  */
+/* ---------------------------------------------------------------------- */
+
+#define REG_STATUS 0x0
+#define REG_CTRL 0x4
+
+struct lvl {
+	uint32_t status;
+};
+
+static uint64_t lvl_read(struct dmaemu_device *dev, uint64_t off,
+			 unsigned int size)
+{
+	struct lvl *l = dmaemu_device_priv(dev);
+
+	(void)size;
+	return off == REG_STATUS ? __atomic_load_n(&l->status, __ATOMIC_SEQ_CST)
+				 : 0;
+}
+
+static void lvl_write(struct dmaemu_device *dev, uint64_t off, uint64_t val,
+		      unsigned int size)
+{
+	struct lvl *l = dmaemu_device_priv(dev);
+
+	(void)size;
+	if (off == REG_CTRL && val) {
+		__atomic_store_n(&l->status, 1, __ATOMIC_SEQ_CST);
+		dmaemu_raise_irq(dev, 0);
+	} else if (off == REG_STATUS && (val & 1)) {
+		__atomic_store_n(&l->status, 0, __ATOMIC_SEQ_CST);
+		dmaemu_lower_irq(dev, 0);
+	}
+}
+
+static const struct dmaemu_device_ops lvl_ops = {
+	.mmio_size = 0x10,
+	.mmio_read = lvl_read,
+	.mmio_write = lvl_write,
+	.nr_irqs = 1,
+};
+
+struct drv {
+	void __iomem *regs;
+	int runs;	/* handler runs */
+	int ack_first;	/* acknowledge the first interrupt only */
+	int ack_always; /* the fixed handler */
+};
+
+/* The buggy handler: says IRQ_HANDLED, never writes STATUS. */
+static irqreturn_t storm_irq(int irq, void *arg)
+{
+	struct drv *d = arg;
+
+	(void)irq;
+	if (d->ack_always || (d->ack_first && !d->runs))
+		writel(1, d->regs + REG_STATUS);
+	d->runs++;
+	return IRQ_HANDLED;
+}
+
+static struct dmaemu_device *lvl_dev(struct dmaemu_machine *m, struct lvl *l,
+				     struct drv *d)
+{
+	struct dmaemu_device *dev =
+		dmaemu_device_create(m, "lvl0", &lvl_ops, l);
+
+	ck_assert_ptr_nonnull(dev);
+	d->regs = dmaemu_device_regs(dev);
+	ck_assert_int_eq(request_irq((unsigned int)dmaemu_device_irq(dev, 0),
+				     storm_irq, 0, "lvl", d),
+			 0);
+	return dev;
+}
+
+/* Raise the line and sleep 200 ms: the sleep returns, on time. */
+static void raise_and_sleep(struct drv *d)
+{
+	uint64_t t0;
+
+	writel(1, d->regs + REG_CTRL);
+	t0 = dmaemu_time_ns();
+	msleep(200);
+	ck_assert_uint_ge(dmaemu_time_ns() - t0, 200000000ULL);
+}
+
+/* A handler that never acknowledges: one irq-storm report at the
+ * handler, naming the irq, the device and that no register was
+ * written; the line is disabled and the program goes on. */
+START_TEST(test_storm_reported)
+{
+	struct dmaemu_machine *m = machine(scheds[_i], "irq_storm=3000");
+	struct lvl l = {0};
+	struct drv d = {0};
+	struct dmaemu_device *dev = lvl_dev(m, &l, &d);
+	struct dmaemu_report r;
+	char irq[32];
+
+	raise_and_sleep(&d);
+	the_report(m, "irq-storm", &r);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 1);
+	ck_assert_int_eq(d.runs, 3000); /* disabled at the limit */
+	ck_assert_str_eq(r.device, "lvl0");
+	ck_assert_ptr_nonnull(strstr(r.where, "storm_irq"));
+	ck_assert_ptr_nonnull(strstr(r.where, "check-hangs.c:"));
+	snprintf(irq, sizeof(irq), "irq %d:", dmaemu_device_irq(dev, 0));
+	ck_assert_ptr_nonnull(strstr(r.text, irq));
+	ck_assert_ptr_nonnull(strstr(r.text, "'lvl' ran 3000 times"));
+	ck_assert_ptr_nonnull(strstr(r.text, "line 0 of device lvl0"));
+	ck_assert_ptr_nonnull(
+		strstr(r.text, "no register of lvl0 was written"));
+	free_irq((unsigned int)dmaemu_device_irq(dev, 0), &d);
+	dmaemu_device_destroy(dev);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* The handler acknowledged the first interrupt (writing STATUS lowered
+ * the line), not the next: the report names that register. */
+START_TEST(test_storm_names_register)
+{
+	struct dmaemu_machine *m = machine(scheds[_i], "irq_storm=2000");
+	struct lvl l = {0};
+	struct drv d = {.ack_first = 1};
+	struct dmaemu_device *dev = lvl_dev(m, &l, &d);
+	struct dmaemu_report r;
+
+	writel(1, d.regs + REG_CTRL);
+	while (readl(d.regs + REG_STATUS))
+		msleep(1);
+	raise_and_sleep(&d);
+	the_report(m, "irq-storm", &r);
+	ck_assert_int_eq(d.runs, 2001);
+	ck_assert_ptr_nonnull(strstr(r.where, "storm_irq"));
+	ck_assert_ptr_nonnull(
+		strstr(r.text, "did not write register 0x0 of lvl0, whose "
+			       "write lowered the line before, at storm_irq"));
+	free_irq((unsigned int)dmaemu_device_irq(dev, 0), &d);
+	dmaemu_device_destroy(dev);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* The default limit (100,000 runs, Linux's window) holds too. */
+START_TEST(test_storm_default_limit)
+{
+	struct dmaemu_machine *m = machine(scheds[_i], "");
+	struct lvl l = {0};
+	struct drv d = {0};
+	struct dmaemu_device *dev = lvl_dev(m, &l, &d);
+	struct dmaemu_report r;
+
+	raise_and_sleep(&d);
+	the_report(m, "irq-storm", &r);
+	ck_assert_int_eq(d.runs, 100000);
+	free_irq((unsigned int)dmaemu_device_irq(dev, 0), &d);
+	dmaemu_device_destroy(dev);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* A handler that acknowledges: the line drops each time, no report,
+ * however many interrupts. */
+START_TEST(test_no_storm_when_acked)
+{
+	struct dmaemu_machine *m = machine(scheds[_i], "irq_storm=5");
+	struct lvl l = {0};
+	struct drv d = {.ack_always = 1};
+	struct dmaemu_device *dev = lvl_dev(m, &l, &d);
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		writel(1, d.regs + REG_CTRL);
+		while (readl(d.regs + REG_STATUS))
+			msleep(1);
+	}
+	ck_assert_int_eq(d.runs, 20);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	free_irq((unsigned int)dmaemu_device_irq(dev, 0), &d);
+	dmaemu_device_destroy(dev);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* With the detector off (irq_storm=0), the storm goes on, and lockstep's
+ * clock still moves: a 5 ms sleep returns at 5 ms, then the driver
+ * disables the irq itself. */
+START_TEST(test_time_moves_in_storm)
+{
+	struct dmaemu_machine *m = machine("lockstep", "irq_storm=0");
+	struct lvl l = {0};
+	struct drv d = {0};
+	struct dmaemu_device *dev = lvl_dev(m, &l, &d);
+	DECLARE_COMPLETION_ONSTACK(never);
+	uint64_t t0;
+
+	writel(1, d.regs + REG_CTRL);
+	t0 = dmaemu_time_ns();
+	msleep(5);
+	ck_assert_uint_eq(dmaemu_time_ns() - t0, 5000000ULL);
+	ck_assert_int_gt(d.runs, 1000);
+	ck_assert_uint_eq(wait_for_completion_timeout(&never, 3), 0);
+	/* the storm's points between the two waits cost their steps */
+	ck_assert_uint_ge(dmaemu_time_ns() - t0, 8000000ULL);
+	ck_assert_uint_lt(dmaemu_time_ns() - t0, 8100000ULL);
+	disable_irq((unsigned int)dmaemu_device_irq(dev, 0));
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	free_irq((unsigned int)dmaemu_device_irq(dev, 0), &d);
+	dmaemu_device_destroy(dev);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* A device working back to back forever                                  */
+/* ---------------------------------------------------------------------- */
+
+/* The generator with an endless count and interval 0: a driver's
+ * msleep(200) returns, at 200 ms, and the card has worked meanwhile. */
+START_TEST(test_nic_back_to_back)
+{
+	struct dmaemu_machine *m = machine(scheds[_i], "");
+	struct dmaemu_device *nic = dmaemu_nic_create(m, "nic0");
+	void __iomem *regs;
+	uint64_t t0;
+
+	ck_assert_ptr_nonnull(nic);
+	regs = dmaemu_device_regs(nic);
+	writel(0xffffffff, regs + DMAEMU_NIC_REG_GEN_COUNT);
+	writel(0, regs + DMAEMU_NIC_REG_GEN_INTERVAL);
+	writel(DMAEMU_NIC_GEN_RUN, regs + DMAEMU_NIC_REG_GEN_CTRL);
+	t0 = dmaemu_time_ns();
+	msleep(200);
+	ck_assert_uint_ge(dmaemu_time_ns() - t0, 200000000ULL);
+	if (!strcmp(scheds[_i], "lockstep"))
+		ck_assert_uint_eq(dmaemu_time_ns() - t0, 200000000ULL);
+	ck_assert_uint_gt(readl(regs + DMAEMU_NIC_REG_RX_DROPS), 0);
+	writel(0, regs + DMAEMU_NIC_REG_GEN_CTRL);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	dmaemu_device_destroy(nic);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* Every wait against a wedged device                                     */
+/* ---------------------------------------------------------------------- */
+
+/* A wedged device: its status register never says done, and while
+ * @busy its thread works back to back (a timer re-armed at 0) forever. */
+struct wedged {
+	int busy;
+	unsigned long runs;
+};
+
+static uint64_t wedged_read(struct dmaemu_device *dev, uint64_t off,
+			    unsigned int size)
+{
+	(void)dev;
+	(void)off;
+	(void)size;
+	return 0; /* never done */
+}
+
+static void wedged_write(struct dmaemu_device *dev, uint64_t off, uint64_t val,
+			 unsigned int size)
+{
+	struct wedged *w = dmaemu_device_priv(dev);
+
+	(void)off;
+	(void)val;
+	(void)size;
+	if (w->busy)
+		dmaemu_device_timer_arm(dev, 0);
+}
+
+static void wedged_run(struct dmaemu_device *dev, unsigned int events)
+{
+	struct wedged *w = dmaemu_device_priv(dev);
+
+	(void)events;
+	__atomic_add_fetch(&w->runs, 1, __ATOMIC_RELAXED);
+	if (w->busy && !dmaemu_device_stopping(dev))
+		dmaemu_device_timer_arm(dev, 0);
+}
+
+static const struct dmaemu_device_ops wedged_ops = {
+	.mmio_size = 0x10,
+	.mmio_read = wedged_read,
+	.mmio_write = wedged_write,
+	.run = wedged_run,
+	.nr_irqs = 1,
+};
+
+static DECLARE_WAIT_QUEUE_HEAD(wq);
+
+static irqreturn_t quiet_irq(int irq, void *arg)
+{
+	(void)irq;
+	(void)arg;
+	return IRQ_HANDLED;
+}
+
+/* Elapsed emulated ms of a wait that asked for @ms: on time. */
+static void on_time(uint64_t t0, unsigned int ms)
+{
+	uint64_t dt = dmaemu_time_ns() - t0;
+
+	ck_assert_uint_ge(dt, (uint64_t)ms * 1000000ULL);
+}
+
+static void timed_waits(struct dmaemu_machine *m, struct dmaemu_device *dev)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	void __iomem *regs = dmaemu_device_regs(dev);
+	uint64_t t0;
+	u32 v;
+	int cond = 0;
+
+	t0 = dmaemu_time_ns();
+	ck_assert_uint_eq(wait_for_completion_timeout(&done, 10), 0);
+	on_time(t0, 10);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(wait_for_completion_interruptible_timeout(&done, 10),
+			 0);
+	on_time(t0, 10);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(wait_event_timeout(wq, READ_ONCE(cond), 10), 0);
+	on_time(t0, 10);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(
+		wait_event_interruptible_timeout(wq, READ_ONCE(cond), 10), 0);
+	on_time(t0, 10);
+	t0 = dmaemu_time_ns();
+	msleep(10);
+	on_time(t0, 10);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(readl_poll_timeout(regs, v, v == 1, 100, 10000),
+			 -ETIMEDOUT);
+	on_time(t0, 10);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(readl_poll_timeout(regs, v, v == 1, 0, 10000),
+			 -ETIMEDOUT);
+	on_time(t0, 10);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(readl_poll_timeout_atomic(regs, v, v == 1, 0, 10000),
+			 -ETIMEDOUT);
+	on_time(t0, 10);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+}
+
+/* Every timed wait against a device that works forever returns on
+ * time; so do synchronize_irq() and device destroy (which wait for
+ * handlers and runs that end). */
+START_TEST(test_timed_waits_busy_device)
+{
+	struct dmaemu_machine *m = machine(scheds[_i], "");
+	struct wedged w = {.busy = 1};
+	struct dmaemu_device *dev =
+		dmaemu_device_create(m, "wedged0", &wedged_ops, &w);
+	unsigned int irq;
+
+	ck_assert_ptr_nonnull(dev);
+	irq = (unsigned int)dmaemu_device_irq(dev, 0);
+	ck_assert_int_eq(request_irq(irq, quiet_irq, 0, "wedged", &w), 0);
+	writel(1, dmaemu_device_regs(dev)); /* starts working */
+	timed_waits(m, dev);
+	ck_assert_uint_gt(__atomic_load_n(&w.runs, __ATOMIC_RELAXED), 1);
+	synchronize_irq(irq);
+	free_irq(irq, &w);
+	dmaemu_device_destroy(dev);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* Untimed waits on a silent device under lockstep end with a
+ * lockstep-deadlock report each, and return. */
+START_TEST(test_untimed_waits_silent_device)
+{
+	struct dmaemu_machine *m = machine("lockstep", "");
+	struct wedged w = {0};
+	struct dmaemu_device *dev =
+		dmaemu_device_create(m, "wedged0", &wedged_ops, &w);
+	DECLARE_COMPLETION_ONSTACK(done);
+	int cond = 0;
+
+	ck_assert_ptr_nonnull(dev);
+	timed_waits(m, dev);
+	wait_for_completion(&done);
+	ck_assert_uint_eq(dmaemu_report_count(m, "lockstep-deadlock"), 1);
+	ck_assert_int_eq(wait_for_completion_interruptible(&done), 0);
+	ck_assert_uint_eq(dmaemu_report_count(m, "lockstep-deadlock"), 2);
+	wait_event(wq, READ_ONCE(cond));
+	ck_assert_uint_eq(dmaemu_report_count(m, "lockstep-deadlock"), 3);
+	ck_assert_int_eq(wait_event_interruptible(wq, READ_ONCE(cond)), 0);
+	ck_assert_uint_eq(dmaemu_report_count(m, "lockstep-deadlock"), 4);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 4);
+	dmaemu_device_destroy(dev);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("hangs");
+	TCase *tc = tcase_create("hangs");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_storm_reported, 0, 2);
+	tcase_add_loop_test(tc, test_storm_names_register, 0, 2);
+	tcase_add_loop_test(tc, test_storm_default_limit, 0, 2);
+	tcase_add_loop_test(tc, test_no_storm_when_acked, 0, 2);
+	tcase_add_test(tc, test_time_moves_in_storm);
+	tcase_add_loop_test(tc, test_nic_back_to_back, 0, 2);
+	tcase_add_loop_test(tc, test_timed_waits_busy_device, 0, 2);
+	tcase_add_test(tc, test_untimed_waits_silent_device);
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}
