@@ -71,7 +71,8 @@ struct dmaemu_machine;
 	X(KERNEL_WARNING, "kernel-warning")                                 \
 	X(KERNEL_BUG, "kernel-bug")                                         \
 	X(SHARED_LINE_STORE, "shared-line-store")                           \
-	X(IRQ_STORM, "irq-storm")
+	X(IRQ_STORM, "irq-storm")                                           \
+	X(HUNG_WAIT, "hung-wait")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,

@@ -178,15 +178,27 @@ static void kick(pthread_cond_t *cond, const void *key)
 
 /*
  * Wait on @cond (ic->lock held) until kicked.  A lockstep context (@c)
- * waits in the scheduler on @key, with ic->lock dropped.
- * Return: 0, or -EDEADLK (lockstep deadlock).
+ * waits in the scheduler on @key, with ic->lock dropped.  A wait that is
+ * not an idle one ends after hang_timeout_ms with a hung-wait report
+ * (a DMAEMU__SCHED_KEEP one goes on: the caller waits again).
+ * Return: 0, or -EDEADLK (lockstep deadlock, hung wait).
  */
 static int ic_sleep(struct dmaemu__irqc *ic, struct dmaemu__sctx *c,
 		    pthread_cond_t *cond, const void *key, unsigned int flags,
 		    const char *what)
 {
+	struct timespec ts;
 	int ret;
 
+	if (!c && !(flags & DMAEMU__SCHED_IDLE) &&
+	    dmaemu__hang_deadline(ic->m, &ts)) {
+		if (pthread_cond_timedwait(cond, &ic->lock, &ts) != ETIMEDOUT)
+			return 0;
+		dmaemu__unlock(&ic->lock);
+		dmaemu__hang_report(ic->m, what, flags & DMAEMU__SCHED_KEEP);
+		dmaemu__lock(&ic->lock);
+		return flags & DMAEMU__SCHED_KEEP ? 0 : -EDEADLK;
+	}
 	if (!c) {
 		pthread_cond_wait(cond, &ic->lock);
 		return 0;
@@ -556,7 +568,7 @@ int dmaemu__irq_init(struct dmaemu_machine *m)
 	ret = cond_init_monotonic(&ic->cond);
 	if (ret)
 		goto out_mutex;
-	ret = pthread_cond_init(&ic->sync, NULL);
+	ret = cond_init_monotonic(&ic->sync);
 	if (ret)
 		goto out_cond;
 	dmaemu__vg_atomic(&m->irqs_off, sizeof(m->irqs_off));
@@ -701,9 +713,10 @@ static const char *remove_action(struct dmaemu__irq_desc *desc)
 	const char *name = ac->name;
 
 	desc->action = NULL;
+	/* The action is freed next: a hung handler is waited for. */
 	while (desc->inprogress)
-		if (ic_sleep(ic, dmaemu__sched_self(ic->m), &ic->sync, ic, 0,
-			     "free_irq()"))
+		if (ic_sleep(ic, dmaemu__sched_self(ic->m), &ic->sync, ic,
+			     DMAEMU__SCHED_KEEP, "free_irq()"))
 			break;
 	desc->oneshot = false;
 	desc->depth = 0;
@@ -990,6 +1003,7 @@ static void wait_handlers(struct dmaemu__irq_desc *desc, const char *fn)
 
 void synchronize_irq(unsigned int irq)
 {
+	DMAEMU__API_CALL(call, "synchronize_irq");
 	struct dmaemu__irq_desc *desc;
 
 	dmaemu_might_sleep("synchronize_irq()");
@@ -1014,6 +1028,7 @@ void disable_irq_nosync(unsigned int irq)
 
 void disable_irq(unsigned int irq)
 {
+	DMAEMU__API_CALL(call, "disable_irq");
 	struct dmaemu__irq_desc *desc;
 
 	dmaemu_might_sleep("disable_irq()");

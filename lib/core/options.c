@@ -128,6 +128,7 @@ enum {
 	K_UNMAP_HISTORY,
 	K_IRQ_STORM,
 	K_SCHED_STEP,
+	K_HANG_TIMEOUT,
 	K_NKEYS
 };
 
@@ -383,6 +384,13 @@ static const struct opt_key keys[K_NKEYS] = {
 			  1000000,
 			  0,
 			  {NULL}},
+	[K_HANG_TIMEOUT] = {"hang_timeout_ms",
+			    OPT_UINT,
+			    OFF(hang_timeout_ms),
+			    0,
+			    86400000,
+			    0,
+			    {NULL}},
 };
 
 /* What each key means, one line each: help=1 prints it. */
@@ -442,6 +450,8 @@ static const char *const key_help[K_NKEYS] = {
 	[K_IRQ_STORM] =
 		"handler runs with the line up before irq-storm (0: off)",
 	[K_SCHED_STEP] = "lockstep: emulated ns a busy scheduling point costs",
+	[K_HANG_TIMEOUT] =
+		"an untimed wait longer than this is hung-wait (0: off)",
 };
 
 static const char *const profile_names[] = {
@@ -1054,6 +1064,7 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->report_fold = true;
 	o->irq_storm = 100000;
 	o->sched_step_ns = 1000;
+	o->hang_timeout_ms = 120000;
 	o->log_stable = false;
 	o->unmap_history = 1024;
 }

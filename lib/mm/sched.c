@@ -32,6 +32,13 @@
  *               resume makes a lockstep-deadlock report), back to 2
  *            5. else nobody runs until a wake from outside
  *
+ *   An untimed wait that is not an idle wait also has a hang deadline
+ *   (hang_timeout_ms of emulated time, @hang_at): it is no deadline for
+ *   step 3 (the clock never jumps to it, so a deadlock is still step 4),
+ *   but the busy clock can pass it, and then the wait ends with a
+ *   hung-wait report (a context always runnable keeps the machine from
+ *   ever deadlocking, and the wait would never end).
+ *
  * Emulated time of a lockstep machine is s->now: it jumps at step 3,
  * and it also moves while contexts stay busy: every scheduling point
  * (and every wait that is over as it starts) past the first BUSY_FREE
@@ -56,6 +63,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <dmaemu/sched.h>
 
@@ -65,6 +73,8 @@
 /* Points of a busy stretch that cost no time: a driver's short exchange
  * with a device between two waits keeps exact times. */
 #define BUSY_FREE 1000
+/* c->result of a wait whose hang deadline passed (never returned). */
+#define HUNG (-ETIME)
 
 enum ctx_state { CTX_RUNNABLE, CTX_BLOCKED, CTX_DONE };
 
@@ -77,6 +87,8 @@ enum ctx_state { CTX_RUNNABLE, CTX_BLOCKED, CTX_DONE };
  * @idle:     the wait is a wait for work: not part of a deadlock.
  * @result:   how the last wait ended (0, -ETIMEDOUT, -EDEADLK).
  * @what:     the last wait, for the deadlock report.
+ * @hang_at:  emulated ns when an untimed wait is hung (DMAEMU__SCHED_NONE).
+ * @since:    when the wait began.
  */
 struct dmaemu__sctx {
 	struct dmaemu__sched *s;
@@ -89,6 +101,7 @@ struct dmaemu__sctx {
 	bool idle;
 	int result;
 	const char *what;
+	uint64_t hang_at, since;
 	struct dmaemu__sctx *next;
 };
 
@@ -117,6 +130,7 @@ struct dmaemu__sched {
 	uint64_t points, hash;
 	uint64_t busy;
 	uint64_t step;
+	uint64_t hang_ns; /* hang_timeout_ms, in ns (0: off) */
 	bool report;
 	char blocked[256];
 	dmaemu_sched_trace_fn trace;
@@ -249,6 +263,9 @@ static struct dmaemu__sctx *pick(struct dmaemu__sched *s)
 		for (c = s->ctx; c; c = c->next) {
 			if (c->state == CTX_BLOCKED && c->deadline <= s->now)
 				make_runnable(c, -ETIMEDOUT);
+			else if (c->state == CTX_BLOCKED &&
+				 c->hang_at <= s->now)
+				make_runnable(c, HUNG);
 			if (c->state == CTX_RUNNABLE) {
 				n++;
 			} else if (c->state == CTX_BLOCKED) {
@@ -274,6 +291,26 @@ static struct dmaemu__sctx *pick(struct dmaemu__sched *s)
 	}
 }
 
+/* Describe, for a hung-wait report of @me, what the others do. */
+static void list_contexts(const struct dmaemu__sched *s,
+			  const struct dmaemu__sctx *me, char *buf, size_t len)
+{
+	const struct dmaemu__sctx *c;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (c = s->ctx; c && n < len; c = c->next) {
+		if (c == me || c->state == CTX_DONE)
+			continue;
+		if (c->state == CTX_RUNNABLE)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s runnable",
+					      n ? ", " : "", c->name);
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%s%s in %s",
+					      n ? ", " : "", c->name, c->what);
+	}
+}
+
 /*
  * One more point of a busy stretch: past BUSY_FREE of them, it moves the
  * clock by s->step, up to the nearest deadline (a timer fires at its
@@ -286,9 +323,12 @@ static void busy_step(struct dmaemu__sched *s)
 
 	if (++s->busy <= BUSY_FREE || !s->step)
 		return;
-	for (c = s->ctx; c; c = c->next)
+	for (c = s->ctx; c; c = c->next) {
 		if (c->state == CTX_BLOCKED && c->deadline < dl)
 			dl = c->deadline;
+		if (c->state == CTX_BLOCKED && c->hang_at < dl)
+			dl = c->hang_at;
+	}
 	to = now + s->step < now ? DMAEMU__SCHED_NONE - 1 : now + s->step;
 	if (dl != DMAEMU__SCHED_NONE && dl > now && dl < to)
 		to = dl;
@@ -377,6 +417,7 @@ static struct dmaemu__sctx *ctx_new(struct dmaemu__sched *s, const char *name)
 	c->s = s;
 	c->state = CTX_RUNNABLE;
 	c->deadline = DMAEMU__SCHED_NONE;
+	c->hang_at = DMAEMU__SCHED_NONE;
 	c->what = "";
 	dmaemu__lock(&s->lock);
 	c->id = s->nctx++;
@@ -546,7 +587,8 @@ void dmaemu__sched_join(struct dmaemu__sctx *c)
 		dmaemu__lock(&c->s->lock);
 		done = c->state == CTX_DONE;
 		dmaemu__unlock(&c->s->lock);
-		if (done || dmaemu__sched_wait(me, c, DMAEMU__SCHED_NONE, 0,
+		if (done || dmaemu__sched_wait(me, c, DMAEMU__SCHED_NONE,
+					       DMAEMU__SCHED_KEEP,
 					       "thread exit") == -EDEADLK)
 			return;
 	}
@@ -624,23 +666,51 @@ int dmaemu__sched_wait(struct dmaemu__sctx *c, const void *key,
 {
 	struct dmaemu__sched *s = c->s;
 	char blocked[sizeof(s->blocked)];
-	bool report;
+	uint64_t waited;
+	bool report, hung;
 	int ret;
 
 	dmaemu__lock(&s->lock);
 	trace(s, c, what);
 	if (deadline <= s->now)
 		busy_step(s); /* over as it starts: busy, not waiting */
+	c->since = s->now;
+again:
 	c->state = CTX_BLOCKED;
 	c->key = key;
 	c->deadline = deadline;
 	c->idle = flags & DMAEMU__SCHED_IDLE;
 	c->what = what;
+	if (deadline == DMAEMU__SCHED_NONE && !c->idle && s->hang_ns)
+		c->hang_at = s->now + s->hang_ns < s->now
+				     ? DMAEMU__SCHED_NONE - 1
+				     : s->now + s->hang_ns;
 	run_next(s, c);
 	wait_turn(s, c);
 	ret = c->result;
 	c->deadline = DMAEMU__SCHED_NONE;
-	report = ret == -EDEADLK && s->report;
+	c->hang_at = DMAEMU__SCHED_NONE;
+	hung = ret == HUNG;
+	if (hung) {
+		waited = s->now - c->since;
+		list_contexts(s, c, blocked, sizeof(blocked));
+		dmaemu__unlock(&s->lock);
+		dmaemu__reportf(
+			s->m, DMAEMU_REPORT_HUNG_WAIT, 0, 0,
+			"hung wait: %s waited %llu ms of emulated time in %s "
+			"(hang_timeout_ms=%u) while the machine stayed busy "
+			"(%s); %s",
+			c->name, (unsigned long long)(waited / 1000000), what,
+			s->m->opt.hang_timeout_ms, blocked,
+			flags & DMAEMU__SCHED_KEEP
+				? "the wait has no error path and goes on"
+				: "the wait returns as if it had timed out");
+		dmaemu__lock(&s->lock);
+		if (flags & DMAEMU__SCHED_KEEP)
+			goto again;
+		ret = -EDEADLK;
+	}
+	report = !hung && ret == -EDEADLK && s->report;
 	if (report) {
 		s->report = false;
 		memcpy(blocked, s->blocked, sizeof(blocked));
@@ -708,6 +778,36 @@ int dmaemu__sched_sleep(uint64_t ns, const char *what)
 	return 0;
 }
 
+bool dmaemu__hang_deadline(struct dmaemu_machine *m, struct timespec *ts)
+{
+	uint64_t ns;
+
+	if (!m)
+		m = dmaemu_machine_current();
+	if (!m || !m->opt.hang_timeout_ms)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ns = (uint64_t)ts->tv_nsec +
+	     (uint64_t)m->opt.hang_timeout_ms * 1000000ULL;
+	ts->tv_sec += (time_t)(ns / 1000000000ULL);
+	ts->tv_nsec = (long)(ns % 1000000000ULL);
+	return true;
+}
+
+void dmaemu__hang_report(struct dmaemu_machine *m, const char *what, bool keep)
+{
+	if (!m)
+		m = dmaemu_machine_current();
+	if (!m)
+		return;
+	dmaemu__reportf(m, DMAEMU_REPORT_HUNG_WAIT, 0, 0,
+			"hung wait: a thread waited more than %u ms in %s "
+			"(hang_timeout_ms) for something that never came; %s",
+			m->opt.hang_timeout_ms, what,
+			keep ? "the wait has no error path and goes on"
+			     : "the wait returns as if it had timed out");
+}
+
 /* ---------------------------------------------------------------------- */
 /* Machine life, and the public calls                                     */
 /* ---------------------------------------------------------------------- */
@@ -730,6 +830,7 @@ int dmaemu__sched_init(struct dmaemu_machine *m)
 	}
 	s->m = m;
 	s->step = m->opt.sched_step_ns;
+	s->hang_ns = (uint64_t)m->opt.hang_timeout_ms * 1000000ULL;
 	/* xorshift needs a non-zero state; mix the seed so 1, 2, 3 differ
 	 * from the first draw on. */
 	s->rng = (m->opt.seed + 1) * 0x9e3779b97f4a7c15ULL;

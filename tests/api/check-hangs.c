@@ -320,7 +320,11 @@ END_TEST
  * @busy its thread works back to back (a timer re-armed at 0) forever. */
 struct wedged {
 	int busy;
+	int stuck; /* its run never returns until @release */
+	int release;
 	unsigned long runs;
+	void __iomem *regs;
+	struct completion entered; /* the handler runs */
 };
 
 static uint64_t wedged_read(struct dmaemu_device *dev, uint64_t off,
@@ -337,10 +341,13 @@ static void wedged_write(struct dmaemu_device *dev, uint64_t off, uint64_t val,
 {
 	struct wedged *w = dmaemu_device_priv(dev);
 
-	(void)off;
 	(void)val;
 	(void)size;
-	if (w->busy)
+	if (off == 0x8)
+		dmaemu_raise_irq(dev, 0);
+	else if (off == 0xc)
+		dmaemu_lower_irq(dev, 0);
+	else if (w->busy || w->stuck)
 		dmaemu_device_timer_arm(dev, 0);
 }
 
@@ -350,6 +357,8 @@ static void wedged_run(struct dmaemu_device *dev, unsigned int events)
 
 	(void)events;
 	__atomic_add_fetch(&w->runs, 1, __ATOMIC_RELAXED);
+	while (w->stuck && !__atomic_load_n(&w->release, __ATOMIC_SEQ_CST))
+		udelay(10); /* ignores dmaemu_device_stopping() */
 	if (w->busy && !dmaemu_device_stopping(dev))
 		dmaemu_device_timer_arm(dev, 0);
 }
@@ -471,6 +480,136 @@ START_TEST(test_untimed_waits_silent_device)
 }
 END_TEST
 
+/* A handler stuck polling its wedged device until released. */
+static irqreturn_t stuck_irq(int irq, void *arg)
+{
+	struct wedged *w = arg;
+
+	(void)irq;
+	complete(&w->entered);
+	while (!__atomic_load_n(&w->release, __ATOMIC_SEQ_CST))
+		udelay(10);
+	writel(1, w->regs + 0xc);
+	return IRQ_HANDLED;
+}
+
+/* A hung-wait report releases what the wait waits for. */
+static void on_report(struct dmaemu_machine *m, const struct dmaemu_report *r,
+		      void *arg)
+{
+	(void)m;
+	if (r->kind == DMAEMU_REPORT_HUNG_WAIT)
+		__atomic_store_n((int *)arg, 1, __ATOMIC_SEQ_CST);
+}
+
+/* The hung-wait report of a wait in @fn, at this file. */
+static void hung(struct dmaemu_machine *m, uint64_t n, const char *fn,
+		 bool where)
+{
+	struct dmaemu_report r;
+	unsigned int i;
+
+	ck_assert_uint_eq(dmaemu_report_count(m, "hung-wait"), n);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), n);
+	for (i = 0; !dmaemu_report_get(m, i, &r); i++)
+		;
+	ck_assert_int_eq(dmaemu_report_get(m, i - 1, &r), 0);
+	ck_assert_str_eq(r.kind_name, "hung-wait");
+	ck_assert_msg(strstr(r.text, fn), "%s not in %s", fn, r.text);
+	if (where)
+		ck_assert_msg(strstr(r.where, "check-hangs.c:"), "where: %s",
+			      r.where);
+}
+
+/* Untimed waits against a device that works forever (so that lockstep
+ * never finds a deadlock): each ends after hang_timeout_ms with a
+ * hung-wait report at the driver's line, in both modes, and returns; a
+ * device destroy waiting for a run that never ends reports and goes on
+ * waiting (here, until the report's callback releases the run). */
+START_TEST(test_untimed_waits_busy_device)
+{
+	struct dmaemu_machine *m = machine(scheds[_i], "hang_timeout_ms=50");
+	struct wedged w = {.busy = 1}, s = {.stuck = 1};
+	struct dmaemu_device *dev =
+		dmaemu_device_create(m, "wedged0", &wedged_ops, &w);
+	struct dmaemu_device *sdev;
+	DECLARE_COMPLETION_ONSTACK(done);
+	unsigned int irq;
+	uint64_t t0;
+	int cond = 0;
+
+	ck_assert_ptr_nonnull(dev);
+	w.regs = dmaemu_device_regs(dev);
+	init_completion(&w.entered);
+	writel(1, w.regs); /* starts working */
+	t0 = dmaemu_time_ns();
+	wait_for_completion(&done);
+	on_time(t0, 50);
+	hung(m, 1, "wait_for_completion()", true);
+	if (!strcmp(scheds[_i], "lockstep")) {
+		struct dmaemu_report r;
+
+		/* on time to the step, and the report says who ran */
+		ck_assert_uint_lt(dmaemu_time_ns() - t0, 50100000ULL);
+		ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
+		ck_assert_msg(strstr(r.text, "cpu0 waited 50 ms"), "%s",
+			      r.text);
+		ck_assert_msg(strstr(r.text, "wedged0"), "%s", r.text);
+	}
+	ck_assert_int_eq(wait_for_completion_interruptible(&done), 0);
+	hung(m, 2, "wait_for_completion()", true);
+	wait_event(wq, READ_ONCE(cond));
+	hung(m, 3, "wait_event()", true);
+
+	/* synchronize_irq() while the handler polls the device forever */
+	irq = (unsigned int)dmaemu_device_irq(dev, 0);
+	ck_assert_int_eq(request_irq(irq, stuck_irq, 0, "wedged", &w), 0);
+	writel(1, w.regs + 0x8);
+	wait_for_completion(&w.entered);
+	synchronize_irq(irq);
+	hung(m, 4, "synchronize_irq", true);
+	__atomic_store_n(&w.release, 1, __ATOMIC_SEQ_CST);
+	free_irq(irq, &w);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 4);
+
+	/* device destroy while the model's run never returns */
+	sdev = dmaemu_device_create(m, "stuck0", &wedged_ops, &s);
+	ck_assert_ptr_nonnull(sdev);
+	writel(1, dmaemu_device_regs(sdev));
+	msleep(1); /* the run has started */
+	ck_assert_int_eq(dmaemu_report_set_callback(m, on_report, &s.release),
+			 0);
+	dmaemu_device_destroy(sdev);
+	hung(m, 5,
+	     strcmp(scheds[_i], "lockstep") ? "device destroy" : "thread exit",
+	     false);
+	dmaemu_device_destroy(dev);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 5);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* The watchdog off (hang_timeout_ms=0) and the default (120 s) do not
+ * end a wait that a device ends, however long it takes in lockstep. */
+START_TEST(test_hang_timeout_option)
+{
+	struct dmaemu_machine *m = machine("lockstep", "hang_timeout_ms=0");
+	char v[32];
+
+	ck_assert_int_eq(
+		dmaemu_machine_option(m, "hang_timeout_ms", v, sizeof(v)), 0);
+	ck_assert_str_eq(v, "0");
+	dmaemu_machine_destroy(m);
+	m = machine("threads", "");
+	ck_assert_int_eq(
+		dmaemu_machine_option(m, "hang_timeout_ms", v, sizeof(v)), 0);
+	ck_assert_str_eq(v, "120000");
+	dmaemu_machine_destroy(m);
+	ck_assert_ptr_null(dmaemu_machine_create(
+		"hang_timeout_ms=86400001:log_path=/dev/null"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hangs");
@@ -485,6 +624,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_nic_back_to_back, 0, 2);
 	tcase_add_loop_test(tc, test_timed_waits_busy_device, 0, 2);
 	tcase_add_test(tc, test_untimed_waits_silent_device);
+	tcase_add_loop_test(tc, test_untimed_waits_busy_device, 0, 2);
+	tcase_add_test(tc, test_hang_timeout_option);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
