@@ -11,15 +11,27 @@
  * returns on time against a wedged device, and an untimed one against a
  * silent device ends with a lockstep-deadlock report.
  *
- * Each test runs under the runner's timeout (CK_DEFAULT_TIMEOUT): a hang
- * is a failure.
+ * Each test runs under the runner's timeout (tcase_set_timeout()): a
+ * hang is a failure.  Under Valgrind, where every scheduling point costs
+ * a hundred times more, the sleeps are shorter (SLEEP_MS, WAIT_MS) and
+ * the default storm limit is left to the plain run.
  */
+
+/* The driver's sleep during a storm or the generator, and each wait. */
+#define SLEEP_MS (RUNNING_ON_VALGRIND ? 20U : 200U)
+#define WAIT_MS (RUNNING_ON_VALGRIND ? 2U : 10U)
 #include "config.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #include <dmaemu/device.h>
 #include <dmaemu/devices/nic.h>
@@ -143,15 +155,15 @@ static struct dmaemu_device *lvl_dev(struct dmaemu_machine *m, struct lvl *l,
 	return dev;
 }
 
-/* Raise the line and sleep 200 ms: the sleep returns, on time. */
+/* Raise the line and sleep: the sleep returns, on time. */
 static void raise_and_sleep(struct drv *d)
 {
 	uint64_t t0;
 
 	writel(1, d->regs + REG_CTRL);
 	t0 = dmaemu_time_ns();
-	msleep(200);
-	ck_assert_uint_ge(dmaemu_time_ns() - t0, 200000000ULL);
+	msleep(SLEEP_MS);
+	ck_assert_uint_ge(dmaemu_time_ns() - t0, SLEEP_MS * 1000000ULL);
 }
 
 /* A handler that never acknowledges: one irq-storm report at the
@@ -220,6 +232,12 @@ START_TEST(test_storm_default_limit)
 	struct dmaemu_device *dev = lvl_dev(m, &l, &d);
 	struct dmaemu_report r;
 
+	if (RUNNING_ON_VALGRIND) {
+		free_irq((unsigned int)dmaemu_device_irq(dev, 0), &d);
+		dmaemu_device_destroy(dev);
+		dmaemu_machine_destroy(m);
+		return;
+	}
 	raise_and_sleep(&d);
 	the_report(m, "irq-storm", &r);
 	ck_assert_int_eq(d.runs, 100000);
@@ -286,7 +304,8 @@ END_TEST
 /* ---------------------------------------------------------------------- */
 
 /* The generator with an endless count and interval 0: a driver's
- * msleep(200) returns, at 200 ms, and the card has worked meanwhile. */
+ * msleep(200) returns, at 200 ms, and the card has worked meanwhile
+ * (20 ms under Valgrind). */
 START_TEST(test_nic_back_to_back)
 {
 	struct dmaemu_machine *m = machine(scheds[_i], "");
@@ -300,10 +319,10 @@ START_TEST(test_nic_back_to_back)
 	writel(0, regs + DMAEMU_NIC_REG_GEN_INTERVAL);
 	writel(DMAEMU_NIC_GEN_RUN, regs + DMAEMU_NIC_REG_GEN_CTRL);
 	t0 = dmaemu_time_ns();
-	msleep(200);
-	ck_assert_uint_ge(dmaemu_time_ns() - t0, 200000000ULL);
+	msleep(SLEEP_MS);
+	ck_assert_uint_ge(dmaemu_time_ns() - t0, SLEEP_MS * 1000000ULL);
 	if (!strcmp(scheds[_i], "lockstep"))
-		ck_assert_uint_eq(dmaemu_time_ns() - t0, 200000000ULL);
+		ck_assert_uint_eq(dmaemu_time_ns() - t0, SLEEP_MS * 1000000ULL);
 	ck_assert_uint_gt(readl(regs + DMAEMU_NIC_REG_RX_DROPS), 0);
 	writel(0, regs + DMAEMU_NIC_REG_GEN_CTRL);
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
@@ -380,12 +399,19 @@ static irqreturn_t quiet_irq(int irq, void *arg)
 	return IRQ_HANDLED;
 }
 
-/* Elapsed emulated ms of a wait that asked for @ms: on time. */
+/* Set by the tests that run under sched=lockstep. */
+static bool exact;
+
+/* A wait that asked for @ms returned on time: not before, and under
+ * lockstep within a jiffy after (the busy clock's steps stop at the
+ * deadline). */
 static void on_time(uint64_t t0, unsigned int ms)
 {
 	uint64_t dt = dmaemu_time_ns() - t0;
 
 	ck_assert_uint_ge(dt, (uint64_t)ms * 1000000ULL);
+	if (exact)
+		ck_assert_uint_le(dt, (uint64_t)(ms + 1) * 1000000ULL);
 }
 
 static void timed_waits(struct dmaemu_machine *m, struct dmaemu_device *dev)
@@ -397,34 +423,37 @@ static void timed_waits(struct dmaemu_machine *m, struct dmaemu_device *dev)
 	int cond = 0;
 
 	t0 = dmaemu_time_ns();
-	ck_assert_uint_eq(wait_for_completion_timeout(&done, 10), 0);
-	on_time(t0, 10);
-	t0 = dmaemu_time_ns();
-	ck_assert_int_eq(wait_for_completion_interruptible_timeout(&done, 10),
-			 0);
-	on_time(t0, 10);
-	t0 = dmaemu_time_ns();
-	ck_assert_int_eq(wait_event_timeout(wq, READ_ONCE(cond), 10), 0);
-	on_time(t0, 10);
+	ck_assert_uint_eq(wait_for_completion_timeout(&done, WAIT_MS), 0);
+	on_time(t0, WAIT_MS);
 	t0 = dmaemu_time_ns();
 	ck_assert_int_eq(
-		wait_event_interruptible_timeout(wq, READ_ONCE(cond), 10), 0);
-	on_time(t0, 10);
+		wait_for_completion_interruptible_timeout(&done, WAIT_MS), 0);
+	on_time(t0, WAIT_MS);
 	t0 = dmaemu_time_ns();
-	msleep(10);
-	on_time(t0, 10);
+	ck_assert_int_eq(wait_event_timeout(wq, READ_ONCE(cond), WAIT_MS), 0);
+	on_time(t0, WAIT_MS);
 	t0 = dmaemu_time_ns();
-	ck_assert_int_eq(readl_poll_timeout(regs, v, v == 1, 100, 10000),
+	ck_assert_int_eq(
+		wait_event_interruptible_timeout(wq, READ_ONCE(cond), WAIT_MS),
+		0);
+	on_time(t0, WAIT_MS);
+	t0 = dmaemu_time_ns();
+	msleep(WAIT_MS);
+	on_time(t0, WAIT_MS);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(
+		readl_poll_timeout(regs, v, v == 1, 100, WAIT_MS * 1000),
+		-ETIMEDOUT);
+	on_time(t0, WAIT_MS);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(readl_poll_timeout(regs, v, v == 1, 0, WAIT_MS * 1000),
 			 -ETIMEDOUT);
-	on_time(t0, 10);
+	on_time(t0, WAIT_MS);
 	t0 = dmaemu_time_ns();
-	ck_assert_int_eq(readl_poll_timeout(regs, v, v == 1, 0, 10000),
-			 -ETIMEDOUT);
-	on_time(t0, 10);
-	t0 = dmaemu_time_ns();
-	ck_assert_int_eq(readl_poll_timeout_atomic(regs, v, v == 1, 0, 10000),
-			 -ETIMEDOUT);
-	on_time(t0, 10);
+	ck_assert_int_eq(
+		readl_poll_timeout_atomic(regs, v, v == 1, 0, WAIT_MS * 1000),
+		-ETIMEDOUT);
+	on_time(t0, WAIT_MS);
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
 }
 
@@ -435,10 +464,11 @@ START_TEST(test_timed_waits_busy_device)
 {
 	struct dmaemu_machine *m = machine(scheds[_i], "");
 	struct wedged w = {.busy = 1};
-	struct dmaemu_device *dev =
-		dmaemu_device_create(m, "wedged0", &wedged_ops, &w);
+	struct dmaemu_device *dev;
 	unsigned int irq;
 
+	exact = !strcmp(scheds[_i], "lockstep");
+	dev = dmaemu_device_create(m, "wedged0", &wedged_ops, &w);
 	ck_assert_ptr_nonnull(dev);
 	irq = (unsigned int)dmaemu_device_irq(dev, 0);
 	ck_assert_int_eq(request_irq(irq, quiet_irq, 0, "wedged", &w), 0);
@@ -459,11 +489,12 @@ START_TEST(test_untimed_waits_silent_device)
 {
 	struct dmaemu_machine *m = machine("lockstep", "");
 	struct wedged w = {0};
-	struct dmaemu_device *dev =
-		dmaemu_device_create(m, "wedged0", &wedged_ops, &w);
+	struct dmaemu_device *dev;
 	DECLARE_COMPLETION_ONSTACK(done);
 	int cond = 0;
 
+	exact = true;
+	dev = dmaemu_device_create(m, "wedged0", &wedged_ops, &w);
 	ck_assert_ptr_nonnull(dev);
 	timed_waits(m, dev);
 	wait_for_completion(&done);
@@ -528,7 +559,11 @@ static void hung(struct dmaemu_machine *m, uint64_t n, const char *fn,
  * waiting (here, until the report's callback releases the run). */
 START_TEST(test_untimed_waits_busy_device)
 {
-	struct dmaemu_machine *m = machine(scheds[_i], "hang_timeout_ms=50");
+	struct dmaemu_machine *m =
+		machine(scheds[_i], RUNNING_ON_VALGRIND ? "hang_timeout_ms=5"
+							: "hang_timeout_ms=50");
+	unsigned int hang_ms = RUNNING_ON_VALGRIND ? 5 : 50;
+	char waited[32];
 	struct wedged w = {.busy = 1}, s = {.stuck = 1};
 	struct dmaemu_device *dev =
 		dmaemu_device_create(m, "wedged0", &wedged_ops, &w);
@@ -544,16 +579,17 @@ START_TEST(test_untimed_waits_busy_device)
 	writel(1, w.regs); /* starts working */
 	t0 = dmaemu_time_ns();
 	wait_for_completion(&done);
-	on_time(t0, 50);
+	on_time(t0, hang_ms);
 	hung(m, 1, "wait_for_completion()", true);
 	if (!strcmp(scheds[_i], "lockstep")) {
 		struct dmaemu_report r;
 
 		/* on time to the step, and the report says who ran */
-		ck_assert_uint_lt(dmaemu_time_ns() - t0, 50100000ULL);
+		ck_assert_uint_lt(dmaemu_time_ns() - t0,
+				  hang_ms * 1000000ULL + 100000);
 		ck_assert_int_eq(dmaemu_report_get(m, 0, &r), 0);
-		ck_assert_msg(strstr(r.text, "cpu0 waited 50 ms"), "%s",
-			      r.text);
+		snprintf(waited, sizeof(waited), "cpu0 waited %u ms", hang_ms);
+		ck_assert_msg(strstr(r.text, waited), "%s", r.text);
 		ck_assert_msg(strstr(r.text, "wedged0"), "%s", r.text);
 	}
 	ck_assert_int_eq(wait_for_completion_interruptible(&done), 0);
