@@ -33,11 +33,12 @@
  *            5. else nobody runs until a wake from outside
  *
  *   An untimed wait that is not an idle wait also has a hang deadline
- *   (hang_timeout_ms of emulated time, @hang_at): it is no deadline for
- *   step 3 (the clock never jumps to it, so a deadlock is still step 4),
- *   but the busy clock can pass it, and then the wait ends with a
- *   hung-wait report (a context always runnable keeps the machine from
- *   ever deadlocking, and the wait would never end).
+ *   (@hang_at): hang_timeout_ms of the time the busy clock moves (the
+ *   steps of busy_step(), s->busy_ns), not of the jumps of step 3, so
+ *   that neither a deadlock (still step 4) nor a long timer elsewhere
+ *   ends it; past it, the wait ends with a hung-wait report (a context
+ *   always runnable keeps the machine from ever deadlocking, and the
+ *   wait would never end).
  *
  * Emulated time of a lockstep machine is s->now: it jumps at step 3,
  * and it also moves while contexts stay busy: every scheduling point
@@ -87,7 +88,8 @@ enum ctx_state { CTX_RUNNABLE, CTX_BLOCKED, CTX_DONE };
  * @idle:     the wait is a wait for work: not part of a deadlock.
  * @result:   how the last wait ended (0, -ETIMEDOUT, -EDEADLK).
  * @what:     the last wait, for the deadlock report.
- * @hang_at:  emulated ns when an untimed wait is hung (DMAEMU__SCHED_NONE).
+ * @hang_at:  s->busy_ns at which an untimed wait is hung
+ *            (DMAEMU__SCHED_NONE: never).
  * @since:    when the wait began.
  */
 struct dmaemu__sctx {
@@ -116,6 +118,7 @@ struct dmaemu__sctx {
  * @points:   scheduling points so far; @hash: their fingerprint.
  * @busy:     points since pick() last found nobody runnable.
  * @step:     emulated ns a busy point costs (sched_step_ns).
+ * @busy_ns:  emulated ns the busy steps moved the clock, in all.
  * @report:   a deadlock to report by the first waiter that resumes.
  */
 struct dmaemu__sched {
@@ -130,6 +133,7 @@ struct dmaemu__sched {
 	uint64_t points, hash;
 	uint64_t busy;
 	uint64_t step;
+	uint64_t busy_ns;
 	uint64_t hang_ns; /* hang_timeout_ms, in ns (0: off) */
 	bool report;
 	char blocked[256];
@@ -264,7 +268,7 @@ static struct dmaemu__sctx *pick(struct dmaemu__sched *s)
 			if (c->state == CTX_BLOCKED && c->deadline <= s->now)
 				make_runnable(c, -ETIMEDOUT);
 			else if (c->state == CTX_BLOCKED &&
-				 c->hang_at <= s->now)
+				 c->hang_at <= s->busy_ns)
 				make_runnable(c, HUNG);
 			if (c->state == CTX_RUNNABLE) {
 				n++;
@@ -323,17 +327,15 @@ static void busy_step(struct dmaemu__sched *s)
 
 	if (++s->busy <= BUSY_FREE || !s->step)
 		return;
-	for (c = s->ctx; c; c = c->next) {
+	for (c = s->ctx; c; c = c->next)
 		if (c->state == CTX_BLOCKED && c->deadline < dl)
 			dl = c->deadline;
-		if (c->state == CTX_BLOCKED && c->hang_at < dl)
-			dl = c->hang_at;
-	}
 	to = now + s->step < now ? DMAEMU__SCHED_NONE - 1 : now + s->step;
 	if (dl != DMAEMU__SCHED_NONE && dl > now && dl < to)
 		to = dl;
 	if (dl != DMAEMU__SCHED_NONE && dl <= now)
 		to = now; /* due already: pick() wakes it */
+	s->busy_ns += to - now;
 	__atomic_store_n(&s->now, to, __ATOMIC_RELAXED);
 }
 
@@ -682,9 +684,9 @@ again:
 	c->idle = flags & DMAEMU__SCHED_IDLE;
 	c->what = what;
 	if (deadline == DMAEMU__SCHED_NONE && !c->idle && s->hang_ns)
-		c->hang_at = s->now + s->hang_ns < s->now
+		c->hang_at = s->busy_ns + s->hang_ns < s->busy_ns
 				     ? DMAEMU__SCHED_NONE - 1
-				     : s->now + s->hang_ns;
+				     : s->busy_ns + s->hang_ns;
 	run_next(s, c);
 	wait_turn(s, c);
 	ret = c->result;

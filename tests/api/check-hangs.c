@@ -667,6 +667,41 @@ START_TEST(test_untimed_waits_busy_device)
 }
 END_TEST
 
+/* A slow device: a doorbell arms a 200 ms timer, whose run completes. */
+static void slow_run(struct dmaemu_device *dev, unsigned int events)
+{
+	struct completion *done = dmaemu_device_priv(dev);
+
+	if (events & DMAEMU_DEVICE_DOORBELL)
+		dmaemu_device_timer_arm(dev, 200000000);
+	if (events & DMAEMU_DEVICE_TIMER)
+		complete(done);
+}
+
+static const struct dmaemu_device_ops slow_ops = {.run = slow_run};
+
+/* Under lockstep the watchdog counts the time a busy machine moves, not
+ * the jumps to a deadline: an untimed wait for a device's 200 ms timer
+ * ends at 200 ms with no report, even with hang_timeout_ms=50. */
+START_TEST(test_long_timer_no_hang)
+{
+	struct dmaemu_machine *m = machine("lockstep", "hang_timeout_ms=50");
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct dmaemu_device *dev =
+		dmaemu_device_create(m, "slow0", &slow_ops, &done);
+	uint64_t t0;
+
+	ck_assert_ptr_nonnull(dev);
+	t0 = dmaemu_time_ns();
+	ck_assert_int_eq(dmaemu_device_doorbell(dev), 0);
+	wait_for_completion(&done);
+	ck_assert_uint_eq(dmaemu_time_ns() - t0, 200000000ULL);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	dmaemu_device_destroy(dev);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
 /* The watchdog off (hang_timeout_ms=0) and the default (120 s) do not
  * end a wait that a device ends, however long it takes in lockstep. */
 START_TEST(test_hang_timeout_option)
@@ -703,6 +738,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_timed_waits_busy_device, 0, 2);
 	tcase_add_test(tc, test_untimed_waits_silent_device);
 	tcase_add_loop_test(tc, test_untimed_waits_busy_device, 0, 2);
+	tcase_add_test(tc, test_long_timer_no_hang);
 	tcase_add_test(tc, test_hang_timeout_option);
 	suite_add_tcase(s, tc);
 	return check_run(s);
