@@ -326,10 +326,33 @@ START_TEST(test_time_moves_in_storm)
 	/* the storm's points between the two waits cost their steps */
 	ck_assert_uint_ge(dmaemu_time_ns() - t0, 8000000ULL);
 	ck_assert_uint_lt(dmaemu_time_ns() - t0, 8500000ULL);
+	/* A step stops at a deadline that is no multiple of it: the sleep
+	 * ends at 2.5 us, and the steps of the storm until the seed picks
+	 * cpu0 again are whole microseconds after that. */
+	t0 = dmaemu_time_ns();
+	ndelay(2500);
+	ck_assert_uint_ge(dmaemu_time_ns() - t0, 2500);
+	ck_assert_uint_eq((dmaemu_time_ns() - t0 - 2500) % 1000, 0);
 	disable_irq((unsigned int)dmaemu_device_irq(dev, 0));
 	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
 	free_irq((unsigned int)dmaemu_device_irq(dev, 0), &d);
 	dmaemu_device_destroy(dev);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
+/* A loop of waits that are over as they start (ndelay(0)) is busy too:
+ * the clock moves under it, so a loop until a time ends. */
+START_TEST(test_zero_waits_move_time)
+{
+	struct dmaemu_machine *m = machine("lockstep", "");
+	uint64_t t0 = dmaemu_time_ns();
+	unsigned int i;
+
+	for (i = 0; i < 100000 && dmaemu_time_ns() - t0 < 2000000; i++)
+		ndelay(0);
+	ck_assert_uint_eq(dmaemu_time_ns() - t0, 2000000);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
 	dmaemu_machine_destroy(m);
 }
 END_TEST
@@ -734,6 +757,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_storm_default_limit, 0, 2);
 	tcase_add_loop_test(tc, test_no_storm_when_acked, 0, 2);
 	tcase_add_test(tc, test_time_moves_in_storm);
+	tcase_add_test(tc, test_zero_waits_move_time);
 	tcase_add_loop_test(tc, test_nic_back_to_back, 0, 2);
 	tcase_add_loop_test(tc, test_timed_waits_busy_device, 0, 2);
 	tcase_add_test(tc, test_untimed_waits_silent_device);
