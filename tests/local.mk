@@ -213,6 +213,13 @@ tests_api_check_lockstep_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/examples/copy-engine
 tests_api_check_lockstep_LDADD = tests/runner/libcheckrun.la \
 	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS) -lpthread
+# Nothing hangs silently: interrupt storms, devices working back to back,
+# every wait against a wedged device (docs/scheduling.md).
+check_PROGRAMS += tests/api/check-hangs
+TESTS += tests/api/check-hangs
+tests_api_check_hangs_SOURCES = tests/api/check-hangs.c
+tests_api_check_hangs_LDADD = tests/runner/libcheckrun.la \
+	devices/libdmaemu-devices.la lib/libdmaemu.la $(CHECK_LIBS) -lpthread
 # The soak (docs/reliability.md): driver threads and devices on every
 # profile, backend and scheduling mode, every byte checked; a few rounds
 # here, make stress runs it for STRESS_SECONDS.

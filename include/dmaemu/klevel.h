@@ -13,10 +13,13 @@
 #ifndef DMAEMU_KLEVEL_H
 #define DMAEMU_KLEVEL_H
 
-#include <dmaemu/level.h>
-
+/* Not <dmaemu/level.h> itself: a basics header marks no level. */
 #ifndef DMAEMU_KERNEL_LEVEL
-#define DMAEMU_KERNEL_LEVEL DMAEMU_KERNEL
+#if defined(DMAEMU_KERNEL) && DMAEMU_KERNEL == 612
+#define DMAEMU_KERNEL_LEVEL 612
+#else
+#define DMAEMU_KERNEL_LEVEL 414
+#endif
 #endif
 
 #endif

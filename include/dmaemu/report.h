@@ -70,7 +70,9 @@ struct dmaemu_machine;
 	X(MISSING_READ_BARRIER, "missing-read-barrier")                     \
 	X(KERNEL_WARNING, "kernel-warning")                                 \
 	X(KERNEL_BUG, "kernel-bug")                                         \
-	X(SHARED_LINE_STORE, "shared-line-store")
+	X(SHARED_LINE_STORE, "shared-line-store")                           \
+	X(IRQ_STORM, "irq-storm")                                           \
+	X(HUNG_WAIT, "hung-wait")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,

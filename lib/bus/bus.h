@@ -105,6 +105,7 @@ struct dmaemu_device {
 	 * written by the driver's threads, read by the reports. */
 	const void *reg_site;
 	uint64_t reg_off, reg_val;
+	uint64_t reg_writes; /* register writes so far (atomic) */
 	char stats_pad0[DMAEMU__STATS_PAD];
 	struct dmaemu__dev_stats stats; /* atomics (core/core.h) */
 	char stats_pad1[DMAEMU__STATS_PAD];
@@ -239,6 +240,14 @@ void dmaemu__bus_explain(struct device *dev, dma_addr_t dma, unsigned int what,
  */
 bool dmaemu__device_last_write(struct dmaemu_device *d, char *buf, size_t len,
 			       char *where, size_t wlen);
+/*
+ * dmaemu__device_writing() - is the calling thread inside a register
+ * write to @d (its model's mmio_write)?  Then @off is the register and
+ * @site the driver's writel() (NULL when unknown).  The interrupt
+ * controller learns so which register lowers a line.
+ */
+bool dmaemu__device_writing(const struct dmaemu_device *d, uint64_t *off,
+			    const void **site);
 /*
  * dmaemu__bus_fault_facts() - what a report of a fault of a device access
  * at bus address @addr of @dev (dma-fault, iommu-fault) says besides its

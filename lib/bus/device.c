@@ -435,11 +435,29 @@ static uint64_t regs_read(void *priv, uint64_t off, unsigned int size)
 	return v;
 }
 
+/* The register write this thread is in (regs_write()), if any. */
+static _Thread_local struct {
+	const struct dmaemu_device *d;
+	uint64_t off;
+	const void *site;
+} writing;
+
+bool dmaemu__device_writing(const struct dmaemu_device *d, uint64_t *off,
+			    const void **site)
+{
+	if (!d || writing.d != d)
+		return false;
+	*off = writing.off;
+	*site = writing.site;
+	return true;
+}
+
 static void regs_write(void *priv, uint64_t off, uint64_t val,
 		       unsigned int size)
 {
 	struct dmaemu_device *d = priv;
 	const void *site = dmaemu__mmio_write_site();
+	__typeof__(writing) outer = writing;
 
 	if (site) {
 		__atomic_store_n(&d->reg_off, off, __ATOMIC_RELAXED);
@@ -450,7 +468,12 @@ static void regs_write(void *priv, uint64_t off, uint64_t val,
 	dmaemu__trace(d->m, DMAEMU__TRACE_MMIO, "mmio_write",
 		      "dev=%s off=0x%" PRIx64 " size=%u val=0x%" PRIx64,
 		      d->dev.init_name, off, size, val);
+	__atomic_add_fetch(&d->reg_writes, 1, __ATOMIC_RELAXED);
+	writing.d = d;
+	writing.off = off;
+	writing.site = site;
 	d->ops->mmio_write(d, off, val, size);
+	writing = outer;
 	dmaemu__sched_point(d->m, "mmio write");
 }
 
@@ -608,6 +631,7 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	dmaemu__vg_atomic(&d->reg_site, sizeof(d->reg_site));
 	dmaemu__vg_atomic(&d->reg_off, sizeof(d->reg_off));
 	dmaemu__vg_atomic(&d->reg_val, sizeof(d->reg_val));
+	dmaemu__vg_atomic(&d->reg_writes, sizeof(d->reg_writes));
 	d->dev.init_name = d->name;
 	d->dev.dmaemu_refs = 1;
 	d->dev.dmaemu = d;

@@ -29,6 +29,8 @@
  *   4. retake the lock: IRQ_WAKE_THREAD wakes the threaded handler (its
  *      own thread; IRQF_ONESHOT masks the irq until it returns);
  *      IRQ_NONE 100 times in a row disables the irq (unhandled-irq);
+ *      irq_storm runs of the handler of a level line that stayed
+ *      asserted through all of them disable it too (irq-storm);
  *      clear in progress, wake synchronize_irq() waiters (ic->sync).
  *
  * A level line still asserted after its handler is simply deliverable
@@ -36,6 +38,16 @@
  * each hard handler when one was raised (4.14's irq_exit()), and at step
  * 1 when no irq is deliverable and one is pending (raised by another
  * thread, as 4.14's ksoftirqd would run it), never while m->irqs_off.
+ * Linux counts the runs of a handler whose line stays asserted
+ * (kernel/irq/spurious.c,
+ * note_interrupt(): a window of 100,000 interrupts) only to find the
+ * unhandled ones; a handler that says IRQ_HANDLED without acknowledging
+ * the device locks a real CPU up in hardirq context until the hard
+ * lockup watchdog fires.  Here the storm is found by the same count and
+ * ended the way note_interrupt() ends a stuck irq: the report, then
+ * depth++ (the line is disabled), so the program goes on.  Which
+ * register acknowledges a line is learnt, not declared: a lowering of
+ * the line inside a register write of the driver (set_line()) names it.
  *
  * With sched=lockstep, the interrupt thread and each threaded handler's
  * thread are contexts of the machine's scheduler (mm/sched.c): their
@@ -53,6 +65,8 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include <linux/interrupt.h>
@@ -92,6 +106,14 @@ struct dmaemu__irq_desc {
 	bool level, pending, inprogress, oneshot;
 	unsigned int depth;
 	unsigned int unhandled;
+	/* irq-storm: runs since the line last dropped, the device's
+	 * register writes before the first of them, and the last register
+	 * write that lowered the line (@acked: there was one). */
+	unsigned int storm;
+	uint64_t storm_writes;
+	bool acked;
+	uint64_t ack_off;
+	const void *ack_site;
 	struct irq_action *action;
 };
 
@@ -161,15 +183,27 @@ static void kick(pthread_cond_t *cond, const void *key)
 
 /*
  * Wait on @cond (ic->lock held) until kicked.  A lockstep context (@c)
- * waits in the scheduler on @key, with ic->lock dropped.
- * Return: 0, or -EDEADLK (lockstep deadlock).
+ * waits in the scheduler on @key, with ic->lock dropped.  A wait that is
+ * not an idle one ends after hang_timeout_ms with a hung-wait report
+ * (a DMAEMU__SCHED_KEEP one goes on: the caller waits again).
+ * Return: 0, or -EDEADLK (lockstep deadlock, hung wait).
  */
 static int ic_sleep(struct dmaemu__irqc *ic, struct dmaemu__sctx *c,
 		    pthread_cond_t *cond, const void *key, unsigned int flags,
 		    const char *what)
 {
+	struct timespec ts;
 	int ret;
 
+	if (!c && !(flags & DMAEMU__SCHED_IDLE) &&
+	    dmaemu__hang_deadline(ic->m, &ts)) {
+		if (pthread_cond_timedwait(cond, &ic->lock, &ts) != ETIMEDOUT)
+			return 0;
+		dmaemu__unlock(&ic->lock);
+		dmaemu__hang_report(ic->m, what, flags & DMAEMU__SCHED_KEEP);
+		dmaemu__lock(&ic->lock);
+		return flags & DMAEMU__SCHED_KEEP ? 0 : -EDEADLK;
+	}
 	if (!c) {
 		pthread_cond_wait(cond, &ic->lock);
 		return 0;
@@ -287,6 +321,64 @@ static void run_softirqs(struct dmaemu__irqc *ic)
 	dmaemu__lock(&ic->lock);
 }
 
+/*
+ * The irq-storm report of @desc, whose handler @ac ran @runs times while
+ * the line stayed asserted, with @writes register writes to the device
+ * meanwhile.  It names the irq, the handler (the report's place), the
+ * device and the register: the one that lowered the line before, else
+ * the last one written, else none was.
+ */
+static void report_storm(struct dmaemu__irqc *ic,
+			 const struct dmaemu__irq_desc *desc,
+			 const struct irq_action *ac, unsigned int runs,
+			 uint64_t writes, bool acked, uint64_t ack_off,
+			 const void *ack_site)
+{
+	struct dmaemu__report_info r = {.kind = DMAEMU_REPORT_IRQ_STORM,
+					.device = desc->dev->name};
+	char fn[256], req[256], ack[256], bell[400], where[256], reg[700];
+
+	fn[0] = req[0] = ack[0] = '\0';
+	if (ac->handler)
+		dmaemu__code_where((const char *)(uintptr_t)ac->handler + 1, fn,
+				   sizeof(fn));
+	if (ac->site)
+		dmaemu__code_where(ac->site, req, sizeof(req));
+	if (acked && ack_site)
+		dmaemu__code_where(ack_site, ack, sizeof(ack));
+	r.where = fn[0] ? fn : req[0] ? req : NULL;
+	if (acked)
+		snprintf(reg, sizeof(reg),
+			 "\n    the handler did not write register 0x%llx of "
+			 "%s, "
+			 "whose write lowered the line before%s%s",
+			 (unsigned long long)ack_off, desc->dev->name,
+			 ack[0] ? ", at " : "", ack);
+	else if (!writes)
+		snprintf(reg, sizeof(reg),
+			 "\n    no register of %s was written meanwhile: the "
+			 "handler must acknowledge the interrupt (write the "
+			 "device's status or acknowledge register) so that "
+			 "the device lowers the line",
+			 desc->dev->name);
+	else
+		reg[0] = '\0';
+	if (writes && dmaemu__device_last_write(desc->dev, bell, sizeof(bell),
+						where, sizeof(where)))
+		snprintf(reg + strlen(reg), sizeof(reg) - strlen(reg),
+			 "\n    %llu register writes to %s meanwhile, none "
+			 "of which lowered the line%s",
+			 (unsigned long long)writes, desc->dev->name, bell);
+	dmaemu__report(ic->m, &r,
+		       "irq %u: interrupt storm: handler '%s' ran %u times "
+		       "while line %u of device %s stayed asserted; "
+		       "disabling the irq\n"
+		       "    handler %s, requested at %s%s",
+		       desc->irq, ac->name ? ac->name : "", runs, desc->line,
+		       desc->dev->name, fn[0] ? fn : "(threaded only)",
+		       req[0] ? req : "?", reg);
+}
+
 static void *irq_thread(void *arg)
 {
 	struct dmaemu__irqc *ic = arg;
@@ -294,7 +386,10 @@ static void *irq_thread(void *arg)
 	struct irq_action *ac;
 	irqreturn_t ret;
 	unsigned long flags;
-	bool nobody, yielded = false;
+	bool nobody, storm, acked = false, yielded = false;
+	unsigned int runs = 0, limit = ic->m->opt.irq_storm;
+	uint64_t writes = 0, ack_off = 0;
+	const void *ack_site = NULL;
 
 	dmaemu__sched_start(ic->sctx);
 	dmaemu__trace_thread("irq", "irq");
@@ -331,6 +426,9 @@ static void *irq_thread(void *arg)
 		yielded = false;
 		desc->inprogress = true;
 		desc->pending = false;
+		if (!desc->edge && !desc->storm++)
+			desc->storm_writes = __atomic_load_n(
+				&desc->dev->reg_writes, __ATOMIC_RELAXED);
 		ac = desc->action;
 		dmaemu__unlock(&ic->lock);
 
@@ -349,7 +447,7 @@ static void *irq_thread(void *arg)
 			      : ret & IRQ_HANDLED   ? "handled"
 						    : "unhandled");
 
-		nobody = false;
+		nobody = storm = false;
 		dmaemu__lock(&ic->lock);
 		if ((ret & IRQ_WAKE_THREAD) && ac->thread_fn) {
 			ac->wake = true;
@@ -364,11 +462,28 @@ static void *irq_thread(void *arg)
 		} else if (ret != IRQ_NONE) {
 			desc->unhandled = 0;
 		}
+		if (!nobody && limit && !desc->edge && desc->level &&
+		    desc->storm >= limit) {
+			runs = desc->storm;
+			writes = __atomic_load_n(&desc->dev->reg_writes,
+						 __ATOMIC_RELAXED) -
+				 desc->storm_writes;
+			acked = desc->acked;
+			ack_off = desc->ack_off;
+			ack_site = desc->ack_site;
+			desc->storm = 0;
+			desc->depth++;
+			storm = true;
+		}
 		desc->inprogress = false;
 		kick(&ic->sync, ic);
-		if (nobody) {
+		if (nobody || storm) {
 			dmaemu__unlock(&ic->lock);
-			report_unhandled(ic, desc, ac);
+			if (nobody)
+				report_unhandled(ic, desc, ac);
+			else
+				report_storm(ic, desc, ac, runs, writes, acked,
+					     ack_off, ack_site);
 			dmaemu__lock(&ic->lock);
 		}
 		/* irq_exit(): what the handler raised runs now, before the
@@ -493,7 +608,7 @@ int dmaemu__irq_init(struct dmaemu_machine *m)
 	ret = cond_init_monotonic(&ic->cond);
 	if (ret)
 		goto out_mutex;
-	ret = pthread_cond_init(&ic->sync, NULL);
+	ret = cond_init_monotonic(&ic->sync);
 	if (ret)
 		goto out_cond;
 	ret = -dmaemu__softirq_init(m);
@@ -644,9 +759,10 @@ static const char *remove_action(struct dmaemu__irq_desc *desc)
 	const char *name = ac->name;
 
 	desc->action = NULL;
+	/* The action is freed next: a hung handler is waited for. */
 	while (desc->inprogress)
-		if (ic_sleep(ic, dmaemu__sched_self(ic->m), &ic->sync, ic, 0,
-			     "free_irq()"))
+		if (ic_sleep(ic, dmaemu__sched_self(ic->m), &ic->sync, ic,
+			     DMAEMU__SCHED_KEEP, "free_irq()"))
 			break;
 	desc->oneshot = false;
 	desc->depth = 0;
@@ -728,10 +844,13 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 {
 	struct dmaemu__irq_desc *desc = line_of(d, line, fn);
 	struct dmaemu__irqc *ic;
-	bool wake;
+	const void *site = NULL;
+	uint64_t off = 0;
+	bool wake, ack;
 
 	if (!desc)
 		return -EINVAL;
+	ack = !up && dmaemu__device_writing(d, &off, &site);
 	/* The interrupt goes behind the device's posted writes (an MSI is
 	 * one more posted write): the handler sees what they wrote. */
 	if (up)
@@ -746,6 +865,13 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 	/* On an edge line every raise is an edge, lowered or not. */
 	if (up && desc->edge)
 		desc->pending = true;
+	if (!up)
+		desc->storm = 0;
+	if (ack && desc->level) {
+		desc->acked = true;
+		desc->ack_off = off;
+		desc->ack_site = site;
+	}
 	desc->level = up;
 	wake = deliverable(desc);
 	if (wake) {
@@ -923,6 +1049,7 @@ static void wait_handlers(struct dmaemu__irq_desc *desc, const char *fn)
 
 void synchronize_irq(unsigned int irq)
 {
+	DMAEMU__API_CALL(call, "synchronize_irq");
 	struct dmaemu__irq_desc *desc;
 
 	dmaemu_might_sleep("synchronize_irq()");
@@ -947,6 +1074,7 @@ void disable_irq_nosync(unsigned int irq)
 
 void disable_irq(unsigned int irq)
 {
+	DMAEMU__API_CALL(call, "disable_irq");
 	struct dmaemu__irq_desc *desc;
 
 	dmaemu_might_sleep("disable_irq()");

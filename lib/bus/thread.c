@@ -102,6 +102,8 @@ static void kick(struct dmaemu__devthread *t)
 static void sleep_on(struct dmaemu__devthread *t, struct dmaemu__sctx *c,
 		     bool timed, unsigned int flags, const char *what)
 {
+	struct timespec ts;
+
 	if (c) {
 		dmaemu__unlock(&t->lock);
 		(void)dmaemu__sched_wait(
@@ -110,6 +112,16 @@ static void sleep_on(struct dmaemu__devthread *t, struct dmaemu__sctx *c,
 		dmaemu__lock(&t->lock);
 	} else if (timed) {
 		pthread_cond_timedwait(&t->cond, &t->lock, &t->deadline);
+	} else if ((flags & DMAEMU__SCHED_KEEP) &&
+		   dmaemu__hang_deadline(NULL, &ts)) {
+		/* No error path: a hung-wait report, and the caller's loop
+		 * waits again. */
+		if (pthread_cond_timedwait(&t->cond, &t->lock, &ts) ==
+		    ETIMEDOUT) {
+			dmaemu__unlock(&t->lock);
+			dmaemu__hang_report(NULL, what, true);
+			dmaemu__lock(&t->lock);
+		}
 	} else {
 		pthread_cond_wait(&t->cond, &t->lock);
 	}
@@ -222,6 +234,10 @@ void dmaemu__thread_stop(struct dmaemu_device *d)
 	t->stop = true;
 	update_stopping(t);
 	kick(t);
+	/* Outside lockstep, a run that never ends is reported by the hang
+	 * watchdog here, before the join (in lockstep, the join's wait). */
+	while (!t->sctx && t->in_run && !pthread_equal(t->tid, pthread_self()))
+		sleep_on(t, NULL, false, DMAEMU__SCHED_KEEP, "device destroy");
 	dmaemu__unlock(&t->lock);
 	dmaemu__sched_thread_join(t->tid, &t->sctx);
 	d->thr = NULL;
@@ -341,7 +357,8 @@ int dmaemu_device_reset(struct dmaemu_device *d)
 			t->hold++;
 			update_stopping(t);
 			while (t->in_run)
-				sleep_on(t, c, false, 0, "device reset");
+				sleep_on(t, c, false, DMAEMU__SCHED_KEEP,
+					 "device reset");
 		}
 		t->events = 0;
 		t->armed = false;

@@ -216,6 +216,9 @@ struct dmaemu__options {
 	/* Unmaps and frees each device remembers, for the reports of a
 	 * device access after them (dma/registry.c). */
 	unsigned int unmap_history;
+	unsigned int irq_storm;	      /* handler runs, line up: irq-storm */
+	unsigned int sched_step_ns;   /* lockstep: cost of a busy point */
+	unsigned int hang_timeout_ms; /* untimed waits: hung-wait */
 	/* Origin ("DMAEMU_OPTIONS", "options") of each key that was set,
 	 * indexed like the key table of options.c; NULL = default. */
 	const char *set_by[DMAEMU__OPT_MAXKEYS];

@@ -127,6 +127,9 @@ enum {
 	K_LOG_STABLE,
 	K_UNMAP_HISTORY,
 	K_KERNEL,
+	K_IRQ_STORM,
+	K_SCHED_STEP,
+	K_HANG_TIMEOUT,
 	K_NKEYS
 };
 
@@ -380,6 +383,22 @@ static const struct opt_key keys[K_NKEYS] = {
 		      1,
 		      0,
 		      {"4.14", "6.12", "expected 4.14 or 6.12"}},
+	[K_IRQ_STORM] =
+		{"irq_storm", OPT_UINT, OFF(irq_storm), 0, 1U << 30, 0, {NULL}},
+	[K_SCHED_STEP] = {"sched_step_ns",
+			  OPT_UINT,
+			  OFF(sched_step_ns),
+			  0,
+			  1000000,
+			  0,
+			  {NULL}},
+	[K_HANG_TIMEOUT] = {"hang_timeout_ms",
+			    OPT_UINT,
+			    OFF(hang_timeout_ms),
+			    0,
+			    86400000,
+			    0,
+			    {NULL}},
 };
 
 /* What each key means, one line each: help=1 prints it. */
@@ -437,6 +456,11 @@ static const char *const key_help[K_NKEYS] = {
 	[K_LOG_STABLE] = "no PID, no host address: replays compare equal",
 	[K_UNMAP_HISTORY] = "unmaps and frees each device remembers",
 	[K_KERNEL] = "DMA API level: Linux 4.14 or 6.12 (as the headers)",
+	[K_IRQ_STORM] =
+		"handler runs with the line up before irq-storm (0: off)",
+	[K_SCHED_STEP] = "lockstep: emulated ns a busy scheduling point costs",
+	[K_HANG_TIMEOUT] =
+		"an untimed wait longer than this is hung-wait (0: off)",
 };
 
 static const char *const profile_names[] = {
@@ -1047,6 +1071,9 @@ void dmaemu__options_defaults(struct dmaemu__options *o)
 	o->portability_notes = true;
 	o->posted_relaxed = false;
 	o->report_fold = true;
+	o->irq_storm = 100000;
+	o->sched_step_ns = 1000;
+	o->hang_timeout_ms = 120000;
 	o->log_stable = false;
 	o->unmap_history = 1024;
 }

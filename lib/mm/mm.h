@@ -157,6 +157,9 @@ bool dmaemu__check_sleep(struct dmaemu_machine *m, unsigned int gfp,
 struct dmaemu__sctx;
 #define DMAEMU__SCHED_NONE UINT64_MAX /* a wait without a deadline */
 #define DMAEMU__SCHED_IDLE 0x1 /* a wait for work: no part of a deadlock */
+/* A wait with no error path: past hang_timeout_ms, a hung-wait report,
+ * and the wait goes on (another report each hang_timeout_ms). */
+#define DMAEMU__SCHED_KEEP 0x2
 
 /* Machine create (the caller becomes context 0, holding the turn) and
  * destroy, after every other context exited.  Nothing without lockstep. */
@@ -175,11 +178,24 @@ void dmaemu__sched_point(struct dmaemu_machine *m, const char *what);
 /*
  * Block context @c (the caller's) on @key until dmaemu__sched_wake(@key),
  * emulated time @deadline (ns, DMAEMU__SCHED_NONE: none), or a deadlock
- * (not for DMAEMU__SCHED_IDLE waits).  No lock of the library held.
+ * (not for DMAEMU__SCHED_IDLE waits), or, for an untimed wait that is not
+ * idle, hang_timeout_ms of emulated time (a hung-wait report; see
+ * DMAEMU__SCHED_KEEP).  No lock of the library held.
  * Return: 0 when woken, -ETIMEDOUT, -EDEADLK (after the report).
  */
 int dmaemu__sched_wait(struct dmaemu__sctx *c, const void *key,
 		       uint64_t deadline, unsigned int flags, const char *what);
+/*
+ * The hang watchdog (hang_timeout_ms) of an untimed wait outside lockstep
+ * (a lockstep wait has it in dmaemu__sched_wait()): _deadline() gives the
+ * CLOCK_MONOTONIC time at which a wait starting now on @m (NULL: the
+ * current machine) is hung, false when the watchdog is off; _report()
+ * makes the hung-wait report of the calling thread's wait in @what, which
+ * goes on waiting when @keep (a wait with no error path).
+ */
+struct timespec;
+bool dmaemu__hang_deadline(struct dmaemu_machine *m, struct timespec *ts);
+void dmaemu__hang_report(struct dmaemu_machine *m, const char *what, bool keep);
 /* Wake every context blocked on @key (any context, any lock held). */
 void dmaemu__sched_wake(const void *key);
 /* Emulated time of @c's machine; of the calling thread's (false when it

@@ -32,8 +32,23 @@
  *               resume makes a lockstep-deadlock report), back to 2
  *            5. else nobody runs until a wake from outside
  *
- * Emulated time of a lockstep machine is s->now: it moves only at step
- * 3, so the same program with the same seed sees the same times.
+ *   An untimed wait that is not an idle wait also has a hang deadline
+ *   (@hang_at): hang_timeout_ms of the time the busy clock moves (the
+ *   steps of busy_step(), s->busy_ns), not of the jumps of step 3, so
+ *   that neither a deadlock (still step 4) nor a long timer elsewhere
+ *   ends it; past it, the wait ends with a hung-wait report (a context
+ *   always runnable keeps the machine from ever deadlocking, and the
+ *   wait would never end).
+ *
+ * Emulated time of a lockstep machine is s->now: it jumps at step 3,
+ * and it also moves while contexts stay busy: every scheduling point
+ * (and every wait that is over as it starts) past the first BUSY_FREE
+ * since the machine last had nobody runnable costs sched_step_ns, never
+ * past the nearest deadline (busy_step()).  Hardware does not stop its
+ * clock while a CPU spins or a device works back to back; without this
+ * a context that is always runnable (an interrupt storm, a device timer
+ * re-armed with delay 0) would freeze every timer of the machine.  The
+ * same program with the same seed still sees the same times.
  *
  * The contexts of a thread are found through a small thread-local table
  * of (scheduler id, context): scheduler ids are never reused, so an entry
@@ -49,12 +64,18 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <dmaemu/sched.h>
 
 #include "mm/mm.h"
 
 #define TLS_SLOTS 8
+/* Points of a busy stretch that cost no time: a driver's short exchange
+ * with a device between two waits keeps exact times. */
+#define BUSY_FREE 1000
+/* c->result of a wait whose hang deadline passed (never returned). */
+#define HUNG (-ETIME)
 
 enum ctx_state { CTX_RUNNABLE, CTX_BLOCKED, CTX_DONE };
 
@@ -67,6 +88,9 @@ enum ctx_state { CTX_RUNNABLE, CTX_BLOCKED, CTX_DONE };
  * @idle:     the wait is a wait for work: not part of a deadlock.
  * @result:   how the last wait ended (0, -ETIMEDOUT, -EDEADLK).
  * @what:     the last wait, for the deadlock report.
+ * @hang_at:  s->busy_ns at which an untimed wait is hung
+ *            (DMAEMU__SCHED_NONE: never).
+ * @since:    when the wait began.
  */
 struct dmaemu__sctx {
 	struct dmaemu__sched *s;
@@ -79,6 +103,7 @@ struct dmaemu__sctx {
 	bool idle;
 	int result;
 	const char *what;
+	uint64_t hang_at, since;
 	struct dmaemu__sctx *next;
 };
 
@@ -91,6 +116,9 @@ struct dmaemu__sctx {
  * @rng:      xorshift64* state, from the seed.
  * @now:      emulated time, ns (written under @lock, read atomically).
  * @points:   scheduling points so far; @hash: their fingerprint.
+ * @busy:     points since pick() last found nobody runnable.
+ * @step:     emulated ns a busy point costs (sched_step_ns).
+ * @busy_ns:  emulated ns the busy steps moved the clock, in all.
  * @report:   a deadlock to report by the first waiter that resumes.
  */
 struct dmaemu__sched {
@@ -103,6 +131,10 @@ struct dmaemu__sched {
 	uint64_t rng;
 	uint64_t now;
 	uint64_t points, hash;
+	uint64_t busy;
+	uint64_t step;
+	uint64_t busy_ns;
+	uint64_t hang_ns; /* hang_timeout_ms, in ns (0: off) */
 	bool report;
 	char blocked[256];
 	dmaemu_sched_trace_fn trace;
@@ -235,6 +267,9 @@ static struct dmaemu__sctx *pick(struct dmaemu__sched *s)
 		for (c = s->ctx; c; c = c->next) {
 			if (c->state == CTX_BLOCKED && c->deadline <= s->now)
 				make_runnable(c, -ETIMEDOUT);
+			else if (c->state == CTX_BLOCKED &&
+				 c->hang_at <= s->busy_ns)
+				make_runnable(c, HUNG);
 			if (c->state == CTX_RUNNABLE) {
 				n++;
 			} else if (c->state == CTX_BLOCKED) {
@@ -249,6 +284,7 @@ static struct dmaemu__sctx *pick(struct dmaemu__sched *s)
 				if (c->state == CTX_RUNNABLE && !r--)
 					return c;
 		}
+		s->busy = 0; /* nobody runnable: the stretch ends */
 		if (dl != DMAEMU__SCHED_NONE) {
 			__atomic_store_n(&s->now, dl, __ATOMIC_RELAXED);
 			continue;
@@ -257,6 +293,50 @@ static struct dmaemu__sctx *pick(struct dmaemu__sched *s)
 			return NULL;
 		break_deadlock(s);
 	}
+}
+
+/* Describe, for a hung-wait report of @me, what the others do. */
+static void list_contexts(const struct dmaemu__sched *s,
+			  const struct dmaemu__sctx *me, char *buf, size_t len)
+{
+	const struct dmaemu__sctx *c;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (c = s->ctx; c && n < len; c = c->next) {
+		if (c == me || c->state == CTX_DONE)
+			continue;
+		if (c->state == CTX_RUNNABLE)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s runnable",
+					      n ? ", " : "", c->name);
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%s%s in %s",
+					      n ? ", " : "", c->name, c->what);
+	}
+}
+
+/*
+ * One more point of a busy stretch: past BUSY_FREE of them, it moves the
+ * clock by s->step, up to the nearest deadline (a timer fires at its
+ * time, not a step late).
+ */
+static void busy_step(struct dmaemu__sched *s)
+{
+	const struct dmaemu__sctx *c;
+	uint64_t now = s->now, dl = DMAEMU__SCHED_NONE, to;
+
+	if (++s->busy <= BUSY_FREE || !s->step)
+		return;
+	for (c = s->ctx; c; c = c->next)
+		if (c->state == CTX_BLOCKED && c->deadline < dl)
+			dl = c->deadline;
+	to = now + s->step < now ? DMAEMU__SCHED_NONE - 1 : now + s->step;
+	if (dl != DMAEMU__SCHED_NONE && dl > now && dl < to)
+		to = dl;
+	if (dl != DMAEMU__SCHED_NONE && dl <= now)
+		to = now; /* due already: pick() wakes it */
+	s->busy_ns += to - now;
+	__atomic_store_n(&s->now, to, __ATOMIC_RELAXED);
 }
 
 /* Give the turn to the next holder (@me gives it up). */
@@ -339,6 +419,7 @@ static struct dmaemu__sctx *ctx_new(struct dmaemu__sched *s, const char *name)
 	c->s = s;
 	c->state = CTX_RUNNABLE;
 	c->deadline = DMAEMU__SCHED_NONE;
+	c->hang_at = DMAEMU__SCHED_NONE;
 	c->what = "";
 	dmaemu__lock(&s->lock);
 	c->id = s->nctx++;
@@ -508,7 +589,8 @@ void dmaemu__sched_join(struct dmaemu__sctx *c)
 		dmaemu__lock(&c->s->lock);
 		done = c->state == CTX_DONE;
 		dmaemu__unlock(&c->s->lock);
-		if (done || dmaemu__sched_wait(me, c, DMAEMU__SCHED_NONE, 0,
+		if (done || dmaemu__sched_wait(me, c, DMAEMU__SCHED_NONE,
+					       DMAEMU__SCHED_KEEP,
 					       "thread exit") == -EDEADLK)
 			return;
 	}
@@ -575,6 +657,7 @@ void dmaemu__sched_point(struct dmaemu_machine *m, const char *what)
 	s = c->s;
 	dmaemu__lock(&s->lock);
 	trace(s, c, what);
+	busy_step(s);
 	run_next(s, c);
 	wait_turn(s, c);
 	dmaemu__unlock(&s->lock);
@@ -585,21 +668,51 @@ int dmaemu__sched_wait(struct dmaemu__sctx *c, const void *key,
 {
 	struct dmaemu__sched *s = c->s;
 	char blocked[sizeof(s->blocked)];
-	bool report;
+	uint64_t waited;
+	bool report, hung;
 	int ret;
 
 	dmaemu__lock(&s->lock);
 	trace(s, c, what);
+	if (deadline <= s->now)
+		busy_step(s); /* over as it starts: busy, not waiting */
+	c->since = s->now;
+again:
 	c->state = CTX_BLOCKED;
 	c->key = key;
 	c->deadline = deadline;
 	c->idle = flags & DMAEMU__SCHED_IDLE;
 	c->what = what;
+	if (deadline == DMAEMU__SCHED_NONE && !c->idle && s->hang_ns)
+		c->hang_at = s->busy_ns + s->hang_ns < s->busy_ns
+				     ? DMAEMU__SCHED_NONE - 1
+				     : s->busy_ns + s->hang_ns;
 	run_next(s, c);
 	wait_turn(s, c);
 	ret = c->result;
 	c->deadline = DMAEMU__SCHED_NONE;
-	report = ret == -EDEADLK && s->report;
+	c->hang_at = DMAEMU__SCHED_NONE;
+	hung = ret == HUNG;
+	if (hung) {
+		waited = s->now - c->since;
+		list_contexts(s, c, blocked, sizeof(blocked));
+		dmaemu__unlock(&s->lock);
+		dmaemu__reportf(
+			s->m, DMAEMU_REPORT_HUNG_WAIT, 0, 0,
+			"hung wait: %s waited %llu ms of emulated time in %s "
+			"(hang_timeout_ms=%u) while the machine stayed busy "
+			"(%s); %s",
+			c->name, (unsigned long long)(waited / 1000000), what,
+			s->m->opt.hang_timeout_ms, blocked,
+			flags & DMAEMU__SCHED_KEEP
+				? "the wait has no error path and goes on"
+				: "the wait returns as if it had timed out");
+		dmaemu__lock(&s->lock);
+		if (flags & DMAEMU__SCHED_KEEP)
+			goto again;
+		ret = -EDEADLK;
+	}
+	report = !hung && ret == -EDEADLK && s->report;
 	if (report) {
 		s->report = false;
 		memcpy(blocked, s->blocked, sizeof(blocked));
@@ -667,6 +780,36 @@ int dmaemu__sched_sleep(uint64_t ns, const char *what)
 	return 0;
 }
 
+bool dmaemu__hang_deadline(struct dmaemu_machine *m, struct timespec *ts)
+{
+	uint64_t ns;
+
+	if (!m)
+		m = dmaemu_machine_current();
+	if (!m || !m->opt.hang_timeout_ms)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ns = (uint64_t)ts->tv_nsec +
+	     (uint64_t)m->opt.hang_timeout_ms * 1000000ULL;
+	ts->tv_sec += (time_t)(ns / 1000000000ULL);
+	ts->tv_nsec = (long)(ns % 1000000000ULL);
+	return true;
+}
+
+void dmaemu__hang_report(struct dmaemu_machine *m, const char *what, bool keep)
+{
+	if (!m)
+		m = dmaemu_machine_current();
+	if (!m)
+		return;
+	dmaemu__reportf(m, DMAEMU_REPORT_HUNG_WAIT, 0, 0,
+			"hung wait: a thread waited more than %u ms in %s "
+			"(hang_timeout_ms) for something that never came; %s",
+			m->opt.hang_timeout_ms, what,
+			keep ? "the wait has no error path and goes on"
+			     : "the wait returns as if it had timed out");
+}
+
 /* ---------------------------------------------------------------------- */
 /* Machine life, and the public calls                                     */
 /* ---------------------------------------------------------------------- */
@@ -688,6 +831,8 @@ int dmaemu__sched_init(struct dmaemu_machine *m)
 		return -ret;
 	}
 	s->m = m;
+	s->step = m->opt.sched_step_ns;
+	s->hang_ns = (uint64_t)m->opt.hang_timeout_ms * 1000000ULL;
 	/* xorshift needs a non-zero state; mix the seed so 1, 2, 3 differ
 	 * from the first draw on. */
 	s->rng = (m->opt.seed + 1) * 0x9e3779b97f4a7c15ULL;

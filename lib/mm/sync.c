@@ -87,13 +87,14 @@ static unsigned long me(void)
 
 /*
  * When a wait ends.  Outside lockstep: a CLOCK_MONOTONIC deadline (@ts,
- * when @limit); in lockstep (@c is the caller's context): emulated time
- * @vns, DMAEMU__SCHED_NONE for no limit.
+ * when @limit), and for a wait without one the hang watchdog's (@hang_ts,
+ * when @hang); in lockstep (@c is the caller's context): emulated time
+ * @vns, DMAEMU__SCHED_NONE for no limit (the scheduler has the watchdog).
  */
 struct deadline {
 	struct dmaemu__sctx *c;
-	bool limit;
-	struct timespec ts;
+	bool limit, hang;
+	struct timespec ts, hang_ts;
 	uint64_t vns;
 };
 
@@ -105,8 +106,12 @@ static void deadline_of(long timeout, struct deadline *d)
 	d->c = dmaemu__sched_enter(NULL);
 	d->limit = timeout != LONG_MAX && timeout >= 0;
 	d->vns = DMAEMU__SCHED_NONE;
-	if (!d->limit)
+	d->hang = false;
+	if (!d->limit) {
+		if (!d->c)
+			d->hang = dmaemu__hang_deadline(NULL, &d->hang_ts);
 		return;
+	}
 	ns = (uint64_t)timeout * (1000000000ULL / HZ);
 	if (d->c) {
 		d->vns = dmaemu__sched_time(d->c) + ns;
@@ -143,10 +148,12 @@ static long jiffies_left(const struct deadline *d)
 /*
  * Wait on @b (its lock held) until a wake-up or @d.  In lockstep the wait
  * is the scheduler's, keyed by the bucket, with the bucket unlocked.
- * Return: 0 when woken, -ETIMEDOUT, or -EDEADLK (lockstep deadlock).
+ * An untimed wait past the hang watchdog's deadline makes a hung-wait
+ * report, once.
+ * Return: 0 when woken, -ETIMEDOUT, or -EDEADLK (lockstep deadlock, or
+ * the hung-wait report).
  */
-static int bucket_wait(struct bucket *b, const struct deadline *d,
-		       const char *what)
+static int bucket_wait(struct bucket *b, struct deadline *d, const char *what)
 {
 	int ret;
 
@@ -155,6 +162,18 @@ static int bucket_wait(struct bucket *b, const struct deadline *d,
 		ret = dmaemu__sched_wait(d->c, b, d->vns, 0, what);
 		dmaemu__lock(&b->lock);
 		return ret;
+	}
+	if (!d->limit && d->hang) {
+		ret = pthread_cond_timedwait(&b->cond, &b->lock, &d->hang_ts);
+		if (ret && ret != ETIMEDOUT)
+			abort();
+		if (!ret)
+			return 0;
+		d->hang = false;
+		dmaemu__unlock(&b->lock);
+		dmaemu__hang_report(NULL, what, false);
+		dmaemu__lock(&b->lock);
+		return -EDEADLK;
 	}
 	if (!d->limit) {
 		if (pthread_cond_wait(&b->cond, &b->lock))
@@ -193,6 +212,7 @@ static void owner_lock(unsigned long *owner, const char *what)
 
 	dmaemu__sched_point(NULL, what);
 	deadline_of(LONG_MAX, &d);
+	d.hang = false; /* a lock has no error path: it waits */
 	dmaemu__lock(&b->lock);
 	if (*owner == me()) {
 		dmaemu__unlock(&b->lock);
@@ -459,6 +479,7 @@ unsigned long dmaemu_waitq_prepare(struct wait_queue_head *wq)
 long dmaemu_waitq_sleep(struct wait_queue_head *wq, unsigned long seq,
 			long timeout)
 {
+	DMAEMU__API_CALL(call, "wait_event");
 	struct bucket *b = bucket_of(wq);
 	struct deadline d;
 	int ret = 0;
@@ -555,6 +576,8 @@ static long do_wait(struct completion *x, long timeout, const char *what)
 
 void wait_for_completion(struct completion *x)
 {
+	DMAEMU__API_CALL(call, "wait_for_completion");
+
 	(void)do_wait(x, LONG_MAX, "wait_for_completion()");
 }
 
@@ -568,6 +591,8 @@ unsigned long wait_for_completion_timeout(struct completion *x,
 
 int wait_for_completion_interruptible(struct completion *x)
 {
+	DMAEMU__API_CALL(call, "wait_for_completion_interruptible");
+
 	if (null_obj(x, __func__))
 		return -EINVAL;
 	wait_for_completion(x);

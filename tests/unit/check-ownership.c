@@ -662,7 +662,9 @@ START_TEST(test_skip_sync_dirty)
 	bool stale;
 
 	start(_i);
-	stale = noncoherent() && backend != SWIOTLB;
+	/* Behind swiotlb, on every profile, the device reads a bounce slot
+	 * that nothing filled (the map skipped the copy). */
+	stale = noncoherent() || backend == SWIOTLB;
 	buf = kmalloc(256, GFP_KERNEL);
 	ck_assert_ptr_nonnull(buf);
 	memset(buf, 'K', 256);

@@ -84,13 +84,16 @@ if ! command -v "$spatch" >/dev/null 2>&1; then
 	exit $failed
 fi
 
-# convert: every semantic patch of the project, in name order; then no
-# line of code (comments aside) names a removed API.
+# convert: every semantic patch of the project's 4.14 port, in name order
+# (not the 5.10 one, dma_noncoherent_510.cocci, which ports a 4.14 driver
+# on to the 6.12 level: this lab stays at 4.14); then no line of code
+# (comments aside) names a removed API.
 conv="$tmp/lab-converted.c"
 cp "$here/lab.c" "$conv"
 done_ok=yes
 for f in "$cocci"/*.cocci; do
 	[ -f "$f" ] || { done_ok=no; echo "no semantic patch in $cocci" >"$tmp/spatch.log"; break; }
+	case $f in *_510.cocci) continue ;; esac
 	if ! "$spatch" --very-quiet -D patch --sp-file "$f" --in-place "$conv" \
 		>>"$tmp/spatch.log" 2>&1; then
 		done_ok=no
