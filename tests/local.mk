@@ -303,6 +303,7 @@ script_tests = \
 	tests/scripts/examples.sh \
 	tests/scripts/devices-doc.sh \
 	tests/scripts/alloc-fail.sh \
+	tests/scripts/labs-alloc-fail.sh \
 	tests/scripts/trace.sh \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \
@@ -428,6 +429,7 @@ intree_tests = $(filter-out tests/scripts/labs.sh tests/scripts/tour.sh \
 	tests/scripts/examples.sh tests/scripts/valgrind-%.sh \
 	tests/scripts/driver-mutants.sh tests/scripts/cachesim-oracle.sh \
 	tests/scripts/cachesim-cli.sh tests/scripts/alloc-fail.sh \
+	tests/scripts/labs-alloc-fail.sh \
 	tests/scripts/rmw.sh tests/scripts/poll-threads.sh \
 	tests/scripts/report-threads.sh,$(script_tests)) $(install_tests)
 print-intree-tests:

@@ -159,6 +159,13 @@ void lab_show(struct lab *lab, const void *addr, size_t len, const char *title)
 	fflush(stdout);
 }
 
+int lab_fail(const struct lab *lab, const char *call, int err)
+{
+	fprintf(stderr, "%s: %s: %s\n", lab->name, call,
+		strerror(err < 0 ? -err : err));
+	return 2;
+}
+
 int lab_finish(struct lab *lab, bool data_ok)
 {
 	unsigned long long n = dmaemu_report_count(lab->m, NULL);

@@ -60,6 +60,15 @@ void lab_show(struct lab *lab, const void *addr, size_t len, const char *title);
 void lab_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * lab_fail() - say on stderr that the call @call failed with the error
+ * @err (an errno value, positive or negative as kernel calls return it),
+ * "NAME: CALL: error text", and return 2: the exit status of a lab that
+ * could not run to its end, so "return lab_fail(lab, "kzalloc()",
+ * -ENOMEM);" ends main().  Every early exit of a lab goes through it.
+ */
+int lab_fail(const struct lab *lab, const char *call, int err);
+
+/*
  * lab_finish() - print the result line (data right or wrong, the number
  * of reports), destroy the machine and free @lab.
  * Return: the program's exit status: 0 when the program ran to the end

@@ -35,7 +35,15 @@
  * wmb()) or a device write over it (docs/ordering.md): a device read that
  * is reported as missing-write-barrier may see the value from before it,
  * so the bytes of such stores are not compared in that read; a read with
- * no such report must see them.  On x86 the data is always right.  A map
+ * no such report must see them.  On x86 the data is always right.  A
+ * device write to DMA_ATTR_WEAK_ORDERING memory may be posted
+ * (posted_writes=ordered, the default; docs/ordering.md, "Device
+ * writes"): it lands within a few further DMA calls of its device, so
+ * until the device is drained the CPU's view of those bytes is unknown,
+ * and so is a CPU store over them (the landing may overwrite it); the
+ * device reads its own writes.  Before freeing such memory the program
+ * drains the device (dmaemu_dma_drain()), as a driver quiesces its
+ * device before freeing what the device writes.  A map
  * with DMA_ATTR_SKIP_CPU_SYNC over lines that may be dirty leaves what
  * either side reads there to the cache (an eviction, or the clean of an
  * edge line at a sync, may write the CPU's line over the device's data).
@@ -84,6 +92,10 @@
 #define DK 0x2	  /* the device must read dv[] */
 #define PEND 0x4  /* a write-combined store of cv[] not yet drained */
 #define UNORD 0x8 /* a CPU store not yet ordered by a write barrier */
+/* A device write to WEAK_ORDERING memory that may not have landed yet:
+ * the CPU may see what was there before, and a CPU store there may be
+ * overwritten when it lands. */
+#define POSTED 0x10
 
 enum slot_kind { S_NONE, S_KMALLOC, S_PAGES, S_COHERENT };
 
@@ -189,6 +201,16 @@ static bool slot_has_pending(const struct slot *s)
 
 	for (i = 0; i < s->size; i++)
 		if (s->fl[i] & PEND)
+			return true;
+	return false;
+}
+
+static bool slot_has_posted(const struct slot *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->size; i++)
+		if (s->fl[i] & POSTED)
 			return true;
 	return false;
 }
@@ -415,6 +437,19 @@ static void op_free(struct run *r)
 		}
 		break;
 	case S_COHERENT:
+		if (slot_has_posted(s)) {
+			/* The driver quiesces the device first: its posted
+			 * writes land (in every buffer of the device). */
+			int j;
+
+			if (dmaemu_dma_drain(r->d[s->dev]) < 0)
+				abort();
+			for (j = 0; j < NSLOTS; j++)
+				if (r->s[j].kind == S_COHERENT &&
+				    r->s[j].dev == s->dev)
+					forget(&r->s[j], 0, r->s[j].size,
+					       POSTED);
+		}
 		if (how == 6) {
 			/* DMA_ATTR_NO_KERNEL_MAPPING missing or extra (the
 			 * one attribute 4.14 needs repeated): nothing is
@@ -804,8 +839,13 @@ static void op_dev(struct run *r, bool write)
 	for (i = 0; i < len; i++) {
 		s->dv[soff + i] = r->buf[i];
 		s->fl[soff + i] &=
-			(uint8_t)~UNORD;     /* the store is overwritten */
-		if (s->kind == S_COHERENT) { /* one view */
+			(uint8_t)~UNORD; /* the store is overwritten */
+		if (s->kind == S_COHERENT &&
+		    (s->attrs & DMA_ATTR_WEAK_ORDERING)) {
+			/* Posted: the device reads it, the CPU may not yet. */
+			s->fl[soff + i] = (uint8_t)((s->fl[soff + i] & ~CK) |
+						    DK | POSTED);
+		} else if (s->kind == S_COHERENT) { /* one view */
 			s->cv[soff + i] = r->buf[i];
 			if (s->view != V_NOMAP)
 				s->fl[soff + i] |= CK;
@@ -885,6 +925,8 @@ static void op_cpu(struct run *r, bool write)
 			*f = (uint8_t)((*f & ~DK) | CK); /* unseen store */
 		else
 			*f |= CK | DK;
+		if (*f & POSTED) /* a posted device write may land over it */
+			*f &= (uint8_t) ~(CK | DK);
 	}
 }
 

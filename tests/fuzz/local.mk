@@ -10,7 +10,8 @@
 # for FUZZ_SECONDS seconds, keeping what it finds in tests/fuzz/found/.
 
 fuzz_targets = tests/fuzz/fuzz-options tests/fuzz/fuzz-trace \
-	tests/fuzz/fuzz-size tests/fuzz/fuzz-dma tests/fuzz/fuzz-devices
+	tests/fuzz/fuzz-size tests/fuzz/fuzz-dma tests/fuzz/fuzz-devices \
+	tests/fuzz/fuzz-machine
 fuzz_cflags = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_cppflags = $(AM_CPPFLAGS) -DDMAEMU_SANITIZER='"address"'
 
@@ -58,6 +59,13 @@ tests_fuzz_fuzz_devices_CPPFLAGS = $(fuzz_cppflags) $(LIBPNG_CFLAGS)
 tests_fuzz_fuzz_devices_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_devices_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_devices_LDADD = tests/fuzz/libdmaemu-fuzz.la $(LIBPNG_LIBS)
+
+tests_fuzz_fuzz_machine_SOURCES = tests/fuzz/fuzz-machine.c tests/fuzz/fuzz-input.h \
+	$(devices_libdmaemu_devices_la_SOURCES)
+tests_fuzz_fuzz_machine_CPPFLAGS = $(fuzz_cppflags) $(LIBPNG_CFLAGS)
+tests_fuzz_fuzz_machine_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_machine_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_machine_LDADD = tests/fuzz/libdmaemu-fuzz.la $(LIBPNG_LIBS)
 
 TESTS += tests/scripts/fuzz.sh
 EXTRA_DIST += tests/scripts/fuzz.sh tests/fuzz/corpus

@@ -27,6 +27,7 @@ runs_for() {
 	fuzz-options) echo 10000 ;;
 	fuzz-dma) echo 4000 ;;
 	fuzz-devices) echo 500 ;;
+	fuzz-machine) echo 300 ;;
 	fuzz-trace) echo 20000 ;;
 	*) echo 200000 ;;
 	esac

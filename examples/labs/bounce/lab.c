@@ -7,6 +7,7 @@
  * buffer.  The bug: the driver reads its buffer without the sync.
  * README.md tells the story.
  */
+#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <stdint.h>
 #include <string.h>
 
@@ -78,17 +79,22 @@ int main(int argc, char **argv)
 	uint64_t in_phys;
 	bool ok = false, mapped = false;
 	size_t i;
+	int status = 0, ret;
 
 	if (!lab)
 		return 1;
 	b.d = dmaemu_legacy_create(lab->m, "blk0");
-	if (!b.d)
+	if (!b.d) {
+		status = lab_fail(lab, "dmaemu_legacy_create()", errno);
 		goto out;
+	}
 	b.dev = dmaemu_device_to_dev(b.d);
 	b.regs = dmaemu_device_regs(b.d);
 	init_completion(&b.done);
 	b.irq = (unsigned int)dmaemu_device_irq(b.d, 0);
-	if (request_irq(b.irq, blk_irq, 0, "blk0", &b)) {
+	ret = request_irq(b.irq, blk_irq, 0, "blk0", &b);
+	if (ret) {
+		status = lab_fail(lab, "request_irq()", ret);
 		b.irq = 0;
 		goto out;
 	}
@@ -98,8 +104,10 @@ int main(int argc, char **argv)
 	/* GFP_KERNEL prefers ZONE_NORMAL: the bank above 4 GiB. */
 	out = kmalloc(BLK, GFP_KERNEL);
 	in = kmalloc(BLK, GFP_KERNEL);
-	if (!out || !in)
+	if (!out || !in) {
+		status = lab_fail(lab, "kmalloc()", -ENOMEM);
 		goto out;
+	}
 	lab_say("blk0 addresses 32 bits; the buffers are at 0x%llx and "
 		"0x%llx",
 		(unsigned long long)virt_to_phys(out),
@@ -110,24 +118,34 @@ int main(int argc, char **argv)
 		want[i] = (uint8_t)(0x30 + i % 64);
 	memcpy(out, want, BLK);
 	out_dma = dma_map_single(b.dev, out, BLK, DMA_TO_DEVICE);
-	if (dma_mapping_error(b.dev, out_dma))
+	if (dma_mapping_error(b.dev, out_dma)) {
+		status =
+			lab_fail(lab, "dma_map_single(DMA_TO_DEVICE)", -ENOMEM);
 		goto out;
+	}
 	lab_say("write: the block is mapped at bus address 0x%llx, a bounce "
 		"buffer below 4 GiB",
 		(unsigned long long)out_dma);
-	if (blk_cmd(&b, DMAEMU_LEGACY_CMD_WRITE, out_dma, 0, BLK))
+	if (blk_cmd(&b, DMAEMU_LEGACY_CMD_WRITE, out_dma, 0, BLK)) {
+		status = lab_fail(lab, "blk_cmd(WRITE)", -EIO);
 		goto out;
+	}
 	dma_unmap_single(b.dev, out_dma, BLK, DMA_TO_DEVICE);
 	say_bounces(lab, "after the write");
 
 	/* 2. Read it back into a receive buffer that stays mapped. */
 	memset(in, 0xee, BLK);
 	in_dma = dma_map_single(b.dev, in, BLK, DMA_FROM_DEVICE);
-	if (dma_mapping_error(b.dev, in_dma))
+	if (dma_mapping_error(b.dev, in_dma)) {
+		status = lab_fail(lab, "dma_map_single(DMA_FROM_DEVICE)",
+				  -ENOMEM);
 		goto out;
+	}
 	mapped = true;
-	if (blk_cmd(&b, DMAEMU_LEGACY_CMD_READ, in_dma, 0, BLK))
+	if (blk_cmd(&b, DMAEMU_LEGACY_CMD_READ, in_dma, 0, BLK)) {
+		status = lab_fail(lab, "blk_cmd(READ)", -EIO);
 		goto out;
+	}
 	/* The memory behind the bus address: the bounce buffer, or with
 	 * iommu=1 (no bouncing) the buffer itself, behind its IOVA. */
 	if (dmaemu_iommu_iova_to_phys(b.d, in_dma, &in_phys))
@@ -162,5 +180,6 @@ out:
 	kfree(in);
 	kfree(out);
 	dmaemu_device_destroy(b.d);
-	return lab_finish(lab, ok);
+	ret = lab_finish(lab, ok);
+	return status ? status : ret;
 }

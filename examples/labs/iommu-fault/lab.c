@@ -136,22 +136,26 @@ int main(int argc, char **argv)
 		return 2;
 	engine = dmaemu_copy_engine_create(lab->m, "ce0");
 	if (!engine)
-		return 2;
+		return lab_fail(lab, "dmaemu_copy_engine_create()", errno);
 	ce.dev = dmaemu_device_to_dev(engine);
 	ce.regs = dmaemu_device_regs(engine);
 	init_completion(&ce.done);
 	ce.ring = dma_alloc_coherent(ce.dev, RING_N * sizeof(*ce.ring),
 				     &ce.ring_dma, GFP_KERNEL);
+	if (!ce.ring)
+		return lab_fail(lab, "dma_alloc_coherent()", -ENOMEM);
 	irq = dmaemu_device_irq(engine, 0);
-	if (!ce.ring || irq < 0 ||
-	    request_irq((unsigned int)irq, ce_irq, 0, "ce0", &ce))
-		return 2;
+	if (irq < 0)
+		return lab_fail(lab, "dmaemu_device_irq()", irq);
+	ret = request_irq((unsigned int)irq, ce_irq, 0, "ce0", &ce);
+	if (ret)
+		return lab_fail(lab, "request_irq()", ret);
 	ce_setup(&ce);
 
 	src = kmalloc(LEN, GFP_KERNEL);
 	dst = kzalloc(LEN, GFP_KERNEL);
 	if (!src || !dst)
-		return 2;
+		return lab_fail(lab, "kmalloc()", -ENOMEM);
 	for (i = 0; i < LEN; i++)
 		src[i] = (u8)(i ^ 0x5a);
 	s = dma_map_single(ce.dev, src, LEN, DMA_TO_DEVICE);
@@ -162,7 +166,7 @@ int main(int argc, char **argv)
 	t = dma_map_single(ce.dev, dst, LEN, DMA_TO_DEVICE);
 #endif
 	if (dma_mapping_error(ce.dev, s) || dma_mapping_error(ce.dev, t))
-		return 2;
+		return lab_fail(lab, "dma_map_single()", -ENOMEM);
 	lab_say("source at IOVA 0x%llx, destination at IOVA 0x%llx",
 		(unsigned long long)s, (unsigned long long)t);
 	lab_show(lab, dst, 128, "destination (first two lines) before");

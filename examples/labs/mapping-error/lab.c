@@ -176,22 +176,26 @@ int main(int argc, char **argv)
 		return 2;
 	engine = dmaemu_copy_engine_create(lab->m, "ce0");
 	if (!engine)
-		return 2;
+		return lab_fail(lab, "dmaemu_copy_engine_create()", errno);
 	ce.dev = dmaemu_device_to_dev(engine);
 	ce.regs = dmaemu_device_regs(engine);
 	init_completion(&ce.done);
 	ce.ring = dma_alloc_coherent(ce.dev, RING_N * sizeof(*ce.ring),
 				     &ce.ring_dma, GFP_KERNEL);
+	if (!ce.ring)
+		return lab_fail(lab, "dma_alloc_coherent()", -ENOMEM);
 	irq = dmaemu_device_irq(engine, 0);
-	if (!ce.ring || irq < 0 ||
-	    request_irq((unsigned int)irq, ce_irq, 0, "ce0", &ce))
-		return 2;
+	if (irq < 0)
+		return lab_fail(lab, "dmaemu_device_irq()", irq);
+	ret = request_irq((unsigned int)irq, ce_irq, 0, "ce0", &ce);
+	if (ret)
+		return lab_fail(lab, "request_irq()", ret);
 	ce_setup(&ce);
 
 	src = kmalloc(BUF, GFP_KERNEL);
 	dst = kzalloc(BUF, GFP_KERNEL);
 	if (!src || !dst)
-		return 2;
+		return lab_fail(lab, "kmalloc()", -ENOMEM);
 	for (i = 0; i < BUF; i++)
 		src[i] = (u8)(i * 7 + 1);
 

@@ -6,6 +6,7 @@
  * it reads the frame header through the cookie and frees it without the
  * attribute.
  */
+#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
@@ -70,10 +71,12 @@ int main(int argc, char **argv)
 	if (!lab)
 		return 2;
 	cam = dmaemu_device_create(lab->m, "cam0", NULL, NULL);
+	if (!cam)
+		return lab_fail(lab, "dmaemu_device_create()", errno);
 	dev = dmaemu_device_to_dev(cam);
 	frame = dma_alloc_attrs(dev, FRAME_SIZE, &h, GFP_KERNEL, ATTRS);
-	if (!cam || !frame)
-		return 2;
+	if (!frame)
+		return lab_fail(lab, "dma_alloc_attrs()", -ENOMEM);
 	lab_say("frame buffer: cookie %p, bus address 0x%llx", frame,
 		(unsigned long long)h);
 	lab_show(lab, frame, sizeof(sent), "the frame's first line");
@@ -90,8 +93,11 @@ int main(int argc, char **argv)
 		struct vm_area_struct vma = {.vm_start = 0,
 					     .vm_end = FRAME_SIZE};
 
-		if (dma_mmap_attrs(dev, &vma, frame, h, FRAME_SIZE, ATTRS))
-			return 2;
+		int err =
+			dma_mmap_attrs(dev, &vma, frame, h, FRAME_SIZE, ATTRS);
+
+		if (err)
+			return lab_fail(lab, "dma_mmap_attrs()", err);
 		lab_say("user view at 0x%lx", vma.vm_start);
 		memcpy(&got, (const void *)vma.vm_start, sizeof(got));
 		dmaemu_vma_unmap(&vma);

@@ -10,6 +10,7 @@
  * and writes a status word, which the driver reads... after a
  * dma_cache_sync(DMA_FROM_DEVICE) that the buggy variant forgets.
  */
+#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <string.h>
 
 #include <dmaemu/cpu.h>
@@ -92,12 +93,17 @@ int main(int argc, char **argv)
 	if (!lab)
 		return 2;
 	adc = dmaemu_device_create(lab->m, "dsp0", NULL, NULL);
+	if (!adc)
+		return lab_fail(lab, "dmaemu_device_create()", errno);
 	dev = dmaemu_device_to_dev(adc);
 	coh = dma_alloc_coherent(dev, SIZE, &hc, GFP_KERNEL);
+	if (!coh)
+		return lab_fail(lab, "dma_alloc_coherent()", -ENOMEM);
 	nc = dma_alloc_attrs(dev, SIZE, &hn, GFP_KERNEL,
 			     DMA_ATTR_NON_CONSISTENT);
-	if (!adc || !coh || !nc)
-		return 2;
+	if (!nc)
+		return lab_fail(lab, "dma_alloc_attrs(DMA_ATTR_NON_CONSISTENT)",
+				-ENOMEM);
 
 	lab_say("the same filter, %d passes over %d samples:", PASSES,
 		NSAMPLES);

@@ -6,6 +6,7 @@
  * loads of the message may be satisfied before the load that saw the
  * status, and return what the mailbox held before the engine wrote it.
  */
+#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <string.h>
 
 #include <asm/barrier.h>
@@ -121,15 +122,19 @@ int main(int argc, char **argv)
 	if (!lab)
 		return 2;
 	ce = dmaemu_copy_engine_create(lab->m, "ce0");
+	if (!ce)
+		return lab_fail(lab, "dmaemu_copy_engine_create()", errno);
 	dev = dmaemu_device_to_dev(ce);
 	regs = dmaemu_device_regs(ce);
 	ring = dma_alloc_coherent(dev, RING_N * sizeof(*ring), &ring_dma,
 				  GFP_KERNEL);
 	/* The mailbox the engine copies messages into: coherent memory. */
 	mb = dma_alloc_coherent(dev, sizeof(*mb), &mb_dma, GFP_KERNEL);
+	if (!ring || !mb)
+		return lab_fail(lab, "dma_alloc_coherent()", -ENOMEM);
 	src = kzalloc(sizeof(*src), GFP_KERNEL);
-	if (!ce || !ring || !mb || !src)
-		return 2;
+	if (!src)
+		return lab_fail(lab, "kzalloc()", -ENOMEM);
 	writel(CE_CTRL_RESET, regs + CE_CTRL);
 	writel(lower_32_bits(ring_dma), regs + CE_RING_LO);
 	writel(upper_32_bits(ring_dma), regs + CE_RING_HI);
@@ -143,7 +148,7 @@ int main(int argc, char **argv)
 		memcpy(src->text, msgs[k], src->len);
 		src_dma = dma_map_single(dev, src, sizeof(*src), DMA_TO_DEVICE);
 		if (dma_mapping_error(dev, src_dma))
-			return 2;
+			return lab_fail(lab, "dma_map_single()", -ENOMEM);
 		n = copy_msg(regs, &ring[k], k, src_dma, mb_dma, mb, out);
 		dma_unmap_single(dev, src_dma, sizeof(*src), DMA_TO_DEVICE);
 		if (n < 0) {

@@ -8,6 +8,7 @@
  * interleaving loses the message, and replays that seed to show the same
  * wrong bytes in the same order of events.
  */
+#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <stdio.h>
 #include <string.h>
 
@@ -147,12 +148,16 @@ static int run(const struct lab *lab, unsigned long long seed, struct result *r)
 	snprintf(opts, sizeof(opts), "profile=%s:seed=%llu:sched=lockstep",
 		 lab->profile, seed);
 	m = dmaemu_machine_create(opts);
-	if (!m)
+	if (!m) {
+		lab_fail(lab, "dmaemu_machine_create()", errno);
 		return -1;
+	}
 	memset(r, 0, sizeof(*r));
 	ce = dmaemu_copy_engine_create(m, "ce0");
-	if (!ce)
+	if (!ce) {
+		lab_fail(lab, "dmaemu_copy_engine_create()", errno);
 		goto out_machine;
+	}
 	drv.dev = dmaemu_device_to_dev(ce);
 	drv.regs = dmaemu_device_regs(ce);
 	spin_lock_init(&drv.lock);
@@ -163,10 +168,21 @@ static int run(const struct lab *lab, unsigned long long seed, struct result *r)
 		dma_alloc_coherent(drv.dev, MSG, &drv.stage_dma, GFP_KERNEL);
 	drv.out =
 		dma_alloc_coherent(drv.dev, 2 * MSG, &drv.out_dma, GFP_KERNEL);
-	irq = dmaemu_device_irq(ce, 0);
-	if (!drv.ring || !drv.stage || !drv.out ||
-	    request_irq(irq, ce_irq, 0, "race", &drv))
+	if (!drv.ring || !drv.stage || !drv.out) {
+		lab_fail(lab, "dma_alloc_coherent()", -ENOMEM);
 		goto out_device;
+	}
+	irq = dmaemu_device_irq(ce, 0);
+	if (irq < 0) {
+		lab_fail(lab, "dmaemu_device_irq()", irq);
+		goto out_device;
+	}
+	ret = request_irq(irq, ce_irq, 0, "race", &drv);
+	if (ret) {
+		lab_fail(lab, "request_irq()", ret);
+		ret = -1;
+		goto out_device;
+	}
 	memset(drv.out, 0, 2 * MSG);
 	writel(lower_32_bits(drv.ring_dma), drv.regs + CE_RING_LO);
 	writel(upper_32_bits(drv.ring_dma), drv.regs + CE_RING_HI);
@@ -210,8 +226,13 @@ out_device:
 				  drv.ring_dma);
 	dmaemu_device_destroy(ce);
 out_machine:
-	if (dmaemu_report_count(m, NULL))
+	if (dmaemu_report_count(m, NULL)) {
+		if (!ret)
+			fprintf(stderr,
+				"%s: seed %llu: the run made reports (above)\n",
+				lab->name, seed);
 		ret = -1;
+	}
 	dmaemu_machine_destroy(m);
 	return ret;
 }

@@ -134,18 +134,26 @@ int main(int argc, char **argv)
 	struct crcdrv c = {0};
 	unsigned int seq, right = 0;
 	u32 crc;
+	int ret, status = 0;
 
 	if (!lab)
 		return 1;
 	d = dmaemu_checksum_create(lab->m, "csum0");
-	if (d && !crcdrv_init(&c, d)) {
-		for (seq = 0; seq < 4; seq++)
-			if (!crcdrv_record(&c, seq, &crc) &&
-			    crc == crc32_of(seq))
-				right++;
-		lab_say("%u of 4 records checksummed right", right);
+	if (!d)
+		status = lab_fail(lab, "dmaemu_checksum_create()", errno);
+	else if ((ret = crcdrv_init(&c, d)))
+		status = lab_fail(lab, "crcdrv_init()", ret);
+	for (seq = 0; !status && seq < 4; seq++) {
+		ret = crcdrv_record(&c, seq, &crc);
+		if (ret)
+			status = lab_fail(lab, "crcdrv_record()", ret);
+		else if (crc == crc32_of(seq))
+			right++;
 	}
+	if (!status)
+		lab_say("%u of 4 records checksummed right", right);
 	crcdrv_fini(&c);
 	dmaemu_device_destroy(d);
-	return lab_finish(lab, right == 4);
+	ret = lab_finish(lab, right == 4);
+	return status ? status : ret;
 }

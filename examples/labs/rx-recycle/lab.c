@@ -151,41 +151,47 @@ int main(int argc, char **argv)
 	struct dmaemu_device *engine;
 	struct drv drv = {0};
 	u32 got[3];
-	int irq;
+	int irq, ret;
 	bool ok;
 
 	if (!lab)
 		return 2;
 	engine = dmaemu_copy_engine_create(lab->m, "ce0");
 	if (!engine)
-		return 2;
+		return lab_fail(lab, "dmaemu_copy_engine_create()", errno);
 	drv.dev = dmaemu_device_to_dev(engine);
 	drv.regs = dmaemu_device_regs(engine);
 	init_completion(&drv.done);
 	drv.ring = dma_alloc_coherent(drv.dev, RING_N * sizeof(*drv.ring),
 				      &drv.ring_dma, GFP_KERNEL);
 	drv.tx = dma_alloc_coherent(drv.dev, MSG, &drv.tx_dma, GFP_KERNEL);
+	if (!drv.ring || !drv.tx)
+		return lab_fail(lab, "dma_alloc_coherent()", -ENOMEM);
 	irq = dmaemu_device_irq(engine, 0);
-	if (!drv.ring || !drv.tx || irq < 0 ||
-	    request_irq((unsigned int)irq, ce_irq, 0, "ce0", &drv))
-		return 2;
+	if (irq < 0)
+		return lab_fail(lab, "dmaemu_device_irq()", irq);
+	ret = request_irq((unsigned int)irq, ce_irq, 0, "ce0", &drv);
+	if (ret)
+		return lab_fail(lab, "request_irq()", ret);
 	ce_setup(&drv);
 
 	drv.rx = kzalloc(MSG, GFP_KERNEL);
 	if (!drv.rx)
-		return 2;
+		return lab_fail(lab, "kzalloc()", -ENOMEM);
 	drv.rx_dma = dma_map_single(drv.dev, drv.rx, MSG, RX_DIR);
 	if (dma_mapping_error(drv.dev, drv.rx_dma))
-		return 2;
+		return lab_fail(lab, "dma_map_single()", -ENOMEM);
 
 	/* Message 1 arrives and is consumed; then nothing arrives, and the
 	 * driver polls twice; then message 2 arrives. */
-	if (deliver(&drv, 1))
-		return 2;
+	ret = deliver(&drv, 1);
+	if (ret)
+		return lab_fail(lab, "deliver(message 1)", ret);
 	got[0] = poll_rx(&drv, lab);
 	got[1] = poll_rx(&drv, NULL);
-	if (deliver(&drv, 2))
-		return 2;
+	ret = deliver(&drv, 2);
+	if (ret)
+		return lab_fail(lab, "deliver(message 2)", ret);
 	got[2] = poll_rx(&drv, NULL);
 	lab_say("polls gave %u, %u, %u (want 1, 0, 2)", got[0], got[1], got[2]);
 	ok = got[0] == 1 && got[1] == 0 && got[2] == 2;

@@ -215,7 +215,7 @@ static void set_ring(struct nicdrv *nd, unsigned int lo, dma_addr_t dma,
 	writel(n, nd->regs + lo + 8);		       /* _SIZE */
 }
 
-static int nic_probe(struct platform_device *pdev)
+static int nic_probe_card(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct nicdrv *nd;
@@ -254,6 +254,14 @@ static int nic_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, nd);
 	card_drv = nd;
 	return 0;
+}
+
+static int probe_err; /* what the last probe returned, for main() */
+
+static int nic_probe(struct platform_device *pdev)
+{
+	probe_err = nic_probe_card(pdev);
+	return probe_err;
 }
 
 static int nic_remove(struct platform_device *pdev)
@@ -315,16 +323,19 @@ int main(int argc, char **argv)
 	struct dmaemu_device *card;
 	bool ok = true;
 	unsigned int k;
+	int ret;
 
 	if (!lab)
 		return 2;
-	if (platform_driver_register(&nic_driver))
-		return 2;
+	ret = platform_driver_register(&nic_driver);
+	if (ret)
+		return lab_fail(lab, "platform_driver_register()", ret);
 	card = dmaemu_nic_create(lab->m, "eth0"); /* probed here */
-	if (!card || !card_drv) {
-		lab_say("the driver did not probe the card");
-		return 2;
-	}
+	if (!card)
+		return lab_fail(lab, "dmaemu_nic_create()", errno);
+	if (!card_drv)
+		return lab_fail(lab, "nic_probe()",
+				probe_err ? probe_err : -ENODEV);
 	lab_say("%d frames through the loopback wire into a ring of %d RX "
 		"buffers: frames %d and %d land in the buffers that held "
 		"frames 0 and 1",

@@ -5,6 +5,7 @@
  * buffer.  Both sit in one cache line; the unmap's write-back of that line
  * puts the CPU's old copy of the buffer over the device's packet.
  */
+#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <string.h>
 
 #include <dmaemu/device.h>
@@ -56,15 +57,17 @@ int main(int argc, char **argv)
 	if (!lab)
 		return 2;
 	nic = dmaemu_device_create(lab->m, "nic0", NULL, NULL);
+	if (!nic)
+		return lab_fail(lab, "dmaemu_device_create()", errno);
 	dev = dmaemu_device_to_dev(nic);
 	q = kzalloc(sizeof(*q), GFP_KERNEL);
-	if (!nic || !q)
-		return 2;
+	if (!q)
+		return lab_fail(lab, "kzalloc()", -ENOMEM);
 #ifdef LAB_FIXED
 	/* FIX: allocate the buffer on its own, in whole lines. */
 	q->buf = kzalloc(RX_ALLOC, GFP_KERNEL);
 	if (!q->buf)
-		return 2;
+		return lab_fail(lab, "kzalloc()", -ENOMEM);
 #endif
 	lab_say("counter 'posted' at %p, receive buffer at %p",
 		(void *)&q->posted, (void *)q->buf);
@@ -72,7 +75,7 @@ int main(int argc, char **argv)
 	/* 1. Post the buffer: the device owns it from now on. */
 	h = dma_map_single(dev, q->buf, RX_LEN, DMA_FROM_DEVICE);
 	if (dma_mapping_error(dev, h))
-		return 2;
+		return lab_fail(lab, "dma_map_single()", -ENOMEM);
 	/* 2. Count it (the first post).  The counter is not in the buffer,
 	 *    but it is in the buffer's cache line: the CPU now holds that
 	 *    line dirty while the device owns the buffer. */

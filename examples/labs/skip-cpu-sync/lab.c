@@ -7,6 +7,7 @@
  * the first mapping skips too, so neither device sees the packet.
  * README.md tells the story.
  */
+#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <stdint.h>
 #include <string.h>
 
@@ -51,17 +52,24 @@ static irqreturn_t engine_irq(int irq, void *data)
 static int engine_open(struct engine *e, struct dmaemu_device *d,
 		       unsigned int int_status, const char *name)
 {
+	unsigned int irq;
+	int ret;
+
 	if (!d)
-		return -1;
+		return -errno; /* the model's create failed */
 	e->d = d;
 	e->dev = dmaemu_device_to_dev(d);
 	e->regs = dmaemu_device_regs(d);
 	e->int_status = int_status;
 	init_completion(&e->done);
-	if (dma_set_mask_and_coherent(e->dev, DMA_BIT_MASK(64)))
-		return -1;
-	e->irq = (unsigned int)dmaemu_device_irq(d, 0);
-	return request_irq(e->irq, engine_irq, 0, name, e);
+	ret = dma_set_mask_and_coherent(e->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+	irq = (unsigned int)dmaemu_device_irq(d, 0);
+	ret = request_irq(irq, engine_irq, 0, name, e);
+	if (!ret)
+		e->irq = irq;
+	return ret;
 }
 
 /* Lines the last range maintenance found in the cache, so far. */
@@ -113,22 +121,36 @@ int main(int argc, char **argv)
 	uint32_t crc = 0;
 	bool ok = false;
 	size_t i;
+	int ret, status = 0;
 
 	if (!lab)
 		return 1;
-	if (engine_open(&cs, dmaemu_checksum_create(lab->m, "csum0"),
-			DMAEMU_CSUM_REG_INT_STATUS, "csum0") ||
-	    engine_open(&ce, dmaemu_copy_engine_create(lab->m, "ce0"),
-			DMAEMU_CE_REG_INT_STATUS, "ce0"))
+	ret = engine_open(&cs, dmaemu_checksum_create(lab->m, "csum0"),
+			  DMAEMU_CSUM_REG_INT_STATUS, "csum0");
+	if (ret) {
+		status = lab_fail(lab, "engine_open(csum0)", ret);
 		goto out;
+	}
+	ret = engine_open(&ce, dmaemu_copy_engine_create(lab->m, "ce0"),
+			  DMAEMU_CE_REG_INT_STATUS, "ce0");
+	if (ret) {
+		status = lab_fail(lab, "engine_open(ce0)", ret);
+		goto out;
+	}
 
 	/* The copy engine's ring: one COPY descriptor, in coherent memory. */
 	ring = dma_alloc_coherent(ce.dev, 2 * DMAEMU_CE_DESC_SIZE, &ring_dma,
 				  GFP_KERNEL);
 	pkt = kmalloc(PKT, GFP_KERNEL);
 	out = kzalloc(PKT, GFP_KERNEL);
-	if (!ring || !pkt || !out)
+	if (!ring) {
+		status = lab_fail(lab, "dma_alloc_coherent()", -ENOMEM);
 		goto out;
+	}
+	if (!pkt || !out) {
+		status = lab_fail(lab, "kmalloc()", -ENOMEM);
+		goto out;
+	}
 	writel(DMAEMU_CE_CTRL_RESET, ce.regs + DMAEMU_CE_REG_CTRL);
 	writel((u32)ring_dma, ce.regs + DMAEMU_CE_REG_RING_LO);
 	writel((u32)(ring_dma >> 32), ce.regs + DMAEMU_CE_REG_RING_HI);
@@ -155,8 +177,10 @@ int main(int argc, char **argv)
 	cs_dma = dma_map_single_attrs(cs.dev, pkt, PKT, DMA_TO_DEVICE,
 				      first_attrs);
 	first = lines_maintained(lab->m) - before;
-	if (dma_mapping_error(cs.dev, cs_dma))
+	if (dma_mapping_error(cs.dev, cs_dma)) {
+		status = lab_fail(lab, "dma_map_single(csum0)", -ENOMEM);
 		goto out;
+	}
 	lab_say("map for csum0%s: %llu cache lines maintained",
 		first_attrs ? " with DMA_ATTR_SKIP_CPU_SYNC" : "",
 		(unsigned long long)first);
@@ -174,8 +198,10 @@ int main(int argc, char **argv)
 	second = lines_maintained(lab->m) - before;
 	out_dma = dma_map_single(ce.dev, out, PKT, DMA_FROM_DEVICE);
 	if (dma_mapping_error(ce.dev, ce_dma) ||
-	    dma_mapping_error(ce.dev, out_dma))
+	    dma_mapping_error(ce.dev, out_dma)) {
+		status = lab_fail(lab, "dma_map_single(ce0)", -ENOMEM);
 		goto out;
+	}
 	lab_say("map for ce0 with DMA_ATTR_SKIP_CPU_SYNC: %llu cache lines "
 		"maintained",
 		(unsigned long long)second);
@@ -201,7 +227,8 @@ int main(int argc, char **argv)
 	writel(1, ce.regs + DMAEMU_CE_REG_TAIL);
 	if (!wait_for_completion_timeout(&cs.done, msecs_to_jiffies(5000)) ||
 	    !wait_for_completion_timeout(&ce.done, msecs_to_jiffies(5000))) {
-		lab_say("a device did not answer");
+		status = lab_fail(lab, "wait_for_completion_timeout()",
+				  -ETIMEDOUT);
 		goto out;
 	}
 	crc = readl(cs.regs + DMAEMU_CSUM_REG_RESULT);
@@ -230,5 +257,6 @@ out:
 	kfree(pkt);
 	dmaemu_device_destroy(ce.d);
 	dmaemu_device_destroy(cs.d);
-	return lab_finish(lab, ok);
+	ret = lab_finish(lab, ok);
+	return status ? status : ret;
 }

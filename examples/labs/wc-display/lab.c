@@ -7,6 +7,7 @@
  * so the frame on the screen is torn.  The frame the controller scanned is
  * saved as a PNG file (README.md says where).
  */
+#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,25 +207,32 @@ int main(int argc, char **argv)
 	struct fbdev f;
 	u32 *got;
 	long n;
-	int irq;
+	int irq, ret;
 	bool ok;
 
 	if (!lab)
 		return 2;
 	dc = dmaemu_display_create(lab->m, "disp0");
 	if (!dc)
-		return 2;
+		return lab_fail(lab, "dmaemu_display_create()", errno);
 	dev = dmaemu_device_to_dev(dc);
 	f.regs = dmaemu_device_regs(dc);
 	init_completion(&f.vblank);
-	if (dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64)))
-		return 2;
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (ret)
+		return lab_fail(lab, "dma_set_mask_and_coherent()", ret);
 	f.fb = dma_alloc_wc(dev, FB_SIZE, &f.fb_dma, GFP_KERNEL);
+	if (!f.fb)
+		return lab_fail(lab, "dma_alloc_wc()", -ENOMEM);
 	got = malloc(FB_SIZE);
+	if (!got)
+		return lab_fail(lab, "malloc()", errno);
 	irq = dmaemu_device_irq(dc, 0);
-	if (!f.fb || !got || irq < 0 ||
-	    request_irq((unsigned int)irq, fb_irq, 0, "disp0", &f))
-		return 2;
+	if (irq < 0)
+		return lab_fail(lab, "dmaemu_device_irq()", irq);
+	ret = request_irq((unsigned int)irq, fb_irq, 0, "disp0", &f);
+	if (ret)
+		return lab_fail(lab, "request_irq()", ret);
 	writel(DC_CTRL_RESET, f.regs + DC_CTRL);
 	writel(DC_INT_VBLANK, f.regs + DC_INT_ENABLE);
 	writel(lower_32_bits(f.fb_dma), f.regs + DC_FB_LO);
@@ -239,7 +247,7 @@ int main(int argc, char **argv)
 	draw(&f, 1);
 	writel(1, f.regs + DC_FLIP);
 	if (!wait_vblank(&f))
-		return 2;
+		return lab_fail(lab, "wait_vblank(frame 1)", -ETIMEDOUT);
 	lab_say("frame 1 (blue) is on the screen: %u frame(s) scanned",
 		readl(f.regs + DC_FRAMES));
 
@@ -257,7 +265,7 @@ int main(int argc, char **argv)
 #endif
 	writel_relaxed(1, f.regs + DC_FLIP); /* scan out frame 2 */
 	if (!wait_vblank(&f))
-		return 2;
+		return lab_fail(lab, "wait_vblank(frame 2)", -ETIMEDOUT);
 	lab_say("vblank: %u frames scanned", readl(f.regs + DC_FRAMES));
 
 	n = dmaemu_display_last_frame(dc, NULL, got, FB_SIZE);

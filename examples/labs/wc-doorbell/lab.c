@@ -5,6 +5,7 @@
  * writel_relaxed(), without wmb(): part of the descriptor is still in the
  * CPU's write-combining buffer when the engine fetches it.
  */
+#include <errno.h> /* the kernel's <linux/errno.h> is the system's */
 #include <string.h>
 
 #include <asm/barrier.h>
@@ -71,13 +72,17 @@ int main(int argc, char **argv)
 	if (!lab)
 		return 2;
 	ce = dmaemu_copy_engine_create(lab->m, "ce0");
+	if (!ce)
+		return lab_fail(lab, "dmaemu_copy_engine_create()", errno);
 	dev = dmaemu_device_to_dev(ce);
 	regs = dmaemu_device_regs(ce);
 	ring = dma_alloc_wc(dev, RING_N * sizeof(*ring), &ring_dma, GFP_KERNEL);
+	if (!ring)
+		return lab_fail(lab, "dma_alloc_wc()", -ENOMEM);
 	src = kmalloc(LEN, GFP_KERNEL);
 	dst = kzalloc(LEN, GFP_KERNEL);
-	if (!ce || !ring || !src || !dst)
-		return 2;
+	if (!src || !dst)
+		return lab_fail(lab, "kmalloc()", -ENOMEM);
 	writel(CE_CTRL_RESET, regs + CE_CTRL);
 	writel(lower_32_bits(ring_dma), regs + CE_RING_LO);
 	writel(upper_32_bits(ring_dma), regs + CE_RING_HI);
@@ -89,7 +94,7 @@ int main(int argc, char **argv)
 	s = dma_map_single(dev, src, LEN, DMA_TO_DEVICE);
 	t = dma_map_single(dev, dst, LEN, DMA_FROM_DEVICE);
 	if (dma_mapping_error(dev, s) || dma_mapping_error(dev, t))
-		return 2;
+		return lab_fail(lab, "dma_map_single()", -ENOMEM);
 
 	/* Fill descriptor 0 field by field, as drivers do. */
 	d = &ring[0];
