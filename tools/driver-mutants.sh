@@ -22,7 +22,7 @@
 # The drivers: the reference drivers of examples/ (nic, copy-engine,
 # checksum, legacy, display: each driver file with its main.c; the main.c
 # of checksum and legacy too, which share a buffer between two devices
-# and hand a bounced buffer back and forth with syncs), and the lab.c of every lab of
+# and hand a bounced buffer back and forth with syncs), and the C files of every lab of
 # examples/labs/ that is built (not kind=script), with -DLAB_FIXED: the
 # fixed variant, which must get its data right without a report.
 #
@@ -257,7 +257,15 @@ for d in "$top"/examples/labs/*/; do
 		[ "$kind" = script ] && exit 1
 		printf '%s' "$libs"
 	) || continue
-	targets+=("$n|lab|examples/labs/$n/lab.c|examples/labs/lab.c|-DLAB_FIXED -I$top/examples/labs|$libs")
+	# Every C file of the lab is mutated, with the others built beside it.
+	for f in "$d"/*.c; do
+		others=examples/labs/lab.c
+		for g in "$d"/*.c; do
+			[ "$g" = "$f" ] || others="$others examples/labs/$n/${g##*/}"
+		done
+		b=${f##*/}
+		targets+=("$n|lab|examples/labs/$n/$b|$others|-DLAB_FIXED -I$top/examples/labs|$libs")
+	done
 done
 if [ $# -gt 0 ]; then
 	sel=()

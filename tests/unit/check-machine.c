@@ -7,6 +7,10 @@
  */
 #include "config.h"
 
+/* A white-box suite, compiled as the library is: no API-level marker
+ * (<dmaemu/level.h>), so it may create machines at either level. */
+#define DMAEMU__LIBRARY 1
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -675,7 +675,8 @@ START_TEST(test_skip_sync_dirty)
 	dev_read(dma, 256);
 	if (stale) {
 		one_report("stale-device-read", before, virt_to_phys(buf), 256);
-		ck_assert_uint_eq(last().lines, 4);
+		if (backend != SWIOTLB) /* the dirty lines the map left */
+			ck_assert_uint_eq(last().lines, 4);
 		ck_assert_uint_eq(last().dma, dma);
 	} else {
 		ck_assert_uint_eq(count(NULL), before);
@@ -734,6 +735,7 @@ START_TEST(test_skip_cpu_sync_shared)
 {
 	uint8_t *buf, got[256];
 	dma_addr_t d1, d2;
+	uint64_t before;
 
 	start(_i);
 	dd2 = dmaemu_device_create(m, "dev1", NULL, NULL);
@@ -746,7 +748,14 @@ START_TEST(test_skip_cpu_sync_shared)
 	d2 = dma_map_single_attrs(dev2, buf, 256, DMA_TO_DEVICE,
 				  DMA_ATTR_SKIP_CPU_SYNC);
 	ck_assert(!dma_mapping_error(dev2, d2));
+	before = count(NULL);
 	ck_assert_int_eq(dmaemu_dma_read(dd2, d2, got, 256), 0);
+	/* Behind swiotlb the second mapping has a bounce slot of its own,
+	 * which the skipped sync left unfilled (lib/swiotlb.c of 4.14):
+	 * dev1 reads what it held, a stale-device-read. */
+	if (backend == SWIOTLB)
+		one_report("stale-device-read", before, virt_to_phys(buf),
+			   256);
 	ck_assert_int_eq(dmaemu_dma_read(dd, d1, got, 256), 0);
 	dma_unmap_single_attrs(dev2, d2, 256, DMA_TO_DEVICE,
 			       DMA_ATTR_SKIP_CPU_SYNC);
