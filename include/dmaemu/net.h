@@ -110,7 +110,7 @@ int dmaemu_net_stats(struct net_device *dev, struct dmaemu_net_stats *st);
 
 /**
  * dmaemu_net_find() - the registered device named @name ("eth0") on the
- * current machine, or NULL.
+ * current machine, or NULL (a NULL @name is a bad-argument report).
  */
 struct net_device *dmaemu_net_find(const char *name);
 

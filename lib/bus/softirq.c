@@ -165,6 +165,16 @@ void dmaemu__do_softirq(struct dmaemu_machine *m)
 #define SCHED_BIT (1UL << TASKLET_STATE_SCHED)
 #define RUN_BIT (1UL << TASKLET_STATE_RUN)
 
+/* @t is NULL: a bad-argument report naming @fn, and true. */
+static bool null_tasklet(const struct tasklet_struct *t, const char *fn)
+{
+	if (t)
+		return false;
+	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s(NULL): NULL tasklet", fn);
+	return true;
+}
+
 static unsigned long tstate(const struct tasklet_struct *t)
 {
 	return __atomic_load_n(&t->state, __ATOMIC_SEQ_CST);
@@ -231,6 +241,15 @@ static void tasklet_action(struct dmaemu_machine *m, int i)
 void tasklet_init(struct tasklet_struct *t, void (*func)(unsigned long),
 		  unsigned long data)
 {
+	DMAEMU__API_CALL(call, "tasklet_init");
+
+	if (null_tasklet(t, "tasklet_init"))
+		return;
+	if (!func)
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"tasklet_init(%p, NULL): no function: "
+				"scheduling it would call NULL",
+				(void *)t);
 	t->next = NULL;
 	t->state = 0;
 	atomic_set(&t->count, 0);
@@ -278,6 +297,10 @@ void tasklet_hi_schedule(struct tasklet_struct *t)
 
 void tasklet_disable_nosync(struct tasklet_struct *t)
 {
+	DMAEMU__API_CALL(call, "tasklet_disable_nosync");
+
+	if (null_tasklet(t, "tasklet_disable_nosync"))
+		return;
 	atomic_inc(&t->count);
 }
 
@@ -295,6 +318,12 @@ void tasklet_disable(struct tasklet_struct *t)
 	struct dmaemu_machine *m;
 	struct dmaemu__softirq *s;
 
+	{
+		DMAEMU__API_CALL(call, "tasklet_disable");
+
+		if (null_tasklet(t, "tasklet_disable"))
+			return;
+	}
 	tasklet_disable_nosync(t);
 	m = tasklet_machine(t);
 	/* Its own function disabling it: it is running, and stays so. */
@@ -310,9 +339,13 @@ void tasklet_disable(struct tasklet_struct *t)
 
 void tasklet_enable(struct tasklet_struct *t)
 {
+	DMAEMU__API_CALL(call, "tasklet_enable");
 	struct dmaemu_machine *m;
-	int left = atomic_dec_return(&t->count);
+	int left;
 
+	if (null_tasklet(t, "tasklet_enable"))
+		return;
+	left = atomic_dec_return(&t->count);
 	if (left < 0) {
 		atomic_inc(&t->count);
 		dmaemu__reportf(dmaemu_machine_current(),
@@ -351,10 +384,17 @@ static bool unlink_tasklet(struct dmaemu__softirq *s, struct tasklet_struct *t)
 
 void tasklet_kill(struct tasklet_struct *t)
 {
-	struct dmaemu_machine *m = tasklet_machine(t);
+	struct dmaemu_machine *m;
 	struct dmaemu__softirq *s;
 	bool stuck = false;
 
+	{
+		DMAEMU__API_CALL(call, "tasklet_kill");
+
+		if (null_tasklet(t, "tasklet_kill"))
+			return;
+	}
+	m = tasklet_machine(t);
 	if (in_interrupt()) {
 		dmaemu__reportf(m ? m : dmaemu_machine_current(),
 				DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,

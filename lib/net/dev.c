@@ -501,45 +501,70 @@ int dmaemu_net_close(struct net_device *dev)
 
 void netif_tx_start_queue(struct netdev_queue *q)
 {
+	DMAEMU__API_CALL(call, "netif_tx_start_queue");
+
+	if (dmaemu__net_null(q, "netif_tx_start_queue"))
+		return;
 	clear_bit(__QUEUE_STATE_DRV_XOFF, &q->state);
 }
 
 void netif_tx_stop_queue(struct netdev_queue *q)
 {
+	DMAEMU__API_CALL(call, "netif_tx_stop_queue");
+
+	if (dmaemu__net_null(q, "netif_tx_stop_queue"))
+		return;
 	set_bit(__QUEUE_STATE_DRV_XOFF, &q->state);
 }
 
 void netif_tx_wake_queue(struct netdev_queue *q)
 {
+	DMAEMU__API_CALL(call, "netif_tx_wake_queue");
+
+	if (dmaemu__net_null(q, "netif_tx_wake_queue"))
+		return;
 	clear_bit(__QUEUE_STATE_DRV_XOFF, &q->state);
 }
 
 void netif_tx_start_all_queues(struct net_device *dev)
 {
+	DMAEMU__API_CALL(call, "netif_tx_start_all_queues");
 	unsigned int i;
 
+	if (dmaemu__net_null(dev, "netif_tx_start_all_queues"))
+		return;
 	for (i = 0; i < dev->num_tx_queues; i++)
 		netif_tx_start_queue(&dev->_tx[i]);
 }
 
 void netif_tx_stop_all_queues(struct net_device *dev)
 {
+	DMAEMU__API_CALL(call, "netif_tx_stop_all_queues");
 	unsigned int i;
 
+	if (dmaemu__net_null(dev, "netif_tx_stop_all_queues"))
+		return;
 	for (i = 0; i < dev->num_tx_queues; i++)
 		netif_tx_stop_queue(&dev->_tx[i]);
 }
 
 void netif_tx_wake_all_queues(struct net_device *dev)
 {
+	DMAEMU__API_CALL(call, "netif_tx_wake_all_queues");
 	unsigned int i;
 
+	if (dmaemu__net_null(dev, "netif_tx_wake_all_queues"))
+		return;
 	for (i = 0; i < dev->num_tx_queues; i++)
 		netif_tx_wake_queue(&dev->_tx[i]);
 }
 
 void netdev_tx_sent_queue(struct netdev_queue *q, unsigned int bytes)
 {
+	DMAEMU__API_CALL(call, "netdev_tx_sent_queue");
+
+	if (dmaemu__net_null(q, "netdev_tx_sent_queue"))
+		return;
 	__atomic_add_fetch(&q->dql.num_queued, bytes, __ATOMIC_RELAXED);
 }
 
@@ -547,12 +572,13 @@ void netdev_tx_completed_queue(struct netdev_queue *q, unsigned int pkts,
 			       unsigned int bytes)
 {
 	DMAEMU__API_CALL(call, "netdev_completed_queue");
-	unsigned int queued =
-		__atomic_load_n(&q->dql.num_queued, __ATOMIC_RELAXED);
-	unsigned int done =
-		__atomic_load_n(&q->dql.num_completed, __ATOMIC_RELAXED);
+	unsigned int queued, done;
 
 	(void)pkts;
+	if (dmaemu__net_null(q, "netdev_tx_completed_queue"))
+		return;
+	queued = __atomic_load_n(&q->dql.num_queued, __ATOMIC_RELAXED);
+	done = __atomic_load_n(&q->dql.num_completed, __ATOMIC_RELAXED);
 	if (bytes > queued - done) {
 		dmaemu__reportf(dmaemu__netdev_machine(q->dev),
 				DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
@@ -568,6 +594,10 @@ void netdev_tx_completed_queue(struct netdev_queue *q, unsigned int pkts,
 
 void netdev_tx_reset_queue(struct netdev_queue *q)
 {
+	DMAEMU__API_CALL(call, "netdev_tx_reset_queue");
+
+	if (dmaemu__net_null(q, "netdev_tx_reset_queue"))
+		return;
 	__atomic_store_n(&q->dql.num_queued, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&q->dql.num_completed, 0, __ATOMIC_RELAXED);
 }
@@ -820,8 +850,12 @@ struct net_device *dmaemu_net_find(const char *name)
 	struct net_device *dev = NULL;
 	struct netstack *st;
 
-	if (!m || !name)
+	if (!m || !name) {
+		dmaemu__reportf(m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"dmaemu_net_find(%s): %s", name ? name : "NULL",
+				m ? "NULL name" : "no current machine");
 		return NULL;
+	}
 	dmaemu__lock(&m->net->lock);
 	list_for_each_entry (st, &m->net->devs, node) {
 		if (!strcmp(st->dev->name, name)) {
@@ -884,6 +918,10 @@ void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
 
 void netif_napi_del(struct napi_struct *napi)
 {
+	DMAEMU__API_CALL(call, "netif_napi_del");
+
+	if (dmaemu__net_null(napi, "netif_napi_del"))
+		return;
 	list_del_init(&napi->dev_list);
 }
 
@@ -891,6 +929,8 @@ void napi_enable(struct napi_struct *n)
 {
 	DMAEMU__API_CALL(call, "napi_enable");
 
+	if (dmaemu__net_null(n, "napi_enable"))
+		return;
 	if (!(nstate(n) & NAPIF_STATE_SCHED)) {
 		dmaemu__reportf(n->dmaemu_machine, DMAEMU_REPORT_BAD_ARGUMENT,
 				0, 0,
@@ -913,10 +953,14 @@ static bool napi_parked(const struct napi_struct *n)
 void napi_disable(struct napi_struct *n)
 {
 	DMAEMU__API_CALL(call, "napi_disable");
-	struct dmaemu_machine *m = n->dmaemu_machine;
-	struct dmaemu__net *net = m && dmaemu__machine_live(m) ? m->net : NULL;
+	struct dmaemu_machine *m;
+	struct dmaemu__net *net;
 	int looks = 0;
 
+	if (dmaemu__net_null(n, "napi_disable"))
+		return;
+	m = n->dmaemu_machine;
+	net = m && dmaemu__machine_live(m) ? m->net : NULL;
 	dmaemu_might_sleep("napi_disable()");
 	__atomic_or_fetch(&n->state, NAPIF_STATE_DISABLE, __ATOMIC_SEQ_CST);
 	while (__atomic_fetch_or(&n->state, NAPIF_STATE_SCHED,
@@ -949,8 +993,12 @@ void napi_disable(struct napi_struct *n)
 
 bool napi_schedule_prep(struct napi_struct *n)
 {
-	unsigned long val = nstate(n), new;
+	DMAEMU__API_CALL(call, "napi_schedule_prep");
+	unsigned long val, new;
 
+	if (dmaemu__net_null(n, "napi_schedule_prep"))
+		return false;
+	val = nstate(n);
 	do {
 		if (val & NAPIF_STATE_DISABLE)
 			return false;
@@ -966,7 +1014,7 @@ bool napi_schedule_prep(struct napi_struct *n)
 void __napi_schedule(struct napi_struct *n)
 {
 	DMAEMU__API_CALL(call, "__napi_schedule");
-	struct dmaemu_machine *m = n->dmaemu_machine;
+	struct dmaemu_machine *m = n ? n->dmaemu_machine : NULL;
 
 	if (!m || !dmaemu__machine_live(m)) {
 		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
@@ -987,9 +1035,16 @@ void __napi_schedule(struct napi_struct *n)
 
 bool napi_complete_done(struct napi_struct *n, int work_done)
 {
-	unsigned long val = nstate(n), new;
+	unsigned long val, new;
 
 	(void)work_done;
+	{
+		DMAEMU__API_CALL(call, "napi_complete_done");
+
+		if (dmaemu__net_null(n, "napi_complete_done"))
+			return false;
+	}
+	val = nstate(n);
 	__atomic_store_n(&n->dmaemu_done, 1, __ATOMIC_SEQ_CST);
 	do {
 		if (!(val & NAPIF_STATE_SCHED)) {

@@ -65,6 +65,10 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 
 void ether_setup(struct net_device *dev)
 {
+	DMAEMU__API_CALL(call, "ether_setup");
+
+	if (dmaemu__net_null(dev, "ether_setup"))
+		return;
 	dev->type = ARPHRD_ETHER;
 	dev->hard_header_len = ETH_HLEN;
 	dev->min_mtu = ETH_MIN_MTU;
@@ -85,15 +89,25 @@ struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
 
 int eth_validate_addr(struct net_device *dev)
 {
+	DMAEMU__API_CALL(call, "eth_validate_addr");
+
+	if (dmaemu__net_null(dev, "eth_validate_addr"))
+		return -EINVAL;
 	return is_valid_ether_addr(dev->dev_addr) ? 0 : -EADDRNOTAVAIL;
 }
 
 int eth_mac_addr(struct net_device *dev, void *p)
 {
 	/* struct sockaddr: sa_family, then sa_data. */
-	const unsigned char *addr = (const unsigned char *)p + 2;
+	DMAEMU__API_CALL(call, "eth_mac_addr");
+	const unsigned char *addr;
 
-	if (!p || !is_valid_ether_addr(addr))
+	if (dmaemu__net_null(dev, "eth_mac_addr"))
+		return -EINVAL;
+	if (!p)
+		return -EADDRNOTAVAIL;
+	addr = (const unsigned char *)p + 2;
+	if (!is_valid_ether_addr(addr))
 		return -EADDRNOTAVAIL;
 	ether_addr_copy(dev->dev_addr, addr);
 	dev->addr_assign_type = NET_ADDR_SET;
@@ -119,7 +133,10 @@ void eth_random_addr(u8 *addr)
 		(__atomic_add_fetch(&draws, 1, __ATOMIC_RELAXED) << 40);
 	uint64_t r = splitmix64(&state);
 	int i;
+	DMAEMU__API_CALL(call, "eth_random_addr");
 
+	if (dmaemu__net_null(addr, "eth_random_addr"))
+		return;
 	for (i = 0; i < ETH_ALEN; i++)
 		addr[i] = (u8)(r >> (8 * i));
 	addr[0] &= 0xfe; /* clear multicast bit */

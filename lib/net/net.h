@@ -47,6 +47,8 @@ static inline int dmaemu__net_copy(void *dst, const void *src, size_t len,
  */
 struct dmaemu_machine *dmaemu__skb_machine(const struct sk_buff *skb);
 bool dmaemu__skb_live(const struct sk_buff *skb);
+/* @p is NULL: a bad-argument report naming @fn, and true. */
+bool dmaemu__net_null(const void *p, const char *fn);
 struct sk_buff *dmaemu__alloc_skb(struct dmaemu_machine *m, unsigned int size,
 				  gfp_t gfp, const char *fn);
 

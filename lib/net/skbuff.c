@@ -70,6 +70,15 @@ static bool live_del(const struct sk_buff *skb)
 	return found;
 }
 
+bool dmaemu__net_null(const void *p, const char *fn)
+{
+	if (p)
+		return false;
+	dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+			"%s(NULL): NULL argument", fn);
+	return true;
+}
+
 struct dmaemu_machine *dmaemu__skb_machine(const struct sk_buff *skb)
 {
 	return skb->dmaemu_machine;
@@ -145,8 +154,9 @@ struct sk_buff *__netdev_alloc_skb(struct net_device *dev, unsigned int len,
 		dev ? dmaemu__netdev_machine(dev) : dmaemu_machine_current();
 	struct sk_buff *skb;
 
-	skb = dmaemu__alloc_skb(m, len + NET_SKB_PAD, gfp_mask,
-				"__netdev_alloc_skb");
+	/* len + the headroom must not wrap to a small size. */
+	skb = dmaemu__alloc_skb(m, len > (1u << 30) ? len : len + NET_SKB_PAD,
+				gfp_mask, "__netdev_alloc_skb");
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, NET_SKB_PAD);
@@ -163,8 +173,9 @@ struct sk_buff *__napi_alloc_skb(struct napi_struct *napi, unsigned int len,
 		dev ? dmaemu__netdev_machine(dev) : dmaemu_machine_current();
 	struct sk_buff *skb;
 
-	skb = dmaemu__alloc_skb(m, len + NET_SKB_PAD + NET_IP_ALIGN, gfp_mask,
-				"__napi_alloc_skb");
+	skb = dmaemu__alloc_skb(
+		m, len > (1u << 30) ? len : len + NET_SKB_PAD + NET_IP_ALIGN,
+		gfp_mask, "__napi_alloc_skb");
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, NET_SKB_PAD + NET_IP_ALIGN);
@@ -270,8 +281,11 @@ static void skb_panic(struct sk_buff *skb, unsigned int sz, const char *msg)
 void *skb_put(struct sk_buff *skb, unsigned int len)
 {
 	DMAEMU__API_CALL(call, "skb_put");
-	unsigned char *tmp = skb_tail_pointer(skb);
+	unsigned char *tmp;
 
+	if (dmaemu__net_null(skb, "skb_put"))
+		return NULL;
+	tmp = skb_tail_pointer(skb);
 	if ((uint64_t)skb->tail + len > skb->end)
 		skb_panic(skb, len, "skb_over_panic");
 	skb->tail += len;
@@ -284,6 +298,17 @@ void *skb_put_data(struct sk_buff *skb, const void *data, unsigned int len)
 	DMAEMU__API_CALL(call, "skb_put_data");
 	void *tmp;
 
+	if (dmaemu__net_null(skb, "skb_put_data"))
+		return NULL;
+	if (!data && len) {
+		dmaemu__reportf(
+			dmaemu__skb_machine(skb), DMAEMU_REPORT_BAD_ARGUMENT, 0,
+			0,
+			"skb_put_data(%p, NULL, %u): NULL data; nothing "
+			"added",
+			(void *)skb, len);
+		return NULL;
+	}
 	if ((uint64_t)skb->tail + len > skb->end)
 		skb_panic(skb, len, "skb_over_panic");
 	tmp = skb_tail_pointer(skb);
@@ -297,6 +322,8 @@ void *skb_push(struct sk_buff *skb, unsigned int len)
 {
 	DMAEMU__API_CALL(call, "skb_push");
 
+	if (dmaemu__net_null(skb, "skb_push"))
+		return NULL;
 	if (len > skb_headroom(skb))
 		skb_panic(skb, len, "skb_under_panic");
 	skb->data -= len;
@@ -306,7 +333,9 @@ void *skb_push(struct sk_buff *skb, unsigned int len)
 
 void *skb_pull(struct sk_buff *skb, unsigned int len)
 {
-	if (len > skb->len)
+	DMAEMU__API_CALL(call, "skb_pull");
+
+	if (dmaemu__net_null(skb, "skb_pull") || len > skb->len)
 		return NULL;
 	skb->len -= len;
 	skb->data += len;
@@ -315,6 +344,10 @@ void *skb_pull(struct sk_buff *skb, unsigned int len)
 
 void skb_trim(struct sk_buff *skb, unsigned int len)
 {
+	DMAEMU__API_CALL(call, "skb_trim");
+
+	if (dmaemu__net_null(skb, "skb_trim"))
+		return;
 	if (skb->len > len) {
 		skb->len = len;
 		skb_set_tail_pointer(skb, (int)len);

@@ -37,6 +37,7 @@
 #include <dmaemu/fault.h>
 #include <dmaemu/machine.h>
 #include <dmaemu/mm.h>
+#include <dmaemu/net.h>
 #include <dmaemu/report.h>
 #include <dmaemu/sched.h>
 #include <dmaemu/seeing.h>
@@ -50,16 +51,19 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
+#include <linux/etherdevice.h>
 #include <linux/gfp.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/printk.h>
 #include <linux/scatterlist.h>
+#include <linux/skbuff.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -2391,6 +2395,397 @@ static void e_remap_vmalloc_range(void)
 	ck_assert_int_lt(remap_vmalloc_range(&vma, host, 0), 0);
 }
 
+/* Networking: sk_buffs */
+static struct sk_buff *skbuf(unsigned int n)
+{
+	struct sk_buff *skb = alloc_skb(n, GFP_KERNEL);
+
+	ck_assert_ptr_nonnull(skb);
+	return skb;
+}
+static void e_alloc_skb(void)
+{
+	REP(PNULL(alloc_skb(UINT_MAX, GFP_KERNEL)));
+	dmaemu_machine_set_current(NULL);
+	PNULL(alloc_skb(64, GFP_KERNEL)); /* no machine: reported nowhere */
+	dmaemu_machine_set_current(m);
+}
+static void e___netdev_alloc_skb(void)
+{
+	/* len + NET_SKB_PAD must not wrap to a small buffer. */
+	REP(PNULL(__netdev_alloc_skb(NULL, UINT_MAX, GFP_KERNEL)));
+	REP(PNULL(__netdev_alloc_skb(NULL, UINT_MAX - 16, GFP_KERNEL)));
+}
+static void e___napi_alloc_skb(void)
+{
+	REP(PNULL(__napi_alloc_skb(NULL, UINT_MAX, GFP_KERNEL)));
+	REP(PNULL(__napi_alloc_skb(NULL, UINT_MAX - 16, GFP_KERNEL)));
+}
+static void e_build_skb(void)
+{
+	void *p = kbuf(64);
+
+	REP(PNULL(build_skb(NULL, 0)));
+	REP(PNULL(build_skb(host, 0)));
+	REP(PNULL(build_skb(p, 4096))); /* larger than the object */
+	REP(PNULL(build_skb(p, 8)));	/* no room for the shared info */
+	kfree(p);
+	REP(PNULL(build_skb(p, 0))); /* freed */
+}
+/* A free of an sk_buff: NULL is legal, a foreign pointer and a second
+ * free are reported. */
+#define SKB_FREE_ENTRY(f)                               \
+	static void e_##f(void)                         \
+	{                                               \
+		struct sk_buff *skb = skbuf(64);        \
+                                                        \
+		QUIET(f(NULL));                         \
+		REP(f((struct sk_buff *)(void *)host)); \
+		QUIET(f(skb));                          \
+		REP(f(skb)); /* twice */                \
+	}
+SKB_FREE_ENTRY(kfree_skb)
+SKB_FREE_ENTRY(consume_skb)
+SKB_FREE_ENTRY(dev_kfree_skb_any)
+SKB_FREE_ENTRY(dev_kfree_skb_irq)
+static void e_skb_put(void)
+{
+	REP(PNULL(skb_put(NULL, 4)));
+	/* Past the end: 4.14's skb_over_panic() BUG()s; a kernel-bug report
+	 * and abort() (check-net: test_skb_over_panic). */
+}
+static void e_skb_put_data(void)
+{
+	struct sk_buff *skb = skbuf(64);
+
+	REP(PNULL(skb_put_data(NULL, host, 4)));
+	REP(PNULL(skb_put_data(skb, NULL, 4)));
+	RET(skb->len, 0);
+	kfree_skb(skb);
+}
+static void e_skb_push(void)
+{
+	REP(PNULL(skb_push(NULL, 4)));
+	/* Past the head: skb_under_panic(), as skb_put(). */
+}
+static void e_skb_pull(void)
+{
+	struct sk_buff *skb = skbuf(64);
+
+	REP(PNULL(skb_pull(NULL, 4)));
+	skb_put(skb, 10);
+	QUIET(PNULL(skb_pull(skb, 11))); /* more than len: NULL, as 4.14 */
+	QUIET(PNULL(skb_pull(skb, UINT_MAX)));
+	RET(skb->len, 10);
+	kfree_skb(skb);
+}
+static void e_skb_trim(void)
+{
+	struct sk_buff *skb = skbuf(64);
+
+	REP(skb_trim(NULL, 0));
+	skb_put(skb, 10);
+	QUIET(skb_trim(skb, UINT_MAX)); /* longer than len: nothing */
+	RET(skb->len, 10);
+	kfree_skb(skb);
+}
+
+/* Networking: devices */
+static struct net_device *ndev(void)
+{
+	struct net_device *nd = alloc_etherdev(0);
+
+	ck_assert_ptr_nonnull(nd);
+	return nd;
+}
+static void e_alloc_netdev_mqs(void)
+{
+	REP(PNULL(alloc_netdev_mqs(-1, "x%d", 0, ether_setup, 1, 1)));
+	REP(PNULL(alloc_netdev_mqs(0, NULL, 0, ether_setup, 1, 1)));
+	REP(PNULL(alloc_netdev_mqs(0, "x%d", 0, ether_setup, 0, 1)));
+	REP(PNULL(alloc_netdev_mqs(0, "x%d", 0, NULL, UINT_MAX, 1)));
+}
+static void e_alloc_etherdev_mqs(void)
+{
+	REP(PNULL(alloc_etherdev_mqs(-1, 1, 1)));
+	REP(PNULL(alloc_etherdev_mqs(0, 0, 0)));
+}
+static void e_free_netdev(void)
+{
+	QUIET(free_netdev(NULL));
+}
+static void e_register_netdev(void)
+{
+	struct net_device *nd = ndev();
+
+	REP(RET(register_netdev(NULL), -EINVAL));
+	REP(RET(register_netdev(nd), -EINVAL)); /* no netdev_ops */
+	free_netdev(nd);
+}
+static void e_unregister_netdev(void)
+{
+	struct net_device *nd = ndev();
+
+	REP(unregister_netdev(NULL));
+	REP(unregister_netdev(nd)); /* never registered */
+	free_netdev(nd);
+}
+/* A call that wants a registered device: NULL and an unregistered one
+ * are reported, -EINVAL. */
+#define NETDEV_ENTRY(f, ...)                            \
+	static void e_##f(void)                         \
+	{                                               \
+		struct net_device *nd = ndev();         \
+                                                        \
+		REP(RET(f(NULL __VA_ARGS__), -EINVAL)); \
+		REP(RET(f(nd __VA_ARGS__), -EINVAL));   \
+		free_netdev(nd);                        \
+	}
+NETDEV_ENTRY(dev_open)
+NETDEV_ENTRY(dev_close)
+NETDEV_ENTRY(dmaemu_net_open)
+NETDEV_ENTRY(dmaemu_net_close)
+NETDEV_ENTRY(dmaemu_net_xmit, , host, 64, false, 1)
+NETDEV_ENTRY(dmaemu_net_recv, , host, sizeof(host), 1, NULL)
+static void e_dmaemu_net_stats(void)
+{
+	struct dmaemu_net_stats st;
+	struct net_device *nd = ndev();
+
+	REP(RET(dmaemu_net_stats(NULL, &st), -EINVAL));
+	REP(RET(dmaemu_net_stats(nd, &st), -EINVAL));
+	RET(dmaemu_net_stats(nd, NULL), -EINVAL);
+	free_netdev(nd);
+}
+static void e_dmaemu_net_find(void)
+{
+	REP(PNULL(dmaemu_net_find(NULL)));
+	QUIET(PNULL(dmaemu_net_find("nosuch0"))); /* not found: legal */
+	dmaemu_machine_set_current(NULL);
+	PNULL(dmaemu_net_find("eth0"));
+	dmaemu_machine_set_current(m);
+}
+/* A TX queue call: NULL is reported. */
+#define TXQ_ENTRY(f, ...)                 \
+	static void e_##f(void)           \
+	{                                 \
+		REP(f(NULL __VA_ARGS__)); \
+	}
+TXQ_ENTRY(netif_tx_start_queue)
+TXQ_ENTRY(netif_tx_stop_queue)
+TXQ_ENTRY(netif_tx_wake_queue)
+TXQ_ENTRY(netif_tx_start_all_queues)
+TXQ_ENTRY(netif_tx_stop_all_queues)
+TXQ_ENTRY(netif_tx_wake_all_queues)
+TXQ_ENTRY(netdev_tx_sent_queue, , 64)
+TXQ_ENTRY(netdev_tx_reset_queue)
+static void e_netdev_tx_completed_queue(void)
+{
+	struct net_device *nd = ndev();
+	struct netdev_queue *q = netdev_get_tx_queue(nd, 0);
+
+	REP(netdev_tx_completed_queue(NULL, 1, 64));
+	netdev_tx_sent_queue(q, 64);
+	REP(netdev_tx_completed_queue(q, 2, 128)); /* more than was sent */
+	REP(netdev_tx_completed_queue(q, 1, UINT_MAX));
+	free_netdev(nd);
+}
+/* The stack takes a frame: NULL, a foreign pointer and an sk_buff with
+ * no registered device are dropped and reported. */
+#define RX_ENTRY(call, drop)                                               \
+	static void e_##call(void)                                         \
+	{                                                                  \
+		struct sk_buff *skb = skbuf(64);                           \
+                                                                           \
+		REP(RET(RX_##call(NULL), drop));                           \
+		REP(RET(RX_##call((struct sk_buff *)(void *)host), drop)); \
+		skb_put(skb, ETH_HLEN);                                    \
+		REP(RET(RX_##call(skb), drop)); /* no skb->dev; freed */   \
+		REP(kfree_skb(skb));                                       \
+	}
+#define RX_netif_receive_skb(s) netif_receive_skb(s)
+#define RX_netif_rx(s) netif_rx(s)
+#define RX_netif_rx_ni(s) netif_rx_ni(s)
+#define RX_napi_gro_receive(s) napi_gro_receive(NULL, s)
+RX_ENTRY(netif_receive_skb, NET_RX_DROP)
+RX_ENTRY(netif_rx, NET_RX_DROP)
+RX_ENTRY(netif_rx_ni, NET_RX_DROP)
+RX_ENTRY(napi_gro_receive, GRO_DROP)
+
+/* Networking: Ethernet */
+static void e_eth_type_trans(void)
+{
+	struct net_device *nd = ndev();
+	struct sk_buff *skb = skbuf(64);
+
+	REP(RET(eth_type_trans(NULL, nd), 0));
+	REP(RET(eth_type_trans(skb, NULL), 0));
+	skb_put(skb, ETH_HLEN - 1);
+	REP(RET(eth_type_trans(skb, nd), 0)); /* shorter than a header */
+	kfree_skb(skb);
+	free_netdev(nd);
+}
+static void e_ether_setup(void)
+{
+	REP(ether_setup(NULL));
+}
+static void e_eth_validate_addr(void)
+{
+	struct net_device *nd = ndev();
+
+	REP(RET(eth_validate_addr(NULL), -EINVAL));
+	/* All zeroes, then multicast: not a valid address. */
+	QUIET(RET(eth_validate_addr(nd), -EADDRNOTAVAIL));
+	nd->dev_addr[0] = 0x01;
+	QUIET(RET(eth_validate_addr(nd), -EADDRNOTAVAIL));
+	free_netdev(nd);
+}
+static void e_eth_mac_addr(void)
+{
+	struct net_device *nd = ndev();
+	unsigned char sa[16] = {0};
+
+	REP(RET(eth_mac_addr(NULL, sa), -EINVAL));
+	RET(eth_mac_addr(nd, NULL), -EADDRNOTAVAIL);
+	RET(eth_mac_addr(nd, sa), -EADDRNOTAVAIL); /* zero */
+	sa[2] = 0xff;
+	RET(eth_mac_addr(nd, sa), -EADDRNOTAVAIL); /* multicast */
+	free_netdev(nd);
+}
+static void e_eth_random_addr(void)
+{
+	REP(eth_random_addr(NULL));
+}
+
+/* Networking: NAPI */
+static int napi_poll_fn(struct napi_struct *n, int budget)
+{
+	(void)n;
+	(void)budget;
+	return 0;
+}
+static void e_netif_napi_add(void)
+{
+	struct net_device *nd = ndev();
+	struct napi_struct n;
+
+	memset(&n, 0, sizeof(n));
+	REP(netif_napi_add(NULL, &n, napi_poll_fn, 64));
+	REP(netif_napi_add(nd, NULL, napi_poll_fn, 64));
+	REP(netif_napi_add(nd, &n, NULL, 64));
+	REP(netif_napi_add(nd, &n, napi_poll_fn, 0));
+	REP(netif_napi_add(nd, &n, napi_poll_fn, INT_MIN));
+	free_netdev(nd);
+}
+static void e_netif_napi_del(void)
+{
+	REP(netif_napi_del(NULL));
+}
+static void e_napi_enable(void)
+{
+	struct net_device *nd = ndev();
+	struct napi_struct n;
+
+	REP(napi_enable(NULL));
+	memset(&n, 0, sizeof(n));
+	netif_napi_add(nd, &n, napi_poll_fn, 64);
+	napi_enable(&n);
+	REP(napi_enable(&n)); /* enabled already */
+	napi_disable(&n);
+	free_netdev(nd);
+}
+static void e_napi_disable(void)
+{
+	struct net_device *nd = ndev();
+	struct napi_struct n;
+
+	REP(napi_disable(NULL));
+	memset(&n, 0, sizeof(n));
+	netif_napi_add(nd, &n, napi_poll_fn, 64);
+	REP(napi_disable(&n)); /* never enabled: would wait forever */
+	free_netdev(nd);
+}
+static void e_napi_schedule_prep(void)
+{
+	REP(RET(napi_schedule_prep(NULL), false));
+}
+static void e___napi_schedule(void)
+{
+	struct napi_struct n;
+
+	memset(&n, 0, sizeof(n));
+	REP(__napi_schedule(NULL));
+	REP(__napi_schedule(&n)); /* never added */
+}
+static void e_napi_complete_done(void)
+{
+	struct napi_struct n;
+
+	memset(&n, 0, sizeof(n));
+	REP(RET(napi_complete_done(NULL, 0), false));
+	REP(RET(napi_complete_done(&n, 0), false)); /* not scheduled */
+}
+
+/* Tasklets */
+static void tasklet_fn(unsigned long data)
+{
+	(void)data;
+}
+static void e_tasklet_init(void)
+{
+	struct tasklet_struct t;
+
+	REP(tasklet_init(NULL, tasklet_fn, 0));
+	REP(tasklet_init(&t, NULL, 0));
+}
+static void e_tasklet_schedule(void)
+{
+	struct tasklet_struct t;
+
+	tasklet_init(&t, tasklet_fn, 0);
+	REP(tasklet_schedule(NULL));
+	dmaemu_machine_set_current(NULL);
+	tasklet_schedule(&t); /* no machine: reported nowhere, not run */
+	dmaemu_machine_set_current(m);
+	RET(t.state, 0);
+}
+static void e_tasklet_hi_schedule(void)
+{
+	REP(tasklet_hi_schedule(NULL));
+}
+static void e_tasklet_disable(void)
+{
+	REP(tasklet_disable(NULL));
+}
+static void e_tasklet_disable_nosync(void)
+{
+	REP(tasklet_disable_nosync(NULL));
+}
+static void e_tasklet_enable(void)
+{
+	struct tasklet_struct t;
+
+	tasklet_init(&t, tasklet_fn, 0);
+	REP(tasklet_enable(NULL));
+	REP(tasklet_enable(&t)); /* not disabled */
+	tasklet_kill(&t);
+}
+static void e_tasklet_kill(void)
+{
+	struct tasklet_struct t;
+
+	tasklet_init(&t, tasklet_fn, 0);
+	REP(tasklet_kill(NULL));
+	QUIET(tasklet_kill(&t)); /* never scheduled: nothing to wait for */
+	dmaemu_enter_irq();
+	REP(tasklet_kill(&t)); /* from interrupt context */
+	dmaemu_exit_irq();
+	tasklet_disable(&t);
+	tasklet_schedule(&t);
+	REP(tasklet_kill(&t)); /* scheduled and disabled: never runs */
+	tasklet_enable(&t);
+}
+
 static void e_none(void)
 {
 }
@@ -2763,6 +3158,64 @@ static const struct entry table[] = {
 	E(__wrap___memcpy_chk),
 	E(__wrap___memmove_chk),
 	E(__wrap___memset_chk),
+	E(__napi_alloc_skb),
+	E(__napi_schedule),
+	E(__netdev_alloc_skb),
+	E(alloc_etherdev_mqs),
+	E(alloc_netdev_mqs),
+	E(alloc_skb),
+	E(build_skb),
+	E(consume_skb),
+	E(dev_close),
+	E(dev_kfree_skb_any),
+	E(dev_kfree_skb_irq),
+	E(dev_open),
+	E(dmaemu_net_close),
+	E(dmaemu_net_find),
+	E(dmaemu_net_open),
+	E(dmaemu_net_recv),
+	E(dmaemu_net_stats),
+	E(dmaemu_net_xmit),
+	E(eth_mac_addr),
+	E(eth_random_addr),
+	E(eth_type_trans),
+	E(eth_validate_addr),
+	E(ether_setup),
+	E(free_netdev),
+	E(kfree_skb),
+	E(napi_complete_done),
+	E(napi_disable),
+	E(napi_enable),
+	E(napi_gro_receive),
+	E(napi_schedule_prep),
+	E(netdev_tx_completed_queue),
+	E(netdev_tx_reset_queue),
+	E(netdev_tx_sent_queue),
+	E(netif_napi_add),
+	E(netif_napi_del),
+	E(netif_receive_skb),
+	E(netif_rx),
+	E(netif_rx_ni),
+	E(netif_tx_start_all_queues),
+	E(netif_tx_start_queue),
+	E(netif_tx_stop_all_queues),
+	E(netif_tx_stop_queue),
+	E(netif_tx_wake_all_queues),
+	E(netif_tx_wake_queue),
+	E(register_netdev),
+	E(skb_pull),
+	E(skb_push),
+	E(skb_put),
+	E(skb_put_data),
+	E(skb_trim),
+	E(tasklet_disable),
+	E(tasklet_disable_nosync),
+	E(tasklet_enable),
+	E(tasklet_hi_schedule),
+	E(tasklet_init),
+	E(tasklet_kill),
+	E(tasklet_schedule),
+	E(unregister_netdev),
 };
 
 #define NENTRIES ((int)(sizeof(table) / sizeof(table[0])))
