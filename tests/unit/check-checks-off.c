@@ -227,14 +227,14 @@ START_TEST(test_families)
 		"shared-line-store",
 	};
 	static const char *const platform[] = {
-		"sleep-in-atomic", "mmio-access",    "leaked-irq",
-		"unhandled-irq",   "kernel-warning",
+		"sleep-in-atomic", "mmio-access", "leaked-irq",
+		"unhandled-irq",   "irq-storm",	  "kernel-warning",
 	};
 	static const char *const errors[] = {
 		"bad-argument",	   "alloc-failure", "bad-free",
 		"pool-corruption", "pool-busy",	    "swiotlb-full",
 		"iommu-fault",	   "dma-fault",	    "lockstep-deadlock",
-		"kernel-bug",
+		"kernel-bug",	   "hung-wait",
 	};
 	unsigned int k, i, n[DMAEMU__CHECK_NFAMILIES + 1] = {0};
 
@@ -256,8 +256,8 @@ START_TEST(test_families)
 	}
 	/* Every name above is a kind. */
 	ck_assert_uint_eq(n[DMAEMU__CHECK_COHERENCE], 12);
-	ck_assert_uint_eq(n[DMAEMU__CHECK_PLATFORM], 5);
-	ck_assert_uint_eq(n[DMAEMU__CHECK_ERRORS], 10);
+	ck_assert_uint_eq(n[DMAEMU__CHECK_PLATFORM], 6);
+	ck_assert_uint_eq(n[DMAEMU__CHECK_ERRORS], 11);
 	ck_assert_uint_ge(n[DMAEMU__CHECK_API], 1);
 	ck_assert_str_eq(dmaemu__check_family_name(DMAEMU__CHECK_API), "api");
 	ck_assert_ptr_null(dmaemu__check_family_name(DMAEMU__CHECK_NFAMILIES));

@@ -754,8 +754,7 @@ START_TEST(test_skip_cpu_sync_shared)
 	 * which the skipped sync left unfilled (lib/swiotlb.c of 4.14):
 	 * dev1 reads what it held, a stale-device-read. */
 	if (backend == SWIOTLB)
-		one_report("stale-device-read", before, virt_to_phys(buf),
-			   256);
+		one_report("stale-device-read", before, virt_to_phys(buf), 256);
 	ck_assert_int_eq(dmaemu_dma_read(dd, d1, got, 256), 0);
 	dma_unmap_single_attrs(dev2, d2, 256, DMA_TO_DEVICE,
 			       DMA_ATTR_SKIP_CPU_SYNC);

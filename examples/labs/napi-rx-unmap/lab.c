@@ -10,6 +10,7 @@
  * driver unmaps the buffer after that call: the stack has read a buffer
  * the device still owned.
  */
+#include <errno.h>
 #include <string.h>
 
 #include <dmaemu/devices/nic.h>
@@ -49,21 +50,26 @@ int main(int argc, char **argv)
 
 	if (!lab)
 		return 2;
-	if (platform_driver_register(&lab_nic_driver))
-		return 2;
+	ret = platform_driver_register(&lab_nic_driver);
+	if (ret)
+		return lab_fail(lab, "platform_driver_register()", ret);
 	card = dmaemu_nic_create(lab->m, "nic0"); /* probed: eth0 */
+	if (!card)
+		return lab_fail(lab, "dmaemu_nic_create()", errno);
 	ndev = dmaemu_net_find("eth0");
-	if (!card || !ndev)
-		return 2;
+	if (!ndev) /* the probe failed, and said why */
+		return lab_fail(lab, "the driver's probe (no eth0)", ENODEV);
 	/* ethtool -K eth0 loopback on; ip link set eth0 up */
 	ndev->netdev_ops->ndo_set_features(ndev,
 					   ndev->features | NETIF_F_LOOPBACK);
-	if (dmaemu_net_open(ndev))
-		return 2;
+	ret = dmaemu_net_open(ndev);
+	if (ret)
+		return lab_fail(lab, "dmaemu_net_open() (ndo_open)", ret);
 	for (n = 0; n < FRAMES; n++) {
 		len = make_frame(n, ndev->dev_addr, want);
-		if (dmaemu_net_xmit(ndev, want, len, false, HZ))
-			return 2;
+		ret = dmaemu_net_xmit(ndev, want, len, false, HZ);
+		if (ret)
+			return lab_fail(lab, "dmaemu_net_xmit()", ret);
 		ret = dmaemu_net_recv(ndev, got, sizeof(got), 5 * HZ, NULL);
 		lab_say("frame %u: sent %zu bytes, the stack got %d", n, len,
 			ret);
