@@ -34,15 +34,7 @@
 #include "check-run.h"
 #include "fixture.h"
 
-#ifdef HAVE_VALGRIND_VALGRIND_H
-#include <valgrind/valgrind.h>
-#else
-#define RUNNING_ON_VALGRIND 0
-#endif
-
-/* Under Valgrind, which looks for the host's races and leaks (the same in
- * every seed), a third of the seeds. */
-#define SEEDS (RUNNING_ON_VALGRIND ? 16 : 48)
+#define SEEDS 48
 #define DATA_OFF 256
 #define DATA_LEN 64
 
