@@ -327,7 +327,7 @@ TESTS += $(script_tests)
 # race needs two threads (and a lock-order inversion is ThreadSanitizer's
 # to find, in the --enable-sanitizer=thread build, which runs them all).
 valgrind_single_thread_tests = \
-	tests/api/check-api-debug tests/api/check-bad-input tests/api/check-cachesim \
+	tests/api/check-api-debug tests/api/check-cachesim \
 	tests/api/check-coherence-misuse tests/api/check-device-embed \
 	tests/api/check-device-model tests/api/check-dma-device \
 	tests/api/check-dma-direct tests/api/check-dma-mask \
