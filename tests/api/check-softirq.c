@@ -169,7 +169,8 @@ START_TEST(test_disable_defers)
 	tasklet_hi_schedule(&declared);
 	msleep(30);
 	ck_assert_int_eq(tr.runs, 0);
-	ck_assert(declared.state & (1UL << TASKLET_STATE_SCHED));
+	ck_assert(__atomic_load_n(&declared.state, __ATOMIC_SEQ_CST) &
+		  (1UL << TASKLET_STATE_SCHED));
 	tasklet_enable(&declared);
 	ck_assert_uint_gt(wait_for_completion_timeout(&tr.done, 5 * HZ), 0);
 	tasklet_kill(&declared);
