@@ -12,17 +12,17 @@
  * silent device ends with a lockstep-deadlock report.
  *
  * Each test runs under the runner's timeout (tcase_set_timeout()): a
- * hang is a failure.  Under Valgrind, where every scheduling point costs
- * a hundred times more, a busy point costs more emulated time, the
- * sleeps are shorter (SLEEP_MS, WAIT_MS) and the default storm limit is
- * left to the plain run.
+ * hang is a failure.  Under Valgrind or a sanitizer (SLOW_HOST), where
+ * every scheduling point costs ten to a hundred times more, a busy point
+ * costs more emulated time, the sleeps are shorter (SLEEP_MS, WAIT_MS)
+ * and the default storm limit is left to the plain run.
  */
 
 /* The driver's sleep during a storm or the generator, and each wait. */
-#define SLEEP_MS (RUNNING_ON_VALGRIND ? 50U : 200U)
-#define WAIT_MS (RUNNING_ON_VALGRIND ? 5U : 10U)
+#define SLEEP_MS (SLOW_HOST ? 50U : 200U)
+#define WAIT_MS (SLOW_HOST ? 5U : 10U)
 /* The storm limit of the storm tests. */
-#define STORM (RUNNING_ON_VALGRIND ? 200 : 3000)
+#define STORM (SLOW_HOST ? 200 : 3000)
 #include "config.h"
 
 #include <errno.h>
@@ -34,6 +34,16 @@
 #include <valgrind/valgrind.h>
 #else
 #define RUNNING_ON_VALGRIND 0
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define SLOW_HOST 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define SLOW_HOST 1
+#endif
+#endif
+#ifndef SLOW_HOST
+#define SLOW_HOST RUNNING_ON_VALGRIND
 #endif
 
 #include <dmaemu/device.h>
@@ -62,7 +72,7 @@ static struct dmaemu_machine *machine(const char *sched, const char *more)
 	 * hundred times fewer points for the same emulated time. */
 	snprintf(opts, sizeof(opts),
 		 "profile=arm64:sched=%s:seed=3:log_path=/dev/null%s%s%s",
-		 sched, RUNNING_ON_VALGRIND ? ":sched_step_ns=100000" : "",
+		 sched, SLOW_HOST ? ":sched_step_ns=100000" : "",
 		 more[0] ? ":" : "", more);
 	m = dmaemu_machine_create(opts);
 	ck_assert_ptr_nonnull(m);
@@ -269,7 +279,7 @@ START_TEST(test_storm_default_limit)
 	struct dmaemu_device *dev = lvl_dev(m, &l, &d);
 	struct dmaemu_report r;
 
-	if (RUNNING_ON_VALGRIND) {
+	if (SLOW_HOST) {
 		free_irq((unsigned int)dmaemu_device_irq(dev, 0), &d);
 		dmaemu_device_destroy(dev);
 		dmaemu_machine_destroy(m);
@@ -625,8 +635,8 @@ START_TEST(test_untimed_waits_busy_device)
 	/* Emulated ms under lockstep (a busy point costs 100 us under
 	 * Valgrind); host ms with threads, with room for a loaded host. */
 	bool ls = !strcmp(scheds[_i], "lockstep");
-	unsigned int hang_ms = ls ? (RUNNING_ON_VALGRIND ? 5 : 50)
-				  : (RUNNING_ON_VALGRIND ? 1000 : 400);
+	unsigned int hang_ms =
+		ls ? (SLOW_HOST ? 5 : 50) : (SLOW_HOST ? 1000 : 400);
 	char opt[32], waited[32];
 	struct dmaemu_machine *m;
 	struct wedged w = {.busy = 1}, s = {.stuck = 1};
