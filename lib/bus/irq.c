@@ -275,6 +275,23 @@ static void gate_wait(struct dmaemu__irqc *ic)
 }
 
 /*
+ * Where @ac's handler is (@fn) and where it was requested (@req), each
+ * 256 bytes, "" when unknown: the places an irq report names.
+ */
+static void action_where(const struct irq_action *ac, char fn[256],
+			 char req[256])
+{
+	fn[0] = req[0] = '\0';
+	if (ac->handler)
+		/* A function's address: symbolized as a return address
+		 * one byte past it. */
+		dmaemu__code_where((const char *)(uintptr_t)ac->handler + 1, fn,
+				   256);
+	if (ac->site)
+		dmaemu__code_where(ac->site, req, 256);
+}
+
+/*
  * The unhandled-irq report of @desc, whose handler @ac (which stays until
  * the report is made: device destroy waits for the delivery) returned
  * IRQ_NONE too often.  It names the handler, where it was requested and
@@ -289,14 +306,7 @@ static void report_unhandled(struct dmaemu__irqc *ic,
 					.device = desc->dev->name};
 	char fn[256], req[256], bell[400], where[256];
 
-	fn[0] = req[0] = '\0';
-	if (ac->handler)
-		/* A function's address: symbolized as a return address
-		 * one byte past it. */
-		dmaemu__code_where((const char *)(uintptr_t)ac->handler + 1, fn,
-				   sizeof(fn));
-	if (ac->site)
-		dmaemu__code_where(ac->site, req, sizeof(req));
+	action_where(ac, fn, req);
 	if (dmaemu__device_last_write(desc->dev, bell, sizeof(bell), where,
 				      sizeof(where)))
 		r.where = where;
@@ -338,12 +348,8 @@ static void report_storm(struct dmaemu__irqc *ic,
 					.device = desc->dev->name};
 	char fn[256], req[256], ack[256], bell[400], where[256], reg[700];
 
-	fn[0] = req[0] = ack[0] = '\0';
-	if (ac->handler)
-		dmaemu__code_where((const char *)(uintptr_t)ac->handler + 1, fn,
-				   sizeof(fn));
-	if (ac->site)
-		dmaemu__code_where(ac->site, req, sizeof(req));
+	ack[0] = '\0';
+	action_where(ac, fn, req);
 	if (acked && ack_site)
 		dmaemu__code_where(ack_site, ack, sizeof(ack));
 	r.where = fn[0] ? fn : req[0] ? req : NULL;
