@@ -37,6 +37,13 @@
  * destructor at exit (nothing stays allocated for Memcheck); a report
  * made after that, by a thread still running, falls back to dladdr().
  *
+ * A buggy driver repeats its mistake at the same lines, and a scope walk
+ * costs tens of microseconds (a hundred times that under Valgrind): the
+ * frames of the last SYM_CACHE addresses looked up are kept, by address,
+ * and a repeated lookup copies them.  The cache goes with the session (a
+ * module list read again empties it: an address may now be another
+ * module's).
+ *
  * The stack above a driver's line is unwound with glibc's backtrace()
  * (the unwind tables every module has on x86-64 and arm64), from inside
  * the report, and searched for the line's return address.
@@ -47,6 +54,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <execinfo.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,6 +65,34 @@ static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 static Dwfl *session;	    /* under sym_lock */
 static bool session_failed; /* under sym_lock: no session can be made */
 static bool session_ended;  /* under sym_lock: the process is exiting */
+
+/* A looked-up address and its frames (all of them up to SYM_FRAMES). */
+struct sym_entry {
+	Dwarf_Addr pc;
+	unsigned int n;
+	struct dmaemu__frame f[];
+};
+
+#define SYM_CACHE 256 /* entries, direct-mapped by address */
+#define SYM_FRAMES 16 /* frames kept per address; deeper asks bypass */
+static struct sym_entry *sym_cache[SYM_CACHE]; /* under sym_lock */
+
+static void cache_clear(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < SYM_CACHE; i++) {
+		free(sym_cache[i]);
+		sym_cache[i] = NULL;
+	}
+}
+
+static struct sym_entry **cache_slot(Dwarf_Addr pc)
+{
+	uint64_t h = (uint64_t)pc * 0x9e3779b97f4a7c15ull;
+
+	return &sym_cache[h >> 56];
+}
 
 /*
  * Modules are the files mapped in the process; a module without DWARF of
@@ -74,6 +110,7 @@ static int report_modules(Dwfl *d)
 {
 	int ret;
 
+	cache_clear();
 	dwfl_report_begin(d);
 	ret = dwfl_linux_proc_report(d, getpid());
 	if (dwfl_report_end(d, NULL, NULL) != 0)
@@ -102,6 +139,7 @@ __attribute__((destructor)) static void end_session(void)
 		dwfl_end(session);
 	session = NULL;
 	session_ended = true;
+	cache_clear();
 	dmaemu__unlock(&sym_lock);
 }
 
@@ -244,6 +282,7 @@ unsigned int dmaemu__symbolize(const void *ret, struct dmaemu__frame *f,
 			       unsigned int max)
 {
 	Dwarf_Addr pc = (Dwarf_Addr)(uintptr_t)ret - 1;
+	struct sym_entry **slot;
 	Dwfl_Module *mod;
 	unsigned int n = 0;
 	Dwfl *d;
@@ -253,13 +292,33 @@ unsigned int dmaemu__symbolize(const void *ret, struct dmaemu__frame *f,
 		return 0;
 	dmaemu__lock(&sym_lock);
 	d = get_session();
-	if (d) {
+	slot = d && max <= SYM_FRAMES ? cache_slot(pc) : NULL;
+	if (slot && *slot && (*slot)->pc == pc) {
+		n = (*slot)->n < max ? (*slot)->n : max;
+		memcpy(f, (*slot)->f, n * sizeof(*f));
+	} else if (d) {
+		struct dmaemu__frame all[SYM_FRAMES];
+		struct sym_entry *e;
+
 		mod = dwfl_addrmodule(d, pc);
 		/* A library loaded since the list was read. */
 		if (!mod && !report_modules(d))
 			mod = dwfl_addrmodule(d, pc);
-		if (mod)
+		if (mod && !slot) {
 			n = lookup(mod, pc, f, max);
+		} else if (mod) {
+			n = lookup(mod, pc, all, SYM_FRAMES);
+			e = malloc(sizeof(*e) + n * sizeof(*all));
+			if (e) {
+				e->pc = pc;
+				e->n = n;
+				memcpy(e->f, all, n * sizeof(*all));
+				free(*slot);
+				*slot = e;
+			}
+			n = n < max ? n : max;
+			memcpy(f, all, n * sizeof(*f));
+		}
 	}
 	dmaemu__unlock(&sym_lock);
 	return n;

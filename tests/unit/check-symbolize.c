@@ -102,6 +102,59 @@ START_TEST(test_inlined_frames)
 }
 END_TEST
 
+/*
+ * A repeated lookup (a driver repeating its mistake) gives the same frames
+ * as the first, also after hundreds of other addresses were looked up
+ * (symbolize.c keeps the last ones), and a frame buffer deeper than what
+ * is kept per address still gets every frame.
+ */
+static void same_frames(const struct dmaemu__frame *a,
+			const struct dmaemu__frame *b, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_str_eq(a[i].fn, b[i].fn);
+		ck_assert_str_eq(a[i].file, b[i].file);
+		ck_assert_uint_eq(a[i].line, b[i].line);
+	}
+}
+
+START_TEST(test_repeat)
+{
+	struct dmaemu__frame a[4], b[20], c[4];
+	int l_in = 0, l_out = 0;
+	const void *ra = outer(&l_in, &l_out);
+	const char *text = (const char *)(uintptr_t)&outer;
+	uint64_t before;
+	unsigned int i, n;
+
+	n = dmaemu__symbolize(ra, a, 4);
+	ck_assert_uint_eq(n, 2);
+	/* Each of 600 addresses (hundreds of lines, more than the cache
+	 * holds): what a kept lookup answers is what a lookup too deep to
+	 * be kept answers. */
+	for (i = 0; i < 600; i++) {
+		unsigned int k = dmaemu__symbolize(text + 1 + i, b, 20);
+
+		ck_assert_uint_eq(dmaemu__symbolize(text + 1 + i, c, 4),
+				  k < 4 ? k : 4);
+		same_frames(b, c, k < 4 ? k : 4);
+	}
+	before = dmaemu__symbolize_count();
+	ck_assert_uint_eq(dmaemu__symbolize(ra, b, 2), 2);
+	ck_assert_uint_eq(dmaemu__symbolize_count(), before + 1);
+	same_frames(a, b, 2);
+	ck_assert_uint_eq(dmaemu__symbolize(ra, b, 20), 2);
+	same_frames(a, b, 2);
+	ck_assert_uint_eq(dmaemu__symbolize(ra, b, 4), 2);
+	same_frames(a, b, 2);
+	ck_assert_uint_eq(dmaemu__symbolize(ra, b, 1), 1);
+	ck_assert_str_eq(b[0].fn, "inlined");
+	ck_assert_uint_eq(b[0].line, l_in);
+}
+END_TEST
+
 START_TEST(test_no_line_information)
 {
 	struct dmaemu__frame f;
@@ -361,6 +414,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_function_file_line);
 	tcase_add_test(tc, test_inlined_frames);
+	tcase_add_test(tc, test_repeat);
 	tcase_add_test(tc, test_no_line_information);
 	tcase_add_test(tc, test_stack_above);
 	tcase_add_test(tc, test_access_site);
