@@ -58,7 +58,11 @@
  *                    it, after the unmap): the map and unmap then meet the
  *                    cache state a real fill leaves (with the default
  *                    cache, a 1 MiB fill's own evictions have written most
- *                    of the buffer back).  Informational: the fill in the
+ *                    of the buffer back).  Each fill copies the same bytes:
+ *                    from the second cycle on, the lines' CPU copy equals
+ *                    TWIN and MEM and the model holds the resident ones
+ *                    dirty (a fill with new bytes leaves them fully dirty,
+ *                    the case dma_ratio_*_instr times).  Informational: the fill in the
  *                    cycle, and the same fill repeated with no map between
  *                    (the lines stay resident and dirty at 4 KiB), each
  *                    against memcpy().

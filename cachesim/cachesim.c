@@ -1979,6 +1979,33 @@ bool cachesim_dirty_any(const struct cachesim *cs, unsigned int level,
 	return false;
 }
 
+bool cachesim_dirty_bits(const struct cachesim *cs, unsigned int level,
+			 uint64_t addr, unsigned int n, uint64_t *bits)
+{
+	const struct level *l;
+	const struct track *t;
+	uint64_t first, i, v;
+	size_t w;
+	unsigned int s;
+
+	if (level >= cs->nlevels || n < 1 || n > 64)
+		return false;
+	l = &cs->lv[level];
+	first = addr >> l->shift;
+	if (!l->ntrk || first + (n - 1) < first ||
+	    !(t = track_holding(l, first, first + (n - 1))))
+		return false;
+	/* The bit is the truth for a tracked line (struct track). */
+	i = first - t->first;
+	w = (size_t)(i >> 6);
+	s = (unsigned int)(i & 63);
+	v = t->dirty[w] >> s;
+	if (s && w + 1 < track_words(t))
+		v |= t->dirty[w + 1] << (64 - s);
+	*bits = n == 64 ? v : v & ((1ull << n) - 1);
+	return true;
+}
+
 uint64_t cachesim_dirty_lines(const struct cachesim *cs, unsigned int level)
 {
 	const struct level *l;

@@ -342,6 +342,20 @@ void cachesim_stats(const struct cachesim *cs, unsigned int level,
 bool cachesim_dirty_any(const struct cachesim *cs, unsigned int level,
 			uint64_t addr, uint64_t len);
 
+/**
+ * cachesim_dirty_bits() - which of @n consecutive lines @level holds dirty,
+ * read from a tracked range's map (cachesim_track()).
+ * @addr: a byte of the first line.
+ * @n:    lines, 1 to 64.
+ * @bits: bit i set: line i holds dirty data (cachesim_dirty() of it).
+ *
+ * A few word operations, no search.  Return: true when all @n lines lie in
+ * one tracked range of @level (*@bits is then set); false otherwise, with
+ * *@bits untouched (ask cachesim_dirty() line by line).
+ */
+bool cachesim_dirty_bits(const struct cachesim *cs, unsigned int level,
+			 uint64_t addr, unsigned int n, uint64_t *bits);
+
 /** cachesim_dirty_lines() - dirty lines now resident in @level. */
 uint64_t cachesim_dirty_lines(const struct cachesim *cs, unsigned int level);
 

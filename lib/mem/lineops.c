@@ -276,13 +276,17 @@ pthread_mutex_t *dmaemu__stripe_of(struct dmaemu_machine *m, uint64_t phys)
  * back a line whose bytes all equal TWIN when the cache model holds it
  * dirty (a store of the value a byte already held dirties the line on
  * hardware too): @model_dirty says so for a single line the model is
- * evicting, @model is the model to ask for each such line of a range.
+ * evicting, @model is the model to ask for each such line of a range, and
+ * @mbits its answer for every line of the span at once when @mbits_ok
+ * (bit i: line i; read from the model's map of a tracked bank,
+ * cachesim_dirty_bits(), under the cache lock).
  */
 struct copies {
 	uint64_t phys;
 	uint8_t *mem, *cpu, *twin;
 	const struct cachesim *model;
-	bool model_dirty;
+	uint64_t mbits;
+	bool model_dirty, mbits_ok;
 };
 
 /* The copies from @phys on, in bank @b. */
@@ -297,6 +301,7 @@ static void bank_copies(const struct dmaemu__bank *b, uint64_t phys,
 	c->twin = b->twin + off;
 	c->model = NULL;
 	c->model_dirty = false;
+	c->mbits_ok = false;
 }
 
 static void get_copies(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
@@ -490,16 +495,41 @@ static __attribute__((noinline)) void clean_mixed(struct dmaemu_machine *m,
 }
 
 /*
+ * May a line whose CPU copy equals TWIN be written back (clean_equal())?
+ * Not when the model is not asked, nor when its map says the line is
+ * clean.  @shift: log2 of the line size.
+ */
+static ALWAYS_INLINE bool equal_asks(const struct copies *c, uint64_t off,
+				     unsigned int shift)
+{
+	if (c->model_dirty)
+		return true;
+	if (!c->model)
+		return false;
+	return !c->mbits_ok || ((c->mbits >> (off >> shift)) & 1);
+}
+
+/*
  * A line whose CPU copy equals TWIN: written back all the same when the
  * model holds it dirty.  Its device-changed bytes are then lost (none of
- * its bytes is CPU-dirty).
+ * its bytes is CPU-dirty).  When MEM equals TWIN too, the write-back
+ * would write every byte with the value it holds and there is nothing
+ * to report: one compare instead of the masks and two copies (the
+ * common case of a buffer the CPU filled again with the data it held).
  */
 static __attribute__((noinline)) void clean_equal(struct dmaemu_machine *m,
 						  const struct copies *c,
 						  uint64_t off,
 						  const char *what)
 {
-	if (c->model_dirty || cachesim_dirty(c->model, 0, c->phys + off))
+	bool dirty = c->model_dirty;
+
+	if (!dirty)
+		dirty = c->mbits_ok
+				? (c->mbits >> (off >> m->line_shift)) & 1
+				: cachesim_dirty(c->model, 0, c->phys + off);
+	if (dirty &&
+	    compare_line(c->mem + off, c->twin + off, m->line) != LINE_EQUAL)
 		clean_mixed(m, c, off, what);
 }
 
@@ -515,7 +545,8 @@ static ALWAYS_INLINE void span_clean_n(struct dmaemu_machine *m,
 			compare_line(c->cpu + off, c->twin + off, line);
 
 		if (st == LINE_EQUAL) {
-			if (c->model || c->model_dirty)
+			if (equal_asks(c, off,
+				       (unsigned int)__builtin_ctz(line)))
 				clean_equal(m, c, off, what);
 			continue;
 		}
@@ -569,8 +600,25 @@ static void span_clean_64(struct dmaemu_machine *m, const struct copies *c,
 			_mm_storeu_si128(pt + 3, c3);
 		} else if (_mm_movemask_epi8(all) != 0xffff) {
 			clean_mixed(m, c, off, what);
-		} else if (c->model || c->model_dirty) {
+		} else if (!equal_asks(c, off, 6)) {
+			continue;
+		} else if (!c->model_dirty && !c->mbits_ok) {
 			clean_equal(m, c, off, what);
+		} else {
+			/* Dirty in the model: clean_equal(), inline. */
+			__m128i q = _mm_and_si128(
+				_mm_and_si128(
+					_mm_cmpeq_epi8(c0, _mm_loadu_si128(pm)),
+					_mm_cmpeq_epi8(
+						c1, _mm_loadu_si128(pm + 1))),
+				_mm_and_si128(
+					_mm_cmpeq_epi8(c2,
+						       _mm_loadu_si128(pm + 2)),
+					_mm_cmpeq_epi8(
+						c3, _mm_loadu_si128(pm + 3))));
+
+			if (_mm_movemask_epi8(q) != 0xffff)
+				clean_mixed(m, c, off, what);
 		}
 	}
 }
@@ -614,8 +662,21 @@ static __attribute__((target("avx2"))) void span_clean_64_avx2(
 		} else if (_mm256_movemask_epi8(_mm256_and_si256(e0, e1)) !=
 			   -1) {
 			clean_mixed(m, c, off, what);
-		} else if (c->model || c->model_dirty) {
+		} else if (!equal_asks(c, off, 6)) {
+			continue;
+		} else if (!c->model_dirty && !c->mbits_ok) {
 			clean_equal(m, c, off, what);
+		} else {
+			/* Dirty in the model: clean_equal(), inline. */
+			__m256i q = _mm256_and_si256(
+				_mm256_cmpeq_epi8(c0, _mm256_loadu_si256((
+							      const void *)pm)),
+				_mm256_cmpeq_epi8(
+					c1, _mm256_loadu_si256(
+						    (const void *)(pm + 1))));
+
+			if (_mm256_movemask_epi8(q) != -1)
+				clean_mixed(m, c, off, what);
 		}
 	}
 }
@@ -646,8 +707,16 @@ static __attribute__((target("avx512f,avx512bw"))) void span_clean_64_avx512(
 			_mm512_storeu_si512((void *)(twin + off), v);
 		} else if (eq != ~(__mmask64)0) {
 			clean_mixed(m, c, off, what);
-		} else if (c->model || c->model_dirty) {
+		} else if (!equal_asks(c, off, 6)) {
+			continue;
+		} else if (!c->model_dirty && !c->mbits_ok) {
 			clean_equal(m, c, off, what);
+		} else if (_mm512_cmpeq_epi8_mask(
+				   v, _mm512_loadu_si512(
+					      (const void *)(mem + off))) !=
+			   ~(__mmask64)0) {
+			/* Dirty in the model, MEM differs: clean_equal(). */
+			clean_mixed(m, c, off, what);
 		}
 	}
 }
@@ -1101,7 +1170,7 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	uint64_t first, end, p, resident = 0;
 	struct dmaemu__bank *b = NULL;
 	struct copies all;
-	bool unlocked;
+	bool unlocked, model_line;
 
 	if (!len)
 		return;
@@ -1136,6 +1205,8 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 	if (all.model && end - first > m->opt.cache_size &&
 	    !cachesim_dirty_any(m->cache, 0, first, end - first))
 		all.model = NULL;
+	model_line = all.model &&
+		     cachesim_level_config(m->cache, 0)->line == m->line;
 	unlocked =
 		!all.model &&
 		!__builtin_expect(dmaemu__tracing(m, DMAEMU__TRACE_CACHE), 0);
@@ -1152,6 +1223,12 @@ static void range_op(struct dmaemu_machine *m, uint64_t phys, uint64_t len,
 		c.mem += p - first;
 		c.cpu += p - first;
 		c.twin += p - first;
+		/* The model's dirty lines of the page in one word. */
+		if (c.model && model_line)
+			c.mbits_ok = cachesim_dirty_bits(
+				m->cache, 0, p,
+				(unsigned int)((page_end - p) >> m->line_shift),
+				&c.mbits);
 		dmaemu__lock(stripe);
 		switch (op) {
 		case RANGE_CLEAN:

@@ -1473,6 +1473,31 @@ static void same_state(const struct cachesim *a, const struct cachesim *b,
 }
 
 /*
+ * cachesim_dirty_bits() of @n lines from @addr: never an answer from @a
+ * (no tracked range), and from @b (@a's twin with tracked ranges) either
+ * none or, for each line, what cachesim_dirty() says of it.  Return:
+ * whether @b answered.
+ */
+static bool dirty_bits_same(const struct cachesim *a, const struct cachesim *b,
+			    uint64_t addr, unsigned int n, unsigned int step)
+{
+	uint64_t line = cachesim_level_config(a, 0)->line, bits = 0, want = 0;
+	unsigned int k;
+
+	if (cachesim_dirty_bits(a, 0, addr, n, &bits))
+		ck_abort_msg("step %u: an answer with no tracked range", step);
+	if (!cachesim_dirty_bits(b, 0, addr, n, &bits))
+		return false;
+	for (k = 0; k < n; k++)
+		want |= (uint64_t)cachesim_dirty(a, 0, addr + k * line) << k;
+	if (bits != want)
+		ck_abort_msg("step %u: dirty bits of %u lines from 0x%" PRIx64
+			     ": 0x%" PRIx64 ", the lines say 0x%" PRIx64,
+			     step, n, addr, bits, want);
+	return true;
+}
+
+/*
  * The same random traffic through two simulators made alike, @b with
  * tracked ranges that cover some of the traffic's lines (edges inside it,
  * one range added after traffic began): every result and everything the
@@ -1488,7 +1513,7 @@ static void track_same(struct cachesim *a, struct cachesim *b, uint64_t seed)
 	static const uint64_t base = 0x40000, span = 24 * KiB;
 	struct recorder ra = {0}, rb = {0};
 	uint64_t x = seed;
-	unsigned int i;
+	unsigned int i, answered = 0;
 
 	ck_assert_int_eq(cachesim_track(b, base + 3 * KiB + 8, 6 * KiB), 0);
 	ck_assert_int_eq(cachesim_track(b, base + 12 * KiB, 9 * KiB - 1), 0);
@@ -1546,7 +1571,12 @@ static void track_same(struct cachesim *a, struct cachesim *b, uint64_t seed)
 				     " and %" PRIu64,
 				     i, ya, yb);
 		same_state(a, b, &ra, &rb, i);
+		answered += dirty_bits_same(
+			a, b, addr, 1 + (unsigned int)((r >> 30) % 64), i);
 	}
+	/* Runs of lines inside a tracked range came up, and were read
+	 * from its map. */
+	ck_assert_uint_gt(answered, 100);
 	cachesim_destroy(a);
 	cachesim_destroy(b);
 }
@@ -1565,6 +1595,57 @@ START_TEST(test_track_same_results)
 		   make1(2 * KiB, 4, 64, CACHESIM_RANDOM, CACHESIM_WT_WA), 4);
 	track_same(make2(512, 2, 4 * KiB, 4, CACHESIM_LRU),
 		   make2(512, 2, 4 * KiB, 4, CACHESIM_LRU), 5);
+}
+END_TEST
+
+/*
+ * cachesim_dirty_bits() at the edges: runs that start inside a map word
+ * (the answer then takes bits of two words), a run ending on the range's
+ * last line, runs that leave the range or come before it, bad counts, a
+ * clean through the maps, and an untracked level.
+ */
+START_TEST(test_dirty_bits)
+{
+	/* 32 lines in 8 sets of 4: the lines below do not evict each other. */
+	struct cachesim *cs =
+		make1(2 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	const uint64_t base = 0x10000; /* line 0 of the range */
+	static const unsigned int w[] = {60, 63, 64, 127, 128, 255};
+	uint64_t bits = 0;
+	unsigned int i;
+
+	ck_assert_int_eq(cachesim_track(cs, base, 256 * 64), 0);
+	for (i = 0; i < 6; i++)
+		cachesim_access(cs, base + w[i] * 64 + 3, 1, CACHESIM_WRITE);
+	cachesim_access(cs, base + 61 * 64, 4, CACHESIM_READ);
+	ck_assert(cachesim_dirty_bits(cs, 0, base + 60 * 64 + 7, 64, &bits));
+	ck_assert_uint_eq(bits, 0x19);
+	ck_assert(cachesim_dirty_bits(cs, 0, base + 64 * 64, 64, &bits));
+	ck_assert_uint_eq(bits, 0x8000000000000001ull);
+	ck_assert(cachesim_dirty_bits(cs, 0, base + 100 * 64, 29, &bits));
+	ck_assert_uint_eq(bits, (1ull << 27) | (1ull << 28));
+	ck_assert(cachesim_dirty_bits(cs, 0, base + 250 * 64, 6, &bits));
+	ck_assert_uint_eq(bits, 1ull << 5);
+	ck_assert(cachesim_dirty_bits(cs, 0, base + 61 * 64, 1, &bits));
+	ck_assert_uint_eq(bits, 0);
+	bits = 42;
+	ck_assert(!cachesim_dirty_bits(cs, 0, base + 250 * 64, 7, &bits));
+	ck_assert(!cachesim_dirty_bits(cs, 0, base - 64, 2, &bits));
+	ck_assert(!cachesim_dirty_bits(cs, 0, base, 0, &bits));
+	ck_assert(!cachesim_dirty_bits(cs, 0, base, 65, &bits));
+	ck_assert(!cachesim_dirty_bits(cs, 1, base, 1, &bits));
+	ck_assert(!cachesim_dirty_bits(cs, 0, UINT64_MAX, 2, &bits));
+	ck_assert_uint_eq(bits, 42);
+	/* A clean through the maps clears the bits. */
+	ck_assert_uint_eq(cachesim_clean(cs, base + 63 * 64, 64), 1);
+	ck_assert(cachesim_dirty_bits(cs, 0, base + 60 * 64, 64, &bits));
+	ck_assert_uint_eq(bits, 0x11);
+	cachesim_destroy(cs);
+	/* No tracked range: no answer. */
+	cs = make1(2 * KiB, 4, 64, CACHESIM_LRU, CACHESIM_WB_WA);
+	cachesim_access(cs, base, 1, CACHESIM_WRITE);
+	ck_assert(!cachesim_dirty_bits(cs, 0, base, 1, &bits));
+	cachesim_destroy(cs);
 }
 END_TEST
 
@@ -1975,6 +2056,7 @@ static Suite *cachesim_suite(void)
 	tc = tcase_create("tracking");
 	tcase_add_test(tc, test_track_same_results);
 	tcase_add_test(tc, test_track_clean_then_evict);
+	tcase_add_test(tc, test_dirty_bits);
 	tcase_add_loop_test(tc, test_track_straddle, 1, 4);
 	tcase_add_test(tc, test_track_errors);
 	tcase_set_timeout(tc, 60);
