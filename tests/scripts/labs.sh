@@ -1,6 +1,7 @@
 #!/bin/sh
 # labs.sh - every lab of examples/labs/ through dmaemu-lab, from the build
-# tree: on each profile its lab.conf lists, the buggy variant makes the
+# tree: on each profile its lab.conf lists, at each Linux level of its
+# kernels= (--kernel 6.12), the buggy variant makes the
 # reports and gets the data that lab.conf says, the fixed one makes no
 # report and gets the data right (skip-cpu-sync's also behind
 # swiotlb=force); what each README quotes of a report is
@@ -77,13 +78,26 @@ for d in "$labs"/*/; do
 		echo "$profiles"
 	)
 	[ -n "$profiles" ] || not_ok "$n: lab.conf lists no profiles"
+	# A script lab runs every level it lists at once.
+	kernels=$(
+		kernels=
+		. "$d/lab.conf"
+		echo "${kernels:-4.14}"
+	)
+	grep -q '^kind="script"' "$d/lab.conf" && kernels=4.14
 	: >"$tmp/said.$n"
-	for p in $profiles; do
-		run_ok "$n buggy on $p: as lab.conf expects" run "$n" \
-			--profile "$p"
-		said <"$tmp/out" >>"$tmp/said.$n"
-		run_ok "$n fixed on $p: no report, data right" run "$n" \
-			--fixed --profile "$p"
+	for k in $kernels; do
+		at='' flag=''
+		[ "$k" = 6.12 ] && at=' at 6.12' flag='--kernel 6.12'
+		for p in $profiles; do
+			# shellcheck disable=SC2086
+			run_ok "$n buggy on $p$at: as lab.conf expects" run "$n" \
+				--profile "$p" $flag
+			said <"$tmp/out" >>"$tmp/said.$n"
+			# shellcheck disable=SC2086
+			run_ok "$n fixed on $p$at: no report, data right" run "$n" \
+				--fixed --profile "$p" $flag
+		done
 	done
 	# skip-cpu-sync's fixed variant behind swiotlb too: its second
 	# mapping's bounce buffer is synced for the device, not left unfilled.
@@ -110,6 +124,49 @@ for d in "$labs"/*/; do
 	check "$n: README.md" test -s "$d/README.md"
 done
 [ -n "$names" ] || not_ok "no labs found in $labs"
+
+# 1b. The levels (--kernel).  shared-cacheline at 6.12: arm64 bounces the
+# small map through swiotlb (the data survives, the store is reported
+# with the whole of its fix), arm still loses the packet.
+run_ok "shared-cacheline at 6.12 on arm64: as lab.conf expects" run \
+	shared-cacheline --kernel 6.12 --no-color
+check "shared-cacheline at 6.12 on arm64: the verdict names the level" \
+	grep -q "^dmaemu-lab: shared-cacheline buggy on arm64 at Linux 6.12: as expected (data right, shared-line-store)\$" "$tmp/out"
+check "shared-cacheline at 6.12 on arm64: the device writes a bounce buffer" \
+	grep -q "the device writes at dma 0x[0-9a-f]*, the buffer is at 0x[0-9a-f]*: a bounce buffer\$" "$tmp/out"
+check "shared-cacheline at 6.12 on arm64: the fix names the bounce, whole" \
+	grep -q "^    fix: .*dma_kmalloc_needs_bounce(), which hides the bug)\$" "$tmp/out"
+check "shared-cacheline at 6.12 on arm64: the program says its level" \
+	grep -q "^lab shared-cacheline (buggy variant) on arm64, seed 1, Linux 6.12\$" "$tmp/out"
+run_ok "shared-cacheline at 4.14 on arm64: as lab.conf expects" run \
+	shared-cacheline --kernel 4.14 --no-color
+check "shared-cacheline at 4.14 on arm64: the packet lost, no bounce" \
+	sh -c "grep -q 'as expected (data WRONG, lost-device-write shared-line-store)' '$tmp/out' &&
+		! grep -q 'bounce' '$tmp/out'"
+run_ok "port-612 at 6.12 only: as expected" run port-612 --kernel 6.12 \
+	--profile arm
+check "port-612 at 6.12 only: the 6.12 steps, none of 4.14" \
+	sh -c "grep -q '^ok [0-9]* - run-6.12-arm: ' '$tmp/out' &&
+		! grep -q -- '-4.14' '$tmp/out'"
+run_ok "port-612 at 4.14 only: as expected" run port-612 --kernel 4.14 \
+	--profile x86
+check "port-612 at 4.14 only: the 4.14 steps, none of 6.12" \
+	sh -c "grep -q '^ok [0-9]* - run-4.14-x86: ' '$tmp/out' &&
+		! grep -q -- '-6.12' '$tmp/out'"
+run_ok "removed-apis at 4.14, its level" run removed-apis --kernel 4.14 \
+	--profile x86
+run_fails "a lab at a level it does not list" 2 \
+	"removed-apis does not run at Linux 6.12 \\(its kernels: 4.14\\)" run \
+	removed-apis --kernel 6.12
+run_fails "a lab without kernels= runs at 4.14 only" 2 \
+	"rx-stale does not run at Linux 6.12 \\(its kernels: 4.14\\)" run \
+	rx-stale --kernel 6.12
+run_fails "an unknown kernel" 2 "unknown kernel '5.4' \\(4.14 6.12\\)" run \
+	rx-stale --kernel 5.4
+run_fails "--kernel without a value" 2 "--kernel needs a value" run \
+	rx-stale --kernel
+run_fails "sweep: a lab at a level it does not list" 2 \
+	"rx-stale does not run at Linux 6.12" sweep rx-stale --kernel 6.12
 
 # 2. list, explain.
 "$lab" list >"$tmp/list" 2>&1
@@ -290,6 +347,35 @@ check "the tour goes on past a bad lab.conf" \
 	grep -Eq "^  bad-conf +- +bad lab.conf .* NO\$" "$tmp/out"
 check "the tour runs the good one" grep -Eq "^  sneaky +arm64 .* yes\$" \
 	"$tmp/out"
+
+# 6b. lab.conf's levels: kernels= must name known levels; at 6.12,
+# expect_P_612 and data_P_612 are what the buggy variant is held to.
+for n in bad-kernels wrong-612 bad-data-612; do
+	mkdir -p "$tmp/labs/$n"
+	sed 's/"shared-cacheline"/"'$n'"/' "$labs/shared-cacheline/lab.c" \
+		>"$tmp/labs/$n/lab.c"
+done
+sed 's/^kernels=.*/kernels="4.14 5.4"/' "$labs/shared-cacheline/lab.conf" \
+	>"$tmp/labs/bad-kernels/lab.conf"
+sed 's/^data_arm64_612=.*/data_arm64_612="wrong"/' \
+	"$labs/shared-cacheline/lab.conf" >"$tmp/labs/wrong-612/lab.conf"
+sed 's/^data_arm64_612=.*/data_arm64_612="lost"/' \
+	"$labs/shared-cacheline/lab.conf" >"$tmp/labs/bad-data-612/lab.conf"
+run_fails "a lab.conf with an unknown kernel" 2 \
+	"bad-kernels/lab.conf: unknown kernel '5.4' in kernels=" run bad-kernels
+run_fails "at 6.12, data_P_612 is what the buggy variant is held to" 1 \
+	"wrong-612 buggy on arm64 at Linux 6.12: NOT as expected: data right, expected wrong" \
+	run wrong-612 --kernel 6.12
+run_ok "at 4.14, data_P_612 does not count" run wrong-612
+run_fails "a lab.conf with a bad data_P_612" 2 \
+	"data_arm64_612 must be right or wrong, not 'lost'" run bad-data-612
+run_fails "sweep at 6.12: the replay names the level" 1 \
+	"replay: dmaemu-lab run wrong-612 --kernel 6.12 --profile arm64 --seed 3\$" \
+	sweep wrong-612 --kernel 6.12 --seeds 3-4 -j 1
+check "sweep at 6.12: says the level" grep -q \
+	"^dmaemu-lab: sweep of wrong-612 buggy on arm64 at Linux 6.12, seeds 3-4" \
+	"$tmp/out"
+rm -rf "$tmp/labs/bad-kernels" "$tmp/labs/wrong-612" "$tmp/labs/bad-data-612"
 
 # 7. DMAEMU_LAB_CACHE: a program is built once for its sources, flags,
 # headers and libraries, and taken from the cache after that.
