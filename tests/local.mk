@@ -301,6 +301,7 @@ script_tests = \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
+	tests/scripts/examples-612.sh \
 	tests/scripts/devices-doc.sh \
 	tests/scripts/alloc-fail.sh \
 	tests/scripts/labs-alloc-fail.sh \
@@ -426,7 +427,8 @@ tests/scripts/install.log: $(filter-out $(staging_logs),$(TEST_LOGS)) \
 # check only what programs do (the cache simulator, allocation failures,
 # read-modify-write stores, threads) are the same programs in any build.
 intree_tests = $(filter-out tests/scripts/labs.sh tests/scripts/tour.sh \
-	tests/scripts/examples.sh tests/scripts/valgrind-%.sh \
+	tests/scripts/examples.sh tests/scripts/examples-612.sh \
+	tests/scripts/valgrind-%.sh \
 	tests/scripts/driver-mutants.sh tests/scripts/cachesim-oracle.sh \
 	tests/scripts/cachesim-cli.sh tests/scripts/alloc-fail.sh \
 	tests/scripts/labs-alloc-fail.sh \
