@@ -238,8 +238,8 @@ int main(int argc, char **argv)
 			right += (unsigned int)ret;
 	}
 	if (!status) {
-		lab_say("%u of %u jobs copied right, through a ring of %u", right,
-			JOBS, RING);
+		lab_say("%u of %u jobs copied right, through a ring of %u",
+			right, JOBS, RING);
 		lab_show(lab, r.desc, BATCH * sizeof(*r.desc),
 			 "the last batch's descriptors, read back");
 	}

@@ -90,8 +90,7 @@ int main(int argc, char **argv)
 	/* Where the device writes: the buffer itself, or (Linux 6.12 on
 	 * arm64) a swiotlb slot the unmap copies back from. */
 	lab_say("the device writes at dma 0x%llx, the buffer is at 0x%llx%s",
-		(unsigned long long)h,
-		(unsigned long long)virt_to_phys(q->buf),
+		(unsigned long long)h, (unsigned long long)virt_to_phys(q->buf),
 		h == virt_to_phys(q->buf) ? "" : ": a bounce buffer");
 	/* 2. Count it (the first post).  The counter is not in the buffer,
 	 *    but it is in the buffer's cache line: the CPU now holds that
