@@ -1,12 +1,15 @@
 # devices/: device models (libdmaemu-devices), built from the public
 # headers only (no -I lib: a model sees what an out-of-tree one would) and
 # linking the installed library.  Each model has docs/devices/<name>.md.
+# The models serve drivers of either API level: like the library's own
+# sources they carry no level marker (-DDMAEMU__LIBRARY, <dmaemu/level.h>),
+# or every program linked with them would be a 4.14 one.
 
 lib_LTLIBRARIES += devices/libdmaemu-devices.la
 devices_libdmaemu_devices_la_SOURCES = devices/copy-engine.c devices/nic.c \
 	devices/checksum.c devices/legacy.c devices/display.c \
 	devices/camera.c
-devices_libdmaemu_devices_la_CPPFLAGS = -I$(top_srcdir)/include \
+devices_libdmaemu_devices_la_CPPFLAGS = -DDMAEMU__LIBRARY -I$(top_srcdir)/include \
 	-I$(top_srcdir)/include/dmaemu/kernel $(LIBPNG_CFLAGS)
 devices_libdmaemu_devices_la_LIBADD = lib/libdmaemu.la $(LIBPNG_LIBS) \
 	$(PTHREAD_LIBS)

@@ -301,12 +301,14 @@ script_tests = \
 	tests/scripts/cachesim-cli.sh \
 	tests/scripts/cachesim-oracle.sh \
 	tests/scripts/examples.sh \
+	tests/scripts/examples-612.sh \
 	tests/scripts/devices-doc.sh \
 	tests/scripts/alloc-fail.sh \
 	tests/scripts/labs-alloc-fail.sh \
 	tests/scripts/trace.sh \
 	tests/scripts/check-driver-tests.sh \
 	tests/scripts/labs.sh \
+	tests/scripts/lab-levels.sh \
 	tests/scripts/library-sites.sh \
 	tests/scripts/lab-cli.sh \
 	tests/scripts/valgrind-stale.sh \
@@ -425,8 +427,10 @@ tests/scripts/install.log: $(filter-out $(staging_logs),$(TEST_LOGS)) \
 # The Check suites, the labs, the Valgrind runs and the script tests that
 # check only what programs do (the cache simulator, allocation failures,
 # read-modify-write stores, threads) are the same programs in any build.
-intree_tests = $(filter-out tests/scripts/labs.sh tests/scripts/tour.sh \
-	tests/scripts/examples.sh tests/scripts/valgrind-%.sh \
+intree_tests = $(filter-out tests/scripts/labs.sh \
+	tests/scripts/lab-levels.sh tests/scripts/tour.sh \
+	tests/scripts/examples.sh tests/scripts/examples-612.sh \
+	tests/scripts/valgrind-%.sh \
 	tests/scripts/driver-mutants.sh tests/scripts/cachesim-oracle.sh \
 	tests/scripts/cachesim-cli.sh tests/scripts/alloc-fail.sh \
 	tests/scripts/labs-alloc-fail.sh \

@@ -10,11 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dmaemu/level.h>
 #include <dmaemu/report.h>
 #include <dmaemu/seeing.h>
 #include <dmaemu/testing.h>
 
 #include "lab.h"
+
+/*
+ * A lab built at the Linux 6.12 level (dmaemu-cc --dmaemu-kernel=6.12,
+ * as dmaemu-lab run --kernel 6.12 builds it) runs on a machine of that
+ * level: the machine's level must be the headers' (<dmaemu/level.h>).
+ */
+#if DMAEMU_KERNEL == 612
+#define LAB_LEVEL_OPTION ":kernel=6.12"
+#else
+#define LAB_LEVEL_OPTION ""
+#endif
 
 static void usage(const char *name)
 {
@@ -64,9 +76,9 @@ struct lab *lab_start(const char *name, int argc, char **argv,
 			name, profile);
 		return NULL;
 	}
-	snprintf(opts, sizeof(opts), "profile=%s:seed=%llu%s%s%s%s", profile,
-		 seed, extra ? ":" : "", extra ? extra : "", more ? ":" : "",
-		 more ? more : "");
+	snprintf(opts, sizeof(opts), "profile=%s:seed=%llu%s%s%s%s%s", profile,
+		 seed, LAB_LEVEL_OPTION, extra ? ":" : "", extra ? extra : "",
+		 more ? ":" : "", more ? more : "");
 	lab = calloc(1, sizeof(*lab));
 	if (!lab) {
 		fprintf(stderr, "%s: calloc(): %s\n", name, strerror(errno));
@@ -82,8 +94,8 @@ struct lab *lab_start(const char *name, int argc, char **argv,
 		free(lab);
 		return NULL;
 	}
-	printf("lab %s (%s variant) on %s, seed %llu\n", name, LAB_VARIANT,
-	       profile, seed);
+	printf("lab %s (%s variant) on %s, seed %llu%s\n", name, LAB_VARIANT,
+	       profile, seed, DMAEMU_KERNEL == 612 ? ", Linux 6.12" : "");
 	return lab;
 }
 

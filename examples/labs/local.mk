@@ -55,7 +55,9 @@ dist-labs:
 
 .PHONY: install-labs uninstall-labs dist-labs
 
-# The semantic patches the removed-apis lab applies (its check.sh finds
-# them in $(pkgdatadir)/cocci once installed); distributed by tests/.
+# The semantic patches the removed-apis and port-612 labs apply (their
+# check.sh finds them in $(pkgdatadir)/cocci once installed); distributed
+# by tests/.
 coccidir = $(pkgdatadir)/cocci
-cocci_DATA = cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci
+cocci_DATA = cocci/gfp_temporary.cocci cocci/dma_alloc_noncoherent.cocci \
+	cocci/dma_noncoherent_510.cocci

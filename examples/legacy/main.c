@@ -150,7 +150,11 @@ int main(int argc, char **argv)
 			low[i] = (u8)i;
 		ok = ok && !legdrv_write(lg, low, 0, BUF) &&
 		     !legdrv_read(lg, dst, 0, BUF) && !memcmp(dst, low, BUF);
-		check(ok && bounced(blk) == b + BUF,
+		/* Only dst, above 16 MiB, is bounced: copied back at the
+		 * unmap, and at Linux 6.12 into its slot at the map too
+		 * (swiotlb_tbl_map_single() copies whatever the direction). */
+		check(ok && bounced(blk) ==
+				      b + (DMAEMU_KERNEL == 612 ? 2 : 1) * BUF,
 		      "a GFP_DMA buffer below 16 MiB, not bounced");
 		kfree(low);
 	}

@@ -29,7 +29,8 @@
 #error "DMAEMU_KERNEL must be 414 (Linux 4.14) or 612 (Linux 6.12)"
 #endif
 
-/* The library's own sources define no marker (lib/local.mk). */
+/* The library's own sources and the device models' define no marker
+ * (lib/local.mk, devices/local.mk). */
 #ifndef DMAEMU__LIBRARY
 #ifdef __cplusplus
 extern "C" {

@@ -72,7 +72,8 @@ struct dmaemu_machine;
 	X(KERNEL_BUG, "kernel-bug")                                         \
 	X(SHARED_LINE_STORE, "shared-line-store")                           \
 	X(IRQ_STORM, "irq-storm")                                           \
-	X(HUNG_WAIT, "hung-wait")
+	X(HUNG_WAIT, "hung-wait")                                           \
+	X(SG_SEGMENT_LIMITS, "sg-segment-limits")
 
 enum dmaemu_report_kind {
 #define DMAEMU_X_ENUM(id, name) DMAEMU_REPORT_##id,

@@ -433,7 +433,7 @@ static void shared_store(struct dmaemu__own_acc *acc)
 	uint64_t lp0 = 0, seen = UINT64_MAX, line = m->line;
 	unsigned int i, k, c0 = 0, c1 = 0, m0, m1;
 	bool have = false, writer = false, x86;
-	char where[256], fix[200];
+	char where[256], fix[320];
 	const void *site;
 
 	memset(&last, 0, sizeof(last));

@@ -405,6 +405,53 @@ static inline void check_overlap(struct dmaemu_machine *m, struct device *dev,
 	check_overlap_lines(m, dev, phys, size, dir, attrs, fn);
 }
 
+/*
+ * Linux 6.12's check_sg_segment() (kernel/dma/debug.c, with
+ * CONFIG_DMA_API_DEBUG_SG; 4.14 has no such check): each of the @n mapped
+ * segments of @sgl no longer than dma_get_max_seg_size() (64 KiB unless
+ * the driver set it) and its bus range inside one dma_get_seg_boundary()
+ * window.  One report a rule a segment breaks; the list stays mapped.
+ */
+static __attribute__((noinline)) void check_sg_segments(
+	struct dmaemu_machine *m, struct device *dev, struct scatterlist *sgl,
+	int n, const char *fn)
+{
+	unsigned int max = dma_get_max_seg_size(dev);
+	uint64_t boundary = dma_get_seg_boundary(dev), start, end;
+	struct scatterlist *sg;
+	int i;
+
+	for_each_sg (sgl, sg, n, i) {
+		if (sg->length > max)
+			dmaemu__reportf(
+				m, DMAEMU_REPORT_SG_SEGMENT_LIMITS, sg_phys(sg),
+				sg->length,
+				"%s(%s): entry %d is %u bytes, longer than the "
+				"device claims to support "
+				"(dma_get_max_seg_size() "
+				"%u); a device that takes longer segments says "
+				"so "
+				"with dma_set_max_seg_size() in probe, else "
+				"build "
+				"the list within the limit (Linux 6.12's "
+				"check_sg_segment()); mapped all the same",
+				fn, dev_name(dev), i, sg->length, max);
+		start = sg_dma_address(sg);
+		end = start + sg_dma_len(sg) - 1;
+		if (sg_dma_len(sg) && ((start ^ end) & ~boundary))
+			dmaemu__reportf(
+				m, DMAEMU_REPORT_SG_SEGMENT_LIMITS, sg_phys(sg),
+				sg->length,
+				"%s(%s): entry %d, dma 0x%" PRIx64 "-0x%" PRIx64
+				", crosses the device's segment boundary "
+				"(dma_get_seg_boundary() 0x%" PRIx64 "): build "
+				"the list so that no entry crosses it (Linux "
+				"6.12's check_sg_segment()); mapped all the "
+				"same",
+				fn, dev_name(dev), i, start, end, boundary);
+	}
+}
+
 static __attribute__((noinline)) bool fault_map_armed(struct dmaemu_machine *m,
 						      struct device *dev,
 						      const char *fn,
@@ -1190,6 +1237,8 @@ static int map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		seg->head = head;
 		seg->prefetch = m->opt.prefetch;
 	}
+	if (m->opt.k612)
+		check_sg_segments(m, dev, sgl, n, fn);
 	for (i = 0; i < nents; i++)
 		check_overlap(m, dev, head->ents[i].phys, head->ents[i].len,
 			      dir, attrs, fn);

@@ -440,7 +440,7 @@ static __attribute__((noinline)) void report_shared_edge(
 	struct dmaemu__own_last last;
 	unsigned int k, n = 0, c0 = 0, c1 = 0, line = m->line;
 	uint64_t m0, m1;
-	char fix[200];
+	char fix[320];
 
 	for (k = 0; k < line; k++)
 		if ((mask[k / 64] >> (k % 64)) & 1) {

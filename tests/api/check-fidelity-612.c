@@ -715,6 +715,94 @@ START_TEST(test_overlapping_mappings)
 }
 END_TEST
 
+/*
+ * The sg-segment-limits reports of @m after @seq: how many, and whether
+ * each names @line of this file (the driver's map) and says @what.
+ */
+static int sg_limit_reports(uint64_t *seq, int line, const char *what)
+{
+	struct dmaemu_report r;
+	char at[64];
+	int n = 0;
+
+	snprintf(at, sizeof(at), "check-fidelity-612.c:%d ", line);
+	while (!dmaemu_report_next(m, *seq, &r)) {
+		*seq = r.seq;
+		if (strcmp(r.kind_name, "sg-segment-limits"))
+			continue;
+		ck_assert_msg(strstr(r.text, at) && strstr(r.text, what),
+			      "not at %s or without '%s': %s", at, what,
+			      r.text);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * 6.12's check_sg_segment() (kernel/dma/debug.c, CONFIG_DMA_API_DEBUG_SG):
+ * a mapped entry longer than dma_get_max_seg_size() (64 KiB unless the
+ * driver set it), or whose bus range crosses dma_get_seg_boundary(), is
+ * reported at the driver's dma_map_sg(), once a rule an entry, and the
+ * list is mapped all the same.  Within the limits the device declares,
+ * nothing.  4.14 has no such check (check-dma-sg's long entry).
+ */
+START_TEST(test_sg_segment_limits)
+{
+	struct scatterlist sg[2];
+	uint64_t seq = 0, phys;
+	struct page *pg;
+	size_t off;
+	u8 *va;
+	int n, line;
+
+	mk(_i);
+	pg = alloc_pages(GFP_KERNEL, 5); /* 128 KiB */
+	ck_assert_ptr_nonnull(pg);
+	va = page_address(pg);
+	/* An entry of 96 KiB: past the default 64 KiB. */
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], va, 4096);
+	sg_set_buf(&sg[1], va + 4096, 96 << 10);
+	line = __LINE__ + 1;
+	n = dma_map_sg(dev, sg, 2, DMA_TO_DEVICE);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(
+		sg_limit_reports(&seq, line,
+				 "entry 1 is 98304 bytes, "
+				 "longer than the device claims to "
+				 "support (dma_get_max_seg_size() 65536)"),
+		1);
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+	/* The device says it takes 128 KiB: clean. */
+	ck_assert_int_eq(dma_set_max_seg_size(dev, 128 << 10), 0);
+	ck_assert_int_eq(dma_map_sg(dev, sg, 2, DMA_TO_DEVICE), 2);
+	ck_assert_int_eq(sg_limit_reports(&seq, 0, ""), 0);
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+	/* 64 KiB windows: an 8 KiB entry across one. */
+	ck_assert_int_eq(dma_set_seg_boundary(dev, 0xffff), 0);
+	phys = virt_to_phys(va);
+	off = (size_t)(0x10000 - (phys & 0xffff)) - 4096;
+	sg_init_table(sg, 1);
+	sg_set_buf(&sg[0], va + off, 8192);
+	line = __LINE__ + 1;
+	ck_assert_int_eq(dma_map_sg(dev, sg, 1, DMA_FROM_DEVICE), 1);
+	ck_assert_int_eq(sg_limit_reports(&seq, line,
+					  "crosses the device's "
+					  "segment boundary "
+					  "(dma_get_seg_boundary() 0xffff)"),
+			 1);
+	dma_unmap_sg(dev, sg, 1, DMA_FROM_DEVICE);
+	/* Within a window: clean. */
+	sg_set_buf(&sg[0], va + off + 4096, 8192);
+	ck_assert_int_eq(dma_map_sg(dev, sg, 1, DMA_FROM_DEVICE), 1);
+	ck_assert_int_eq(sg_limit_reports(&seq, 0, ""), 0);
+	dma_unmap_sg(dev, sg, 1, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 2);
+	__free_pages(pg, 5);
+	done();
+}
+END_TEST
+
 static Suite *fidelity612_suite(void)
 {
 	Suite *s = suite_create("fidelity-612");
@@ -739,6 +827,7 @@ static Suite *fidelity612_suite(void)
 	tcase_add_test(tc, test_kmalloc_bounce_sizes);
 	tcase_add_loop_test(tc, test_swiotlb_map_copies, 0, 2);
 	tcase_add_loop_test(tc, test_overlapping_mappings, 0, NPROF);
+	tcase_add_loop_test(tc, test_sg_segment_limits, 0, NPROF);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -537,6 +537,40 @@ START_TEST(test_map_policy_option)
 }
 END_TEST
 
+/*
+ * 4.14's debug_dma_map_sg() has no check_sg_segment() (Linux 4.18 brought
+ * it): an entry longer than dma_get_max_seg_size() or across
+ * dma_get_seg_boundary() maps with no report at kernel=4.14 (at 6.12,
+ * sg-segment-limits: check-fidelity-612).
+ */
+START_TEST(test_sg_segment_unchecked)
+{
+	struct scatterlist sg[2];
+	struct page *pg;
+	size_t off;
+	u8 *va;
+
+	mk(_i);
+	pg = alloc_pages(GFP_KERNEL, 5);
+	ck_assert_ptr_nonnull(pg);
+	va = page_address(pg);
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], va, 4096);
+	sg_set_buf(&sg[1], va + 4096, 96 << 10);
+	ck_assert_int_eq(dma_map_sg(dev, sg, 2, DMA_TO_DEVICE), 2);
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+	ck_assert_int_eq(dma_set_seg_boundary(dev, 0xffff), 0);
+	off = (size_t)(0x10000 - (virt_to_phys(va) & 0xffff)) - 4096;
+	sg_init_table(sg, 1);
+	sg_set_buf(&sg[0], va + off, 8192);
+	ck_assert_int_eq(dma_map_sg(dev, sg, 1, DMA_FROM_DEVICE), 1);
+	dma_unmap_sg(dev, sg, 1, DMA_FROM_DEVICE);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	__free_pages(pg, 5);
+	done();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fidelity");
@@ -554,6 +588,7 @@ int main(void)
 	tcase_add_test(tc, test_map_resource_offset);
 	tcase_add_loop_test(tc, test_map_resource_iommu, ARM, X86 + 1);
 	tcase_add_test(tc, test_map_policy_option);
+	tcase_add_loop_test(tc, test_sg_segment_unchecked, ARM, X86 + 1);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -400,6 +400,18 @@ else
 		not_ok "every lab's files installed in $pkgdatadir/labs"
 		diag "missing:$missing"
 	fi
+	# The script labs port with the semantic patches: all of them.
+	missing=
+	for f in "$top_srcdir"/cocci/*.cocci; do
+		[ -f "$dest$pkgdatadir/cocci/${f##*/}" ] ||
+			missing="$missing ${f##*/}"
+	done
+	if [ -z "$missing" ]; then
+		ok "every semantic patch of cocci/ installed in $pkgdatadir/cocci"
+	else
+		not_ok "every semantic patch of cocci/ installed in $pkgdatadir/cocci"
+		diag "missing:$missing"
+	fi
 fi
 
 # ---------------------------------------------------------------------

@@ -247,11 +247,11 @@ same "dmaemu-cc(1) ENVIRONMENT: the variables dmaemu-cc.in reads" \
 
 pagelab=$man/dmaemu-lab.1.in
 # The lab.conf block of the README: indented "name=" lines; expect_<p>
-# and data_<p> stand for one field each.
+# and data_<p> (and their _612 forms) stand for one field each.
 readme=$top_srcdir/examples/labs/README.md
 if [ -f "$readme" ]; then
 	sed -n 's/^ \{4,\}\([a-z_0-9]*\)=.*/\1/p' "$readme" |
-		sed 's/_\(arm\|arm64\|x86\)$/_/' | sort -u >"$tmp/conf"
+		sed 's/_\(arm\|arm64\|x86\)\(_612\)\{0,1\}$/_/' | sort -u >"$tmp/conf"
 	section "$pagelab" FILES | awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' |
 		sed -n -e 's/^\.BI \([a-z_0-9]*\)=\{0,1\} .*/\1/p' \
 			-e 's/^\.B \([a-z_0-9]*\)=.*/\1/p' | sort -u >"$tmp/manconf"

@@ -145,8 +145,10 @@ static int run(const struct lab *lab, unsigned long long seed, struct result *r)
 	unsigned int n;
 	int irq, ret = -1;
 
-	snprintf(opts, sizeof(opts), "profile=%s:seed=%llu:sched=lockstep",
-		 lab->profile, seed);
+	/* At the level the lab was built at (lab_start() does the same). */
+	snprintf(opts, sizeof(opts), "profile=%s:seed=%llu:sched=lockstep%s",
+		 lab->profile, seed,
+		 DMAEMU_KERNEL == 612 ? ":kernel=6.12" : "");
 	m = dmaemu_machine_create(opts);
 	if (!m) {
 		lab_fail(lab, "dmaemu_machine_create()", errno);

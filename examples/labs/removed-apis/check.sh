@@ -2,7 +2,9 @@
 # check.sh - the removed-apis lab, one step a TAP line
 # (examples/labs/README.md, "Labs that are scripts").
 #
-# Usage: check.sh [--profile P]...   (default: the profiles of lab.conf)
+# Usage: check.sh [--profile P]... [--kernel 4.14]
+#        (default: the profiles of lab.conf; 4.14 is the lab's only
+#        level, the one a Linux 4.13 driver is ported to)
 #
 # Environment:
 #   DMAEMU_CC  the compiler wrapper (default: dmaemu-cc from PATH)
@@ -35,8 +37,12 @@ while [ $# -gt 0 ]; do
 		profiles="$profiles $2"
 		shift 2
 		;;
+	--kernel)
+		[ "$2" = 4.14 ] || { echo "check.sh: this lab runs at Linux 4.14 only, not '$2'" >&2; exit 2; }
+		shift 2
+		;;
 	*)
-		echo "usage: check.sh [--profile arm|arm64|x86]..." >&2
+		echo "usage: check.sh [--profile arm|arm64|x86]... [--kernel 4.14]" >&2
 		exit 2
 		;;
 	esac
