@@ -18,6 +18,8 @@ tests_runner_libcheckrun_la_SOURCES = tests/runner/check-run.c \
 tests_runner_libcheckrun_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_runner_libcheckrun_la_LIBADD = $(CHECK_LIBS)
 EXTRA_DIST += tests/runner/tap.sh tests/runner/timed-driver.sh
+# Driver programs two suites share (check-fidelity, check-fidelity-612).
+EXTRA_DIST += tests/api/handover-cases.h
 
 # White-box suites, plain C.
 unit_tests = \

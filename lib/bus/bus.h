@@ -226,9 +226,15 @@ void dmaemu__bus_attach(struct dmaemu_machine *m, enum dmaemu__bus_slot slot,
  *                          cut address of (a 64-bit address through a
  *                          32-bit register)
  *   DMAEMU__EXPLAIN_ALLOC  the live coherent allocation holding @dma
+ *   DMAEMU__EXPLAIN_SLOT   the live streaming mapping made with
+ *                          DMA_ATTR_SKIP_CPU_SYNC whose swiotlb bounce
+ *                          slot holds @dma: into @buf, not a line but
+ *                          the fix of a device read of the slot's bytes
+ *                          the CPU never cleaned ("" when none)
  */
 #define DMAEMU__EXPLAIN_FAULT 0x1
 #define DMAEMU__EXPLAIN_ALLOC 0x2
+#define DMAEMU__EXPLAIN_SLOT 0x4
 void dmaemu__bus_explain(struct device *dev, dma_addr_t dma, unsigned int what,
 			 char *buf, size_t len, char *made_at, size_t mlen);
 /*

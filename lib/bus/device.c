@@ -1314,7 +1314,8 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 	struct dmaemu__own_last last;
 	struct dmaemu__report_info r;
 	char fix[400], call[160], where[256], owner[200], range[128];
-	char alloc[700], alloc_made[320], stored[300];
+	char alloc[700], alloc_made[320], stored[300], slot[400] = "";
+	char slot_made[320] = "";
 	const void *site, *store;
 	bool mapped = dmaemu__owner_find(m, st->lo, st->hi, &o);
 
@@ -1331,6 +1332,10 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 	dmaemu__own_set_last(m, &last);
 	if (last.repeat)
 		return;
+	if (!mapped)
+		dmaemu__bus_explain(dmaemu__devp(d), addr, DMAEMU__EXPLAIN_SLOT,
+				    slot, sizeof(slot), slot_made,
+				    sizeof(slot_made));
 	if (mapped) {
 		dmaemu__own_sync_call(&o, false, call, sizeof(call));
 		snprintf(owner, sizeof(owner),
@@ -1341,6 +1346,12 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 			 "write the buffer before it is mapped, or call %s "
 			 "after the CPU's last write",
 			 call);
+	} else if (slot[0]) {
+		/* A bounce slot of a DMA_ATTR_SKIP_CPU_SYNC map. */
+		snprintf(owner, sizeof(owner),
+			 "a swiotlb bounce slot of a streaming mapping made "
+			 "with DMA_ATTR_SKIP_CPU_SYNC");
+		snprintf(fix, sizeof(fix), "%s", slot);
 	} else {
 		snprintf(owner, sizeof(owner), "no live streaming mapping");
 		snprintf(fix, sizeof(fix), "%s",
@@ -1369,7 +1380,7 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 			(unsigned long long)(st->lo & ~(uint64_t)(m->line - 1)),
 			w);
 	}
-	if (!mapped)
+	if (!mapped && !slot[0])
 		dmaemu__bus_explain(dmaemu__devp(d), addr,
 				    DMAEMU__EXPLAIN_ALLOC, alloc, sizeof(alloc),
 				    alloc_made, sizeof(alloc_made));
@@ -1389,6 +1400,8 @@ static void report_stale_read(struct dmaemu_device *d, dma_addr_t addr,
 	r.val_name[1] = "the device read";
 	if (mapped)
 		dmaemu__owner_report_fields(&o, &r);
+	else if (slot_made[0])
+		r.made_at = slot_made;
 	else if (alloc_made[0])
 		r.made_at = alloc_made;
 	dmaemu__report(m, &r,

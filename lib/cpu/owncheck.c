@@ -253,6 +253,26 @@ bool dmaemu__report_first(struct dmaemu_machine *m,
 	return first;
 }
 
+/*
+ * Was a report of @kind about the mapping at @dma of @dev made already, at
+ * any site?  Paid per stale read of a device-owned buffer only.
+ */
+static bool report_seen(struct dmaemu_machine *m, enum dmaemu_report_kind kind,
+			const char *dev, uint64_t dma)
+{
+	struct dmaemu__owncheck *o = m->cpu->own;
+	bool seen = false;
+	size_t i;
+
+	dmaemu__lock(&o->lock);
+	for (i = 0; i < NKEYS && !seen; i++)
+		seen = o->key[i].count && o->key[i].kind == kind &&
+		       o->key[i].dma == dma &&
+		       !strncmp(o->key[i].dev, dev, sizeof(o->key[i].dev) - 1);
+	dmaemu__unlock(&o->lock);
+	return seen;
+}
+
 void dmaemu__own_set_last(struct dmaemu_machine *m,
 			  const struct dmaemu__own_last *last)
 {
@@ -569,7 +589,7 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 	bool have = false;
 
 	acc->n = 0;
-	if (!n || acc->stale)
+	if (!n)
 		return;
 	memset(&last, 0, sizeof(last));
 	/* Keep the mapped bytes only: a line shared with CPU data is
@@ -603,6 +623,23 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 			p = b;
 		}
 	}
+	/*
+	 * A stale read made its stale-cpu-read report, which says the
+	 * buffer was not given back.  Linux 4.14's arm and arm64 invalidate
+	 * a DMA_FROM_DEVICE buffer at the map and sync_for_device, so there
+	 * a stale line of one came back into the cache by an access while
+	 * the device owned it, reported then (or by a prefetch).  arm64
+	 * since Linux 5.19 (map_policy=5.19, kernel=6.12) cleans instead and
+	 * keeps the line: the first read of the device's data is already
+	 * stale, and the driver's own mistake, reading a buffer the device
+	 * owns, is said too when no access to that mapping was reported
+	 * yet, as 4.14 and x86 say it.
+	 */
+	if (acc->stale && (!have || acc->store || !m->opt.map_clean ||
+			   first.dir != 2 /* DMA_FROM_DEVICE */ ||
+			   report_seen(m, DMAEMU_REPORT_CPU_ACCESS_DEVICE_OWNED,
+				       first.device, first.dma)))
+		return;
 	if (!have) {
 		/* Only bytes beside a mapping: a store there shares the
 		 * line.  A store of mapped bytes is reported as one access
@@ -652,12 +689,17 @@ void dmaemu__own_flush(struct dmaemu__own_acc *acc)
 	dmaemu__report(m, &r,
 		       "%s of %zu byte%s at %p: device %s owns %s (%s %s "
 		       "mapping: dma 0x%llx, %zu bytes%s); fix: %s\n"
-		       "    %s%s; %s backend; mapping made by %s%s",
+		       "    %s%s; %s backend; mapping made by %s%s%s",
 		       acc->store ? "write" : "read", acc->len,
 		       acc->len == 1 ? "" : "s", (void *)acc->host,
 		       first.device, owned, first.dir_name,
 		       first.sg ? "scatterlist" : "streaming",
 		       (unsigned long long)first.dma, first.size,
 		       first.sg ? " in this entry" : "", fix, range, more,
-		       first.backend, dmaemu__owner_made_at(&first), lastdev);
+		       first.backend, dmaemu__owner_made_at(&first), lastdev,
+		       acc->stale ? "\n    the CPU's cache held a copy of "
+				    "the line older than the device's "
+				    "write: this read got stale data "
+				    "(stale-cpu-read)"
+				  : "");
 }

@@ -365,6 +365,7 @@ static __attribute__((noinline)) void report_handover(
 	struct dmaemu__own_last last;
 	char fix[300], call[160], stored[300] = "";
 	const char *dname = dmaemu__dir_name(dir, "DMA_NONE");
+	bool cleans;
 
 	/* One report per mapping and store site; repeats are counted. */
 	memset(&last, 0, sizeof(last));
@@ -410,17 +411,27 @@ static __attribute__((noinline)) void report_handover(
 	r.mask_bits = m->line;
 	show_values(m, &r);
 	dmaemu__owner_report_fields(&o, &r);
+	/* arm64 since Linux 5.19 cleans the buffer at sync_for_device: the
+	 * stores reach memory here, and the device's next write replaces
+	 * them; the text says so, and where they are lost. */
+	cleans = how == DMAEMU__HANDOVER_FOR_DEVICE && m->opt.map_clean &&
+		 m->opt.profile == DMAEMU__PROFILE_ARM64;
 	dmaemu__report(m, &r,
-		       "%s(%s) invalidates %zu byte%s (%u line%s) the CPU "
+		       "%s(%s) %s %zu byte%s (%u line%s) the CPU "
 		       "stored while it owned the buffer (%s's %s %s mapping: "
-		       "dma 0x%llx, %zu bytes), lost on arm and arm64; fix: "
+		       "dma 0x%llx, %zu bytes), %s; fix: "
 		       "%s\n"
 		       "    %smapping made by %s (%s backend)",
-		       fn, dname, ls.bytes, ls.bytes == 1 ? "" : "s", ls.lines,
+		       fn, dname, cleans ? "gives the device" : "invalidates",
+		       ls.bytes, ls.bytes == 1 ? "" : "s", ls.lines,
 		       ls.lines == 1 ? "" : "s", d->name, o.dir_name,
 		       o.sg ? "scatterlist" : "streaming",
-		       (unsigned long long)map->dma, map->size, fix, stored,
-		       dmaemu__owner_made_at(&o), o.backend);
+		       (unsigned long long)map->dma, map->size,
+		       cleans ? "written back to memory here (arm64 cleans "
+				"since Linux 5.19), lost on arm and on arm64 "
+				"before 5.19, and the device owns them"
+			      : "lost on arm and arm64",
+		       fix, stored, dmaemu__owner_made_at(&o), o.backend);
 }
 
 /*
@@ -573,8 +584,15 @@ void dmaemu__owncheck_handover(struct device *dev,
 		return;
 	if (dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE))
 		shared_edges(dev, map, phys, size, dir, attrs, how, fn);
+	/* A store given back to the device in a DMA_FROM_DEVICE buffer is
+	 * the driver's bug whatever this machine's sync does with it: 4.14's
+	 * arm and arm64 invalidate it, arm64 since Linux 5.19
+	 * (map_policy=5.19, kernel=6.12) cleans it to memory, x86 keeps
+	 * it. */
 	if (!dmaemu__checks_on(m, DMAEMU__CHECK_COHERENCE) ||
-	    !handover_invalidates(m, how, dir, attrs)) {
+	    !(handover_invalidates(m, how, dir, attrs) ||
+	      (how == DMAEMU__HANDOVER_FOR_DEVICE &&
+	       dir == DMAEMU__DIR_FROM_DEVICE))) {
 		dmaemu__owner_stores_take(m, phys, size, NULL);
 		return;
 	}

@@ -1369,6 +1369,53 @@ static int registry_admit(struct device *dev, void *data, dma_addr_t dma,
 	return dmaemu__owncheck_admit(dev, dma, len, write, &a);
 }
 
+/*
+ * DMAEMU__EXPLAIN_SLOT: the fix of a device read, at bus address @dma, of
+ * bytes of a swiotlb bounce slot that the CPU wrote and never cleaned.
+ * Linux 6.12's swiotlb_tbl_map_single() copies the buffer into the slot
+ * through the CPU's cache at every map; DMA_ATTR_SKIP_CPU_SYNC then skips
+ * the clean (arch_sync_dma_for_device()) that would write the copy to
+ * memory, and only a dma_sync_single_for_device() does it.
+ */
+static void slot_fix(struct device *dev, dma_addr_t dma, char *buf, size_t len,
+		     char *made_at, size_t mlen)
+{
+	struct dmaemu__mapping map;
+	struct dmaemu__owner_info o;
+	const char *dir;
+
+	if (made_at)
+		made_at[0] = '\0';
+	if (dmaemu__mapping_find(dev, dma, 1, &map, NULL) ||
+	    !(map.attrs & DMA_ATTR_SKIP_CPU_SYNC) || !map.ops ||
+	    strcmp(map.ops->name, "swiotlb"))
+		return;
+	dir = dmaemu__dir_name(map.dir, "DMA_NONE");
+	if (map.type == DMAEMU__MAP_SG)
+		snprintf(buf, len,
+			 "dma_sync_sg_for_device(dev, sgl, %d, %s) after the "
+			 "CPU's last write, or map without "
+			 "DMA_ATTR_SKIP_CPU_SYNC (swiotlb copied the buffer "
+			 "into its bounce slot through the CPU's cache, and "
+			 "the attribute skipped the clean that writes the copy "
+			 "to memory)",
+			 map.nents, dir);
+	else
+		snprintf(buf, len,
+			 "dma_sync_single_for_device(dev, 0x%llx, %zu, %s) "
+			 "after the CPU's last write, or map without "
+			 "DMA_ATTR_SKIP_CPU_SYNC (swiotlb copied the buffer "
+			 "into its bounce slot through the CPU's cache, and "
+			 "the attribute skipped the clean that writes the copy "
+			 "to memory)",
+			 (unsigned long long)map.dma, map.size, dir);
+	memset(&o, 0, sizeof(o));
+	o.made_caller = map.caller;
+	o.made_fn = map.fn;
+	if (made_at)
+		snprintf(made_at, mlen, "%s", dmaemu__owner_made_at(&o));
+}
+
 /* A report of the bus about bus address @dma of @dev (the bus client's
  * explain, see dmaemu__bus_explain() in bus.h). */
 static void registry_explain(struct device *dev, void *data, dma_addr_t dma,
@@ -1381,6 +1428,10 @@ static void registry_explain(struct device *dev, void *data, dma_addr_t dma,
 
 	(void)data;
 	buf[0] = '\0';
+	if (what & DMAEMU__EXPLAIN_SLOT) {
+		slot_fix(dev, dma, buf, len, made_at, mlen);
+		return;
+	}
 	dmaemu__mapping_explain(dev, dma, &a);
 	made.made_at[0] = '\0';
 	if ((what & DMAEMU__EXPLAIN_ALLOC) && a.live) {

@@ -803,6 +803,127 @@ START_TEST(test_sg_segment_limits)
 }
 END_TEST
 
+/*
+ * Behind swiotlb, 6.12's map copies the buffer into the bounce slot
+ * through the CPU's cache whatever DMA_ATTR_SKIP_CPU_SYNC, and the
+ * attribute skips the clean that would write the copy to memory: a
+ * device read of the slot gets what memory held before, a
+ * stale-device-read whose fix is the streaming map's own (a
+ * dma_sync_single_for_device() after the CPU's last write, or no
+ * attribute), made at the driver's map.  The twin syncs for the device.
+ * x86 snoops: the device reads the CPU's copy, nothing to report.
+ */
+START_TEST(test_skip_sync_slot_fix)
+{
+	const bool bug = _i & 1, x86 = _i >> 1;
+	struct dmaemu_report r;
+	uint8_t *buf, got[256];
+	char fix[200], made[64];
+	dma_addr_t h;
+	int line;
+
+	mk_opts(x86 ? "kernel=6.12:profile=x86:swiotlb=force:"
+		      "log_path=/dev/null"
+		    : "kernel=6.12:profile=arm64:swiotlb=force:"
+		      "log_path=/dev/null");
+	buf = kmalloc(256, GFP_KERNEL);
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, 'C', 256);
+	line = __LINE__ + 1;
+	h = dma_map_single_attrs(dev, buf, 256, DMA_TO_DEVICE,
+				 DMA_ATTR_SKIP_CPU_SYNC);
+	ck_assert(!dma_mapping_error(dev, h));
+	ck_assert_uint_ne(h, virt_to_phys(buf));
+	if (!bug)
+		dma_sync_single_for_device(dev, h, 256, DMA_TO_DEVICE);
+	ck_assert_int_eq(dmaemu_dma_read(dd, h, got, sizeof(got)), 0);
+	ck_assert_int_eq(all(got, 256, 'C'), !bug || x86);
+	if (!bug || x86) {
+		ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
+	} else {
+		ck_assert_uint_eq(dmaemu_report_count(m, NULL), 1);
+		ck_assert_int_eq(dmaemu_report_next(m, 0, &r), 0);
+		ck_assert_str_eq(r.kind_name, "stale-device-read");
+		snprintf(fix, sizeof(fix),
+			 "fix: dma_sync_single_for_device(dev, 0x%llx, 256, "
+			 "DMA_TO_DEVICE) after the CPU's last write, or map "
+			 "without DMA_ATTR_SKIP_CPU_SYNC",
+			 (unsigned long long)h);
+		ck_assert_msg(strstr(r.text, fix), "no '%s': %s", fix, r.text);
+		ck_assert_msg(strstr(r.text, "a swiotlb bounce slot of a "
+					     "streaming mapping made with "
+					     "DMA_ATTR_SKIP_CPU_SYNC"),
+			      "%s", r.text);
+		ck_assert_ptr_null(strstr(r.text, "dma_alloc_noncoherent"));
+		snprintf(made, sizeof(made), "check-fidelity-612.c:%d", line);
+		ck_assert_msg(strstr(r.made_at, made), "made at %s, not %s",
+			      r.made_at, made);
+	}
+	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
+	kfree(buf);
+	done();
+}
+END_TEST
+
+#include "handover-cases.h"
+
+/*
+ * The receive drivers of handover-cases.h at 6.12, where arm64's map and
+ * sync_for_device clean a DMA_FROM_DEVICE buffer (arch_sync_dma_for_
+ * device(), since 5.19) and arm's still invalidate: what the driver did
+ * is reported whatever that maintenance did with it.  rx-recycle's store
+ * is a lost-cpu-write on every profile: written back on arm64 (the text
+ * says so), lost on arm, kept on x86.  rx-stale's read is a
+ * cpu-access-device-owned everywhere, and on arm64, whose map kept the
+ * kzalloc()'d line in the cache, a stale-cpu-read too.  The twins: no
+ * report.
+ */
+START_TEST(test_handover_reports)
+{
+	const int prof = _i;
+	unsigned int n, k;
+	uint64_t seq = 0, at;
+	int line;
+
+	mk(prof);
+	ck_assert(hc_recycle(false, &line));
+	ck_assert(hc_rx_read(false, &line));
+	ck_assert_uint_eq(hc_reports(&seq, "", 0, "", &k), 0);
+
+	ck_assert(hc_recycle(true, &line) == (prof != ARM));
+	n = hc_reports(&seq, "lost-cpu-write", line,
+		       prof == ARM64
+			       ? "gives the device 4 bytes (1 line) the CPU "
+				 "stored while it owned the buffer (dev0's "
+				 "DMA_FROM_DEVICE streaming mapping: dma "
+			       : "invalidates 4 bytes (1 line) the CPU stored",
+		       &k);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(k, 1);
+	if (prof == ARM64) {
+		struct dmaemu_report r;
+
+		ck_assert_int_eq(dmaemu_report_next(m, seq - 1, &r), 0);
+		ck_assert_ptr_nonnull(
+			strstr(r.text, "written back to memory here (arm64 "
+				       "cleans since Linux 5.19), lost on arm "
+				       "and on arm64 before 5.19"));
+	}
+
+	at = seq;
+	ck_assert(hc_rx_read(true, &line) == (prof != ARM64));
+	n = hc_reports(&seq, "cpu-access-device-owned", line,
+		       prof == ARM64 ? "this read got stale data"
+				     : "fix: dma_sync_single_for_cpu(",
+		       &k);
+	ck_assert_uint_eq(n, prof == ARM64 ? 2 : 1);
+	ck_assert_uint_eq(k, 1);
+	hc_reports(&at, "stale-cpu-read", line, "", &k);
+	ck_assert_uint_eq(k, prof == ARM64 ? 1 : 0);
+	done();
+}
+END_TEST
+
 static Suite *fidelity612_suite(void)
 {
 	Suite *s = suite_create("fidelity-612");
@@ -828,6 +949,8 @@ static Suite *fidelity612_suite(void)
 	tcase_add_loop_test(tc, test_swiotlb_map_copies, 0, 2);
 	tcase_add_loop_test(tc, test_overlapping_mappings, 0, NPROF);
 	tcase_add_loop_test(tc, test_sg_segment_limits, 0, NPROF);
+	tcase_add_loop_test(tc, test_handover_reports, 0, NPROF);
+	tcase_add_loop_test(tc, test_skip_sync_slot_fix, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }

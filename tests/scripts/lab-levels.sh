@@ -91,14 +91,15 @@ run_fails "a lab at a level it does not list" 2 \
 	"removed-apis does not run at Linux 6.12 \\(its kernels: 4.14\\)" run \
 	removed-apis --kernel 6.12
 run_fails "a lab without kernels= runs at 4.14 only" 2 \
-	"rx-stale does not run at Linux 6.12 \\(its kernels: 4.14\\)" run \
-	rx-stale --kernel 6.12
+	"non-consistent does not run at Linux 6.12 \\(its kernels: 4.14\\)" \
+	run non-consistent --kernel 6.12
 run_fails "an unknown kernel" 2 "unknown kernel '5.4' \\(4.14 6.12\\)" run \
 	rx-stale --kernel 5.4
 run_fails "--kernel without a value" 2 "--kernel needs a value" run \
 	rx-stale --kernel
 run_fails "sweep: a lab at a level it does not list" 2 \
-	"rx-stale does not run at Linux 6.12" sweep rx-stale --kernel 6.12
+	"non-consistent does not run at Linux 6.12" sweep non-consistent \
+	--kernel 6.12
 
 # 2. lab.conf's levels: kernels= must name known levels; at 6.12,
 # expect_P_612 and data_P_612 are what the buggy variant is held to.
