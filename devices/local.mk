@@ -6,8 +6,11 @@ lib_LTLIBRARIES += devices/libdmaemu-devices.la
 devices_libdmaemu_devices_la_SOURCES = devices/copy-engine.c devices/nic.c \
 	devices/checksum.c devices/legacy.c devices/display.c \
 	devices/camera.c
+# DMAEMU_NO_LEVEL_MARKER: the models serve drivers of both API levels
+# (<dmaemu/level.h>); legacy.c's kernel headers must not tie them to 4.14.
 devices_libdmaemu_devices_la_CPPFLAGS = -I$(top_srcdir)/include \
-	-I$(top_srcdir)/include/dmaemu/kernel $(LIBPNG_CFLAGS)
+	-I$(top_srcdir)/include/dmaemu/kernel -DDMAEMU_NO_LEVEL_MARKER \
+	$(LIBPNG_CFLAGS)
 devices_libdmaemu_devices_la_LIBADD = lib/libdmaemu.la $(LIBPNG_LIBS) \
 	$(PTHREAD_LIBS)
 devices_libdmaemu_devices_la_LDFLAGS = -version-info 0:0:0 -no-undefined
