@@ -140,6 +140,7 @@ tests_api_check_fidelity_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 # The Linux 6.12 API level: the file defines DMAEMU_KERNEL itself.
 tests_api_check_fidelity_612_CFLAGS = $(instr_cflags)
 tests_api_check_fidelity_612_LDFLAGS = $(INSTRUMENT_LDFLAGS)
+tests_api_check_fidelity_612_LDADD = devices/libdmaemu-devices.la $(LDADD)
 tests_api_check_shared_line_CFLAGS = $(instr_cflags)
 tests_api_check_shared_line_LDFLAGS = $(INSTRUMENT_LDFLAGS)
 tests_api_check_report_repeats_CFLAGS = $(instr_cflags)

@@ -17,6 +17,12 @@
  * dmaemu_kernel_headers_414 or dmaemu_kernel_headers_612; the library
  * looks for both.  A program that defines neither (one that calls only
  * the <dmaemu/...> API) may create a machine at either level.
+ *
+ * Code that includes the kernel headers without being driver code of one
+ * level (a device model shipped in a library that programs of both levels
+ * link, as libdmaemu-devices is) defines DMAEMU_NO_LEVEL_MARKER before
+ * including them: it then carries no marker, and the level is the
+ * driver's alone.
  */
 #ifndef DMAEMU_LEVEL_H
 #define DMAEMU_LEVEL_H
@@ -29,9 +35,11 @@
 #error "DMAEMU_KERNEL must be 414 (Linux 4.14) or 612 (Linux 6.12)"
 #endif
 
-/* The library's own sources and the device models' define no marker
- * (lib/local.mk, devices/local.mk). */
-#ifndef DMAEMU__LIBRARY
+/*
+ * The library's own sources define no marker (lib/local.mk), nor do the
+ * device models of libdmaemu-devices (devices/local.mk).
+ */
+#if !defined(DMAEMU__LIBRARY) && !defined(DMAEMU_NO_LEVEL_MARKER)
 #ifdef __cplusplus
 extern "C" {
 #endif

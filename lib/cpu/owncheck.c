@@ -388,8 +388,12 @@ static void cpu_fix(const struct dmaemu__owner_info *o, bool store, char *buf,
 /* ---------------------------------------------------------------------- */
 
 /*
- * The live mapping that the device may write (not DMA_TO_DEVICE, not
- * bounced) holding the lowest bytes of line @lp, into @o.
+ * The live mapping that the device may write (not DMA_TO_DEVICE) holding
+ * the lowest bytes of line @lp, into @o.  A bounced one counts: the
+ * device writes the bounce slot, so the bounce hides the loss on this
+ * machine, but the layout is the driver's bug wherever the buffer is not
+ * bounced (no swiotlb=force, a buffer within the device's mask, a kernel
+ * without 6.12's bounce of small kmalloc() buffers).
  */
 static bool line_writer(struct dmaemu_machine *m, uint64_t lp,
 			struct dmaemu__owner_info *o)
@@ -397,11 +401,7 @@ static bool line_writer(struct dmaemu_machine *m, uint64_t lp,
 	uint64_t p = lp, end = lp + m->line;
 
 	while (p < end && dmaemu__owner_find(m, p, end, o)) {
-		/* A buffer bounced only by 6.12's arm64 rule for small
-		 * buffers still shares the line: the driver's bug, hidden
-		 * by a copy on this machine, data loss on others. */
-		if (o->dir != 1 /* DMA_TO_DEVICE */ &&
-		    (!o->bounced || o->kmalloc_bounced))
+		if (o->dir != 1 /* DMA_TO_DEVICE */)
 			return true;
 		if (o->hi <= p)
 			break;
@@ -543,6 +543,11 @@ static void shared_store(struct dmaemu__own_acc *acc)
 				 "through swiotlb (dma_kmalloc_needs_"
 				 "bounce()); without the bounce (arm, other "
 				 "kernels) "
+		       : first.bounced
+			       ? "hidden here, the map bouncing through "
+				 "swiotlb (the device writes the bounce "
+				 "slot); without the bounce (no swiotlb=force, "
+				 "a buffer within the device's DMA mask) "
 			       : "",
 		       fix, c0, c1 - 1, m0, m1 - 1,
 		       dmaemu__owner_made_at(&first), first.backend);

@@ -1373,7 +1373,10 @@ void dmaemu__evict_hook(void *ctx, unsigned int level, uint64_t addr,
 	dmaemu__racy_line_begin(dmaemu__phys_cpu(m, addr), m->line);
 	get_copies(m, addr, m->line, &c);
 	c.model_dirty = dirty;
-	span_clean(m, &c, m->line, "clean");
+	/* Named as such: the access the report points at is whatever
+	 * needed the room, a load as often as not, no call that cleans. */
+	span_clean(m, &c, m->line,
+		   "eviction (a write-back to make room in the cache)");
 	dmaemu__racy_line_end(dmaemu__phys_cpu(m, addr), m->line);
 	dmaemu__unlock(stripe);
 }

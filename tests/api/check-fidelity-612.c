@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include <dmaemu/device.h>
+#include <dmaemu/devices/legacy.h>
+#include <dmaemu/devices/nic.h>
 #include <dmaemu/machine.h>
 #include <dmaemu/report.h>
 #include <dmaemu/testing.h>
@@ -920,6 +922,25 @@ START_TEST(test_handover_reports)
 	ck_assert_uint_eq(k, 1);
 	hc_reports(&at, "stale-cpu-read", line, "", &k);
 	ck_assert_uint_eq(k, prof == ARM64 ? 1 : 0);
+ * The device models of libdmaemu-devices serve a 6.12 program too: this
+ * one links them, so its machines are created (legacy.c, built with the
+ * kernel headers, carries no 4.14 level marker), and the legacy device
+ * narrows its masks to 32 bits as at 4.14.
+ */
+START_TEST(test_device_models)
+{
+	struct dmaemu_device *lg, *nic;
+
+	mk(_i);
+	lg = dmaemu_legacy_create(m, "lg0");
+	ck_assert_ptr_nonnull(lg);
+	ck_assert_uint_eq(dma_get_mask(dmaemu_device_to_dev(lg)),
+			  DMA_BIT_MASK(32));
+	nic = dmaemu_nic_create(m, "eth0");
+	ck_assert_ptr_nonnull(nic);
+	dmaemu_device_destroy(nic);
+	dmaemu_device_destroy(lg);
+	ck_assert_uint_eq(dmaemu_report_count(m, NULL), 0);
 	done();
 }
 END_TEST
@@ -951,6 +972,7 @@ static Suite *fidelity612_suite(void)
 	tcase_add_loop_test(tc, test_sg_segment_limits, 0, NPROF);
 	tcase_add_loop_test(tc, test_handover_reports, 0, NPROF);
 	tcase_add_loop_test(tc, test_skip_sync_slot_fix, 0, 4);
+	tcase_add_loop_test(tc, test_device_models, 0, NPROF);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -438,13 +438,48 @@ START_TEST(test_default_minalign)
 }
 END_TEST
 
-/* Behind swiotlb=force the device writes a bounce slot; with
- * portability_notes=0, x86 says nothing. */
+/*
+ * Behind swiotlb=force the device writes a bounce slot, so the data is
+ * right here; the layout is still the driver's bug wherever the buffer is
+ * not bounced, so the store is reported all the same (an error on arm
+ * and arm64, a note on x86), saying the bounce hides it, and the device's
+ * bytes arrive whole.
+ */
+START_TEST(test_bounced)
+{
+	const char *p = profiles[_i];
+	char opts[64];
+	struct dmaemu_report r;
+	struct rxq *q;
+	dma_addr_t h;
+	int line;
+
+	snprintf(opts, sizeof(opts), "profile=%s:swiotlb=force", p);
+	start(opts);
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	ck_assert_ptr_nonnull(q);
+	h = map(q->buf, RX_LEN, DMA_FROM_DEVICE);
+	ck_assert_int_eq(dmaemu_dma_write(dd, h, packet, RX_LEN), 0);
+	STORE(q->posted, 1, line);
+	dma_unmap_single(dev, h, RX_LEN, DMA_FROM_DEVICE);
+	ck_assert(!memcmp(q->buf, packet, RX_LEN));
+	assert_store_report(p, &q->posted, line);
+	ck_assert_uint_eq(reports_of("shared-line-store", &r), 1);
+	ck_assert_msg(strstr(r.text, is_x86(p) ? "correct on x86"
+					       : "the map bouncing through "
+						 "swiotlb"),
+		      "%s", r.text);
+	ck_assert_ptr_nonnull(strstr(r.text, "swiotlb backend"));
+	kfree(q);
+	fixture_finish(&m, &dd, 1);
+}
+END_TEST
+
+/* With portability_notes=0, x86 says nothing; nor does a machine without
+ * the coherence checks. */
 START_TEST(test_harmless_configs)
 {
 	static const char *const cfgs[] = {
-		"profile=arm64:swiotlb=force",
-		"profile=x86:swiotlb=force",
 		"profile=x86:portability_notes=0",
 		"profile=arm64:checks=-coherence",
 	};
@@ -459,7 +494,7 @@ START_TEST(test_harmless_configs)
 	ck_assert_int_eq(dmaemu_dma_write(dd, h, packet, RX_LEN), 0);
 	q->drops = 1;
 	dma_unmap_single(dev, h, RX_LEN, DMA_FROM_DEVICE);
-	ck_assert(!memcmp(q->buf, packet, RX_LEN) || _i == 3);
+	ck_assert(!memcmp(q->buf, packet, RX_LEN) || _i == 1);
 	kfree(q);
 	fixture_finish(&m, &dd, 0);
 }
@@ -738,7 +773,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_store_over_both);
 	tcase_add_loop_test(tc, test_correct, 0, NPROFILES);
 	tcase_add_loop_test(tc, test_default_minalign, 0, 2);
-	tcase_add_loop_test(tc, test_harmless_configs, 0, 4);
+	tcase_add_loop_test(tc, test_bounced, 0, NPROFILES);
+	tcase_add_loop_test(tc, test_harmless_configs, 0, 2);
 	tcase_add_test(tc, test_x86_other_object);
 	tcase_add_loop_test(tc, test_uninstrumented, 0, 2);
 	tcase_add_loop_test(tc, test_uninstrumented_silent, 0, 3);

@@ -427,6 +427,40 @@ START_TEST(test_evict_writes_back)
 }
 END_TEST
 
+/*
+ * An eviction that writes a line back over bytes a device wrote is a
+ * lost-device-write named as an eviction: the access the report points
+ * at is the one that needed the room (a load, often), not a clean.
+ */
+START_TEST(test_evict_lost_device_write)
+{
+	struct dmaemu_machine *small = make("cache_size=256:cache_ways=4");
+	uint64_t a = small->bank[0].phys + 0x2000;
+	uint8_t *c = dmaemu__phys_cpu(small, a);
+	uint8_t v = 0x77;
+	struct dmaemu_report r;
+	unsigned int i;
+
+	dmaemu__lock(&small->cache_lock);
+	c[3] = 0x42;
+	cachesim_access(small->cache, a + 3, 1, CACHESIM_WRITE);
+	dmaemu__unlock(&small->cache_lock);
+	ck_assert_int_eq(dmaemu__mem_write(small, a + 9, &v, 1), 0);
+	dmaemu__lock(&small->cache_lock);
+	for (i = 1; i <= 4; i++)
+		cachesim_access(small->cache, a + 64 * i, 1, CACHESIM_READ);
+	dmaemu__unlock(&small->cache_lock);
+	ck_assert_int_eq(dmaemu__phys_mem(small, a)[9], 0);
+	ck_assert_uint_eq(dmaemu_report_count(small, "lost-device-write"), 1);
+	ck_assert_int_eq(dmaemu_report_next(small, 0, &r), 0);
+	ck_assert_msg(strstr(r.text, "lost-device-write: eviction (a "
+				     "write-back to make room in the cache) "
+				     "of line "),
+		      "%s", r.text);
+	dmaemu_machine_destroy(small);
+}
+END_TEST
+
 START_TEST(test_range_clean_model_dirty)
 {
 	/*
@@ -513,6 +547,7 @@ static Suite *lineops_suite(void)
 	tcase_add_test(tc, test_range_bad);
 	tcase_add_test(tc, test_masks_random);
 	tcase_add_test(tc, test_evict_writes_back);
+	tcase_add_test(tc, test_evict_lost_device_write);
 	tcase_add_test(tc, test_range_clean_model_dirty);
 	tcase_add_test(tc, test_other_line_sizes);
 	suite_add_tcase(s, tc);
