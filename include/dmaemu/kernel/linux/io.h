@@ -120,6 +120,41 @@ static inline __attribute__((always_inline)) void iowrite32(u32 value, volatile 
 	writel(value, addr);
 }
 
+/*
+ * memcpy_fromio(), memcpy_toio(), memset_io() - copy between memory and
+ * registers, a byte at a time with readb_relaxed()/writeb_relaxed() (4.14's
+ * generic <asm-generic/io.h>): each byte is a register access the
+ * device's model sees.
+ */
+static inline void memcpy_fromio(void *to, const volatile void __iomem *from,
+				 size_t count)
+{
+	u8 *t = (u8 *)to;
+	const volatile u8 __iomem *f = (const volatile u8 __iomem *)from;
+
+	while (count--)
+		*t++ = readb_relaxed(f++);
+}
+
+static inline void memcpy_toio(volatile void __iomem *to, const void *from,
+			       size_t count)
+{
+	const u8 *f = (const u8 *)from;
+	volatile u8 __iomem *t = (volatile u8 __iomem *)to;
+
+	while (count--)
+		writeb_relaxed(*f++, t++);
+}
+
+static inline void memset_io(volatile void __iomem *addr, int value,
+			     size_t count)
+{
+	volatile u8 __iomem *a = (volatile u8 __iomem *)addr;
+
+	while (count--)
+		writeb_relaxed((u8)value, a++);
+}
+
 /* clang-format on */
 
 #ifdef __cplusplus
