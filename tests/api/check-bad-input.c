@@ -2656,6 +2656,66 @@ static void e_eth_random_addr(void)
 {
 	REP(eth_random_addr(NULL));
 }
+static void e_dev_mc_add(void)
+{
+	struct net_device *nd = ndev();
+	static const unsigned char a[6] = {0x01, 0, 0x5e, 0, 0, 1};
+
+	REP(RET(dev_mc_add(NULL, a), -EINVAL));
+	REP(RET(dev_mc_add(nd, NULL), -EINVAL));
+	free_netdev(nd);
+}
+static void e_dev_mc_del(void)
+{
+	struct net_device *nd = ndev();
+	static const unsigned char a[6] = {0x01, 0, 0x5e, 0, 0, 1};
+
+	REP(RET(dev_mc_del(NULL, a), -EINVAL));
+	REP(RET(dev_mc_del(nd, NULL), -EINVAL));
+	QUIET(RET(dev_mc_del(nd, a), -ENOENT));
+	free_netdev(nd);
+}
+static void e_dev_uc_add(void)
+{
+	struct net_device *nd = ndev();
+
+	REP(RET(dev_uc_add(NULL, nd->dev_addr), -EINVAL));
+	REP(RET(dev_uc_add(nd, NULL), -EINVAL));
+	free_netdev(nd);
+}
+static void e_dev_uc_del(void)
+{
+	struct net_device *nd = ndev();
+
+	REP(RET(dev_uc_del(NULL, nd->dev_addr), -EINVAL));
+	REP(RET(dev_uc_del(nd, NULL), -EINVAL));
+	QUIET(RET(dev_uc_del(nd, nd->dev_addr), -ENOENT));
+	free_netdev(nd);
+}
+static void e_ethtool_op_get_link(void)
+{
+	REP(RET(ethtool_op_get_link(NULL), 0));
+}
+static void e_ethtool_op_get_ts_info(void)
+{
+	struct net_device *nd = ndev();
+	struct ethtool_ts_info ts;
+
+	REP(RET(ethtool_op_get_ts_info(NULL, &ts), -EINVAL));
+	REP(RET(ethtool_op_get_ts_info(nd, NULL), -EINVAL));
+	free_netdev(nd);
+}
+static void e_devm_irq_release(void)
+{
+	REP(devm_irq_release(NULL, NULL));
+}
+static void e_devm_irq_match(void)
+{
+	struct irq_devres r = {0, NULL};
+
+	REP(RET(devm_irq_match(NULL, NULL, &r), 0));
+	REP(RET(devm_irq_match(NULL, &r, NULL), 0));
+}
 
 /* Networking: NAPI */
 static int napi_poll_fn(struct napi_struct *n, int budget)
@@ -3178,6 +3238,14 @@ static const struct entry table[] = {
 	E(dmaemu_net_xmit),
 	E(eth_mac_addr),
 	E(eth_random_addr),
+	E(dev_mc_add),
+	E(dev_mc_del),
+	E(dev_uc_add),
+	E(dev_uc_del),
+	E(ethtool_op_get_link),
+	E(ethtool_op_get_ts_info),
+	E(devm_irq_release),
+	E(devm_irq_match),
 	E(eth_type_trans),
 	E(eth_validate_addr),
 	E(ether_setup),
