@@ -227,6 +227,49 @@ void __iomem *devm_ioremap_resource(struct device *dev, struct resource *res)
 	return p;
 }
 
+/*
+ * 4.14's lib/devres.c devm_ioremap() and its forms: ioremap() on @dev's
+ * machine; the cookie lives as long as the device's register window, so
+ * nothing is left to unmap at unbind, and devm_iounmap() is iounmap().
+ */
+static void __iomem *devm_remap(struct device *dev, resource_size_t offset,
+				resource_size_t size, const char *fn)
+{
+	struct dmaemu_device *d = dmaemu__device_of(dev);
+
+	if (!d) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(): %s", fn,
+				dev ? "not a live device" : "NULL device");
+		return NULL;
+	}
+	return remap(d->m, offset, size, fn);
+}
+
+void __iomem *devm_ioremap(struct device *dev, resource_size_t offset,
+			   resource_size_t size)
+{
+	return devm_remap(dev, offset, size, "devm_ioremap");
+}
+
+void __iomem *devm_ioremap_nocache(struct device *dev, resource_size_t offset,
+				   resource_size_t size)
+{
+	return devm_remap(dev, offset, size, "devm_ioremap_nocache");
+}
+
+void __iomem *devm_ioremap_wc(struct device *dev, resource_size_t offset,
+			      resource_size_t size)
+{
+	return devm_remap(dev, offset, size, "devm_ioremap_wc");
+}
+
+void devm_iounmap(struct device *dev, void __iomem *addr)
+{
+	(void)dev;
+	iounmap(addr);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Resources                                                              */
 /* ---------------------------------------------------------------------- */

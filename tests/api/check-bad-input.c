@@ -2705,6 +2705,26 @@ static void e_ethtool_op_get_ts_info(void)
 	REP(RET(ethtool_op_get_ts_info(nd, NULL), -EINVAL));
 	free_netdev(nd);
 }
+static void e_devm_ioremap(void)
+{
+	REP(PNULL(devm_ioremap(NULL, 0x1000, 4)));
+	REP(PNULL(devm_ioremap(dev, 0x1000, 4))); /* no window there */
+}
+static void e_devm_ioremap_nocache(void)
+{
+	REP(PNULL(devm_ioremap_nocache(NULL, 0x1000, 4)));
+}
+static void e_devm_ioremap_wc(void)
+{
+	REP(PNULL(devm_ioremap_wc(NULL, 0x1000, 4)));
+}
+static void e_devm_iounmap(void)
+{
+	int x;
+
+	REP(devm_iounmap(NULL, (void __iomem *)&x)); /* not a cookie */
+	QUIET(devm_iounmap(NULL, NULL));
+}
 static void e_devm_irq_release(void)
 {
 	REP(devm_irq_release(NULL, NULL));
@@ -3245,6 +3265,10 @@ static const struct entry table[] = {
 	E(ethtool_op_get_link),
 	E(ethtool_op_get_ts_info),
 	E(devm_irq_release),
+	E(devm_ioremap),
+	E(devm_ioremap_nocache),
+	E(devm_ioremap_wc),
+	E(devm_iounmap),
 	E(devm_irq_match),
 	E(eth_type_trans),
 	E(eth_validate_addr),

@@ -738,6 +738,13 @@ static int tdrv_probe(struct platform_device *pdev)
 	ps.regs = devm_ioremap_resource(&pdev->dev, res);
 	if (IS_ERR(ps.regs))
 		return (int)PTR_ERR(ps.regs);
+	/* devm_ioremap() and its forms give the same cookie. */
+	if (devm_ioremap(&pdev->dev, res->start, resource_size(res)) !=
+		    ps.regs ||
+	    devm_ioremap_nocache(&pdev->dev, res->start + 4, 4) !=
+		    ps.regs + 4 ||
+	    devm_ioremap_wc(&pdev->dev, res->start, 4) != ps.regs)
+		return -EFAULT;
 	ps.irq = platform_get_irq(pdev, 1);
 	if (ps.irq < 0)
 		return ps.irq;

@@ -46,6 +46,21 @@ void __iomem *ioremap_wc(phys_addr_t offset, size_t size);
 void iounmap(volatile void __iomem *addr);
 
 /*
+ * devm_ioremap(), devm_ioremap_nocache(), devm_ioremap_wc() - ioremap()
+ * on @dev's machine (4.14's lib/devres.c; NULL on failure, with the
+ * mmio-access report).  The cookie lives as long as the device's window:
+ * nothing is unmapped at unbind, and devm_iounmap() is iounmap().
+ */
+struct device;
+void __iomem *devm_ioremap(struct device *dev, resource_size_t offset,
+			   resource_size_t size);
+void __iomem *devm_ioremap_nocache(struct device *dev, resource_size_t offset,
+				   resource_size_t size);
+void __iomem *devm_ioremap_wc(struct device *dev, resource_size_t offset,
+			      resource_size_t size);
+void devm_iounmap(struct device *dev, void __iomem *addr);
+
+/*
  * readX() and writeX() for one width and ordering (@relaxed: the
  * _relaxed variants); the macros are the x86 kernel's names for the same
  * job, and are undefined again below.  These accessors are always
