@@ -2725,6 +2725,13 @@ static void e_devm_iounmap(void)
 	REP(devm_iounmap(NULL, (void __iomem *)&x)); /* not a cookie */
 	QUIET(devm_iounmap(NULL, NULL));
 }
+static void e_platform_driver_probe(void)
+{
+	static struct platform_driver drv = {.driver = {.name = "none"}};
+
+	REP(RET(platform_driver_probe(NULL, NULL), -EINVAL));
+	REP(RET(platform_driver_probe(&drv, NULL), -EINVAL));
+}
 static void e_devm_irq_release(void)
 {
 	REP(devm_irq_release(NULL, NULL));
@@ -3265,6 +3272,7 @@ static const struct entry table[] = {
 	E(ethtool_op_get_link),
 	E(ethtool_op_get_ts_info),
 	E(devm_irq_release),
+	E(platform_driver_probe),
 	E(devm_ioremap),
 	E(devm_ioremap_nocache),
 	E(devm_ioremap_wc),

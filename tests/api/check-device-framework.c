@@ -811,11 +811,31 @@ START_TEST(test_platform_bus)
 	platform_driver_unregister(&tdrv);
 	ck_assert_int_eq(ps.removes, 2);
 	ck_assert_uint_eq(reports(m, "bad-argument"), 1);
+	/* platform_driver_probe(): the device there now, none made later. */
+	ps.fail = 0;
+	ck_assert_int_eq(platform_driver_probe(&tdrv, tdrv_probe), 0);
+	ck_assert_int_eq(ps.probes, 4);
+	e = dmaemu_device_create(m, "t1", &named_ops, &t);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(ps.probes, 4);
+	dmaemu_device_destroy(e);
+	platform_driver_unregister(&tdrv);
+	ck_assert_int_eq(ps.removes, 3);
+	/* Nothing to bind: -ENODEV, and the driver is not registered. */
+	ps.fail = 1;
+	ck_assert_int_eq(platform_driver_probe(&tdrv, tdrv_probe), -ENODEV);
+	ck_assert_int_eq(ps.probes, 5);
+	ps.fail = 0;
+	ck_assert_int_eq(platform_driver_register(&tdrv), 0); /* not -EBUSY */
+	ck_assert_int_eq(ps.probes, 6);
+	platform_driver_unregister(&tdrv);
+	ck_assert_int_eq(platform_driver_probe(NULL, tdrv_probe), -EINVAL);
+	ck_assert_uint_eq(reports(m, "bad-argument"), 2);
 	/* ioremap of what no device claims fails with a report. */
 	ck_assert_ptr_null(ioremap(0x1000, 4));
 	ck_assert_uint_eq(reports(m, "mmio-access"), 1);
 	dmaemu_device_destroy(d);
-	ck_assert_uint_eq(reports(m, NULL), 2);
+	ck_assert_uint_eq(reports(m, NULL), 3);
 	dmaemu_machine_destroy(m);
 }
 END_TEST

@@ -91,6 +91,16 @@ int platform_driver_register(struct platform_driver *drv);
 /** platform_driver_unregister() - remove() every device @drv is bound to. */
 void platform_driver_unregister(struct platform_driver *drv);
 
+/**
+ * platform_driver_probe() - register @drv with @probe and bind the
+ * devices of its name that exist now, and no device created later (4.14's
+ * __platform_driver_probe()).  Return: 0; -ENODEV (nothing bound: the
+ * driver is unregistered again); platform_driver_register()'s errors;
+ * -EINVAL with a report for a NULL @drv or @probe.
+ */
+int platform_driver_probe(struct platform_driver *drv,
+			  int (*probe)(struct platform_device *));
+
 /* 4.14's module_platform_driver(): see module_driver() (<linux/device.h>). */
 #define module_platform_driver(__platform_driver)                  \
 	module_driver(__platform_driver, platform_driver_register, \
