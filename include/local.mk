@@ -30,12 +30,15 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/atomic.h \
 	include/dmaemu/kernel/linux/bitfield.h \
 	include/dmaemu/kernel/linux/bitops.h \
+	include/dmaemu/kernel/linux/bitrev.h \
 	include/dmaemu/kernel/linux/bits.h \
 	include/dmaemu/kernel/linux/bug.h \
 	include/dmaemu/kernel/linux/build_bug.h \
 	include/dmaemu/kernel/linux/cache.h \
+	include/dmaemu/kernel/linux/circ_buf.h \
 	include/dmaemu/kernel/linux/compiler.h \
 	include/dmaemu/kernel/linux/completion.h \
+	include/dmaemu/kernel/linux/crc32.h \
 	include/dmaemu/kernel/linux/delay.h \
 	include/dmaemu/kernel/linux/device.h \
 	include/dmaemu/kernel/linux/dma-direction.h \
@@ -44,6 +47,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/err.h \
 	include/dmaemu/kernel/linux/errno.h \
 	include/dmaemu/kernel/linux/etherdevice.h \
+	include/dmaemu/kernel/linux/ethtool.h \
 	include/dmaemu/kernel/linux/export.h \
 	include/dmaemu/kernel/linux/gfp.h \
 	include/dmaemu/kernel/linux/hardirq.h \
@@ -68,6 +72,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/mm.h \
 	include/dmaemu/kernel/linux/mm_types.h \
 	include/dmaemu/kernel/linux/mmzone.h \
+	include/dmaemu/kernel/linux/mod_devicetable.h \
 	include/dmaemu/kernel/linux/module.h \
 	include/dmaemu/kernel/linux/moduleparam.h \
 	include/dmaemu/kernel/linux/mutex.h \

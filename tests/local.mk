@@ -460,6 +460,9 @@ tests_api_check_pci_CFLAGS = $(AM_CFLAGS) -g
 # header, the names newer than 4.14, the host's UAPI headers a driver may
 # reach.
 script_tests += tests/scripts/kernel-chains.sh
+# tools/real-sources.sh: the table of which sources under a directory
+# compile with dmaemu's headers alone (docs/kernel-headers.md).
+script_tests += tests/scripts/real-sources.sh
 EXTRA_DIST += tests/data/kernel-chains-4.14.txt tests/data/kernel-names.txt \
 	tests/data/kernel-newer-names.txt
 # A second file with DEBUG and VERBOSE_DEBUG defined (dev_dbg(), dev_vdbg()).

@@ -24,6 +24,11 @@ tools/dmaemu-lab: $(srcdir)/tools/dmaemu-lab.in Makefile
 # tools/mutations.txt).  Not part of make check: it rebuilds and reruns
 # suites once per mutation, which takes many minutes.
 EXTRA_DIST += tools/mutate.sh tools/mutations.txt
+
+# tools/real-sources.sh: compile every C source under a directory with
+# dmaemu-cc and print which compile, and the first error of the others
+# (docs/kernel-headers.md, "Real driver sources").
+EXTRA_DIST += tools/real-sources.sh
 mutate:
 	$(SHELL) $(srcdir)/tools/mutate.sh $(MUTATE_FLAGS)
 .PHONY: mutate

@@ -750,8 +750,10 @@ void dmaemu_device_destroy(struct dmaemu_device *d)
 	dmaemu__platform_del(d);
 	dmaemu__thread_stop(d);
 	dmaemu__pw_drain(d);
-	dmaemu__irq_device_del(d);
+	/* Managed resources first, as unbind: a devm_request_irq()'s release
+	 * frees its handler before the handlers left are leaked-irq. */
 	dmaemu__devres_release_all(d);
+	dmaemu__irq_device_del(d);
 	clients_release(d);
 	dmaemu__iommu_device_release(dmaemu__devp(d));
 	if (d->regs)

@@ -1111,3 +1111,32 @@ void enable_irq(unsigned int irq)
 				"is not disabled)",
 				irq);
 }
+
+/* 4.14's kernel/irq/devres.c: the release and match of devm_request_irq()'s
+ * resource (<linux/interrupt.h>). */
+void devm_irq_release(struct device *dev, void *res)
+{
+	struct irq_devres *this = res;
+
+	(void)dev;
+	if (!this) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"devm_irq_release(NULL): no resource");
+		return;
+	}
+	free_irq(this->irq, this->dev_id);
+}
+
+int devm_irq_match(struct device *dev, void *res, void *data)
+{
+	struct irq_devres *this = res, *match = data;
+
+	(void)dev;
+	if (!this || !match) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"devm_irq_match(): NULL %s",
+				this ? "match data" : "resource");
+		return 0;
+	}
+	return this->irq == match->irq && this->dev_id == match->dev_id;
+}

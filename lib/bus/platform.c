@@ -36,6 +36,7 @@
 struct drv_node {
 	struct platform_driver *drv;
 	struct drv_node *next;
+	bool probed_once; /* platform_driver_probe(): no later device */
 };
 
 static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -227,6 +228,49 @@ void __iomem *devm_ioremap_resource(struct device *dev, struct resource *res)
 	return p;
 }
 
+/*
+ * 4.14's lib/devres.c devm_ioremap() and its forms: ioremap() on @dev's
+ * machine; the cookie lives as long as the device's register window, so
+ * nothing is left to unmap at unbind, and devm_iounmap() is iounmap().
+ */
+static void __iomem *devm_remap(struct device *dev, resource_size_t offset,
+				resource_size_t size, const char *fn)
+{
+	struct dmaemu_device *d = dmaemu__device_of(dev);
+
+	if (!d) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"%s(): %s", fn,
+				dev ? "not a live device" : "NULL device");
+		return NULL;
+	}
+	return remap(d->m, offset, size, fn);
+}
+
+void __iomem *devm_ioremap(struct device *dev, resource_size_t offset,
+			   resource_size_t size)
+{
+	return devm_remap(dev, offset, size, "devm_ioremap");
+}
+
+void __iomem *devm_ioremap_nocache(struct device *dev, resource_size_t offset,
+				   resource_size_t size)
+{
+	return devm_remap(dev, offset, size, "devm_ioremap_nocache");
+}
+
+void __iomem *devm_ioremap_wc(struct device *dev, resource_size_t offset,
+			      resource_size_t size)
+{
+	return devm_remap(dev, offset, size, "devm_ioremap_wc");
+}
+
+void devm_iounmap(struct device *dev, void __iomem *addr)
+{
+	(void)dev;
+	iounmap(addr);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Resources                                                              */
 /* ---------------------------------------------------------------------- */
@@ -373,7 +417,7 @@ int dmaemu__platform_add(struct dmaemu_device *d)
 	d->plat_next = devices;
 	devices = d;
 	for (n = drivers; n; n = n->next) {
-		if (matches(d, n->drv)) {
+		if (!n->probed_once && matches(d, n->drv)) {
 			probe(d, n->drv);
 			break;
 		}
@@ -434,12 +478,50 @@ int platform_driver_register(struct platform_driver *drv)
 	}
 	n->drv = drv;
 	n->next = drivers;
+	n->probed_once = false;
 	drivers = n;
 	for (d = devices; d; d = d->plat_next)
 		if (!d->drv && matches(d, drv))
 			probe(d, drv);
 	bind_drop();
 	return 0;
+}
+
+/*
+ * 4.14's __platform_driver_probe(): register @drv with @probe, bind the
+ * devices there now, and none created later (4.14 makes later probes
+ * fail); with no device bound, unregister and return -ENODEV.
+ */
+int platform_driver_probe(struct platform_driver *drv,
+			  int (*probe_fn)(struct platform_device *))
+{
+	struct dmaemu_device *d;
+	struct drv_node *n;
+	bool bound = false;
+	int ret;
+
+	if (!drv || !probe_fn) {
+		dmaemu__reportf(NULL, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,
+				"platform_driver_probe(): %s",
+				!drv ? "NULL driver" : "NULL probe");
+		return -EINVAL;
+	}
+	drv->probe = probe_fn;
+	ret = platform_driver_register(drv);
+	if (ret)
+		return ret;
+	bind_take();
+	for (n = drivers; n; n = n->next)
+		if (n->drv == drv)
+			n->probed_once = true;
+	for (d = devices; d; d = d->plat_next)
+		if (d->drv == drv)
+			bound = true;
+	bind_drop();
+	if (bound)
+		return 0;
+	platform_driver_unregister(drv);
+	return -ENODEV;
 }
 
 void platform_driver_unregister(struct platform_driver *drv)

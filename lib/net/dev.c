@@ -197,11 +197,24 @@ struct net_device *alloc_netdev_mqs(int sizeof_priv, const char *name,
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	dev->dev_addr = dev->dmaemu_addr;
 	INIT_LIST_HEAD(&dev->napi_list);
+	INIT_LIST_HEAD(&dev->uc.list);
+	INIT_LIST_HEAD(&dev->mc.list);
 	dev->dmaemu_machine = dmaemu_machine_current();
 	dev->dmaemu_priv_size = (size_t)sizeof_priv;
 	if (setup)
 		setup(dev);
 	return dev;
+}
+
+static void addr_list_flush(struct netdev_hw_addr_list *l)
+{
+	struct netdev_hw_addr *ha, *tmp;
+
+	list_for_each_entry_safe (ha, tmp, &l->list, list) {
+		list_del(&ha->list);
+		dmaemu__free(ha);
+	}
+	l->count = 0;
 }
 
 void free_netdev(struct net_device *dev)
@@ -222,6 +235,8 @@ void free_netdev(struct net_device *dev)
 	}
 	list_for_each_entry_safe (n, tmp, &dev->napi_list, dev_list)
 		netif_napi_del(n);
+	addr_list_flush(&dev->uc);
+	addr_list_flush(&dev->mc);
 	dmaemu__free(dev->_tx);
 	dmaemu__free(dev);
 }
@@ -1176,3 +1191,83 @@ static void net_rx_action(struct dmaemu_machine *m)
 		(void)dmaemu__raise_softirq(m, NET_RX_SOFTIRQ);
 	flush_frees(net);
 }
+
+/*
+ * The address lists, after 4.14's net/core/dev_addr_lists.c
+ * (__hw_addr_add_ex(), __hw_addr_del_ex(), __dev_set_rx_mode()): an
+ * address already there gains a reference, one whose last reference
+ * goes is removed; a change reaches the driver's filter through
+ * ndo_set_rx_mode while the device is up.
+ */
+#define NETDEV_HW_ADDR_T_UNICAST 3
+#define NETDEV_HW_ADDR_T_MULTICAST 4
+
+static int addr_list_change(struct net_device *dev, const unsigned char *addr,
+			    bool add, bool mc, bool *changed)
+{
+	struct netdev_hw_addr_list *l = mc ? &dev->mc : &dev->uc;
+	struct netdev_hw_addr *ha, *found = NULL;
+	unsigned char type =
+		mc ? NETDEV_HW_ADDR_T_MULTICAST : NETDEV_HW_ADDR_T_UNICAST;
+	size_t len = dev->addr_len ? dev->addr_len : ETH_ALEN;
+
+	if (len > MAX_ADDR_LEN)
+		len = MAX_ADDR_LEN;
+	list_for_each_entry (ha, &l->list, list)
+		if (ha->type == type && !memcmp(ha->addr, addr, len)) {
+			found = ha;
+			break;
+		}
+	if (add && found) {
+		found->refcount++;
+	} else if (add) {
+		ha = dmaemu__calloc(1, sizeof(*ha));
+		if (!ha)
+			return -ENOMEM;
+		memcpy(ha->addr, addr, len);
+		ha->type = type;
+		ha->refcount = 1;
+		list_add_tail(&ha->list, &l->list);
+		l->count++;
+		*changed = true;
+	} else if (!found) {
+		return -ENOENT;
+	} else if (--found->refcount == 0) {
+		list_del(&found->list);
+		dmaemu__free(found);
+		l->count--;
+		*changed = true;
+	}
+	return 0;
+}
+
+/* 4.14's __dev_set_rx_mode(): the driver programs its filter (it runs
+ * outside the stack's call context). */
+static void addr_set_rx_mode(struct net_device *dev)
+{
+	if ((dev->flags & IFF_UP) && dev->netdev_ops &&
+	    dev->netdev_ops->ndo_set_rx_mode)
+		dev->netdev_ops->ndo_set_rx_mode(dev);
+}
+
+#define ADDR_FN(name, add, mc)                                                \
+	int name(struct net_device *dev, const unsigned char *addr)           \
+	{                                                                     \
+		bool changed = false;                                         \
+		int ret;                                                      \
+		{                                                             \
+			DMAEMU__API_CALL(call, #name);                        \
+			if (dmaemu__net_null(dev, #name) ||                   \
+			    dmaemu__net_null(addr, #name))                    \
+				return -EINVAL;                               \
+			ret = addr_list_change(dev, addr, add, mc, &changed); \
+		}                                                             \
+		if (changed)                                                  \
+			addr_set_rx_mode(dev);                                \
+		return ret;                                                   \
+	}
+
+ADDR_FN(dev_uc_add, true, false)
+ADDR_FN(dev_uc_del, false, false)
+ADDR_FN(dev_mc_add, true, true)
+ADDR_FN(dev_mc_del, false, true)

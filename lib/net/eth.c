@@ -142,3 +142,27 @@ void eth_random_addr(u8 *addr)
 	addr[0] &= 0xfe; /* clear multicast bit */
 	addr[0] |= 0x02; /* set local assignment bit (IEEE802) */
 }
+
+/* 4.14's net/core/ethtool.c. */
+u32 ethtool_op_get_link(struct net_device *dev)
+{
+	DMAEMU__API_CALL(call, "ethtool_op_get_link");
+
+	if (dmaemu__net_null(dev, "ethtool_op_get_link"))
+		return 0;
+	return netif_carrier_ok(dev) ? 1 : 0;
+}
+
+int ethtool_op_get_ts_info(struct net_device *dev, struct ethtool_ts_info *info)
+{
+	DMAEMU__API_CALL(call, "ethtool_op_get_ts_info");
+
+	if (dmaemu__net_null(dev, "ethtool_op_get_ts_info") ||
+	    dmaemu__net_null(info, "ethtool_op_get_ts_info"))
+		return -EINVAL;
+	/* SOF_TIMESTAMPING_TX_SOFTWARE | _RX_SOFTWARE | _SOFTWARE
+	 * (<linux/net_tstamp.h>: bits 1, 3 and 4). */
+	info->so_timestamping = (1 << 1) | (1 << 3) | (1 << 4);
+	info->phc_index = -1;
+	return 0;
+}

@@ -2656,6 +2656,93 @@ static void e_eth_random_addr(void)
 {
 	REP(eth_random_addr(NULL));
 }
+static void e_dev_mc_add(void)
+{
+	struct net_device *nd = ndev();
+	static const unsigned char a[6] = {0x01, 0, 0x5e, 0, 0, 1};
+
+	REP(RET(dev_mc_add(NULL, a), -EINVAL));
+	REP(RET(dev_mc_add(nd, NULL), -EINVAL));
+	free_netdev(nd);
+}
+static void e_dev_mc_del(void)
+{
+	struct net_device *nd = ndev();
+	static const unsigned char a[6] = {0x01, 0, 0x5e, 0, 0, 1};
+
+	REP(RET(dev_mc_del(NULL, a), -EINVAL));
+	REP(RET(dev_mc_del(nd, NULL), -EINVAL));
+	QUIET(RET(dev_mc_del(nd, a), -ENOENT));
+	free_netdev(nd);
+}
+static void e_dev_uc_add(void)
+{
+	struct net_device *nd = ndev();
+
+	REP(RET(dev_uc_add(NULL, nd->dev_addr), -EINVAL));
+	REP(RET(dev_uc_add(nd, NULL), -EINVAL));
+	free_netdev(nd);
+}
+static void e_dev_uc_del(void)
+{
+	struct net_device *nd = ndev();
+
+	REP(RET(dev_uc_del(NULL, nd->dev_addr), -EINVAL));
+	REP(RET(dev_uc_del(nd, NULL), -EINVAL));
+	QUIET(RET(dev_uc_del(nd, nd->dev_addr), -ENOENT));
+	free_netdev(nd);
+}
+static void e_ethtool_op_get_link(void)
+{
+	REP(RET(ethtool_op_get_link(NULL), 0));
+}
+static void e_ethtool_op_get_ts_info(void)
+{
+	struct net_device *nd = ndev();
+	struct ethtool_ts_info ts;
+
+	REP(RET(ethtool_op_get_ts_info(NULL, &ts), -EINVAL));
+	REP(RET(ethtool_op_get_ts_info(nd, NULL), -EINVAL));
+	free_netdev(nd);
+}
+static void e_devm_ioremap(void)
+{
+	REP(PNULL(devm_ioremap(NULL, 0x1000, 4)));
+	REP(PNULL(devm_ioremap(dev, 0x1000, 4))); /* no window there */
+}
+static void e_devm_ioremap_nocache(void)
+{
+	REP(PNULL(devm_ioremap_nocache(NULL, 0x1000, 4)));
+}
+static void e_devm_ioremap_wc(void)
+{
+	REP(PNULL(devm_ioremap_wc(NULL, 0x1000, 4)));
+}
+static void e_devm_iounmap(void)
+{
+	int x;
+
+	REP(devm_iounmap(NULL, (void __iomem *)&x)); /* not a cookie */
+	QUIET(devm_iounmap(NULL, NULL));
+}
+static void e_platform_driver_probe(void)
+{
+	static struct platform_driver drv = {.driver = {.name = "none"}};
+
+	REP(RET(platform_driver_probe(NULL, NULL), -EINVAL));
+	REP(RET(platform_driver_probe(&drv, NULL), -EINVAL));
+}
+static void e_devm_irq_release(void)
+{
+	REP(devm_irq_release(NULL, NULL));
+}
+static void e_devm_irq_match(void)
+{
+	struct irq_devres r = {0, NULL};
+
+	REP(RET(devm_irq_match(NULL, NULL, &r), 0));
+	REP(RET(devm_irq_match(NULL, &r, NULL), 0));
+}
 
 /* Networking: NAPI */
 static int napi_poll_fn(struct napi_struct *n, int budget)
@@ -3178,6 +3265,19 @@ static const struct entry table[] = {
 	E(dmaemu_net_xmit),
 	E(eth_mac_addr),
 	E(eth_random_addr),
+	E(dev_mc_add),
+	E(dev_mc_del),
+	E(dev_uc_add),
+	E(dev_uc_del),
+	E(ethtool_op_get_link),
+	E(ethtool_op_get_ts_info),
+	E(devm_irq_release),
+	E(platform_driver_probe),
+	E(devm_ioremap),
+	E(devm_ioremap_nocache),
+	E(devm_ioremap_wc),
+	E(devm_iounmap),
+	E(devm_irq_match),
 	E(eth_type_trans),
 	E(eth_validate_addr),
 	E(ether_setup),

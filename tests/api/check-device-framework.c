@@ -250,6 +250,61 @@ END_TEST
 /* Interrupts                                                             */
 /* ---------------------------------------------------------------------- */
 
+/*
+ * Managed interrupts (4.14's kernel/irq/devres.c): the handler runs, the
+ * device's managed resources free it (then the line can be requested
+ * again), devm_free_irq() frees it now, a devm_free_irq() of an irq that
+ * is not managed warns as 4.14 does and still frees it, and a device
+ * destroyed with its managed irq leaves no leaked-irq report.
+ */
+static counter_t devm_irqs;
+
+START_TEST(test_devm_irq)
+{
+	struct dmaemu_machine *m = machine();
+	struct tdev t = {0};
+	struct dmaemu_device *d = dmaemu_device_create(m, "t0", &tdev_ops, &t);
+	struct device *dev;
+	unsigned int irq;
+
+	ck_assert_ptr_nonnull(d);
+	dev = dmaemu_device_to_dev(d);
+	irq = (unsigned int)dmaemu_device_irq(d, 1); /* edge */
+	cset(&devm_irqs, 0);
+	ck_assert_int_eq(
+		devm_request_irq(dev, irq, count_irq, 0, NULL, &devm_irqs), 0);
+	dmaemu_raise_irq(d, 1);
+	WAIT_FOR(cget(&devm_irqs) == 1);
+	/* Taken: a second request is -EBUSY (and reported). */
+	ck_assert_int_eq(request_irq(irq, count_irq, 0, "t0", &t), -EBUSY);
+	ck_assert_uint_eq(reports(m, NULL), 1);
+	ck_assert_int_eq(devres_release_all(dev), 1);
+	ck_assert_int_eq(request_irq(irq, count_irq, 0, "t0", &t), 0);
+	ck_assert_ptr_nonnull(free_irq(irq, &t));
+
+	ck_assert_int_eq(
+		devm_request_irq(dev, irq, count_irq, 0, "t0", &devm_irqs), 0);
+	devm_free_irq(dev, irq, &devm_irqs);
+	ck_assert_int_eq(devres_release_all(dev), 0); /* nothing left */
+	ck_assert_int_eq(request_irq(irq, count_irq, 0, "t0", &t), 0);
+	ck_assert_uint_eq(reports(m, NULL), 1);
+	/* Not managed: 4.14's warning (and devres_destroy()'s report of
+	 * the missing resource); the handler is freed all the same. */
+	devm_free_irq(dev, irq, &t);
+	ck_assert_uint_eq(reports(m, "kernel-warning"), 1);
+	ck_assert_uint_eq(reports(m, "bad-argument"), 2);
+	ck_assert_int_eq(request_irq(irq, count_irq, 0, "t0", &t), 0);
+	ck_assert_ptr_nonnull(free_irq(irq, &t));
+
+	ck_assert_int_eq(
+		devm_request_irq(dev, irq, count_irq, 0, "t0", &devm_irqs), 0);
+	dmaemu_device_destroy(d); /* freed by its managed resource */
+	ck_assert_uint_eq(reports(m, "leaked-irq"), 0);
+	ck_assert_uint_eq(reports(m, NULL), 3);
+	dmaemu_machine_destroy(m);
+}
+END_TEST
+
 struct irqctx {
 	struct dmaemu_device *d;
 	counter_t calls;
@@ -683,6 +738,13 @@ static int tdrv_probe(struct platform_device *pdev)
 	ps.regs = devm_ioremap_resource(&pdev->dev, res);
 	if (IS_ERR(ps.regs))
 		return (int)PTR_ERR(ps.regs);
+	/* devm_ioremap() and its forms give the same cookie. */
+	if (devm_ioremap(&pdev->dev, res->start, resource_size(res)) !=
+		    ps.regs ||
+	    devm_ioremap_nocache(&pdev->dev, res->start + 4, 4) !=
+		    ps.regs + 4 ||
+	    devm_ioremap_wc(&pdev->dev, res->start, 4) != ps.regs)
+		return -EFAULT;
 	ps.irq = platform_get_irq(pdev, 1);
 	if (ps.irq < 0)
 		return ps.irq;
@@ -749,11 +811,31 @@ START_TEST(test_platform_bus)
 	platform_driver_unregister(&tdrv);
 	ck_assert_int_eq(ps.removes, 2);
 	ck_assert_uint_eq(reports(m, "bad-argument"), 1);
+	/* platform_driver_probe(): the device there now, none made later. */
+	ps.fail = 0;
+	ck_assert_int_eq(platform_driver_probe(&tdrv, tdrv_probe), 0);
+	ck_assert_int_eq(ps.probes, 4);
+	e = dmaemu_device_create(m, "t1", &named_ops, &t);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(ps.probes, 4);
+	dmaemu_device_destroy(e);
+	platform_driver_unregister(&tdrv);
+	ck_assert_int_eq(ps.removes, 3);
+	/* Nothing to bind: -ENODEV, and the driver is not registered. */
+	ps.fail = 1;
+	ck_assert_int_eq(platform_driver_probe(&tdrv, tdrv_probe), -ENODEV);
+	ck_assert_int_eq(ps.probes, 5);
+	ps.fail = 0;
+	ck_assert_int_eq(platform_driver_register(&tdrv), 0); /* not -EBUSY */
+	ck_assert_int_eq(ps.probes, 6);
+	platform_driver_unregister(&tdrv);
+	ck_assert_int_eq(platform_driver_probe(NULL, tdrv_probe), -EINVAL);
+	ck_assert_uint_eq(reports(m, "bad-argument"), 2);
 	/* ioremap of what no device claims fails with a report. */
 	ck_assert_ptr_null(ioremap(0x1000, 4));
 	ck_assert_uint_eq(reports(m, "mmio-access"), 1);
 	dmaemu_device_destroy(d);
-	ck_assert_uint_eq(reports(m, NULL), 2);
+	ck_assert_uint_eq(reports(m, NULL), 3);
 	dmaemu_machine_destroy(m);
 }
 END_TEST
@@ -843,6 +925,7 @@ int main(void)
 	tcase_add_test(tc, test_wait_primitives);
 	tcase_add_test(tc, test_platform_bus);
 	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_devm_irq);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

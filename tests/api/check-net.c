@@ -18,8 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/circ_buf.h>
+#include <linux/crc32.h>
+#include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/interrupt.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -739,6 +743,231 @@ START_TEST(test_rx_before_unmap)
 }
 END_TEST
 
+/*
+ * The pieces 4.14's include chains bring around a NIC driver
+ * (docs/kernel-headers.md): CRC-32 and bit reversal, ring indexes, the
+ * ethtool helpers, the address lists, skb_copy_and_csum_dev(),
+ * scnprintf(), devm_kcalloc().
+ */
+START_TEST(test_crc32)
+{
+	static const unsigned char check[] = "123456789";
+	static const u8 bcast[ETH_ALEN] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	static const u8 mcast[ETH_ALEN] = {0x01, 0x00, 0x5e, 0x00, 0x00, 0x01};
+
+	/* The catalogue's check values of CRC-32, CRC-32/BZIP2, CRC-32C. */
+	ck_assert_uint_eq(crc32_le(~0U, check, 9) ^ ~0U, 0xcbf43926U);
+	ck_assert_uint_eq(crc32(~0U, check, 9) ^ ~0U, 0xcbf43926U);
+	ck_assert_uint_eq(crc32_be(~0U, check, 9) ^ ~0U, 0xfc891918U);
+	ck_assert_uint_eq(__crc32c_le(~0U, check, 9) ^ ~0U, 0xe3069283U);
+	/* Chained calls give the CRC of the whole. */
+	ck_assert_uint_eq(crc32_le(crc32_le(~0U, check, 4), check + 4, 5),
+			  crc32_le(~0U, check, 9));
+	ck_assert_uint_eq(crc32_le(5, check, 0), 5);
+	ck_assert_uint_eq(bitrev8(0x01), 0x80);
+	ck_assert_uint_eq(bitrev8(0xa0), 0x05);
+	ck_assert_uint_eq(bitrev16(0x0001), 0x8000);
+	ck_assert_uint_eq(bitrev32(0x00000001U), 0x80000000U);
+	ck_assert_uint_eq(bitrev32(0x12345678U), 0x1e6a2c48U);
+	ck_assert_uint_eq(ether_crc_le(ETH_ALEN, bcast), 0xbe2612ffU);
+	ck_assert_uint_eq(ether_crc(ETH_ALEN, bcast), 0xff48647dU);
+	/* A 64-bin hash filter's index of 01:00:5e:00:00:01. */
+	ck_assert_uint_eq(ether_crc(ETH_ALEN, mcast) >> 26, 31);
+	ck_assert_uint_eq(ether_crc_le(ETH_ALEN, mcast) >> 26, 54);
+}
+END_TEST
+
+START_TEST(test_circ_buf)
+{
+	struct circ_buf c = {NULL, 3, 1};
+
+	ck_assert_int_eq(CIRC_CNT(c.head, c.tail, 8), 2);
+	ck_assert_int_eq(CIRC_SPACE(c.head, c.tail, 8), 5);
+	ck_assert_int_eq(CIRC_CNT(1, 1, 8), 0);
+	ck_assert_int_eq(CIRC_SPACE(1, 1, 8), 7); /* one entry stays free */
+	ck_assert_int_eq(CIRC_SPACE(0, 1, 8), 0);
+	ck_assert_int_eq(CIRC_CNT(1, 6, 8), 3); /* wrapped */
+	ck_assert_int_eq(CIRC_CNT_TO_END(1, 6, 8), 2);
+	ck_assert_int_eq(CIRC_SPACE_TO_END(6, 1, 8), 2);
+	ck_assert_int_eq(CIRC_SPACE_TO_END(2, 6, 8), 3);
+}
+END_TEST
+
+START_TEST(test_ethtool_helpers)
+{
+	struct net_device *dev = alloc_etherdev(0);
+	struct ethtool_ts_info ts;
+	struct ethtool_link_ksettings ks;
+	u32 legacy = 0;
+
+	ck_assert_ptr_nonnull(dev);
+	ck_assert_uint_eq(ethtool_op_get_link(dev), 1);
+	netif_carrier_off(dev);
+	ck_assert_uint_eq(ethtool_op_get_link(dev), 0);
+	memset(&ts, 0x5a, sizeof(ts));
+	ck_assert_int_eq(ethtool_op_get_ts_info(dev, &ts), 0);
+	/* SOF_TIMESTAMPING_TX_SOFTWARE | _RX_SOFTWARE | _SOFTWARE */
+	ck_assert_uint_eq(ts.so_timestamping, (1 << 1) | (1 << 3) | (1 << 4));
+	ck_assert_int_eq(ts.phc_index, -1);
+	ck_assert_uint_eq(reports(NULL), 0);
+	ck_assert_uint_eq(ethtool_op_get_link(NULL), 0);
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+
+	ethtool_convert_legacy_u32_to_link_mode(ks.link_modes.supported,
+						SUPPORTED_100baseT_Full |
+							SUPPORTED_Autoneg);
+	ck_assert(ethtool_link_ksettings_test_link_mode(&ks, supported,
+							100baseT_Full));
+	ck_assert(!ethtool_link_ksettings_test_link_mode(&ks, supported,
+							 10baseT_Half));
+	ck_assert(ethtool_convert_link_mode_to_legacy_u32(
+		&legacy, ks.link_modes.supported));
+	ck_assert_uint_eq(legacy, SUPPORTED_100baseT_Full | SUPPORTED_Autoneg);
+	/* A mode past the legacy word's 32 bits cannot be said in it. */
+	ethtool_link_ksettings_add_link_mode(&ks, supported, 25000baseKR_Full);
+	ck_assert(!ethtool_convert_link_mode_to_legacy_u32(
+		&legacy, ks.link_modes.supported));
+	ck_assert_uint_eq(legacy, SUPPORTED_100baseT_Full | SUPPORTED_Autoneg);
+	ethtool_link_ksettings_del_link_mode(&ks, supported, 25000baseKR_Full);
+	ck_assert(ethtool_convert_link_mode_to_legacy_u32(
+		&legacy, ks.link_modes.supported));
+	ethtool_link_ksettings_zero_link_mode(&ks, supported);
+	ck_assert(!ethtool_link_ksettings_test_link_mode(&ks, supported,
+							 100baseT_Full));
+	free_netdev(dev);
+}
+END_TEST
+
+static int rx_mode_calls;
+
+static void count_rx_mode(struct net_device *dev)
+{
+	(void)dev;
+	rx_mode_calls++;
+}
+
+static const struct net_device_ops rx_mode_ops = {
+	.ndo_start_xmit = drop_xmit,
+	.ndo_set_rx_mode = count_rx_mode,
+};
+
+START_TEST(test_addr_lists)
+{
+	static const u8 a1[ETH_ALEN] = {0x01, 0x00, 0x5e, 0x00, 0x00, 0x01};
+	static const u8 a2[ETH_ALEN] = {0x33, 0x33, 0x00, 0x00, 0x00, 0x01};
+	struct net_device *dev = alloc_etherdev(0);
+	struct netdev_hw_addr *ha;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(dev);
+	dev->netdev_ops = &rx_mode_ops;
+	SET_NETDEV_DEV(dev, ddev);
+	ck_assert_int_eq(register_netdev(dev), 0);
+	rx_mode_calls = 0;
+	ck_assert(netdev_mc_empty(dev) && netdev_uc_empty(dev));
+	ck_assert_int_eq(dev_mc_add(dev, a1), 0); /* down: no call */
+	ck_assert_int_eq(rx_mode_calls, 0);
+	ck_assert_int_eq(dmaemu_net_open(dev), 0); /* open programs it */
+	ck_assert_int_eq(rx_mode_calls, 1);
+	ck_assert_int_eq(dev_mc_add(dev, a1), 0); /* a reference more */
+	ck_assert_int_eq(rx_mode_calls, 1);
+	ck_assert_int_eq(netdev_mc_count(dev), 1);
+	ck_assert_int_eq(dev_mc_add(dev, a2), 0);
+	ck_assert_int_eq(rx_mode_calls, 2);
+	ck_assert_int_eq(netdev_mc_count(dev), 2);
+	netdev_for_each_mc_addr(ha, dev)
+	{
+		ck_assert(!memcmp(ha->addr, n ? a2 : a1, ETH_ALEN));
+		n++;
+	}
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(dev_mc_del(dev, a1), 0); /* one reference left */
+	ck_assert_int_eq(netdev_mc_count(dev), 2);
+	ck_assert_int_eq(dev_mc_del(dev, a1), 0);
+	ck_assert_int_eq(netdev_mc_count(dev), 1);
+	ck_assert_int_eq(rx_mode_calls, 3);
+	ck_assert_int_eq(dev_mc_del(dev, a1), -ENOENT);
+	ck_assert_int_eq(rx_mode_calls, 3);
+	ck_assert_int_eq(dev_uc_add(dev, our_mac), 0);
+	ck_assert_int_eq(netdev_uc_count(dev), 1);
+	ck_assert_int_eq(netdev_mc_count(dev), 1);
+	ck_assert_int_eq(rx_mode_calls, 4);
+	ck_assert_int_eq(dev_uc_del(dev, our_mac), 0);
+	ck_assert(netdev_uc_empty(dev));
+	ck_assert_uint_eq(reports(NULL), 0);
+	ck_assert_int_eq(dev_mc_add(dev, NULL), -EINVAL);
+	ck_assert_int_eq(dev_uc_del(NULL, a1), -EINVAL);
+	ck_assert_uint_eq(reports("bad-argument"), 2);
+	unregister_netdev(dev);
+	free_netdev(dev); /* frees a2's entry */
+}
+END_TEST
+
+START_TEST(test_copy_and_csum_dev)
+{
+	struct sk_buff *skb = alloc_skb(256, GFP_KERNEL);
+	u8 frame[80], to[80];
+	unsigned int i, start = ETH_HLEN + 20; /* an IPv4 header, then UDP */
+	u32 sum = 0;
+
+	ck_assert_ptr_nonnull(skb);
+	skb_reserve(skb, 16);
+	for (i = 0; i < sizeof(frame); i++)
+		frame[i] = (u8)(i * 37 + 11);
+	frame[start + 6] = frame[start + 7] = 0; /* the UDP checksum */
+	skb_put_data(skb, frame, sizeof(frame));
+	skb->ip_summed = CHECKSUM_NONE;
+	memset(to, 0, sizeof(to));
+	skb_copy_and_csum_dev(skb, to);
+	ck_assert(!memcmp(to, frame, sizeof(frame)));
+
+	/* CHECKSUM_PARTIAL: the sum from csum_start, at csum_offset. */
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = (u16)(skb_headroom(skb) + start);
+	skb->csum_offset = 6;
+	ck_assert_int_eq(skb_checksum_start_offset(skb), (int)start);
+	skb_copy_and_csum_dev(skb, to);
+	ck_assert(!memcmp(to, frame, start + 6));
+	ck_assert(!memcmp(to + start + 8, frame + start + 8,
+			  sizeof(frame) - start - 8));
+	ck_assert(to[start + 6] || to[start + 7]);
+	/* The one's-complement sum of the checked bytes, the checksum
+	 * included, is all ones (RFC 1071), in network order pairs. */
+	for (i = start; i + 1 < sizeof(frame); i += 2)
+		sum += (u32)(to[i] << 8 | to[i + 1]);
+	if (i < sizeof(frame))
+		sum += (u32)to[i] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	ck_assert_uint_eq(sum, 0xffff);
+	kfree_skb(skb);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+START_TEST(test_string_and_devm_helpers)
+{
+	char buf[4];
+	const char *volatile word = "hello"; /* not a constant: no warning */
+	u32 *v;
+
+	ck_assert_int_eq(snprintf(buf, sizeof(buf), "%s", word), 5);
+	ck_assert_int_eq(scnprintf(buf, sizeof(buf), "%s", word), 3);
+	ck_assert_str_eq(buf, "hel");
+	ck_assert_int_eq(scnprintf(buf, sizeof(buf), "%d", 7), 1);
+	ck_assert_int_eq(scnprintf(buf, 0, "%d", 7), 0);
+	v = devm_kcalloc(ddev, 16, sizeof(*v), GFP_KERNEL);
+	ck_assert_ptr_nonnull(v);
+	for (int i = 0; i < 16; i++)
+		ck_assert_uint_eq(v[i], 0);
+	ck_assert_ptr_null(devm_kcalloc(ddev, SIZE_MAX / 2, 4, GFP_KERNEL));
+	ck_assert_ptr_null(
+		devm_kmalloc_array(ddev, SIZE_MAX / 2, 4, GFP_KERNEL));
+	devm_kfree(ddev, v);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("net");
@@ -759,6 +988,12 @@ int main(void)
 	tcase_add_test(tc, test_poll_over_budget);
 	tcase_add_test(tc, test_bql_misuse);
 	tcase_add_test(tc, test_rx_before_unmap);
+	tcase_add_test(tc, test_crc32);
+	tcase_add_test(tc, test_circ_buf);
+	tcase_add_test(tc, test_ethtool_helpers);
+	tcase_add_test(tc, test_addr_lists);
+	tcase_add_test(tc, test_copy_and_csum_dev);
+	tcase_add_test(tc, test_string_and_devm_helpers);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

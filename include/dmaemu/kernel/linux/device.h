@@ -19,6 +19,8 @@
 #ifndef DMAEMU_KERNEL_LINUX_DEVICE_H
 #define DMAEMU_KERNEL_LINUX_DEVICE_H
 
+#include <stdint.h>
+
 #include <dmaemu/ktypes.h>
 
 #ifdef __cplusplus
@@ -60,6 +62,8 @@ struct device_dma_parameters {
  * @dmaemu_dma_mask:   storage for the default @dma_mask.
  * @dmaemu_dma_parms:  storage for the default @dma_parms.
  */
+struct device_node;
+
 struct device {
 	const char *init_name;
 	struct device *parent;
@@ -69,6 +73,7 @@ struct device {
 	struct device_dma_parameters *dma_parms;
 	void *driver_data;
 	void (*release)(struct device *dev);
+	struct device_node *of_node;
 	struct dmaemu_device *dmaemu;
 	int dmaemu_refs;
 	u64 dmaemu_dma_mask;
@@ -78,10 +83,20 @@ struct device {
 /**
  * struct device_driver - what a bus matches devices against.
  * @name: the driver's name (the platform bus matches it with the model's).
+ * @owner, @of_match_table: 4.14's, kept (no modules, no device tree).
  */
+struct module;
+struct of_device_id;
 struct device_driver {
 	const char *name;
+	struct module *owner;
+	const struct of_device_id *of_match_table;
 };
+
+/* A power management event (4.14's <linux/pm.h>; no transitions here). */
+typedef struct pm_message {
+	int event;
+} pm_message_t;
 
 struct resource;
 
@@ -251,6 +266,56 @@ void dev_printk(const char *level, const struct device *dev, const char *fmt,
 #define dev_vdbg(dev, ...) dmaemu_dev_no_printk(dev, __VA_ARGS__)
 #endif
 
+/*
+ * The _ratelimited forms print every time, as pr_err_ratelimited() and
+ * friends (<linux/printk.h>).
+ */
+#define dev_emerg_ratelimited dev_emerg
+#define dev_alert_ratelimited dev_alert
+#define dev_crit_ratelimited dev_crit
+#define dev_err_ratelimited dev_err
+#define dev_warn_ratelimited dev_warn
+#define dev_notice_ratelimited dev_notice
+#define dev_info_ratelimited dev_info
+#define dev_dbg_ratelimited dev_dbg
+
+/** devm_kmalloc_array() - devm_kmalloc() of @n elements of @size bytes
+ * (NULL when the product overflows, as in 4.14). */
+static inline void *devm_kmalloc_array(struct device *dev, size_t n,
+				       size_t size, unsigned int flags)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		return NULL;
+	return devm_kmalloc(dev, n * size, flags);
+}
+
+/** devm_kcalloc() - devm_kzalloc() of @n elements of @size bytes. */
+static inline void *devm_kcalloc(struct device *dev, size_t n, size_t size,
+				 unsigned int flags)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		return NULL;
+	return devm_kzalloc(dev, n * size, flags);
+}
+
+/*
+ * module_driver() - 4.14's helper behind module_platform_driver() and
+ * friends: an init function that registers @__driver and an exit
+ * function that unregisters it, given to module_init()/module_exit()
+ * (which keep them: nothing calls them, the test registers the driver).
+ */
+#define module_driver(__driver, __register, __unregister, ...) \
+	static int __init __driver##_init(void)                \
+	{                                                      \
+		return __register(&(__driver), ##__VA_ARGS__); \
+	}                                                      \
+	module_init(__driver##_init);                          \
+	static void __exit __driver##_exit(void)               \
+	{                                                      \
+		__unregister(&(__driver), ##__VA_ARGS__);      \
+	}                                                      \
+	module_exit(__driver##_exit);
+
 #ifdef __cplusplus
 }
 #endif
@@ -260,6 +325,7 @@ void dev_printk(const char *level, const struct device *dev, const char *fmt,
 #include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/gfp.h>
+#include <linux/init.h>
 #include <linux/ioport.h>
 #include <linux/kernel.h>
 #include <linux/kref.h>

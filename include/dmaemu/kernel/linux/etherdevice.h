@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <asm/byteorder.h>
+#include <linux/crc32.h>
 #include <linux/if_ether.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>

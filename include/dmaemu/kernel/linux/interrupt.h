@@ -219,10 +219,78 @@ void tasklet_kill(struct tasklet_struct *t);
 /* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
 #include <linux/atomic.h>
 #include <linux/bug.h>
+#include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/kref.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+
+/*
+ * Managed interrupts (4.14's kernel/irq/devres.c): devm_request_irq()
+ * and devm_request_threaded_irq() request @irq and add a managed resource
+ * to @dev whose release frees it when the driver is unbound (or the
+ * device destroyed, or devres_release_all()); devm_free_irq() frees it
+ * now (a WARN, as in 4.14, when @dev has no such resource).  A NULL
+ * @devname is dev_name(@dev).  Inline, so that the request's place is
+ * the driver's line.  Return: request_threaded_irq()'s, or -ENOMEM.
+ */
+#ifdef __cplusplus
+extern "C" {
+#endif
+struct irq_devres {
+	unsigned int irq;
+	void *dev_id;
+};
+/* The managed resource's release (free_irq()) and match (irq, dev_id). */
+void devm_irq_release(struct device *dev, void *res);
+int devm_irq_match(struct device *dev, void *res, void *data);
+#ifdef __cplusplus
+}
+#endif
+
+static inline __attribute__((always_inline)) int devm_request_threaded_irq(
+	struct device *dev, unsigned int irq, irq_handler_t handler,
+	irq_handler_t thread_fn, unsigned long irqflags, const char *devname,
+	void *dev_id)
+{
+	struct irq_devres *dr;
+	int rc;
+
+	dr = (struct irq_devres *)devres_alloc(devm_irq_release, sizeof(*dr),
+					       GFP_KERNEL);
+	if (!dr)
+		return -ENOMEM;
+	if (!devname && dev)
+		devname = dev_name(dev);
+	rc = request_threaded_irq(irq, handler, thread_fn, irqflags, devname,
+				  dev_id);
+	if (rc) {
+		devres_free(dr);
+		return rc;
+	}
+	dr->irq = irq;
+	dr->dev_id = dev_id;
+	devres_add(dev, dr);
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int devm_request_irq(
+	struct device *dev, unsigned int irq, irq_handler_t handler,
+	unsigned long irqflags, const char *devname, void *dev_id)
+{
+	return devm_request_threaded_irq(dev, irq, handler, NULL, irqflags,
+					 devname, dev_id);
+}
+
+static inline void devm_free_irq(struct device *dev, unsigned int irq,
+				 void *dev_id)
+{
+	struct irq_devres match_data = {irq, dev_id};
+
+	WARN_ON(devres_destroy(dev, devm_irq_release, devm_irq_match,
+			       &match_data));
+	free_irq(irq, dev_id);
+}
 
 #endif

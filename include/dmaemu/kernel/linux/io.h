@@ -46,6 +46,21 @@ void __iomem *ioremap_wc(phys_addr_t offset, size_t size);
 void iounmap(volatile void __iomem *addr);
 
 /*
+ * devm_ioremap(), devm_ioremap_nocache(), devm_ioremap_wc() - ioremap()
+ * on @dev's machine (4.14's lib/devres.c; NULL on failure, with the
+ * mmio-access report).  The cookie lives as long as the device's window:
+ * nothing is unmapped at unbind, and devm_iounmap() is iounmap().
+ */
+struct device;
+void __iomem *devm_ioremap(struct device *dev, resource_size_t offset,
+			   resource_size_t size);
+void __iomem *devm_ioremap_nocache(struct device *dev, resource_size_t offset,
+				   resource_size_t size);
+void __iomem *devm_ioremap_wc(struct device *dev, resource_size_t offset,
+			      resource_size_t size);
+void devm_iounmap(struct device *dev, void __iomem *addr);
+
+/*
  * readX() and writeX() for one width and ordering (@relaxed: the
  * _relaxed variants); the macros are the x86 kernel's names for the same
  * job, and are undefined again below.  These accessors are always
@@ -118,6 +133,41 @@ static inline __attribute__((always_inline)) void iowrite16(u16 value, volatile 
 static inline __attribute__((always_inline)) void iowrite32(u32 value, volatile void __iomem *addr)
 {
 	writel(value, addr);
+}
+
+/*
+ * memcpy_fromio(), memcpy_toio(), memset_io() - copy between memory and
+ * registers, a byte at a time with readb_relaxed()/writeb_relaxed() (4.14's
+ * generic <asm-generic/io.h>): each byte is a register access the
+ * device's model sees.
+ */
+static inline void memcpy_fromio(void *to, const volatile void __iomem *from,
+				 size_t count)
+{
+	u8 *t = (u8 *)to;
+	const volatile u8 __iomem *f = (const volatile u8 __iomem *)from;
+
+	while (count--)
+		*t++ = readb_relaxed(f++);
+}
+
+static inline void memcpy_toio(volatile void __iomem *to, const void *from,
+			       size_t count)
+{
+	const u8 *f = (const u8 *)from;
+	volatile u8 __iomem *t = (volatile u8 __iomem *)to;
+
+	while (count--)
+		writeb_relaxed(*f++, t++);
+}
+
+static inline void memset_io(volatile void __iomem *addr, int value,
+			     size_t count)
+{
+	volatile u8 __iomem *a = (volatile u8 __iomem *)addr;
+
+	while (count--)
+		writeb_relaxed((u8)value, a++);
 }
 
 /* clang-format on */

@@ -174,6 +174,44 @@ static inline void add_taint(unsigned int flag, int lockdep_ok)
 	(void)lockdep_ok;
 }
 
+/*
+ * The string formatting of 4.14's <linux/kernel.h>: sprintf(),
+ * snprintf(), vsprintf(), vsnprintf(), sscanf(), vsscanf() are the C
+ * library's (declared here as 4.14 declares them, without <stdio.h>),
+ * scnprintf() and vscnprintf() return the characters written, not the
+ * characters the whole text would need.
+ */
+__printf(2, 3) int sprintf(char *buf, const char *fmt, ...);
+int vsprintf(char *buf, const char *fmt, va_list args);
+__printf(3, 4) int snprintf(char *buf, size_t size, const char *fmt, ...);
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
+int sscanf(const char *buf, const char *fmt, ...);
+int vsscanf(const char *buf, const char *fmt, va_list args);
+
+static inline int vscnprintf(char *buf, size_t size, const char *fmt,
+			     va_list args)
+{
+	int n = vsnprintf(buf, size, fmt, args);
+
+	if (n < 0)
+		return 0;
+	if ((size_t)n < size)
+		return n;
+	return size ? (int)size - 1 : 0;
+}
+
+static inline __printf(3, 4) int scnprintf(char *buf, size_t size,
+					   const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vscnprintf(buf, size, fmt, args);
+	va_end(args);
+	return n;
+}
+
 /* What Linux 4.14's include chain brings with this header (docs/kernel-headers.md). */
 #include <asm/byteorder.h>
 #include <linux/cache.h>

@@ -27,6 +27,7 @@
 #define DMAEMU_KERNEL_LINUX_NETDEVICE_H
 
 #include <stdbool.h>
+#include <sys/socket.h> /* struct sockaddr: 4.14's <linux/socket.h> */
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -34,6 +35,7 @@
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/ethtool.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -72,6 +74,38 @@ extern "C" {
 #define IFF_SLAVE 0x800
 #define IFF_MULTICAST 0x1000
 #endif
+
+/* dev->priv_flags (4.14's enum netdev_priv_flags; kept, not acted on). */
+enum netdev_priv_flags {
+	IFF_802_1Q_VLAN = 1 << 0,
+	IFF_EBRIDGE = 1 << 1,
+	IFF_BONDING = 1 << 2,
+	IFF_ISATAP = 1 << 3,
+	IFF_WAN_HDLC = 1 << 4,
+	IFF_XMIT_DST_RELEASE = 1 << 5,
+	IFF_DONT_BRIDGE = 1 << 6,
+	IFF_DISABLE_NETPOLL = 1 << 7,
+	IFF_MACVLAN_PORT = 1 << 8,
+	IFF_BRIDGE_PORT = 1 << 9,
+	IFF_OVS_DATAPATH = 1 << 10,
+	IFF_TX_SKB_SHARING = 1 << 11,
+	IFF_UNICAST_FLT = 1 << 12,
+	IFF_TEAM_PORT = 1 << 13,
+	IFF_SUPP_NOFCS = 1 << 14,
+	IFF_LIVE_ADDR_CHANGE = 1 << 15,
+	IFF_MACVLAN = 1 << 16,
+	IFF_XMIT_DST_RELEASE_PERM = 1 << 17,
+	IFF_IPVLAN_MASTER = 1 << 18,
+	IFF_IPVLAN_SLAVE = 1 << 19,
+	IFF_L3MDEV_MASTER = 1 << 20,
+	IFF_NO_QUEUE = 1 << 21,
+	IFF_OPENVSWITCH = 1 << 22,
+	IFF_L3MDEV_SLAVE = 1 << 23,
+	IFF_TEAM = 1 << 24,
+	IFF_RXFH_CONFIGURED = 1 << 25,
+	IFF_PHONY_HEADROOM = 1 << 26,
+	IFF_MACSEC = 1 << 27,
+};
 
 /* dev->features: a few of 4.14's NETIF_F_* (kept, not acted on). */
 typedef u64 netdev_features_t;
@@ -119,9 +153,29 @@ struct net_device_stats {
 	unsigned long rx_compressed, tx_compressed;
 };
 
+/**
+ * struct rtnl_link_stats64 - the counters of ndo_get_stats64 (4.14's
+ * <uapi/linux/if_link.h>, which <linux/netdevice.h> reaches).
+ */
+struct rtnl_link_stats64 {
+	__u64 rx_packets, tx_packets, rx_bytes, tx_bytes;
+	__u64 rx_errors, tx_errors, rx_dropped, tx_dropped;
+	__u64 multicast, collisions;
+	__u64 rx_length_errors, rx_over_errors, rx_crc_errors;
+	__u64 rx_frame_errors, rx_fifo_errors, rx_missed_errors;
+	__u64 tx_aborted_errors, tx_carrier_errors, tx_fifo_errors;
+	__u64 tx_heartbeat_errors, tx_window_errors;
+	__u64 rx_compressed, tx_compressed;
+	__u64 rx_nohandler;
+};
+
 struct net_device;
-struct sockaddr;
 struct ifreq;
+struct phy_device;
+
+/* ndo_select_queue's fallback: the stack's own queue choice. */
+typedef u16 (*select_queue_fallback_t)(struct net_device *dev,
+				       struct sk_buff *skb);
 
 /**
  * struct net_device_ops - the driver's operations (4.14's slots that the
@@ -147,6 +201,33 @@ struct net_device_ops {
 					      netdev_features_t features);
 	int (*ndo_set_features)(struct net_device *dev,
 				netdev_features_t features);
+	void (*ndo_get_stats64)(struct net_device *dev,
+				struct rtnl_link_stats64 *storage);
+	u16 (*ndo_select_queue)(struct net_device *dev, struct sk_buff *skb,
+				void *accel_priv,
+				select_queue_fallback_t fallback);
+	void (*ndo_change_rx_flags)(struct net_device *dev, int flags);
+	int (*ndo_vlan_rx_add_vid)(struct net_device *dev, __be16 proto,
+				   u16 vid);
+	int (*ndo_vlan_rx_kill_vid)(struct net_device *dev, __be16 proto,
+				    u16 vid);
+};
+
+/**
+ * struct netdev_hw_addr - a unicast or multicast address of a device
+ * (dev->uc, dev->mc: dev_uc_add(), dev_mc_add()).
+ */
+struct netdev_hw_addr {
+	struct list_head list;
+	unsigned char addr[MAX_ADDR_LEN];
+	unsigned char type;
+	int refcount;
+};
+
+/** struct netdev_hw_addr_list - a list of addresses and its length. */
+struct netdev_hw_addr_list {
+	struct list_head list;
+	int count;
 };
 
 /* Byte queue limits of a TX queue (counts only: no limit stops it). */
@@ -233,7 +314,11 @@ struct napi_struct {
  * @dev:            its struct device; @dev.parent is the bus device
  *                  (SET_NETDEV_DEV()).
  * @netdev_ops:     the driver's operations.
- * @ethtool_ops:    kept, never called.
+ * @ethtool_ops:    kept, never called (<linux/ethtool.h>).
+ * @phydev:         kept (4.14's PHY library is not emulated: NULL unless
+ *                  the driver's own stub sets it).
+ * @uc, @mc:        the unicast and multicast addresses (dev_uc_add(),
+ *                  dev_mc_add(); netdev_for_each_mc_addr()).
  * @stats:          the driver's counters (ndo_get_stats or these).
  * @flags:          IFF_UP while open, IFF_BROADCAST|IFF_MULTICAST for
  *                  Ethernet.
@@ -264,7 +349,9 @@ struct net_device {
 	struct net_device_stats stats;
 	atomic_long_t rx_dropped, tx_dropped;
 	const struct net_device_ops *netdev_ops;
-	const void *ethtool_ops;
+	const struct ethtool_ops *ethtool_ops;
+	struct phy_device *phydev;
+	struct netdev_hw_addr_list uc, mc;
 	unsigned int flags, priv_flags;
 	unsigned short gflags;
 	unsigned int mtu, min_mtu, max_mtu;
@@ -511,6 +598,16 @@ static inline bool napi_complete(struct napi_struct *n)
 	return napi_complete_done(n, 0);
 }
 
+/** napi_reschedule() - schedule @n again from its poll (4.14). */
+static inline bool napi_reschedule(struct napi_struct *n)
+{
+	if (napi_schedule_prep(n)) {
+		__napi_schedule(n);
+		return true;
+	}
+	return false;
+}
+
 static inline bool napi_disable_pending(const struct napi_struct *n)
 {
 	return test_bit(NAPI_STATE_DISABLE, &n->state);
@@ -521,6 +618,33 @@ static inline void napi_synchronize(const struct napi_struct *n)
 	while (test_bit(NAPI_STATE_SCHED, &n->state))
 		msleep(1);
 }
+
+/*
+ * The device's unicast and multicast addresses (4.14's
+ * net/core/dev_addr_lists.c): what the driver's ndo_set_rx_mode programs
+ * into its filter.  The stack above the driver adds them (a test calls
+ * dev_mc_add() as a socket joining a group would); adding one already
+ * there counts a reference, deleting drops one; each change calls
+ * ndo_set_rx_mode while the device is up.  Return: 0, -ENOMEM, -EINVAL
+ * (NULL device or address: reported), -ENOENT (not there).
+ */
+int dev_uc_add(struct net_device *dev, const unsigned char *addr);
+int dev_uc_del(struct net_device *dev, const unsigned char *addr);
+int dev_mc_add(struct net_device *dev, const unsigned char *addr);
+int dev_mc_del(struct net_device *dev, const unsigned char *addr);
+
+#define netdev_hw_addr_list_count(l) ((l)->count)
+#define netdev_hw_addr_list_empty(l) (netdev_hw_addr_list_count(l) == 0)
+#define netdev_hw_addr_list_for_each(ha, l) \
+	list_for_each_entry (ha, &(l)->list, list)
+#define netdev_uc_count(dev) netdev_hw_addr_list_count(&(dev)->uc)
+#define netdev_uc_empty(dev) netdev_hw_addr_list_empty(&(dev)->uc)
+#define netdev_for_each_uc_addr(ha, dev) \
+	netdev_hw_addr_list_for_each(ha, &(dev)->uc)
+#define netdev_mc_count(dev) netdev_hw_addr_list_count(&(dev)->mc)
+#define netdev_mc_empty(dev) netdev_hw_addr_list_empty(&(dev)->mc)
+#define netdev_for_each_mc_addr(ha, dev) \
+	netdev_hw_addr_list_for_each(ha, &(dev)->mc)
 
 /* Messages: dev_printk() on the parent device, named by the netdev. */
 #define netdev_printk(level, ndev, fmt, ...)                            \

@@ -30,13 +30,12 @@
 #include <linux/device.h>
 #include <linux/dmapool.h>
 #include <linux/io.h>
+#include <linux/mod_devicetable.h>
 #include <linux/ioport.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define PCI_ANY_ID (~0U)
 
 #define PCI_DEVFN(slot, func) ((((slot)&0x1f) << 3) | ((func)&0x07))
 #define PCI_SLOT(devfn) (((devfn) >> 3) & 0x1f)
@@ -51,17 +50,6 @@ extern "C" {
 /** struct pci_bus - the bus a device sits on (its number only). */
 struct pci_bus {
 	unsigned char number;
-};
-
-/**
- * struct pci_device_id - a driver's id table entry (PCI_DEVICE()).
- * Matching is the test's job: it passes the entry to probe().
- */
-struct pci_device_id {
-	u32 vendor, device;
-	u32 subvendor, subdevice;
-	u32 class, class_mask;
-	unsigned long driver_data;
 };
 
 #define PCI_DEVICE(vend, dev)                                       \

@@ -19,17 +19,21 @@
  * and at dmaemu_device_destroy().  After remove() (or a failed probe())
  * the device's managed resources (devm_*, dmam_*) are released, and a
  * handler the driver left requested is a leaked-irq report.  Register and
- * unregister a driver where the kernel's module init and exit would (there
- * is no module_platform_driver()).  probe() and remove() run on the
+ * unregister a driver where the kernel's module init and exit would
+ * (module_platform_driver() defines them as in 4.14, and nothing calls
+ * them).  probe() and remove() run on the
  * calling thread, in process context, one at a time in the process; they
  * must not register drivers nor create or destroy devices.
  */
 #ifndef DMAEMU_KERNEL_LINUX_PLATFORM_DEVICE_H
 #define DMAEMU_KERNEL_LINUX_PLATFORM_DEVICE_H
 
+#include <stdbool.h>
+
 #include <linux/compiler.h>
 #include <linux/device.h>
 #include <linux/ioport.h>
+#include <linux/mod_devicetable.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,12 +64,19 @@ struct platform_device {
  * @probe:  bind to @pdev: 0, or a negative errno (the device stays
  *          unbound).
  * @remove: unbind from @pdev (may be NULL).
+ * @shutdown, @suspend, @resume, @id_table: 4.14's, kept (no system
+ *          shutdown or power transitions; the bus matches by name).
  * @driver: @driver.name is matched against the devices' names.
  */
 struct platform_driver {
 	int (*probe)(struct platform_device *pdev);
 	int (*remove)(struct platform_device *pdev);
+	void (*shutdown)(struct platform_device *pdev);
+	int (*suspend)(struct platform_device *pdev, pm_message_t state);
+	int (*resume)(struct platform_device *pdev);
 	struct device_driver driver;
+	const struct platform_device_id *id_table;
+	bool prevent_deferred_probe;
 };
 
 /**
@@ -79,6 +90,21 @@ int platform_driver_register(struct platform_driver *drv);
 
 /** platform_driver_unregister() - remove() every device @drv is bound to. */
 void platform_driver_unregister(struct platform_driver *drv);
+
+/**
+ * platform_driver_probe() - register @drv with @probe and bind the
+ * devices of its name that exist now, and no device created later (4.14's
+ * __platform_driver_probe()).  Return: 0; -ENODEV (nothing bound: the
+ * driver is unregistered again); platform_driver_register()'s errors;
+ * -EINVAL with a report for a NULL @drv or @probe.
+ */
+int platform_driver_probe(struct platform_driver *drv,
+			  int (*probe)(struct platform_device *));
+
+/* 4.14's module_platform_driver(): see module_driver() (<linux/device.h>). */
+#define module_platform_driver(__platform_driver)                  \
+	module_driver(__platform_driver, platform_driver_register, \
+		      platform_driver_unregister)
 
 /**
  * platform_get_resource() - the @num-th resource of type @type.

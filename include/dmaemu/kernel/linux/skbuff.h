@@ -134,6 +134,10 @@ struct skb_shared_info {
  * @users:       references (kfree_skb() frees at 0).
  * @protocol:    the frame's EtherType, network order (eth_type_trans()).
  * @ip_summed:   CHECKSUM_NONE and friends.
+ * @csum, @csum_start, @csum_offset: 4.14's checksum fields (the stack
+ *               never asks for CHECKSUM_PARTIAL: no offloads; a driver
+ *               or test may set them, skb_copy_and_csum_dev() honours
+ *               them).
  * @pkt_type:    PACKET_HOST and friends (eth_type_trans()).
  * @xmit_more:   ndo_start_xmit(): more frames follow at once.
  * @queue_mapping: the TX queue.
@@ -156,6 +160,13 @@ struct sk_buff {
 	atomic_t users;
 	__be16 protocol;
 	__u8 ip_summed;
+	union {
+		__wsum csum;
+		struct {
+			__u16 csum_start;
+			__u16 csum_offset;
+		};
+	};
 	__u8 pkt_type;
 	__u8 xmit_more;
 	__u16 queue_mapping;
@@ -513,6 +524,107 @@ static inline void skb_queue_purge(struct sk_buff_head *list)
 #define skb_queue_walk(queue, skb)                                  \
 	for (skb = (queue)->next; skb != (struct sk_buff *)(queue); \
 	     skb = skb->next)
+
+/*
+ * Checksums (4.14's lib/checksum.c and net/core/skbuff.c): the Internet
+ * one's-complement sum, inline so that the bytes summed are the driver's
+ * own reads.
+ */
+static inline __wsum dmaemu_csum_partial(const void *buf, int len, __wsum sum)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	u64 acc = sum;
+	u16 w;
+
+	for (; len > 1; len -= 2, p += 2) {
+		memcpy(&w, p, 2);
+		acc += w;
+	}
+	if (len > 0) {
+		w = 0;
+		memcpy(&w, p, 1);
+		acc += w;
+	}
+	while (acc >> 32)
+		acc = (acc & 0xffffffffU) + (acc >> 32);
+	return (__wsum)acc;
+}
+
+/** csum_fold() - fold a 32-bit partial sum to the 16-bit checksum. */
+static inline __sum16 csum_fold(__wsum csum)
+{
+	u32 sum = csum;
+
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (__sum16)~sum;
+}
+
+/** skb_checksum_start_offset() - where CHECKSUM_PARTIAL's sum starts,
+ * from skb->data. */
+static inline int skb_checksum_start_offset(const struct sk_buff *skb)
+{
+	return skb->csum_start - (int)skb_headroom(skb);
+}
+
+/**
+ * skb_copy_and_csum_dev() - copy the frame to @to (a driver's bounce or
+ * descriptor buffer) and, for CHECKSUM_PARTIAL, store the checksum of
+ * the bytes from csum_start at csum_start + csum_offset of the copy, as
+ * a device without checksum offload needs (4.14's net/core/skbuff.c).
+ */
+static inline void skb_copy_and_csum_dev(const struct sk_buff *skb, u8 *to)
+{
+	unsigned int csstart;
+	__wsum csum = 0;
+
+	if (skb->ip_summed == CHECKSUM_PARTIAL)
+		csstart = (unsigned int)skb_checksum_start_offset(skb);
+	else
+		csstart = skb_headlen(skb);
+	BUG_ON(csstart > skb_headlen(skb));
+	memcpy(to, skb->data, skb->len);
+	if (csstart != skb->len)
+		csum = dmaemu_csum_partial(to + csstart,
+					   (int)(skb->len - csstart), 0);
+	if (skb->ip_summed == CHECKSUM_PARTIAL) {
+		__sum16 folded = csum_fold(csum);
+
+		memcpy(to + csstart + skb->csum_offset, &folded,
+		       sizeof(folded));
+	}
+}
+
+/*
+ * 4.14's <linux/net.h> (which <linux/skbuff.h> reaches): net_ratelimit()
+ * and the net_*_ratelimited() messages.  As pr_err_ratelimited()
+ * (<linux/printk.h>), every message prints: net_ratelimit() is 1.
+ */
+static inline int net_ratelimit(void)
+{
+	return 1;
+}
+#define net_ratelimited_function(function, ...) \
+	do {                                    \
+		if (net_ratelimit())            \
+			function(__VA_ARGS__);  \
+	} while (0)
+#define net_emerg_ratelimited(fmt, ...) \
+	net_ratelimited_function(pr_emerg, fmt, ##__VA_ARGS__)
+#define net_alert_ratelimited(fmt, ...) \
+	net_ratelimited_function(pr_alert, fmt, ##__VA_ARGS__)
+#define net_crit_ratelimited(fmt, ...) \
+	net_ratelimited_function(pr_crit, fmt, ##__VA_ARGS__)
+#define net_err_ratelimited(fmt, ...) \
+	net_ratelimited_function(pr_err, fmt, ##__VA_ARGS__)
+#define net_notice_ratelimited(fmt, ...) \
+	net_ratelimited_function(pr_notice, fmt, ##__VA_ARGS__)
+#define net_warn_ratelimited(fmt, ...) \
+	net_ratelimited_function(pr_warn, fmt, ##__VA_ARGS__)
+#define net_info_ratelimited(fmt, ...) \
+	net_ratelimited_function(pr_info, fmt, ##__VA_ARGS__)
+#define net_dbg_ratelimited(fmt, ...) \
+	net_ratelimited_function(pr_debug, fmt, ##__VA_ARGS__)
 
 #ifdef __cplusplus
 }
