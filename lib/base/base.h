@@ -35,6 +35,16 @@
 int dmaemu__mutex_init(pthread_mutex_t *mu);
 void dmaemu__lock_contended(pthread_mutex_t *mu);
 void dmaemu__unlock_wake(pthread_mutex_t *mu, pthread_cond_t *cond);
+struct timespec;
+int dmaemu__cond_wait_spin(pthread_cond_t *cond, pthread_mutex_t *mu,
+			   const unsigned int *seq,
+			   const struct timespec *abstime);
+/* A wake-up for the spinning waiters of dmaemu__cond_wait_spin(), made
+ * with the waiters' mutex held, before the broadcast. */
+static inline void dmaemu__wake_seq(unsigned int *seq)
+{
+	__atomic_fetch_add(seq, 1, __ATOMIC_RELEASE);
+}
 static inline void dmaemu__lock(pthread_mutex_t *mu)
 {
 	if (__builtin_expect(pthread_mutex_trylock(mu) != 0, 0))

@@ -49,6 +49,7 @@
 static struct bucket {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* CLOCK_MONOTONIC */
+	unsigned int seq;    /* wake-ups, for dmaemu__cond_wait_spin() */
 } buckets[NBUCKETS];
 
 static pthread_once_t buckets_once = PTHREAD_ONCE_INIT;
@@ -164,9 +165,8 @@ static int bucket_wait(struct bucket *b, struct deadline *d, const char *what)
 		return ret;
 	}
 	if (!d->limit && d->hang) {
-		ret = pthread_cond_timedwait(&b->cond, &b->lock, &d->hang_ts);
-		if (ret && ret != ETIMEDOUT)
-			abort();
+		ret = dmaemu__cond_wait_spin(&b->cond, &b->lock, &b->seq,
+					     &d->hang_ts);
 		if (!ret)
 			return 0;
 		d->hang = false;
@@ -175,14 +175,8 @@ static int bucket_wait(struct bucket *b, struct deadline *d, const char *what)
 		dmaemu__lock(&b->lock);
 		return -EDEADLK;
 	}
-	if (!d->limit) {
-		if (pthread_cond_wait(&b->cond, &b->lock))
-			abort();
-		return 0;
-	}
-	ret = pthread_cond_timedwait(&b->cond, &b->lock, &d->ts);
-	if (ret && ret != ETIMEDOUT)
-		abort();
+	ret = dmaemu__cond_wait_spin(&b->cond, &b->lock, &b->seq,
+				     d->limit ? &d->ts : NULL);
 	return ret ? -ETIMEDOUT : 0;
 }
 
@@ -198,6 +192,7 @@ static void bucket_unlock_wake(struct bucket *b, bool wake)
 		return;
 	}
 	dmaemu__sched_wake(b);
+	dmaemu__wake_seq(&b->seq);
 	dmaemu__unlock_wake(&b->lock, &b->cond);
 }
 
