@@ -26,13 +26,21 @@
  * watches a sequence number that every waker bumps, for WAIT_SPIN_NS at
  * most, with the mutex released, and only then sleeps on the condition
  * variable: a thread woken within that time never slept, and an idle one
- * sleeps after WAIT_SPIN_NS (it never burns a CPU for longer).  Not under
- * Valgrind (one thread at a time: the waker cannot run while the waiter
- * spins) nor on a host with one CPU.
+ * sleeps after WAIT_SPIN_NS (it never burns a CPU for longer).  The spin
+ * yields the CPU between looks, since on a busy host the waker may wait
+ * for this very CPU.  A wait whose wake-ups come late (a device thread
+ * idle between bursts, a driver waiting for a frame) would spin in vain
+ * each time, taking CPU from the threads that work: after WAIT_SPIN_MISSES
+ * spins in a row that ended without a wake-up, the waiters of that
+ * condition variable sleep at once, and spin again only every
+ * WAIT_SPIN_PROBE waits to see whether their wake-ups came back within
+ * reach.  Not under Valgrind (one thread at a time: the waker cannot run
+ * while the waiter spins) nor on a host with one CPU.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,6 +141,10 @@ void dmaemu__unlock_wake(pthread_mutex_t *mu, pthread_cond_t *cond)
 #define WAIT_SPIN_NS 20000
 /* CPU relax hints between two looks at the clock. */
 #define WAIT_SPIN_CHUNK 32
+/* Spins in vain in a row after which the waiters sleep at once... */
+#define WAIT_SPIN_MISSES 4
+/* ...but for one wait in this many, which spins again. */
+#define WAIT_SPIN_PROBE 16
 
 static int host_cpus;
 
@@ -189,8 +201,9 @@ static bool spin_for(const unsigned int *seq, unsigned int was,
  * CLOCK_MONOTONIC), after a bounded spin (see Hand-offs above).
  * @cond:    the condition variable.
  * @mu:      its mutex, held; held again on return.
- * @seq:     a sequence number every waker of @cond bumps with
- *           dmaemu__wake_seq(), @mu held, before it broadcasts.
+ * @w:       its waiters' shared state: every waker of @cond bumps its
+ *           sequence number with dmaemu__wake_seq(), @mu held, before it
+ *           broadcasts.
  * @abstime: the deadline, or NULL.
  *
  * Like pthread_cond_wait(), it may return without a wake-up: the caller
@@ -199,20 +212,27 @@ static bool spin_for(const unsigned int *seq, unsigned int was,
  * Return: 0, or ETIMEDOUT (only with @abstime) as pthread_cond_timedwait().
  */
 int dmaemu__cond_wait_spin(pthread_cond_t *cond, pthread_mutex_t *mu,
-			   const unsigned int *seq,
+			   struct dmaemu__wake *w,
 			   const struct timespec *abstime)
 {
-	unsigned int was = __atomic_load_n(seq, __ATOMIC_RELAXED);
+	unsigned int was = __atomic_load_n(&w->seq, __ATOMIC_RELAXED);
 	bool woken;
 	int ret;
 
-	if (spin_useful()) {
+	if (spin_useful() &&
+	    (w->miss < WAIT_SPIN_MISSES ||
+	     (w->miss - WAIT_SPIN_MISSES) % WAIT_SPIN_PROBE == 0)) {
 		dmaemu__unlock(mu);
-		woken = spin_for(seq, was, abstime);
+		woken = spin_for(&w->seq, was, abstime);
 		dmaemu__lock(mu);
-		if (woken || __atomic_load_n(seq, __ATOMIC_RELAXED) != was)
+		if (woken ||
+		    __atomic_load_n(&w->seq, __ATOMIC_RELAXED) != was) {
+			w->miss = 0;
 			return 0;
+		}
 	}
+	if (w->miss < UINT_MAX)
+		w->miss++;
 	ret = abstime ? pthread_cond_timedwait(cond, mu, abstime)
 		      : pthread_cond_wait(cond, mu);
 	if (ret && ret != ETIMEDOUT)

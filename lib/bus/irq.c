@@ -127,7 +127,7 @@ struct dmaemu__irq_desc {
  * @stop:    machine destroy: the thread ends.
  * @desc:    the machine's descriptors (@n of @cap).
  * @next:    where the round robin starts.
- * @seq:     bumped by every wake-up of @cond, @sync or an action's cond,
+ * @wake:    bumped by every wake-up of @cond, @sync or an action's cond,
  *           for the waiters' spin before they sleep
  *           (dmaemu__cond_wait_spin()).
  */
@@ -141,7 +141,7 @@ struct dmaemu__irqc {
 	bool started, stop;
 	struct dmaemu__irq_desc **desc;
 	size_t n, cap, next;
-	unsigned int seq;
+	struct dmaemu__wake wake;
 };
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -181,7 +181,7 @@ static int cond_init_monotonic(pthread_cond_t *c)
 /* Broadcast @cond and wake the lockstep waits on @key; ic->lock held. */
 static void kick(struct dmaemu__irqc *ic, pthread_cond_t *cond, const void *key)
 {
-	dmaemu__wake_seq(&ic->seq);
+	dmaemu__wake_seq(&ic->wake);
 	pthread_cond_broadcast(cond);
 	dmaemu__sched_wake(key);
 }
@@ -202,7 +202,7 @@ static int ic_sleep(struct dmaemu__irqc *ic, struct dmaemu__sctx *c,
 
 	if (!c && !(flags & DMAEMU__SCHED_IDLE) &&
 	    dmaemu__hang_deadline(ic->m, &ts)) {
-		if (dmaemu__cond_wait_spin(cond, &ic->lock, &ic->seq, &ts) !=
+		if (dmaemu__cond_wait_spin(cond, &ic->lock, &ic->wake, &ts) !=
 		    ETIMEDOUT)
 			return 0;
 		dmaemu__unlock(&ic->lock);
@@ -211,7 +211,7 @@ static int ic_sleep(struct dmaemu__irqc *ic, struct dmaemu__sctx *c,
 		return flags & DMAEMU__SCHED_KEEP ? 0 : -EDEADLK;
 	}
 	if (!c) {
-		(void)dmaemu__cond_wait_spin(cond, &ic->lock, &ic->seq, NULL);
+		(void)dmaemu__cond_wait_spin(cond, &ic->lock, &ic->wake, NULL);
 		return 0;
 	}
 	dmaemu__unlock(&ic->lock);
@@ -888,7 +888,7 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 	wake = deliverable(desc);
 	if (wake) {
 		dmaemu__sched_wake(ic);
-		dmaemu__wake_seq(&ic->seq);
+		dmaemu__wake_seq(&ic->wake);
 		dmaemu__unlock_wake(&ic->lock, &ic->cond);
 	} else {
 		dmaemu__unlock(&ic->lock);

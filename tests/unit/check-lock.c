@@ -100,7 +100,7 @@ END_TEST
 struct handoff {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	unsigned int seq;
+	struct dmaemu__wake wake;
 	unsigned long ping, pong; /* under lock */
 };
 
@@ -113,10 +113,10 @@ static void *ponger(void *arg)
 	while (seen < HANDOFFS) {
 		while (h->ping == seen)
 			(void)dmaemu__cond_wait_spin(&h->cond, &h->lock,
-						     &h->seq, NULL);
+						     &h->wake, NULL);
 		seen = h->ping;
 		h->pong = seen;
-		dmaemu__wake_seq(&h->seq);
+		dmaemu__wake_seq(&h->wake);
 		pthread_cond_broadcast(&h->cond);
 	}
 	dmaemu__unlock(&h->lock);
@@ -137,10 +137,10 @@ START_TEST(test_wait_spin_handoffs)
 	dmaemu__lock(&h.lock);
 	for (i = 1; i <= HANDOFFS; i++) {
 		h.ping = i;
-		dmaemu__wake_seq(&h.seq);
+		dmaemu__wake_seq(&h.wake);
 		pthread_cond_broadcast(&h.cond);
 		while (h.pong != i)
-			(void)dmaemu__cond_wait_spin(&h.cond, &h.lock, &h.seq,
+			(void)dmaemu__cond_wait_spin(&h.cond, &h.lock, &h.wake,
 						     NULL);
 	}
 	dmaemu__unlock(&h.lock);
@@ -172,7 +172,7 @@ static void *idle_waiter(void *arg)
 
 	dmaemu__lock(&w->h.lock);
 	while (!w->h.ping)
-		(void)dmaemu__cond_wait_spin(&w->h.cond, &w->h.lock, &w->h.seq,
+		(void)dmaemu__cond_wait_spin(&w->h.cond, &w->h.lock, &w->h.wake,
 					     NULL);
 	dmaemu__unlock(&w->h.lock);
 	w->cpu_ms = thread_cpu_ms() - t0;
@@ -193,7 +193,7 @@ START_TEST(test_wait_spin_idle_sleeps)
 	nanosleep(&ts, NULL);
 	dmaemu__lock(&w.h.lock);
 	w.h.ping = 1;
-	dmaemu__wake_seq(&w.h.seq);
+	dmaemu__wake_seq(&w.h.wake);
 	pthread_cond_broadcast(&w.h.cond);
 	dmaemu__unlock(&w.h.lock);
 	pthread_join(t, NULL);
@@ -227,7 +227,7 @@ START_TEST(test_wait_spin_timeout)
 	}
 	dmaemu__lock(&h.lock);
 	do
-		ret = dmaemu__cond_wait_spin(&h.cond, &h.lock, &h.seq, &dl);
+		ret = dmaemu__cond_wait_spin(&h.cond, &h.lock, &h.wake, &dl);
 	while (ret == 0);
 	dmaemu__unlock(&h.lock);
 	clock_gettime(CLOCK_MONOTONIC, &now);
