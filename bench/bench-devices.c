@@ -20,19 +20,42 @@
  *                     of 16 (bench-nic.h: batches of 16 frames a doorbell,
  *                     48 in flight); target >= 500,000 frames/s.  The same
  *                     with one interrupt per frame is printed beside it.
+ *   nic_cpu_ns_per_frame  the CPU time of that run, every thread's
+ *                     (getrusage(RUSAGE_SELF): the driver's, the card's and
+ *                     the interrupt thread's), per frame; target <= 2000
+ *                     ns.  The same with one interrupt per frame beside it.
  *   irq_round_trip    doorbell -> device thread -> interrupt handler ->
  *                     completion for a 64-byte fill descriptor, median,
- *                     beside a bare condition-variable round trip between
- *                     two host threads (informational: no target).
+ *                     against a bare condition-variable round trip between
+ *                     two host threads (a pthread hand-off there and back)
+ *                     measured in the same run; target <= 1.5 times it.
+ *                     A bare spin-then-futex round trip (each side spins
+ *                     up to 20 us, yielding its CPU every 32 looks, then
+ *                     sleeps on a futex, as the library's waiters do) is
+ *                     printed beside it.
+ *   host_scaling      (informational) what the host gives two threads of
+ *                     pure arithmetic against one, measured before and
+ *                     after the runs (the lesser counts).  Below 1.8 the
+ *                     host was busy: every figure of several threads
+ *                     (ce_two_engines, nic_pps, nic_cpu_ns_per_frame,
+ *                     irq_round_trip) prints host-busy instead of a
+ *                     verdict (bench.h).
  *
  * BENCH_DEVICES=ce in the environment runs the copy engine's figures alone
- * (the network card's runs take most of the time; for profiling).
+ * (the network card's runs take most of the time), BENCH_DEVICES=nic the
+ * network card's alone: for profiling.
  */
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
@@ -285,6 +308,99 @@ static void *ponger(void *arg)
 	return NULL;
 }
 
+/* ---- a bare spin-then-futex round trip ---------------------------- */
+
+#define FX_SPIN_NS 20000 /* as the library's waiters (lib/base/lock.c) */
+
+/* A hand-off word: bumped by the waker; @sleepers are in FUTEX_WAIT. */
+struct fx_word {
+	unsigned int seq;
+	unsigned int sleepers;
+};
+
+static struct fx_word fx_ping, fx_pong;
+static int fx_stop;
+
+static void fx_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/* Wait until @w->seq is no longer @old: spin up to FX_SPIN_NS, then
+ * sleep on the futex. */
+static void fx_wait(struct fx_word *w, unsigned int old)
+{
+	double end = bench_now_ns() + FX_SPIN_NS;
+	unsigned int i = 0;
+
+	while (__atomic_load_n(&w->seq, __ATOMIC_ACQUIRE) == old) {
+		if (++i % 32) {
+			fx_relax();
+			continue;
+		}
+		if (bench_now_ns() < end) {
+			sched_yield(); /* as the library's waiters */
+			continue;
+		}
+		__atomic_add_fetch(&w->sleepers, 1, __ATOMIC_SEQ_CST);
+		syscall(SYS_futex, &w->seq, FUTEX_WAIT_PRIVATE, old, NULL, NULL,
+			0);
+		__atomic_sub_fetch(&w->sleepers, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* Bump @w->seq; the futex wake only when someone sleeps. */
+static void fx_wake(struct fx_word *w)
+{
+	__atomic_add_fetch(&w->seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&w->sleepers, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, &w->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL,
+			NULL, 0);
+}
+
+static void *fx_ponger(void *arg)
+{
+	unsigned int seen = 0;
+
+	(void)arg;
+	for (;;) {
+		fx_wait(&fx_ping, seen);
+		seen = __atomic_load_n(&fx_ping.seq, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&fx_stop, __ATOMIC_ACQUIRE))
+			break;
+		fx_wake(&fx_pong);
+	}
+	return NULL;
+}
+
+/* Median ns of RT_N spin-then-futex ping-pongs; -1 when the thread
+ * cannot start. */
+static double futex_rt(void)
+{
+	static double t[RT_N];
+	unsigned int i, pong;
+	pthread_t th;
+	double t0;
+
+	if (pthread_create(&th, NULL, fx_ponger, NULL))
+		return -1;
+	for (i = 0; i < RT_N; i++) {
+		t0 = bench_now_ns();
+		pong = __atomic_load_n(&fx_pong.seq, __ATOMIC_ACQUIRE);
+		fx_wake(&fx_ping);
+		fx_wait(&fx_pong, pong);
+		t[i] = bench_now_ns() - t0;
+	}
+	__atomic_store_n(&fx_stop, 1, __ATOMIC_RELEASE);
+	fx_wake(&fx_ping);
+	pthread_join(th, NULL);
+	return median(t, RT_N);
+}
+
 /* One thread's share of memcpy_scaling(): TWO_BUFS MiB, 1 MiB a call. */
 struct mc_job {
 	char *src, *dst;
@@ -377,22 +493,45 @@ static double condvar_rt(void)
 	return median(t, RT_N);
 }
 
+/* bench_nic_pps() and the CPU time it took, every thread's, per frame. */
+static double nic_run(unsigned int coal, double *cpu_ns, uint64_t *reports)
+{
+	struct rusage a, b;
+	double pps;
+
+	getrusage(RUSAGE_SELF, &a);
+	pps = bench_nic_pps(opts, coal, FRAMES, reports);
+	getrusage(RUSAGE_SELF, &b);
+	*cpu_ns = ((double)(b.ru_utime.tv_sec - a.ru_utime.tv_sec) * 1e9 +
+		   (double)(b.ru_utime.tv_usec - a.ru_utime.tv_usec) * 1e3 +
+		   (double)(b.ru_stime.tv_sec - a.ru_stime.tv_sec) * 1e9 +
+		   (double)(b.ru_stime.tv_usec - a.ru_stime.tv_usec) * 1e3) /
+		  FRAMES;
+	return pps;
+}
+
 int main(void)
 {
 	static double rt[RT_N], rts[REPS];
 	double one[REPS], seq[REPS], par[REPS], pps16[REPS], pps1[REPS];
-	double mc, mc2, ce1, cseq, cpar, p16, p1, rtmed, cv;
+	double cpu16[REPS], cpu1[REPS];
+	double mc, mc2, ce1, cseq, cpar, p16, p1, c16, c1, rtmed, cv, fx;
+	double host, host2;
 	uint64_t reports = 0;
 	unsigned int r;
 	const char *only = getenv("BENCH_DEVICES");
 	bool ce_only = only && !strcmp(only, "ce");
+	bool nic_only = only && !strcmp(only, "nic");
 
 	unsetenv("DMAEMU_OPTIONS");
+	host = bench_host_scaling();
 	mc = memcpy_ns();
 	mc2 = memcpy_scaling();
 	cv = condvar_rt();
+	fx = futex_rt();
 	for (r = 0; r < REPS; r++) {
-		if (ce_round(&one[r], &seq[r], &par[r], rt, &reports)) {
+		if (!nic_only &&
+		    ce_round(&one[r], &seq[r], &par[r], rt, &reports)) {
 			fprintf(stderr, "bench-devices: a copy-engine run "
 					"failed\n");
 			return 1;
@@ -400,8 +539,8 @@ int main(void)
 		rts[r] = median(rt, RT_N);
 		if (ce_only)
 			continue;
-		pps16[r] = bench_nic_pps(opts, 16, FRAMES, &reports);
-		pps1[r] = bench_nic_pps(opts, 1, FRAMES, &reports);
+		pps16[r] = nic_run(16, &cpu16[r], &reports);
+		pps1[r] = nic_run(1, &cpu1[r], &reports);
 		if (pps16[r] < 0 || pps1[r] < 0) {
 			fprintf(stderr, "bench-devices: a network-card run "
 					"failed\n");
@@ -412,38 +551,76 @@ int main(void)
 		fprintf(stderr, "bench-devices: the drivers were reported\n");
 		return 1;
 	}
+	host2 = bench_host_scaling();
+	if (host2 < host)
+		host = host2;
+	if (nic_only) {
+		bench_info("host_scaling", host,
+			   "two threads of arithmetic against one");
+		bench_judge_mt("nic_pps", bench_max(pps16, REPS), BENCH_GE,
+			       500000, true, host,
+			       "coalescing 16; %.0f with one "
+			       "interrupt per frame",
+			       bench_max(pps1, REPS));
+		bench_judge_mt("nic_cpu_ns_per_frame", bench_min(cpu16, REPS),
+			       BENCH_LE, 2000, true, host,
+			       "coalescing 16; "
+			       "%.0f ns with one interrupt per frame",
+			       bench_min(cpu1, REPS));
+		return bench_status();
+	}
 	ce1 = bench_min(one, REPS);
 	cseq = bench_min(seq, REPS);
 	cpar = bench_min(par, REPS);
 	rtmed = bench_min(rts, REPS);
 	p16 = ce_only ? 0 : bench_max(pps16, REPS);
 	p1 = ce_only ? 0 : bench_max(pps1, REPS);
+	c16 = ce_only ? 0 : bench_min(cpu16, REPS);
+	c1 = ce_only ? 0 : bench_min(cpu1, REPS);
 
+	bench_info("host_scaling", host,
+		   "two threads of arithmetic against one, the lesser of "
+		   "before and after; below %.1f the figures of several "
+		   "threads are not judged (host-busy)",
+		   BENCH_HOST_SCALING_MIN);
 	/* memcpy() of 64 MiB below 2 GB/s or above 200 GB/s is no memcpy. */
 	bench_judge("ce_bw_vs_memcpy", mc / ce1, BENCH_GE, 0.40,
 		    mc > 64.0 * MIB / 200 && mc < 64.0 * MIB / 2,
 		    "copy engine %.2f GB/s over 64 MiB in 1 MiB descriptors; "
 		    "baseline memcpy %.2f GB/s",
 		    64.0 * MIB / ce1, 64.0 * MIB / mc);
-	bench_judge("ce_two_engines", 2 * cseq / cpar, BENCH_GE, 1.6, cseq > 0,
-		    "two engines %.2f GB/s from two threads; baseline one "
-		    "engine %.2f GB/s",
-		    2.0 * TWO_BUFS * MIB / cpar, 1.0 * TWO_BUFS * MIB / cseq);
+	bench_judge_mt("ce_two_engines", 2 * cseq / cpar, BENCH_GE, 1.6,
+		       cseq > 0, host,
+		       "two engines %.2f GB/s from two threads; baseline one "
+		       "engine %.2f GB/s",
+		       2.0 * TWO_BUFS * MIB / cpar,
+		       1.0 * TWO_BUFS * MIB / cseq);
 	bench_info("memcpy_two_threads", mc2,
 		   "host memcpy() of %d MiB by each of two threads at once "
 		   "against one thread: the ceiling of ce_two_engines here",
 		   TWO_BUFS);
 	if (!ce_only) {
-		bench_judge("nic_pps", p16, BENCH_GE, 500000, p1 > 0,
-			    "64-byte frames/s through the loopback, coalescing "
-			    "16; %.0f frames/s with one interrupt per frame",
-			    p1);
+		bench_judge_mt("nic_pps", p16, BENCH_GE, 500000, p1 > 0, host,
+			       "64-byte frames/s through the loopback, "
+			       "coalescing 16; %.0f frames/s with one "
+			       "interrupt per frame",
+			       p1);
 		bench_info("nic_pps_no_coalescing", p1,
 			   "64-byte frames/s, one interrupt per frame");
+		bench_judge_mt("nic_cpu_ns_per_frame", c16, BENCH_LE, 2000,
+			       c16 > 0, host,
+			       "CPU time of every thread per 64-byte frame, "
+			       "coalescing 16; %.0f ns with one interrupt "
+			       "per frame",
+			       c1);
 	}
+	bench_judge_mt("irq_round_trip_vs_condvar", cv > 0 ? rtmed / cv : 0,
+		       BENCH_LE, 1.5, cv > 0 && fx > 0, host,
+		       "doorbell to completion of a 64-byte fill %.0f ns, "
+		       "median; baseline a bare condition-variable round "
+		       "trip %.0f ns; a bare spin-then-futex one %.0f ns",
+		       rtmed, cv, fx);
 	bench_info("irq_round_trip_ns", rtmed,
-		   "doorbell to completion of a 64-byte fill, median; a bare "
-		   "condition-variable round trip %.0f ns (%.1fx)",
-		   cv, cv > 0 ? rtmed / cv : 0);
+		   "doorbell to completion of a 64-byte fill, median");
 	return bench_status();
 }

@@ -14,7 +14,7 @@ benches="bench/bench-cachesim bench/bench-lineops bench/bench-hooks
 bench/bench-loops bench/bench-dma bench/bench-checks bench/bench-ordering bench/bench-devices
 bench/trace-cost.sh
 bench/cachesim-cli.sh"
-verdict_re='^[A-Za-z0-9_]+ [-+0-9.eE]+ (<=|<|>=)[-+0-9.eE]+ (ok|MISS|bad-baseline)( |$)'
+verdict_re='^[A-Za-z0-9_]+ [-+0-9.eE]+ (<=|<|>=)[-+0-9.eE]+ (ok|MISS|bad-baseline|host-busy)( |$)'
 broken=
 for name in $benches; do
 	echo "== $name"
@@ -45,8 +45,8 @@ BEGIN { printf "%-18s %-28s %10s %8s  %s\n", "bench", "figure", "value",
 	n[$5]++; total++
 }
 END {
-	printf "%d targets: %d ok, %d MISS, %d bad-baseline", total,
-		n["ok"], n["MISS"], n["bad-baseline"]
+	printf "%d targets: %d ok, %d MISS, %d bad-baseline, %d host-busy",
+		total, n["ok"], n["MISS"], n["bad-baseline"], n["host-busy"]
 	if (broken != "")
 		printf "; benches that did not run or judge nothing:%s", broken
 	printf "\n"

@@ -971,11 +971,10 @@ static __attribute__((noinline)) unsigned int access_search(struct cachesim *cs,
 	return miss_line(cs, 0, addr, last, write);
 }
 
-unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
-			     unsigned int size, enum cachesim_op op)
+static inline __attribute__((always_inline)) unsigned int access_one(
+	struct cachesim *cs, uint64_t addr, unsigned int size, bool write)
 {
 	struct level *l = &cs->lv[0];
-	bool write = op == CACHESIM_WRITE;
 	uint64_t last = addr + size - (size != 0);
 	uint64_t line = addr >> l->shift;
 	uint32_t *hint;
@@ -998,6 +997,22 @@ unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 		return 0;
 	}
 	return access_search(cs, addr, last, write, hint);
+}
+
+unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
+			     unsigned int size, enum cachesim_op op)
+{
+	return access_one(cs, addr, size, op == CACHESIM_WRITE);
+}
+
+void cachesim_access_many(struct cachesim *cs, const struct cachesim_req *reqs,
+			  size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		access_one(cs, reqs[i].addr, reqs[i].size,
+			   reqs[i].op == CACHESIM_WRITE);
 }
 
 /* ------------------------------------------------------------------ */

@@ -231,6 +231,27 @@ unsigned int cachesim_access(struct cachesim *cs, uint64_t addr,
 			     unsigned int size, enum cachesim_op op);
 
 /**
+ * struct cachesim_req - one access of cachesim_access_many().
+ * @addr: byte address.
+ * @size: bytes accessed (0 is treated as 1); may straddle lines.
+ * @op:   an enum cachesim_op (any value but CACHESIM_WRITE reads).
+ */
+struct cachesim_req {
+	uint64_t addr;
+	uint32_t size;
+	uint32_t op;
+};
+
+/**
+ * cachesim_access_many() - simulate @n accesses in order, exactly as @n
+ * calls of cachesim_access() would, at a lower cost per access (one call,
+ * the L1 hit inlined in the loop): for a replay that holds its accesses in
+ * an array.
+ */
+void cachesim_access_many(struct cachesim *cs, const struct cachesim_req *reqs,
+			  size_t n);
+
+/**
  * cachesim_touch() - an L1 hit on the line of @addr that was already
  * counted elsewhere: the replacement state of L1 is updated as
  * cachesim_access() would update it (LRU, PLRU), the statistics are not.

@@ -6,9 +6,9 @@
  * How it works: options build a struct cachesim_config (one to three
  * levels); the trace reader (trace.c) decodes records in batches of
  * BATCH; each batch is optionally filtered (--data-only), copied to the
- * conversion outputs (--write-bin, --write-din) and replayed: accesses go
- * to cachesim_access(), din labels 4/5/6 to the maintenance calls, label 3
- * is only counted.  --demo replays a trace generated in memory instead of a
+ * conversion outputs (--write-bin, --write-din) and replayed: runs of
+ * accesses go to cachesim_access_many(), din labels 4/5/6 to the
+ * maintenance calls, label 3 is only counted.  --demo replays a trace generated in memory instead of a
  * file, in phases, and prints what each phase did.
  *
  * Exit status: 0 success, 1 bad or unreadable trace, 2 usage error or
@@ -34,6 +34,12 @@
 
 #define PROG "cachesim"
 #define BATCH 4096 /* records decoded and replayed at a time */
+
+/* The din labels of accesses are the simulator's operations. */
+_Static_assert((int)TRACE_READ == (int)CACHESIM_READ &&
+		       (int)TRACE_WRITE == (int)CACHESIM_WRITE &&
+		       (int)TRACE_IFETCH == (int)CACHESIM_IFETCH,
+	       "din access labels are enum cachesim_op values");
 #define CLI_LEVELS 3
 
 enum exit_code {
@@ -550,22 +556,33 @@ static size_t drop_ifetches(struct trace_record *recs, size_t n,
 static void replay(struct cachesim *cs, const struct trace_record *recs,
 		   size_t n, struct tally *t)
 {
-	size_t i;
+	static struct cachesim_req reqs[BATCH];
+	uint64_t writes = 0, fetches = 0, others = 0;
+	size_t i, k = 0;
 
+	/*
+	 * Accesses go to the simulator in runs, one call each; a maintenance
+	 * record ends the run before it, to keep the order of the trace.  The
+	 * labels of accesses are enum cachesim_op's values; they are counted
+	 * in registers (reads are what is left).
+	 */
 	for (i = 0; i < n; i++) {
 		const struct trace_record *r = &recs[i];
 
+		if (r->kind <= TRACE_IFETCH) {
+			writes += r->kind == TRACE_WRITE;
+			fetches += r->kind == TRACE_IFETCH;
+			reqs[k].addr = r->addr;
+			reqs[k].size = r->size;
+			reqs[k].op = r->kind;
+			k++;
+			continue;
+		}
+		others++;
 		t->kinds[r->kind]++;
+		cachesim_access_many(cs, reqs, k);
+		k = 0;
 		switch (r->kind) {
-		case TRACE_READ:
-			cachesim_access(cs, r->addr, r->size, CACHESIM_READ);
-			break;
-		case TRACE_WRITE:
-			cachesim_access(cs, r->addr, r->size, CACHESIM_WRITE);
-			break;
-		case TRACE_IFETCH:
-			cachesim_access(cs, r->addr, r->size, CACHESIM_IFETCH);
-			break;
 		case TRACE_CLEAN:
 			cachesim_clean(cs, r->addr, r->size);
 			break;
@@ -579,6 +596,10 @@ static void replay(struct cachesim *cs, const struct trace_record *recs,
 			break;
 		}
 	}
+	cachesim_access_many(cs, reqs, k);
+	t->kinds[TRACE_WRITE] += writes;
+	t->kinds[TRACE_IFETCH] += fetches;
+	t->kinds[TRACE_READ] += n - writes - fetches - others;
 }
 
 /* Filter, convert and replay one batch. */

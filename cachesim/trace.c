@@ -13,6 +13,14 @@
  *   buf: [ consumed | complete lines ... '\n' | partial line | free ]
  *                   ^pos                      ^lim            ^end
  *
+ * A regular file (named, or standard input redirected from one) is not
+ * read but mapped whole, privately, as if one read(2) had filled a buffer
+ * of its size and hit the end of file: the same parsers then run over the
+ * page cache with no copy and no refill.  The mapping reserves one page
+ * more than the file (anonymous, zero) and is writable copy-on-write, so
+ * the final newline can be supplied in place.  A pipe, a terminal or a
+ * file that cannot be mapped is read as above.
+ *
  * Numbers are parsed by hand (table-driven hex) rather than with sscanf or
  * strtoull: the command must replay tens of millions of lines a second.
  * Binary records are decoded byte by byte, so the format is little-endian
@@ -27,6 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "trace.h"
@@ -34,14 +44,18 @@
 #define TRACE_BUF (1u << 20) /* read buffer */
 #define TRACE_MAX_LINE 4096  /* longest text line accepted */
 #define TOKEN_MAX 24	     /* characters of a bad token quoted in messages */
+#define likely(x) __builtin_expect(!!(x), 1)
+#define TRACE_PAD 32 /* zero bytes after the buffer: word loads may overrun */
 
 struct trace_reader {
 	int fd;
 	bool close_fd;
-	bool eof;    /* read(2) returned 0 */
+	bool eof;    /* read(2) returned 0, or the file is mapped */
 	bool failed; /* sticky: an error was reported */
 	enum trace_format format;
 	unsigned char *buf; /* TRACE_BUF + 1 bytes: room for a final '\n' */
+			    /* then TRACE_PAD zero bytes */
+	size_t map_len;	    /* bytes mapped at buf (0: buf is malloc()ed) */
 	size_t pos;	    /* first unparsed byte */
 	size_t lim;	    /* one past the last '\n' of the buffer (text) */
 	size_t end;	    /* one past the last byte read */
@@ -183,6 +197,47 @@ static const char *quote_token(const unsigned char *p, char *out, size_t len)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+/*
+ * Map @r->fd when it is a regular file read from its start: buf then holds
+ * the whole file, end is its size and eof is set.  Return true when mapped;
+ * false leaves @r untouched, to be read with read(2).
+ */
+static bool map_input(struct trace_reader *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	size_t size, len, tail;
+	void *area, *file;
+
+	if (page <= 0 || fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0 || lseek(r->fd, 0, SEEK_CUR) != 0)
+		return false;
+	if ((uint64_t)st.st_size > SIZE_MAX - 2 * (size_t)page)
+		return false;
+	size = (size_t)st.st_size;
+	/* The file's pages, then at least one zero page for the sentinel. */
+	len = (size / (size_t)page + 2) * (size_t)page;
+	area = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED)
+		return false;
+	file = mmap(area, size, PROT_READ,
+		    MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, r->fd, 0);
+	tail = size / (size_t)page * (size_t)page;
+	if (file == MAP_FAILED ||
+	    (tail < size && mprotect((char *)area + tail, (size_t)page,
+				     PROT_READ | PROT_WRITE) < 0)) {
+		munmap(area, len);
+		return false;
+	}
+	free(r->buf);
+	r->buf = area;
+	r->map_len = len;
+	r->end = size;
+	r->eof = true;
+	return true;
 }
 
 /* Read more bytes after [pos, end); returns -1 on a read error. */
@@ -333,6 +388,125 @@ static inline const unsigned char *skip_line(const unsigned char *p)
 	return p + 1;
 }
 
+/*
+ * The canonical din line, "K HEX DEC\n" (one blank each, an address of 1 to
+ * 16 hex digits without 0x, a decimal size), is decoded by din_fast() with
+ * word arithmetic: the address is found, checked and converted 8 digits at
+ * a time, without a branch per digit.  Any other line, well-formed or not,
+ * is left to the general parser below, which alone reports errors, so the
+ * fast path changes no result and no message.
+ *
+ * Bytes are loaded 8 at a time starting inside the line; the loads may run
+ * past its newline, into the next lines or the zero padding after the data
+ * (TRACE_PAD bytes after the read buffer, a whole page after a mapping),
+ * but only bytes before the newline decide anything.
+ */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static inline uint64_t load64(const unsigned char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, sizeof(x));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x; /* the byte at p is the least significant */
+}
+
+/* A mask of the bytes of @x below 0x30 (blanks, newline): exact up to the
+ * first such byte, which is all din_fast() uses. */
+static inline uint64_t below_digits(uint64_t x)
+{
+	return (x - 0x30 * ONES) & ~x & HIGHS;
+}
+
+/*
+ * The high bit of each byte of @x that is not a hex digit.  Exact for the
+ * bytes below the first one >= 0x80 (the sums carry only upwards).
+ */
+static inline uint64_t not_hex(uint64_t x)
+{
+	uint64_t t = x | 0x20 * ONES; /* 'A'-'F' to 'a'-'f'; digits unchanged */
+	uint64_t digit = ~(t + 0x46 * ONES);			 /* t <= '9' */
+	uint64_t alpha = (t + 0x1f * ONES) & ~(t + 0x19 * ONES); /* 'a'-'f' */
+
+	/* Bytes below 0x30 never reach here (they end the token). */
+	return (~(digit | alpha) | x) & HIGHS;
+}
+
+/* The 8 hex digits of @x (first digit in the low byte) as a number. */
+static inline uint64_t hex8(uint64_t x)
+{
+	uint64_t v = (x & 0x0f * ONES) + 9 * ((x >> 6) & ONES);
+
+	v = __builtin_bswap64(v); /* the first digit most significant */
+	v = (v | v >> 4) & 0x00ff00ff00ff00ffull;
+	v = (v | v >> 8) & 0x0000ffff0000ffffull;
+	return (v | v >> 16) & 0xffffffffull;
+}
+
+/*
+ * Decode the canonical line at @p into @rec.  Return a pointer past its
+ * newline, or NULL to let the general parser take the line.
+ */
+static inline const unsigned char *din_fast(const unsigned char *p,
+					    struct trace_record *rec)
+{
+	unsigned int label = (unsigned int)(p[0] - '0');
+	uint64_t x1, x2, m, bad, addr;
+	unsigned int len, shift;
+	uint32_t size;
+
+	if (label >= TRACE_NKINDS || p[1] != ' ')
+		return NULL;
+	p += 2;
+	x1 = load64(p);
+	m = below_digits(x1);
+	if (m) {
+		len = (unsigned int)__builtin_ctzll(m) >> 3;
+		if (len == 0)
+			return NULL;
+		shift = 64 - 8 * len;
+		bad = not_hex(x1) << shift;
+		addr = hex8(x1 << shift);
+	} else {
+		x2 = load64(p + 8);
+		m = below_digits(x2);
+		if (!m)
+			return NULL; /* 16 digits or more: leading zeros? */
+		len = 8 + ((unsigned int)__builtin_ctzll(m) >> 3);
+		shift = 64 - 8 * (len - 8);
+		bad = not_hex(x1) | (shift < 64 ? not_hex(x2) << shift : 0);
+		addr = hex8(x1);
+		if (shift < 64)
+			addr = addr << 4 * (len - 8) | hex8(x2 << shift);
+	}
+	if (bad)
+		return NULL;
+	p += len;
+	if (*p != ' ' || p[1] < '1' || p[1] > '9')
+		return NULL;
+	p++;
+	size = (uint32_t)(*p++ - '0');
+	if (*p != '\n') { /* up to 9 digits: below 2^32, no overflow check */
+		unsigned int digits = 1;
+
+		while (*p >= '0' && *p <= '9' && digits < 9) {
+			size = size * 10 + (uint32_t)(*p++ - '0');
+			digits++;
+		}
+		if (*p != '\n')
+			return NULL;
+	}
+	/* No wrap: 15 digits are below 2^60, 9 below 2^30. */
+	rec->addr = addr;
+	rec->size = size;
+	rec->kind = (uint8_t)label;
+	return p + 1;
+}
+
 static ssize_t din_read(struct trace_reader *r, struct trace_record *recs,
 			size_t max)
 {
@@ -351,6 +525,13 @@ static ssize_t din_read(struct trace_reader *r, struct trace_record *recs,
 				return more < 0 ? -1 : (ssize_t)n;
 		}
 		p = r->buf + r->pos;
+		tok = din_fast(p, &recs[n]);
+		if (likely(tok)) {
+			n++;
+			r->pos = (size_t)(tok - r->buf);
+			r->lineno++;
+			continue;
+		}
 		while (is_blank(*p))
 			p++;
 		if (*p == '\n' || *p == '#') {
@@ -645,6 +826,14 @@ static ssize_t bin_read(struct trace_reader *r, struct trace_record *recs,
 /* Reader: API                                                         */
 /* ------------------------------------------------------------------ */
 
+static void free_buf(struct trace_reader *r)
+{
+	if (r->map_len)
+		munmap(r->buf, r->map_len);
+	else
+		free(r->buf);
+}
+
 /* Guess the format from the first bytes (already in the buffer). */
 static enum trace_format sniff(const struct trace_reader *r)
 {
@@ -674,7 +863,7 @@ struct trace_reader *trace_open(const char *path, enum trace_format format,
 	if (!r)
 		goto out_nomem;
 	r->name = strdup(is_stdin ? "<stdin>" : path);
-	r->buf = malloc(TRACE_BUF + 1);
+	r->buf = calloc(1, TRACE_BUF + 1 + TRACE_PAD);
 	if (!r->name || !r->buf)
 		goto out_free;
 	r->lineno = 1;
@@ -689,6 +878,7 @@ struct trace_reader *trace_open(const char *path, enum trace_format format,
 		}
 		r->close_fd = true;
 	}
+	map_input(r);
 	/* The first bytes decide the format and hold the bin header. */
 	while (r->end < TRACE_BIN_HEADER_SIZE && !r->eof) {
 		if (refill(r) < 0) {
@@ -710,7 +900,7 @@ out_close:
 	if (r->close_fd)
 		close(r->fd);
 out_free_quiet:
-	free(r->buf);
+	free_buf(r);
 	free(r->name);
 	free(r);
 	return NULL;
@@ -779,7 +969,7 @@ void trace_close(struct trace_reader *r)
 		return;
 	if (r->close_fd)
 		close(r->fd);
-	free(r->buf);
+	free_buf(r);
 	free(r->name);
 	free(r);
 }

@@ -35,6 +35,23 @@
 int dmaemu__mutex_init(pthread_mutex_t *mu);
 void dmaemu__lock_contended(pthread_mutex_t *mu);
 void dmaemu__unlock_wake(pthread_mutex_t *mu, pthread_cond_t *cond);
+/* What the waiters of one condition variable share for
+ * dmaemu__cond_wait_spin(): @seq, bumped by every wake-up (atomic); @miss,
+ * the spins in a row that ended without one (under the mutex). */
+struct dmaemu__wake {
+	unsigned int seq;
+	unsigned int miss;
+};
+struct timespec;
+int dmaemu__cond_wait_spin(pthread_cond_t *cond, pthread_mutex_t *mu,
+			   struct dmaemu__wake *w,
+			   const struct timespec *abstime);
+/* A wake-up for the spinning waiters of dmaemu__cond_wait_spin(), made
+ * with the waiters' mutex held, before the broadcast. */
+static inline void dmaemu__wake_seq(struct dmaemu__wake *w)
+{
+	__atomic_fetch_add(&w->seq, 1, __ATOMIC_RELEASE);
+}
 static inline void dmaemu__lock(pthread_mutex_t *mu)
 {
 	if (__builtin_expect(pthread_mutex_trylock(mu) != 0, 0))

@@ -16,8 +16,34 @@
  * does (glibc's PTHREAD_MUTEX_ADAPTIVE_NP, which an error-checking mutex
  * cannot be).  Under Valgrind, which runs one thread at a time, the holder
  * cannot release the lock while the waiter spins: there it sleeps at once.
+ *
+ * Hand-offs.  The same holds for the waits of one thread for another's
+ * wake-up when they come in quick succession, as a driver's doorbell wakes
+ * the device thread, whose interrupt wakes the interrupt thread, whose
+ * handler's complete() wakes the driver: a futex sleep and wake-up is a
+ * few microseconds on each side, and an idle CPU woken by it more (tens
+ * of microseconds on a virtual machine).  dmaemu__cond_wait_spin() first
+ * watches a sequence number that every waker bumps, for WAIT_SPIN_NS at
+ * most, with the mutex released, and only then sleeps on the condition
+ * variable: a thread woken within that time never slept, and an idle one
+ * sleeps after WAIT_SPIN_NS (it never burns a CPU for longer).  The spin
+ * yields the CPU between looks, since on a busy host the waker may wait
+ * for this very CPU.  A wait whose wake-ups come late (a device thread
+ * idle between bursts, a driver waiting for a frame) would spin in vain
+ * each time, taking CPU from the threads that work: after WAIT_SPIN_MISSES
+ * spins in a row that ended without a wake-up, the waiters of that
+ * condition variable sleep at once, and spin again only every
+ * WAIT_SPIN_PROBE waits to see whether their wake-ups came back within
+ * reach.  Not under Valgrind (one thread at a time: the waker cannot run
+ * while the waiter spins) nor on a host with one CPU.
  */
 #include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/base.h"
 
@@ -108,4 +134,108 @@ void dmaemu__unlock_wake(pthread_mutex_t *mu, pthread_cond_t *cond)
 	}
 	dmaemu__unlock(mu);
 	pthread_cond_broadcast(cond);
+}
+
+/* Longest spin of a waiter before it sleeps: a device's run, an interrupt
+ * handler and a wake-up take a few microseconds each. */
+#define WAIT_SPIN_NS 20000
+/* CPU relax hints between two looks at the clock. */
+#define WAIT_SPIN_CHUNK 32
+/* Spins in vain in a row after which the waiters sleep at once... */
+#define WAIT_SPIN_MISSES 4
+/* ...but for one wait in this many, which spins again. */
+#define WAIT_SPIN_PROBE 16
+
+static int host_cpus;
+
+static bool spin_useful(void)
+{
+	int n = __atomic_load_n(&host_cpus, __ATOMIC_RELAXED);
+
+	if (!n) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		n = c > 1 ? 2 : 1;
+		__atomic_store_n(&host_cpus, n, __ATOMIC_RELAXED);
+	}
+	return n > 1 && !dmaemu__on_valgrind;
+}
+
+static uint64_t ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
+}
+
+/*
+ * Watch @seq for a change from @was, WAIT_SPIN_NS at most and not past
+ * @abstime (CLOCK_MONOTONIC, or NULL).  Return: whether it changed.
+ */
+static bool spin_for(const unsigned int *seq, unsigned int was,
+		     const struct timespec *abstime)
+{
+	struct timespec now;
+	uint64_t end;
+	unsigned int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	end = ts_ns(&now) + WAIT_SPIN_NS;
+	if (abstime && ts_ns(abstime) < end)
+		end = ts_ns(abstime);
+	for (;;) {
+		for (i = 0; i < WAIT_SPIN_CHUNK; i++) {
+			if (__atomic_load_n(seq, __ATOMIC_ACQUIRE) != was)
+				return true;
+			cpu_relax();
+		}
+		/* The waker may be waiting for this very CPU. */
+		sched_yield();
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (ts_ns(&now) >= end)
+			return false;
+	}
+}
+
+/**
+ * dmaemu__cond_wait_spin() - pthread_cond_wait() on @cond with @mu held,
+ * or pthread_cond_timedwait() until @abstime when not NULL (@cond on
+ * CLOCK_MONOTONIC), after a bounded spin (see Hand-offs above).
+ * @cond:    the condition variable.
+ * @mu:      its mutex, held; held again on return.
+ * @w:       its waiters' shared state: every waker of @cond bumps its
+ *           sequence number with dmaemu__wake_seq(), @mu held, before it
+ *           broadcasts.
+ * @abstime: the deadline, or NULL.
+ *
+ * Like pthread_cond_wait(), it may return without a wake-up: the caller
+ * looks at what it waits for again, with @mu held, as it must anyway.
+ *
+ * Return: 0, or ETIMEDOUT (only with @abstime) as pthread_cond_timedwait().
+ */
+int dmaemu__cond_wait_spin(pthread_cond_t *cond, pthread_mutex_t *mu,
+			   struct dmaemu__wake *w,
+			   const struct timespec *abstime)
+{
+	unsigned int was = __atomic_load_n(&w->seq, __ATOMIC_RELAXED);
+	bool woken;
+	int ret;
+
+	if (spin_useful() &&
+	    (w->miss < WAIT_SPIN_MISSES ||
+	     (w->miss - WAIT_SPIN_MISSES) % WAIT_SPIN_PROBE == 0)) {
+		dmaemu__unlock(mu);
+		woken = spin_for(&w->seq, was, abstime);
+		dmaemu__lock(mu);
+		if (woken ||
+		    __atomic_load_n(&w->seq, __ATOMIC_RELAXED) != was) {
+			w->miss = 0;
+			return 0;
+		}
+	}
+	if (w->miss < UINT_MAX)
+		w->miss++;
+	ret = abstime ? pthread_cond_timedwait(cond, mu, abstime)
+		      : pthread_cond_wait(cond, mu);
+	if (ret && ret != ETIMEDOUT)
+		abort();
+	return ret;
 }

@@ -71,7 +71,9 @@ enum dmaemu__bus_slot {
  *               first; allocated at the first posted write.
  * @pw_seq:      device writes issued so far (the seed's choices key).
  * @timing:      the timing knobs (dmaemu_device_set_timing()); @pw_lock.
- * @t_seq:       device accesses timed so far (the jitter's key); @pw_lock.
+ * @t_seq:       device accesses timed so far (the jitter's key); atomic.
+ * @timed:       whether @timing has a knob set (atomic; written under
+ *               @pw_lock): accesses of a device without one take no lock.
  */
 struct dmaemu_device {
 	union {
@@ -100,6 +102,7 @@ struct dmaemu_device {
 	uint64_t pw_seq;
 	struct dmaemu_device_timing timing;
 	uint64_t t_seq;
+	int timed;
 	/* The driver's last register write (regs_write()): the code address
 	 * of its writel(), the register's offset and the value; atomics,
 	 * written by the driver's threads, read by the reports. */

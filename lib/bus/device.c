@@ -588,6 +588,12 @@ void *dmaemu_device_regs(struct dmaemu_device *d)
 	return dmaemu__device_alive(d) ? d->regs : NULL;
 }
 
+/* Whether @t makes device accesses take time. */
+static int timing_any(const struct dmaemu_device_timing *t)
+{
+	return t->latency_ns || t->jitter_ns || t->bandwidth;
+}
+
 struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 					   const char *name,
 					   const struct dmaemu_device_ops *ops,
@@ -625,7 +631,10 @@ struct dmaemu_device *dmaemu_device_create(struct dmaemu_machine *m,
 	d->ops = ops;
 	d->priv = priv;
 	d->timing = m->opt.device_timing; /* device_timing= */
+	d->timed = timing_any(&d->timing);
 	d->devp = &d->dev;
+	dmaemu__vg_atomic(&d->timed, sizeof(d->timed));
+	dmaemu__vg_atomic(&d->t_seq, sizeof(d->t_seq));
 	dmaemu__vg_atomic(&d->devp, sizeof(d->devp));
 	dmaemu__vg_atomic(&d->stats, sizeof(d->stats));
 	dmaemu__vg_atomic(&d->reg_site, sizeof(d->reg_site));
@@ -1876,9 +1885,13 @@ static void spend_time(struct dmaemu_device *d, size_t len)
 	struct dmaemu_device_timing t;
 	uint64_t ns, seq;
 
+	/* Every access takes a number, timed or not; the knobs, under the
+	 * lock, only when some is set (most devices have none). */
+	seq = __atomic_fetch_add(&d->t_seq, 1, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&d->timed, __ATOMIC_ACQUIRE))
+		return;
 	dmaemu__lock(&d->pw_lock);
 	t = d->timing;
-	seq = d->t_seq++;
 	dmaemu__unlock(&d->pw_lock);
 	ns = t.latency_ns;
 	if (t.bandwidth)
@@ -1976,6 +1989,7 @@ int dmaemu_device_set_timing(struct dmaemu_device *d,
 	}
 	dmaemu__lock(&d->pw_lock);
 	d->timing = *t;
+	__atomic_store_n(&d->timed, timing_any(t), __ATOMIC_RELEASE);
 	dmaemu__unlock(&d->pw_lock);
 	return 0;
 }

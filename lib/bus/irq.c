@@ -127,6 +127,9 @@ struct dmaemu__irq_desc {
  * @stop:    machine destroy: the thread ends.
  * @desc:    the machine's descriptors (@n of @cap).
  * @next:    where the round robin starts.
+ * @wake:    bumped by every wake-up of @cond, @sync or an action's cond,
+ *           for the waiters' spin before they sleep
+ *           (dmaemu__cond_wait_spin()).
  */
 struct dmaemu__irqc {
 	struct dmaemu_machine *m;
@@ -138,6 +141,7 @@ struct dmaemu__irqc {
 	bool started, stop;
 	struct dmaemu__irq_desc **desc;
 	size_t n, cap, next;
+	struct dmaemu__wake wake;
 };
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -175,8 +179,9 @@ static int cond_init_monotonic(pthread_cond_t *c)
 }
 
 /* Broadcast @cond and wake the lockstep waits on @key; ic->lock held. */
-static void kick(pthread_cond_t *cond, const void *key)
+static void kick(struct dmaemu__irqc *ic, pthread_cond_t *cond, const void *key)
 {
+	dmaemu__wake_seq(&ic->wake);
 	pthread_cond_broadcast(cond);
 	dmaemu__sched_wake(key);
 }
@@ -197,7 +202,8 @@ static int ic_sleep(struct dmaemu__irqc *ic, struct dmaemu__sctx *c,
 
 	if (!c && !(flags & DMAEMU__SCHED_IDLE) &&
 	    dmaemu__hang_deadline(ic->m, &ts)) {
-		if (pthread_cond_timedwait(cond, &ic->lock, &ts) != ETIMEDOUT)
+		if (dmaemu__cond_wait_spin(cond, &ic->lock, &ic->wake, &ts) !=
+		    ETIMEDOUT)
 			return 0;
 		dmaemu__unlock(&ic->lock);
 		dmaemu__hang_report(ic->m, what, flags & DMAEMU__SCHED_KEEP);
@@ -205,7 +211,7 @@ static int ic_sleep(struct dmaemu__irqc *ic, struct dmaemu__sctx *c,
 		return flags & DMAEMU__SCHED_KEEP ? 0 : -EDEADLK;
 	}
 	if (!c) {
-		pthread_cond_wait(cond, &ic->lock);
+		(void)dmaemu__cond_wait_spin(cond, &ic->lock, &ic->wake, NULL);
 		return 0;
 	}
 	dmaemu__unlock(&ic->lock);
@@ -459,7 +465,7 @@ static void *irq_thread(void *arg)
 			ac->wake = true;
 			if (ac->flags & IRQF_ONESHOT)
 				desc->oneshot = true;
-			kick(&ac->cond, ac);
+			kick(ic, &ac->cond, ac);
 		}
 		if (ret == IRQ_NONE && ++desc->unhandled >= UNHANDLED_LIMIT) {
 			desc->unhandled = 0;
@@ -482,7 +488,7 @@ static void *irq_thread(void *arg)
 			storm = true;
 		}
 		desc->inprogress = false;
-		kick(&ic->sync, ic);
+		kick(ic, &ic->sync, ic);
 		if (nobody || storm) {
 			dmaemu__unlock(&ic->lock);
 			if (nobody)
@@ -525,9 +531,9 @@ static void *action_thread(void *arg)
 		ac->running = false;
 		if (desc->oneshot && !ac->wake) {
 			desc->oneshot = false;
-			kick(&ic->cond, ic);
+			kick(ic, &ic->cond, ic);
 		}
-		kick(&ic->sync, ic);
+		kick(ic, &ic->sync, ic);
 	}
 	dmaemu__unlock(&ic->lock);
 	dmaemu__sched_exit(ac->sctx);
@@ -557,7 +563,7 @@ int dmaemu__irq_kick_softirq(struct dmaemu_machine *m)
 	dmaemu__lock(&ic->lock);
 	ret = ic->stop ? 0 : irq_thread_start(ic);
 	if (!ret)
-		kick(&ic->cond, ic);
+		kick(ic, &ic->cond, ic);
 	dmaemu__unlock(&ic->lock);
 	return ret;
 }
@@ -643,7 +649,7 @@ void dmaemu__irq_fini(struct dmaemu_machine *m)
 		return;
 	dmaemu__lock(&ic->lock);
 	ic->stop = true;
-	kick(&ic->cond, ic);
+	kick(ic, &ic->cond, ic);
 	dmaemu__unlock(&ic->lock);
 	if (ic->started)
 		dmaemu__sched_thread_join(ic->thread, &ic->sctx);
@@ -744,7 +750,7 @@ static void action_free(struct dmaemu__irqc *ic, struct irq_action *ac)
 {
 	if (ac->thread_fn) {
 		ac->stop = true;
-		kick(&ac->cond, ac);
+		kick(ic, &ac->cond, ac);
 		dmaemu__unlock(&ic->lock);
 		dmaemu__sched_thread_join(ac->thread, &ac->sctx);
 		dmaemu__lock(&ic->lock);
@@ -882,6 +888,7 @@ static int set_line(struct dmaemu_device *d, unsigned int line, bool up,
 	wake = deliverable(desc);
 	if (wake) {
 		dmaemu__sched_wake(ic);
+		dmaemu__wake_seq(&ic->wake);
 		dmaemu__unlock_wake(&ic->lock, &ic->cond);
 	} else {
 		dmaemu__unlock(&ic->lock);
@@ -982,7 +989,7 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler,
 	desc->depth = (flags & DMAEMU_IRQF_NO_AUTOEN) ? 1 : 0;
 	desc->action = ac;
 	if (deliverable(desc))
-		kick(&ic->cond, ic);
+		kick(ic, &ic->cond, ic);
 	dmaemu__unlock(&ic->lock);
 	return 0;
 
@@ -1103,7 +1110,7 @@ void enable_irq(unsigned int irq)
 	dmaemu__lock(&desc->ic->lock);
 	unbalanced = !desc->depth;
 	if (!unbalanced && !--desc->depth && deliverable(desc))
-		kick(&desc->ic->cond, desc->ic);
+		kick(desc->ic, &desc->ic->cond, desc->ic);
 	dmaemu__unlock(&desc->ic->lock);
 	if (unbalanced)
 		dmaemu__reportf(desc->ic->m, DMAEMU_REPORT_BAD_ARGUMENT, 0, 0,

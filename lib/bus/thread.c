@@ -59,6 +59,8 @@
  * @stopping: atomic copy of (@hold || @stop) for dmaemu_device_stopping().
  * @sctx:     the thread's lockstep context (NULL: sched=threads).
  * @vdeadline: the timer in the machine's emulated time (lockstep).
+ * @wake:     bumped by every wake-up, for the waits' spin before they
+ *            sleep (dmaemu__cond_wait_spin()).
  */
 struct dmaemu__devthread {
 	pthread_t tid;
@@ -73,6 +75,7 @@ struct dmaemu__devthread {
 	int stopping;
 	struct dmaemu__sctx *sctx;
 	uint64_t vdeadline;
+	struct dmaemu__wake wake;
 };
 
 static bool ts_passed(const struct dmaemu__devthread *t)
@@ -90,6 +93,7 @@ static bool ts_passed(const struct dmaemu__devthread *t)
 /* Wake the thread, and whoever waits for it to leave run; t->lock held. */
 static void kick(struct dmaemu__devthread *t)
 {
+	dmaemu__wake_seq(&t->wake);
 	pthread_cond_broadcast(&t->cond);
 	dmaemu__sched_wake(t);
 }
@@ -111,7 +115,8 @@ static void sleep_on(struct dmaemu__devthread *t, struct dmaemu__sctx *c,
 			what);
 		dmaemu__lock(&t->lock);
 	} else if (timed) {
-		pthread_cond_timedwait(&t->cond, &t->lock, &t->deadline);
+		(void)dmaemu__cond_wait_spin(&t->cond, &t->lock, &t->wake,
+					     &t->deadline);
 	} else if ((flags & DMAEMU__SCHED_KEEP) &&
 		   dmaemu__hang_deadline(NULL, &ts)) {
 		/* No error path: a hung-wait report, and the caller's loop
@@ -123,7 +128,8 @@ static void sleep_on(struct dmaemu__devthread *t, struct dmaemu__sctx *c,
 			dmaemu__lock(&t->lock);
 		}
 	} else {
-		pthread_cond_wait(&t->cond, &t->lock);
+		(void)dmaemu__cond_wait_spin(&t->cond, &t->lock, &t->wake,
+					     NULL);
 	}
 }
 
@@ -281,6 +287,7 @@ int dmaemu_device_doorbell(struct dmaemu_device *d)
 	t->events |= DMAEMU_DEVICE_DOORBELL;
 	if (wake) {
 		dmaemu__sched_wake(t);
+		dmaemu__wake_seq(&t->wake);
 		dmaemu__unlock_wake(&t->lock, &t->cond);
 	} else {
 		dmaemu__unlock(&t->lock);

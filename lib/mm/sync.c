@@ -48,7 +48,8 @@
 
 static struct bucket {
 	pthread_mutex_t lock;
-	pthread_cond_t cond; /* CLOCK_MONOTONIC */
+	pthread_cond_t cond;	  /* CLOCK_MONOTONIC */
+	struct dmaemu__wake wake; /* for dmaemu__cond_wait_spin() */
 } buckets[NBUCKETS];
 
 static pthread_once_t buckets_once = PTHREAD_ONCE_INIT;
@@ -146,14 +147,19 @@ static long jiffies_left(const struct deadline *d)
 }
 
 /*
- * Wait on @b (its lock held) until a wake-up or @d.  In lockstep the wait
+ * Wait on @b (its lock held) until a wake-up or @d; with @spin, a spin of
+ * dmaemu__cond_wait_spin() first (a completion: the end of a hand-off to a
+ * device and its interrupt, which usually comes within microseconds; a
+ * lock or a wait queue waits for the driver's own pace, where a spin costs
+ * the threads that work more than it saves).  In lockstep the wait
  * is the scheduler's, keyed by the bucket, with the bucket unlocked.
  * An untimed wait past the hang watchdog's deadline makes a hung-wait
  * report, once.
  * Return: 0 when woken, -ETIMEDOUT, or -EDEADLK (lockstep deadlock, or
  * the hung-wait report).
  */
-static int bucket_wait(struct bucket *b, struct deadline *d, const char *what)
+static int bucket_wait(struct bucket *b, struct deadline *d, bool spin,
+		       const char *what)
 {
 	int ret;
 
@@ -164,7 +170,10 @@ static int bucket_wait(struct bucket *b, struct deadline *d, const char *what)
 		return ret;
 	}
 	if (!d->limit && d->hang) {
-		ret = pthread_cond_timedwait(&b->cond, &b->lock, &d->hang_ts);
+		ret = spin ? dmaemu__cond_wait_spin(&b->cond, &b->lock,
+						    &b->wake, &d->hang_ts)
+			   : pthread_cond_timedwait(&b->cond, &b->lock,
+						    &d->hang_ts);
 		if (ret && ret != ETIMEDOUT)
 			abort();
 		if (!ret)
@@ -175,12 +184,13 @@ static int bucket_wait(struct bucket *b, struct deadline *d, const char *what)
 		dmaemu__lock(&b->lock);
 		return -EDEADLK;
 	}
-	if (!d->limit) {
-		if (pthread_cond_wait(&b->cond, &b->lock))
-			abort();
-		return 0;
-	}
-	ret = pthread_cond_timedwait(&b->cond, &b->lock, &d->ts);
+	if (spin)
+		ret = dmaemu__cond_wait_spin(&b->cond, &b->lock, &b->wake,
+					     d->limit ? &d->ts : NULL);
+	else if (d->limit)
+		ret = pthread_cond_timedwait(&b->cond, &b->lock, &d->ts);
+	else
+		ret = pthread_cond_wait(&b->cond, &b->lock);
 	if (ret && ret != ETIMEDOUT)
 		abort();
 	return ret ? -ETIMEDOUT : 0;
@@ -198,6 +208,7 @@ static void bucket_unlock_wake(struct bucket *b, bool wake)
 		return;
 	}
 	dmaemu__sched_wake(b);
+	dmaemu__wake_seq(&b->wake);
 	dmaemu__unlock_wake(&b->lock, &b->cond);
 }
 
@@ -225,7 +236,7 @@ static void owner_lock(unsigned long *owner, const char *what)
 	while (*owner) {
 		/* A lock has no error path: after the deadlock report its
 		 * waiter leaves lockstep and waits as the kernel would. */
-		if (bucket_wait(b, &d, what) == -EDEADLK) {
+		if (bucket_wait(b, &d, false, what) == -EDEADLK) {
 			dmaemu__sched_detach(d.c);
 			d.c = NULL;
 		}
@@ -491,7 +502,7 @@ long dmaemu_waitq_sleep(struct wait_queue_head *wq, unsigned long seq,
 	deadline_of(timeout, &d);
 	dmaemu__lock(&b->lock);
 	while (wq->seq == seq && !ret)
-		ret = bucket_wait(b, &d, "wait_event()");
+		ret = bucket_wait(b, &d, false, "wait_event()");
 	dmaemu__unlock(&b->lock);
 	dmaemu__order_barrier(DMAEMU_BARRIER_FULL);
 	/* A deadlock ends the wait as its timeout would. */
@@ -560,7 +571,7 @@ static long do_wait(struct completion *x, long timeout, const char *what)
 	deadline_of(timeout, &d);
 	dmaemu__lock(&b->lock);
 	while (!x->done)
-		if (bucket_wait(b, &d, what))
+		if (bucket_wait(b, &d, true, what))
 			break;
 	if (x->done) {
 		if (x->done != UINT_MAX)

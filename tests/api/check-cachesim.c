@@ -321,6 +321,68 @@ START_TEST(test_touch_orders_without_counting)
 }
 END_TEST
 
+/*
+ * cachesim_access_many() is a loop of cachesim_access(): over a mix of
+ * reads, writes, fetches, straddling and zero-sized accesses, hits and
+ * misses, through two levels, one of them write-through, the same
+ * statistics at every level and the same lines left dirty.
+ */
+START_TEST(test_access_many_is_access)
+{
+	static struct cachesim_req reqs[20000];
+	static const enum cachesim_write_policy wp[] = {CACHESIM_WB_WA,
+							CACHESIM_WT_NWA};
+	uint64_t x = 12345;
+	unsigned int i, k, lv;
+
+	for (i = 0; i < 20000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		reqs[i].addr = (x >> 33) % 4 ? (x >> 20) % 8192
+					     : (x >> 16) % (1u << 22);
+		reqs[i].size = (unsigned int)(x >> 8) % 4 ? 8 : (x >> 12) % 130;
+		reqs[i].op = (uint32_t)(x >> 40) % 3;
+	}
+	for (k = 0; k < 2; k++) {
+		struct cachesim_config cfg;
+		struct cachesim *one, *many;
+		char msg[128] = "";
+
+		cachesim_config_init(&cfg);
+		cfg.nlevels = 2;
+		cfg.level[0].size = 4096;
+		cfg.level[0].ways = 4;
+		cfg.level[0].write_policy = wp[k];
+		cfg.level[1] = cfg.level[0];
+		cfg.level[1].name = NULL;
+		cfg.level[1].size = 32768;
+		cfg.level[1].ways = 8;
+		cfg.level[1].write_policy = CACHESIM_WB_WA;
+		one = cachesim_create(&cfg, msg, sizeof(msg));
+		many = cachesim_create(&cfg, msg, sizeof(msg));
+		ck_assert_msg(one && many, "create failed: %s", msg);
+
+		for (i = 0; i < 20000; i++)
+			cachesim_access(one, reqs[i].addr, reqs[i].size,
+					(enum cachesim_op)reqs[i].op);
+		cachesim_access_many(many, reqs, 7);
+		cachesim_access_many(many, reqs + 7, 0);
+		cachesim_access_many(many, reqs + 7, 20000 - 7);
+		for (lv = 0; lv < 2; lv++) {
+			struct cachesim_stats a = stats(one, lv),
+					      b = stats(many, lv);
+
+			ck_assert_uint_gt(a.hits, 0);
+			ck_assert_uint_gt(a.misses, 0);
+			ck_assert_mem_eq(&a, &b, sizeof(a));
+			ck_assert_uint_eq(cachesim_dirty_lines(one, lv),
+					  cachesim_dirty_lines(many, lv));
+		}
+		cachesim_destroy(one);
+		cachesim_destroy(many);
+	}
+}
+END_TEST
+
 START_TEST(test_direct_mapped)
 {
 	/* 256 B direct-mapped, 4 sets: 0 and 256 share set 0 and evict each
@@ -2022,6 +2084,7 @@ static Suite *cachesim_suite(void)
 	tcase_add_test(tc, test_one_set_8_lines);
 	tcase_add_test(tc, test_one_set_9_lines);
 	tcase_add_test(tc, test_touch_orders_without_counting);
+	tcase_add_test(tc, test_access_many_is_access);
 	tcase_add_test(tc, test_direct_mapped);
 	tcase_add_test(tc, test_fully_associative);
 	suite_add_tcase(s, tc);

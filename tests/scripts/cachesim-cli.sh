@@ -26,6 +26,14 @@ run() {
 	rc=$?
 }
 
+# run_piped FILE ARGS...: run with FILE on standard input through a pipe.
+run_piped() {
+	pipe_in=$1
+	shift
+	cat "$pipe_in" | "$CS" "$@" >out 2>err
+	rc=$?
+}
+
 # jget KEY [FILE]: a value of the JSON report.  KEY is L<n>.<field>,
 # trace.<field> or a top-level field (dirty_at_end, cycles, seed).
 jget() {
@@ -78,7 +86,7 @@ expect_error() {
 	want_rc=$2
 	want=$3
 	shift 3
-	run "$@"
+	${runner:-run} "$@"
 	got=$(cat err)
 	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] &&
 		[ "$(wc -l <err)" -eq 1 ] && [ ! -s out ]; then
@@ -87,6 +95,20 @@ expect_error() {
 		not_ok "$desc"
 		diag "exit $rc (want $want_rc)" "got:  $got" "want: $want"
 	fi
+}
+
+# expect_error_in DESC STATUS MESSAGE ARGS...: expect_error with the file
+# in on standard input, given twice: redirected (a regular file, which
+# cachesim maps) and through a pipe (which it reads); both must fail alike.
+expect_error_in() {
+	in_desc=$1
+	in_rc=$2
+	in_msg=$3
+	shift 3
+	expect_error "$in_desc (mapped)" "$in_rc" "$in_msg" "$@" <in
+	runner="run_piped in"
+	expect_error "$in_desc (piped)" "$in_rc" "$in_msg" "$@"
+	runner=
 }
 
 # levels FILE: the part of a JSON report that depends on the replay only.
@@ -301,6 +323,58 @@ run --json </dev/null
 expect_json "empty input: zero records" trace.records=0 L1.accesses=0 \
 	L1.miss_rate=0.000000
 
+# A regular file is mapped, a pipe is read in 1 MiB blocks: the same
+# records either way, over many blocks, with or without a final newline,
+# whatever the size of the file against the page.
+"$GEN" -n 200000 -s 5 -o big.din
+run --json -p plru big.din
+cp out mapped.json
+run_piped big.din --json -p plru
+same_levels "200000 records: a mapped file and a pipe replay identically" \
+	mapped.json out
+run_piped big.din --write-din - -
+check "200000 records read through a pipe convert back byte for byte" \
+	cmp out big.din
+page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+for len in $((page - 1)) $page $((page + 1)) $((2 * page)); do
+	# LEN bytes: lines "0 1000 8" padded with blanks so that the last
+	# line has no newline and ends exactly at byte LEN.
+	awk -v len="$len" 'BEGIN {
+		for (n = 0; len - n > 17; n += 9)
+			printf "0 1000 8\n"
+		last = "1 1000 4"
+		while (len - n > length(last))
+			last = last " "
+		printf "%s", last
+	}' >edge.din
+	want=$(($(wc -l <edge.din) + 1))
+	run --json edge.din
+	expect_json "no final newline, $len bytes (page $page), mapped" \
+		trace.records=$want trace.writes=1
+	run_piped edge.din --json
+	expect_json "no final newline, $len bytes, through a pipe" \
+		trace.records=$want trace.writes=1
+done
+
+# Every spelling of a record the din reader accepts, against its canonical
+# form (the common form is decoded by a fast path, the others by the
+# general parser: both must give the same records).
+tab=$(printf '\t')
+cr=$(printf '\r')
+printf '%s\n' '0 10 8' '1 0x10 8' '  2 10 8' "0${tab}10${tab}8" '0 10 08' \
+	'1 10 8 ' '0 10' '2 0X1f 0x10' '0 00000000000000000010 8' \
+	'1 ABCDEF 8' '0 aBcDeF01 8' '1 fedcba9876543210 8' \
+	'0 123456789abcdef 8' '1 123456789 4000000000' '0 1 1234567890' \
+	'# a comment' '' "0 10 8${cr}" '0 ffffffffffffff00 256' >spell.din
+printf '%s\n' '0 10 8' '1 10 8' '2 10 8' '0 10 8' '0 10 8' '1 10 8' \
+	'0 10 1' '2 1f 16' '0 10 8' '1 abcdef 8' '0 abcdef01 8' \
+	'1 fedcba9876543210 8' '0 123456789abcdef 8' \
+	'1 123456789 4000000000' '0 1 1234567890' '0 10 8' \
+	'0 ffffffffffffff00 256' >spell.want
+run --write-din - spell.din
+check "din spellings: the same records as their canonical forms" \
+	cmp out spell.want
+
 # --- the binary format ----------------------------------------------------
 printf '0 1000 8\n1 0x20 4\n' >two.din
 run --write-bin two.bin two.din
@@ -380,80 +454,86 @@ printf '0 10\n9 20\n' >bad.din
 expect_error "unknown label, file:line" 1 \
 	"cachesim: bad.din:2: unknown label '9'" bad.din
 printf '0 10\n# c\n\n12 20\n' >in
-expect_error "unknown label on stdin" 1 \
-	"cachesim: <stdin>:4: unknown label '12'" <in
+expect_error_in "unknown label on stdin" 1 \
+	"cachesim: <stdin>:4: unknown label '12'"
 printf 'R 10\n' >in
-expect_error "label that is not a digit" 1 \
-	"cachesim: <stdin>:1: unknown label 'R'" <in
+expect_error_in "label that is not a digit" 1 \
+	"cachesim: <stdin>:1: unknown label 'R'"
 printf '0 10\n1\n' >in
-expect_error "missing address" 1 \
-	"cachesim: <stdin>:2: missing address after label 1" <in
+expect_error_in "missing address" 1 \
+	"cachesim: <stdin>:2: missing address after label 1"
 printf '0   \n' >in
-expect_error "missing address after blanks" 1 \
-	"cachesim: <stdin>:1: missing address after label 0" <in
+expect_error_in "missing address after blanks" 1 \
+	"cachesim: <stdin>:1: missing address after label 0"
 printf '0 xyz 4\n' >in
-expect_error "bad address" 1 \
-	"cachesim: <stdin>:1: bad address 'xyz'" <in
+expect_error_in "bad address" 1 \
+	"cachesim: <stdin>:1: bad address 'xyz'"
 printf '0 0x\n' >in
-expect_error "0x without digits" 1 \
-	"cachesim: <stdin>:1: bad address '0x'" <in
+expect_error_in "0x without digits" 1 \
+	"cachesim: <stdin>:1: bad address '0x'"
 printf '0 12345678901234567\n' >in
-expect_error "address over 64 bits" 1 \
-	"cachesim: <stdin>:1: bad address '12345678901234567'" <in
+expect_error_in "address over 64 bits" 1 \
+	"cachesim: <stdin>:1: bad address '12345678901234567'"
 printf '0 10g\n' >in
-expect_error "address with a bad digit" 1 \
-	"cachesim: <stdin>:1: bad address '10g'" <in
+expect_error_in "address with a bad digit" 1 \
+	"cachesim: <stdin>:1: bad address '10g'"
+printf '0 10 8\n0 1z 8\n' >in
+expect_error_in "a bad digit in a line of the common form" 1 \
+	"cachesim: <stdin>:2: bad address '1z'"
+printf '0 10 8\n1 123456789abcdeg 8\n' >in
+expect_error_in "a bad digit among 15" 1 \
+	"cachesim: <stdin>:2: bad address '123456789abcdeg'"
 printf '0 10 abc\n' >in
-expect_error "bad size" 1 \
-	"cachesim: <stdin>:1: bad size 'abc'" <in
+expect_error_in "bad size" 1 \
+	"cachesim: <stdin>:1: bad size 'abc'"
 printf '0 10 0\n' >in
-expect_error "size 0" 1 \
-	"cachesim: <stdin>:1: bad size '0'" <in
+expect_error_in "size 0" 1 \
+	"cachesim: <stdin>:1: bad size '0'"
 printf '0 10 4294967296\n' >in
-expect_error "size over 32 bits" 1 \
-	"cachesim: <stdin>:1: bad size '4294967296'" <in
+expect_error_in "size over 32 bits" 1 \
+	"cachesim: <stdin>:1: bad size '4294967296'"
 printf '0 10 4 5\n' >in
-expect_error "a fourth field" 1 \
-	"cachesim: <stdin>:1: unexpected '5' after the size" <in
+expect_error_in "a fourth field" 1 \
+	"cachesim: <stdin>:1: unexpected '5' after the size"
 printf '0 ffffffffffffffff 2\n' >in
-expect_error "access wrapping around" 1 \
-	"cachesim: <stdin>:1: 2 bytes at 0xffffffffffffffff wrap around the address space" <in
+expect_error_in "access wrapping around" 1 \
+	"cachesim: <stdin>:1: 2 bytes at 0xffffffffffffffff wrap around the address space"
 printf '0 1\001\n' >in
-expect_error "control byte quoted" 1 \
-	"cachesim: <stdin>:1: bad address '1\\x01'" <in
+expect_error_in "control byte quoted" 1 \
+	"cachesim: <stdin>:1: bad address '1\\x01'"
 awk 'BEGIN { printf "0 10\n0 "; for (i = 0; i < 5000; i++) printf "0"; printf "\n" }' >in
-expect_error "line too long" 1 \
-	"cachesim: <stdin>:2: line too long (more than 4096 bytes)" <in
+expect_error_in "line too long" 1 \
+	"cachesim: <stdin>:2: line too long (more than 4096 bytes)"
 printf 'I  0400,4\n L 10,x\n' >in
-expect_error "Lackey: bad size" 1 \
-	"cachesim: <stdin>:2: bad size 'x'" <in
+expect_error_in "Lackey: bad size" 1 \
+	"cachesim: <stdin>:2: bad size 'x'"
 printf ' L 10\n' >in
-expect_error "Lackey: no comma" 1 \
-	"cachesim: <stdin>:1: bad address '10'" <in
+expect_error_in "Lackey: no comma" 1 \
+	"cachesim: <stdin>:1: bad address '10'"
 printf '==1== hi\nhello\n' >in
-expect_error "Lackey: foreign line" 1 \
-	"cachesim: <stdin>:2: not a Lackey line: 'hello'" <in
+expect_error_in "Lackey: foreign line" 1 \
+	"cachesim: <stdin>:2: not a Lackey line: 'hello'"
 printf '0 10\n' >in
-expect_error "-f lackey on a din trace" 1 \
-	"cachesim: <stdin>:1: not a Lackey line: '0'" -f lackey <in
+expect_error_in "-f lackey on a din trace" 1 \
+	"cachesim: <stdin>:1: not a Lackey line: '0'" -f lackey
 printf '0 10 8\n' >in
-expect_error "-f bin on text: bad magic" 1 \
-	"cachesim: <stdin>: not a cachesim binary trace (bad magic)" -f bin <in
+expect_error_in "-f bin on text: bad magic" 1 \
+	"cachesim: <stdin>: not a cachesim binary trace (bad magic)" -f bin
 : >in
-expect_error "-f bin on empty input" 1 \
-	"cachesim: <stdin>: not a cachesim binary trace (empty file)" -f bin <in
+expect_error_in "-f bin on empty input" 1 \
+	"cachesim: <stdin>: not a cachesim binary trace (empty file)" -f bin
 printf 'CSIMTRC\000\001\000' >in
-expect_error "bin: truncated header" 1 \
-	"cachesim: <stdin>: truncated header (10 of 16 bytes)" <in
+expect_error_in "bin: truncated header" 1 \
+	"cachesim: <stdin>: truncated header (10 of 16 bytes)"
 printf 'CSIMTRC\000\002\000\020\000\000\000\000\000' >in
-expect_error "bin: unsupported version" 1 \
-	"cachesim: <stdin>: unsupported binary trace version 2 (this cachesim reads version 1)" <in
+expect_error_in "bin: unsupported version" 1 \
+	"cachesim: <stdin>: unsupported binary trace version 2 (this cachesim reads version 1)"
 printf 'CSIMTRC\000\001\000\030\000\000\000\000\000' >in
-expect_error "bin: bad record size" 1 \
-	"cachesim: <stdin>: bad record size 24 in header (expected 16)" <in
+expect_error_in "bin: bad record size" 1 \
+	"cachesim: <stdin>: bad record size 24 in header (expected 16)"
 printf 'CSIMTRC\000\001\000\020\000\001\000\000\000' >in
-expect_error "bin: unknown flags" 1 \
-	"cachesim: <stdin>: unknown header flags 0x1" <in
+expect_error_in "bin: unknown flags" 1 \
+	"cachesim: <stdin>: unknown header flags 0x1"
 { cat two.bin; printf '\001\002\003\004\005'; } >trunc.bin
 expect_error "bin: truncated record" 1 \
 	"cachesim: trunc.bin: record 3: truncated (5 of 16 bytes)" trunc.bin
