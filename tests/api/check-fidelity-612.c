@@ -922,6 +922,11 @@ START_TEST(test_handover_reports)
 	ck_assert_uint_eq(k, 1);
 	hc_reports(&at, "stale-cpu-read", line, "", &k);
 	ck_assert_uint_eq(k, prof == ARM64 ? 1 : 0);
+	done();
+}
+END_TEST
+
+/*
  * The device models of libdmaemu-devices serve a 6.12 program too: this
  * one links them, so its machines are created (legacy.c, built with the
  * kernel headers, carries no 4.14 level marker), and the legacy device
