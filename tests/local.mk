@@ -17,7 +17,8 @@ tests_runner_libcheckrun_la_SOURCES = tests/runner/check-run.c \
 	tests/runner/fixture.h tests/runner/threads.h
 tests_runner_libcheckrun_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_runner_libcheckrun_la_LIBADD = $(CHECK_LIBS)
-EXTRA_DIST += tests/runner/tap.sh tests/runner/timed-driver.sh
+EXTRA_DIST += tests/runner/tap.sh tests/runner/timed-driver.sh \
+	tests/runner/lab-run.sh
 # Driver programs two suites share (check-fidelity, check-fidelity-612).
 EXTRA_DIST += tests/api/handover-cases.h
 
