@@ -188,8 +188,8 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
 int sscanf(const char *buf, const char *fmt, ...);
 int vsscanf(const char *buf, const char *fmt, va_list args);
 
-static inline int vscnprintf(char *buf, size_t size, const char *fmt,
-			     va_list args)
+static inline __printf(3, 0) int vscnprintf(char *buf, size_t size,
+					    const char *fmt, va_list args)
 {
 	int n = vsnprintf(buf, size, fmt, args);
 
