@@ -52,12 +52,15 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/gfp.h \
 	include/dmaemu/kernel/linux/hardirq.h \
 	include/dmaemu/kernel/linux/if_ether.h \
+	include/dmaemu/kernel/linux/in.h \
 	include/dmaemu/kernel/linux/init.h \
 	include/dmaemu/kernel/linux/interrupt.h \
 	include/dmaemu/kernel/linux/io-64-nonatomic-lo-hi.h \
 	include/dmaemu/kernel/linux/io.h \
 	include/dmaemu/kernel/linux/iopoll.h \
 	include/dmaemu/kernel/linux/ioport.h \
+	include/dmaemu/kernel/linux/ip.h \
+	include/dmaemu/kernel/linux/ipv6.h \
 	include/dmaemu/kernel/linux/irq.h \
 	include/dmaemu/kernel/linux/irqreturn.h \
 	include/dmaemu/kernel/linux/irqflags.h \
@@ -69,6 +72,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/list.h \
 	include/dmaemu/kernel/linux/log2.h \
 	include/dmaemu/kernel/linux/math64.h \
+	include/dmaemu/kernel/linux/mii.h \
 	include/dmaemu/kernel/linux/mm.h \
 	include/dmaemu/kernel/linux/mm_types.h \
 	include/dmaemu/kernel/linux/mmzone.h \
@@ -94,11 +98,13 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/string.h \
 	include/dmaemu/kernel/linux/stringify.h \
 	include/dmaemu/kernel/linux/swab.h \
+	include/dmaemu/kernel/linux/tcp.h \
 	include/dmaemu/kernel/linux/time.h \
 	include/dmaemu/kernel/linux/time64.h \
 	include/dmaemu/kernel/linux/timer.h \
 	include/dmaemu/kernel/linux/types.h \
 	include/dmaemu/kernel/linux/uaccess.h \
+	include/dmaemu/kernel/linux/udp.h \
 	include/dmaemu/kernel/linux/vmalloc.h \
 	include/dmaemu/kernel/linux/wait.h \
 	include/dmaemu/kernel/linux/wait_bit.h \
