@@ -58,6 +58,7 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/mii.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
@@ -2612,6 +2613,93 @@ RX_ENTRY(netif_rx, NET_RX_DROP)
 RX_ENTRY(netif_rx_ni, NET_RX_DROP)
 RX_ENTRY(napi_gro_receive, GRO_DROP)
 
+/* Networking: the MII library (an interface without callbacks, NULL
+ * structures) */
+static int bad_mdio_read(struct net_device *nd, int phy, int reg)
+{
+	(void)nd;
+	(void)phy;
+	(void)reg;
+	return 0;
+}
+static void bad_mdio_write(struct net_device *nd, int phy, int reg, int v)
+{
+	(void)nd;
+	(void)phy;
+	(void)reg;
+	(void)v;
+}
+static struct mii_if_info mii_nocb, mii_ok = {
+					    .mdio_read = bad_mdio_read,
+					    .mdio_write = bad_mdio_write,
+					    .phy_id_mask = 0x1f,
+					    .reg_num_mask = 0x1f,
+};
+static void e_mii_link_ok(void)
+{
+	REP(RET(mii_link_ok(NULL), 0));
+	REP(RET(mii_link_ok(&mii_nocb), 0));
+}
+static void e_mii_nway_restart(void)
+{
+	REP(RET(mii_nway_restart(NULL), -EINVAL));
+	REP(RET(mii_nway_restart(&mii_nocb), -EINVAL));
+}
+static void e_mii_ethtool_gset(void)
+{
+	struct ethtool_cmd c;
+
+	REP(RET(mii_ethtool_gset(NULL, &c), -EINVAL));
+	REP(RET(mii_ethtool_gset(&mii_ok, NULL), -EINVAL));
+}
+static void e_mii_ethtool_sset(void)
+{
+	struct ethtool_cmd c = {0};
+
+	REP(RET(mii_ethtool_sset(NULL, &c), -EINVAL));
+	REP(RET(mii_ethtool_sset(&mii_ok, NULL), -EINVAL));
+	RET(mii_ethtool_sset(&mii_ok, &c), -EINVAL); /* speed 0 */
+}
+static void e_mii_ethtool_get_link_ksettings(void)
+{
+	struct ethtool_link_ksettings k;
+
+	REP(mii_ethtool_get_link_ksettings(NULL, &k));
+	REP(mii_ethtool_get_link_ksettings(&mii_ok, NULL));
+}
+static void e_mii_ethtool_set_link_ksettings(void)
+{
+	struct ethtool_link_ksettings k;
+
+	memset(&k, 0, sizeof(k));
+	REP(RET(mii_ethtool_set_link_ksettings(NULL, &k), -EINVAL));
+	REP(RET(mii_ethtool_set_link_ksettings(&mii_ok, NULL), -EINVAL));
+}
+static void e_mii_check_gmii_support(void)
+{
+	REP(RET(mii_check_gmii_support(NULL), 0));
+}
+static void e_mii_check_link(void)
+{
+	REP(mii_check_link(NULL));
+	REP(mii_check_link(&mii_ok)); /* no net_device */
+}
+static void e_mii_check_media(void)
+{
+	REP(RET(mii_check_media(NULL, 1, 1), 0));
+	REP(RET(mii_check_media(&mii_ok, 1, 1), 0)); /* no net_device */
+}
+static void e_generic_mii_ioctl(void)
+{
+	struct mii_ioctl_data io = {0};
+	unsigned int chg = 7;
+
+	REP(RET(generic_mii_ioctl(NULL, &io, SIOCGMIIREG, &chg), -EINVAL));
+	ck_assert_uint_eq(chg, 0);
+	REP(RET(generic_mii_ioctl(&mii_ok, NULL, SIOCGMIIREG, NULL), -EINVAL));
+	RET(generic_mii_ioctl(&mii_ok, &io, 0x1234, NULL), -EOPNOTSUPP);
+}
+
 /* Networking: Ethernet */
 static void e_eth_type_trans(void)
 {
@@ -3279,6 +3367,16 @@ static const struct entry table[] = {
 	E(devm_iounmap),
 	E(devm_irq_match),
 	E(eth_type_trans),
+	E(generic_mii_ioctl),
+	E(mii_check_gmii_support),
+	E(mii_check_link),
+	E(mii_check_media),
+	E(mii_ethtool_get_link_ksettings),
+	E(mii_ethtool_gset),
+	E(mii_ethtool_set_link_ksettings),
+	E(mii_ethtool_sset),
+	E(mii_link_ok),
+	E(mii_nway_restart),
 	E(eth_validate_addr),
 	E(ether_setup),
 	E(free_netdev),

@@ -24,10 +24,16 @@
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
+#include <linux/in.h>
 #include <linux/interrupt.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/mii.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
 
 #include <dmaemu/device.h>
 #include <dmaemu/machine.h>
@@ -968,6 +974,289 @@ START_TEST(test_string_and_devm_helpers)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* IP headers in an sk_buff                                               */
+/* ---------------------------------------------------------------------- */
+
+START_TEST(test_ip_headers)
+{
+	static const u8 bcast[ETH_ALEN] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	struct net_device *nd = alloc_etherdev(0);
+	struct sk_buff *skb = alloc_skb(256, GFP_KERNEL);
+	unsigned char f[14 + 20 + 24];
+	struct iphdr *iph;
+	struct tcphdr *th;
+
+	/* Ethernet, IPv4 (ihl 5, TCP, 10.1.2.3 -> 224.0.0.1), TCP with 4
+	 * bytes of options (doff 6), ports 1234 -> 80. */
+	memset(f, 0, sizeof(f));
+	make_frame(f, ETH_HLEN, bcast, ETH_P_IP, 0);
+	f[14] = 0x45;
+	f[14 + 9] = IPPROTO_TCP;
+	memcpy(f + 14 + 12, "\x0a\x01\x02\x03\xe0\x00\x00\x01", 8);
+	memcpy(f + 34, "\x04\xd2\x00\x50", 4);
+	f[34 + 12] = 6 << 4;
+	skb_put_data(skb, f, sizeof(f));
+	ck_assert_uint_eq(be16_to_cpu(eth_type_trans(skb, nd)), ETH_P_IP);
+	ck_assert(!skb_transport_header_was_set(skb));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	ck_assert_ptr_eq(iph, skb->data);
+	ck_assert_int_eq(skb_network_offset(skb), 0);
+	ck_assert_int_eq(skb_mac_offset(skb), -ETH_HLEN);
+	ck_assert_uint_eq(iph->version, 4);
+	ck_assert_uint_eq(iph->protocol, IPPROTO_TCP);
+	ck_assert(ipv4_is_multicast(iph->daddr));
+	ck_assert(ipv4_is_local_multicast(iph->daddr));
+	ck_assert(ipv4_is_private_10(iph->saddr));
+	ck_assert(!ipv4_is_multicast(iph->saddr));
+	ck_assert(!ipv4_is_loopback(iph->saddr));
+	ck_assert(ipv4_is_loopback(cpu_to_be32(0x7f000001)));
+	ck_assert_int_eq(proto_ports_offset(iph->protocol), 0);
+	ck_assert_int_eq(proto_ports_offset(IPPROTO_AH), 4);
+	ck_assert_int_eq(proto_ports_offset(IPPROTO_ICMP), -EINVAL);
+	skb_set_transport_header(skb, iph->ihl * 4);
+	ck_assert(skb_transport_header_was_set(skb));
+	ck_assert_int_eq(skb_transport_offset(skb), 20);
+	ck_assert_uint_eq(skb_network_header_len(skb), 20);
+	th = tcp_hdr(skb);
+	ck_assert_ptr_eq(th, skb->data + 20);
+	ck_assert_uint_eq(be16_to_cpu(th->source), 1234);
+	ck_assert_uint_eq(be16_to_cpu(th->dest), 80);
+	ck_assert_uint_eq(tcp_hdrlen(skb), 24);
+	ck_assert_uint_eq(tcp_optlen(skb), 4);
+	ck_assert_ptr_eq(udp_hdr(skb), (void *)th);
+	ck_assert_ptr_eq(ipip_hdr(skb), (void *)th);
+	/* A header set at an offset from data, as a driver's TX path does
+	 * after skb_push(). */
+	skb_set_network_header(skb, 8);
+	ck_assert_ptr_eq(ipv6_hdr(skb), skb->data + 8);
+	ck_assert_int_eq(skb_network_offset(skb), 8);
+	kfree_skb(skb);
+	free_netdev(nd);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* The MII library over a fake PHY                                        */
+/* ---------------------------------------------------------------------- */
+
+/* A PHY at address 3: 32 registers, BMSR's link bit latching low (the
+ * first read after a drop shows it down, as IEEE 802.3 22.2.4.2.13
+ * has it), every access counted. */
+struct fake_phy {
+	u16 reg[32];
+	bool link_dropped;
+	int reads, writes, other_phy;
+	int last_write_reg, last_write_val;
+};
+static struct fake_phy phy;
+
+static int phy_read(struct net_device *nd, int id, int reg)
+{
+	(void)nd;
+	if (id != 3) {
+		phy.other_phy++;
+		return 0xffff;
+	}
+	phy.reads++;
+	if (reg == MII_BMSR && phy.link_dropped) {
+		phy.link_dropped = false;
+		return phy.reg[reg] & ~BMSR_LSTATUS;
+	}
+	return phy.reg[reg & 31];
+}
+
+static void phy_write(struct net_device *nd, int id, int reg, int val)
+{
+	(void)nd;
+	if (id != 3) {
+		phy.other_phy++;
+		return;
+	}
+	phy.writes++;
+	phy.last_write_reg = reg;
+	phy.last_write_val = val;
+	phy.reg[reg & 31] = (u16)val;
+}
+
+START_TEST(test_mii)
+{
+	struct net_device *nd = alloc_etherdev(0);
+	struct mii_if_info mii = {
+		.phy_id = 3,
+		.phy_id_mask = 0x1f,
+		.reg_num_mask = 0x1f,
+		.dev = nd,
+		.mdio_read = phy_read,
+		.mdio_write = phy_write,
+	};
+	struct ethtool_cmd ec;
+	struct ethtool_link_ksettings ks;
+	struct mii_ioctl_data io;
+	unsigned int chg;
+
+	SET_NETDEV_DEV(nd, ddev);
+	memset(&phy, 0, sizeof(phy));
+	phy.reg[MII_BMCR] = BMCR_ANENABLE;
+	phy.reg[MII_BMSR] = BMSR_LSTATUS | BMSR_ANEGCAPABLE |
+			    BMSR_ANEGCOMPLETE | BMSR_100FULL | BMSR_100HALF;
+	phy.reg[MII_ADVERTISE] = ADVERTISE_ALL | ADVERTISE_CSMA;
+	phy.reg[MII_LPA] = LPA_LPACK | LPA_100HALF | LPA_10FULL;
+
+	/* The link: the dummy read clears a past drop. */
+	phy.link_dropped = true;
+	ck_assert_int_eq(mii_link_ok(&mii), 1);
+	ck_assert_int_eq(phy.reads, 2);
+	phy.reg[MII_BMSR] &= (u16)~BMSR_LSTATUS;
+	ck_assert_int_eq(mii_link_ok(&mii), 0);
+	ck_assert_int_eq(mii_check_gmii_support(&mii), 0);
+
+	/* Carrier follows the link. */
+	netif_carrier_off(nd);
+	mii_check_link(&mii);
+	ck_assert(!netif_carrier_ok(nd));
+	phy.reg[MII_BMSR] |= BMSR_LSTATUS;
+	mii_check_link(&mii);
+	ck_assert(netif_carrier_ok(nd));
+	phy.reg[MII_BMSR] &= (u16)~BMSR_LSTATUS;
+	mii_check_link(&mii);
+	ck_assert(!netif_carrier_ok(nd));
+
+	/* Media: ADVERTISE & LPA = 100 half (over 10 full). */
+	phy.reg[MII_BMSR] |= BMSR_LSTATUS;
+	mii.full_duplex = 1;
+	ck_assert_uint_eq(mii_check_media(&mii, 1, 0), 1);
+	ck_assert(netif_carrier_ok(nd));
+	ck_assert_uint_eq(mii.full_duplex, 0);
+	ck_assert_int_eq(mii.advertising, ADVERTISE_ALL | ADVERTISE_CSMA);
+	ck_assert_msg(strstr(fixture_log(), "link up, 100Mbps, half-duplex, "
+					    "lpa 0x40C0"),
+		      "%s", fixture_log());
+	ck_assert_uint_eq(mii_check_media(&mii, 0, 0), 0); /* no change */
+	phy.reg[MII_LPA] = LPA_LPACK | LPA_100FULL;
+	ck_assert_uint_eq(mii_check_media(&mii, 0, 1), 1); /* init */
+	ck_assert_uint_eq(mii.full_duplex, 1);
+	phy.reg[MII_BMSR] &= (u16)~BMSR_LSTATUS;
+	ck_assert_uint_eq(mii_check_media(&mii, 1, 0), 0);
+	ck_assert(!netif_carrier_ok(nd));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "link down"));
+	phy.reg[MII_BMSR] |= BMSR_LSTATUS;
+
+	/* ethtool: autonegotiated 100 full. */
+	memset(&ec, 0, sizeof(ec));
+	ck_assert_int_eq(mii_ethtool_gset(&mii, &ec), 0);
+	ck_assert_uint_eq(ethtool_cmd_speed(&ec), SPEED_100);
+	ck_assert_uint_eq(ec.duplex, DUPLEX_FULL);
+	ck_assert_uint_eq(ec.autoneg, AUTONEG_ENABLE);
+	ck_assert_uint_eq(ec.phy_address, 3);
+	ck_assert(ec.advertising & ADVERTISED_Autoneg);
+	ck_assert(ec.lp_advertising & ADVERTISED_100baseT_Full);
+	ck_assert(!(ec.supported & SUPPORTED_1000baseT_Full));
+	memset(&ks, 0, sizeof(ks));
+	mii_ethtool_get_link_ksettings(&mii, &ks);
+	ck_assert_uint_eq(ks.base.speed, SPEED_100);
+	ck_assert_uint_eq(ks.base.duplex, DUPLEX_FULL);
+	ck_assert(ethtool_link_ksettings_test_link_mode(&ks, lp_advertising,
+							100baseT_Full));
+
+	/* Advertise 10 half only: ADVERTISE rewritten, renegotiation. */
+	ec.advertising = ADVERTISED_10baseT_Half;
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), 0);
+	ck_assert_uint_eq(phy.reg[MII_ADVERTISE],
+			  ADVERTISE_10HALF | ADVERTISE_CSMA);
+	ck_assert_int_eq(mii.advertising, ADVERTISE_10HALF | ADVERTISE_CSMA);
+	ck_assert_int_eq(phy.last_write_reg, MII_BMCR);
+	ck_assert_uint_eq(phy.reg[MII_BMCR], BMCR_ANENABLE | BMCR_ANRESTART);
+	/* Refused: 1000 without GMII, another PHY, nothing advertised. */
+	phy.writes = 0;
+	ethtool_cmd_speed_set(&ec, SPEED_1000);
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), -EINVAL);
+	ethtool_cmd_speed_set(&ec, SPEED_100);
+	ec.phy_address = 4;
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), -EINVAL);
+	ec.phy_address = 3;
+	ec.advertising = ADVERTISED_TP;
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), -EINVAL);
+	ck_assert_int_eq(phy.writes, 0);
+	/* Forced 10 full: BMCR without autonegotiation. */
+	ec.autoneg = AUTONEG_DISABLE;
+	ethtool_cmd_speed_set(&ec, SPEED_10);
+	ec.duplex = DUPLEX_FULL;
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), 0);
+	ck_assert_uint_eq(phy.reg[MII_BMCR] & (BMCR_ANENABLE | BMCR_SPEED100 |
+					       BMCR_FULLDPLX),
+			  BMCR_FULLDPLX);
+	ck_assert_uint_eq(mii.force_media, 1);
+	ck_assert_uint_eq(mii_check_media(&mii, 0, 1), 0); /* forced */
+	ck_assert_int_eq(mii_nway_restart(&mii), -EINVAL);
+	memset(&ec, 0, sizeof(ec));
+	ck_assert_int_eq(mii_ethtool_gset(&mii, &ec), 0);
+	ck_assert_uint_eq(ethtool_cmd_speed(&ec), SPEED_10);
+	ck_assert_uint_eq(ec.duplex, DUPLEX_FULL);
+	ck_assert_uint_eq(ec.autoneg, AUTONEG_DISABLE);
+	/* The ksettings setter: back to autonegotiation, 100 full. */
+	memset(&ks, 0, sizeof(ks));
+	ks.base.speed = SPEED_100;
+	ks.base.duplex = DUPLEX_FULL;
+	ks.base.port = PORT_MII;
+	ks.base.phy_address = 3;
+	ks.base.autoneg = AUTONEG_ENABLE;
+	ethtool_link_ksettings_add_link_mode(&ks, advertising, 100baseT_Full);
+	ck_assert_int_eq(mii_ethtool_set_link_ksettings(&mii, &ks), 0);
+	ck_assert_uint_eq(phy.reg[MII_ADVERTISE],
+			  ADVERTISE_100FULL | ADVERTISE_CSMA);
+	ck_assert(phy.reg[MII_BMCR] & BMCR_ANENABLE);
+	ck_assert_uint_eq(mii.force_media, 0);
+	phy.reg[MII_BMCR] &= (u16)~BMCR_ANRESTART;
+	ck_assert_int_eq(mii_nway_restart(&mii), 0);
+	ck_assert(phy.reg[MII_BMCR] & BMCR_ANRESTART);
+
+	/* GMII: extended status with 1000BASE-T. */
+	phy.reg[MII_BMSR] |= BMSR_ESTATEN;
+	phy.reg[MII_ESTATUS] = ESTATUS_1000_TFULL;
+	ck_assert_int_eq(mii_check_gmii_support(&mii), 1);
+
+	/* The ioctl: the PHY's address, a read, a write that forces full
+	 * duplex, an unknown command. */
+	memset(&io, 0, sizeof(io));
+	io.reg_num = MII_LPA;
+	ck_assert_int_eq(generic_mii_ioctl(&mii, &io, SIOCGMIIPHY, NULL), 0);
+	ck_assert_uint_eq(io.phy_id, 3);
+	ck_assert_uint_eq(io.val_out, LPA_LPACK | LPA_100FULL);
+	io.reg_num = MII_BMCR | 0x20; /* masked to MII_BMCR */
+	io.val_in = BMCR_FULLDPLX;
+	mii.full_duplex = 0;
+	ck_assert_int_eq(generic_mii_ioctl(&mii, &io, SIOCSMIIREG, &chg), 0);
+	ck_assert_uint_eq(chg, 1);
+	ck_assert_uint_eq(mii.force_media, 1);
+	ck_assert_uint_eq(phy.reg[MII_BMCR], BMCR_FULLDPLX);
+	io.reg_num = MII_ADVERTISE;
+	io.val_in = ADVERTISE_10FULL | ADVERTISE_CSMA;
+	ck_assert_int_eq(generic_mii_ioctl(&mii, &io, SIOCSMIIREG, &chg), 0);
+	ck_assert_uint_eq(chg, 0);
+	ck_assert_int_eq(mii.advertising, ADVERTISE_10FULL | ADVERTISE_CSMA);
+	ck_assert_int_eq(generic_mii_ioctl(&mii, &io, SIOCGIFMTU, &chg),
+			 -EOPNOTSUPP);
+	ck_assert_int_eq(phy.other_phy, 0);
+
+	/* The inline helpers. */
+	ck_assert_uint_eq(mii_nway_result(LPA_100HALF | LPA_100BASE4),
+			  LPA_100BASE4);
+	ck_assert_uint_eq(mii_duplex(0, LPA_10FULL | LPA_100HALF), 0);
+	ck_assert_uint_eq(mii_duplex(1, LPA_10HALF), 1);
+	ck_assert_uint_eq(mii_resolve_flowctrl_fdx(ADVERTISE_PAUSE_CAP |
+							   ADVERTISE_PAUSE_ASYM,
+						   ADVERTISE_PAUSE_ASYM),
+			  FLOW_CTRL_RX);
+	ck_assert_uint_eq(mii_advertise_flowctrl(FLOW_CTRL_TX),
+			  ADVERTISE_PAUSE_ASYM);
+	free_netdev(nd);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("net");
@@ -994,6 +1283,8 @@ int main(void)
 	tcase_add_test(tc, test_addr_lists);
 	tcase_add_test(tc, test_copy_and_csum_dev);
 	tcase_add_test(tc, test_string_and_devm_helpers);
+	tcase_add_test(tc, test_ip_headers);
+	tcase_add_test(tc, test_mii);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
