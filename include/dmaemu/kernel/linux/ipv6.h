@@ -7,13 +7,16 @@
  * <linux/in6.h>, IPV6_* ...), included first with #include_next, plus
  * ipv6_hdr(): the sk_buff's network header.  4.14's header also has the
  * stack's socket and device configuration structures; a driver never
- * needs them and they are not here.
+ * needs them and they are not here.  As 4.14's, it includes
+ * <linux/tcp.h> and <linux/udp.h>.
  */
 #ifndef DMAEMU_KERNEL_LINUX_IPV6_H
 #define DMAEMU_KERNEL_LINUX_IPV6_H
 
 #include <linux/skbuff.h>
+#include <linux/tcp.h>
 #include <linux/types.h>
+#include <linux/udp.h>
 
 #if defined(__has_include_next)
 #if __has_include_next(<linux/ipv6.h>)

@@ -6,14 +6,11 @@
  * The UAPI header of that name (struct tcphdr, TCP_* ...), included first
  * with #include_next, plus tcp_hdr() (the sk_buff's transport header),
  * tcp_hdrlen() and tcp_optlen() as 4.14 has them.  The stack's socket
- * structures are not here.  4.14's chain: <linux/skbuff.h>,
- * <linux/in.h> (<net/inet_connection_sock.h>), <linux/ipv6.h>.
+ * structures are not here.  It includes <linux/skbuff.h>, as 4.14's.
  */
 #ifndef DMAEMU_KERNEL_LINUX_TCP_H
 #define DMAEMU_KERNEL_LINUX_TCP_H
 
-#include <linux/in.h>
-#include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
 
