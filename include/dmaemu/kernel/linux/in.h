@@ -28,9 +28,8 @@
 extern "C" {
 #endif
 
-#ifndef IPPROTO_TCP
-#error "<linux/in.h> needs the host's UAPI <linux/in.h> (Linux's linux-libc-dev, or the C library's <netinet/in.h>)"
-#endif
+/* Without the host's UAPI half, only the include chain is given. */
+#ifdef IPPROTO_TCP
 
 /**
  * proto_ports_offset() - where the ports of an IPPROTO_@proto header are,
@@ -99,6 +98,8 @@ static inline bool ipv4_is_linklocal_169(__be32 addr)
 {
 	return (addr & cpu_to_be32(0xffff0000)) == cpu_to_be32(0xa9fe0000);
 }
+
+#endif /* IPPROTO_TCP */
 
 #ifdef __cplusplus
 }

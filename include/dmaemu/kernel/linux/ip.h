@@ -24,9 +24,8 @@
 #endif
 #endif
 
-#ifndef IPVERSION
-#error "<linux/ip.h> needs the host's UAPI <linux/ip.h> (Linux's linux-libc-dev)"
-#endif
+/* Without the host's UAPI half, only the include chain is given. */
+#ifdef IPVERSION
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,5 +46,7 @@ static inline struct iphdr *ipip_hdr(const struct sk_buff *skb)
 #ifdef __cplusplus
 }
 #endif
+
+#endif /* IPVERSION */
 
 #endif /* DMAEMU_KERNEL_LINUX_IP_H */

@@ -24,9 +24,8 @@
 #endif
 #endif
 
-#ifndef IPV6_MIN_MTU
-#error "<linux/ipv6.h> needs the host's UAPI <linux/ipv6.h> (Linux's linux-libc-dev)"
-#endif
+/* Without the host's UAPI half, only the include chain is given. */
+#ifdef IPV6_MIN_MTU
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,5 +40,7 @@ static inline struct ipv6hdr *ipv6_hdr(const struct sk_buff *skb)
 #ifdef __cplusplus
 }
 #endif
+
+#endif /* IPV6_MIN_MTU */
 
 #endif /* DMAEMU_KERNEL_LINUX_IPV6_H */

@@ -34,9 +34,8 @@
 #endif
 #endif
 
-#ifndef MII_BMCR
-#error "<linux/mii.h> needs the host's UAPI <linux/mii.h> (Linux's linux-libc-dev)"
-#endif
+/* Without the host's UAPI half, only the include chain is given. */
+#ifdef MII_BMCR
 
 #ifdef __cplusplus
 extern "C" {
@@ -256,5 +255,7 @@ static inline u8 mii_resolve_flowctrl_fdx(u16 lcladv, u16 rmtadv)
 #ifdef __cplusplus
 }
 #endif
+
+#endif /* MII_BMCR */
 
 #endif /* DMAEMU_KERNEL_LINUX_MII_H */

@@ -20,9 +20,8 @@
 #endif
 #endif
 
-#ifndef TCP_MSS_DEFAULT
-#error "<linux/tcp.h> needs the host's UAPI <linux/tcp.h> (Linux's linux-libc-dev)"
-#endif
+/* Without the host's UAPI half, only the include chain is given. */
+#ifdef TCP_MSS_DEFAULT
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,5 +54,7 @@ static inline unsigned int tcp_optlen(const struct sk_buff *skb)
 #ifdef __cplusplus
 }
 #endif
+
+#endif /* TCP_MSS_DEFAULT */
 
 #endif /* DMAEMU_KERNEL_LINUX_TCP_H */

@@ -19,9 +19,8 @@
 #endif
 #endif
 
-#ifndef UDP_CORK
-#error "<linux/udp.h> needs the host's UAPI <linux/udp.h> (Linux's linux-libc-dev)"
-#endif
+/* Without the host's UAPI half, only the include chain is given. */
+#ifdef UDP_CORK
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,5 +35,7 @@ static inline struct udphdr *udp_hdr(const struct sk_buff *skb)
 #ifdef __cplusplus
 }
 #endif
+
+#endif /* UDP_CORK */
 
 #endif /* DMAEMU_KERNEL_LINUX_UDP_H */
