@@ -39,6 +39,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/compiler.h \
 	include/dmaemu/kernel/linux/completion.h \
 	include/dmaemu/kernel/linux/crc32.h \
+	include/dmaemu/kernel/linux/crc32c.h \
 	include/dmaemu/kernel/linux/delay.h \
 	include/dmaemu/kernel/linux/device.h \
 	include/dmaemu/kernel/linux/dma-direction.h \
@@ -81,6 +82,12 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/moduleparam.h \
 	include/dmaemu/kernel/linux/mutex.h \
 	include/dmaemu/kernel/linux/netdevice.h \
+	include/dmaemu/kernel/linux/of.h \
+	include/dmaemu/kernel/linux/of_address.h \
+	include/dmaemu/kernel/linux/of_device.h \
+	include/dmaemu/kernel/linux/of_irq.h \
+	include/dmaemu/kernel/linux/of_net.h \
+	include/dmaemu/kernel/linux/of_platform.h \
 	include/dmaemu/kernel/linux/pci-dma-compat.h \
 	include/dmaemu/kernel/linux/pci.h \
 	include/dmaemu/kernel/linux/platform_device.h \

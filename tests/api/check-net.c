@@ -20,6 +20,7 @@
 
 #include <linux/circ_buf.h>
 #include <linux/crc32.h>
+#include <linux/crc32c.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
@@ -30,6 +31,11 @@
 #include <linux/ipv6.h>
 #include <linux/mii.h>
 #include <linux/netdevice.h>
+#include <linux/of_address.h>
+#include <linux/of_device.h>
+#include <linux/of_irq.h>
+#include <linux/of_net.h>
+#include <linux/of_platform.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
@@ -766,6 +772,9 @@ START_TEST(test_crc32)
 	ck_assert_uint_eq(crc32(~0U, check, 9) ^ ~0U, 0xcbf43926U);
 	ck_assert_uint_eq(crc32_be(~0U, check, 9) ^ ~0U, 0xfc891918U);
 	ck_assert_uint_eq(__crc32c_le(~0U, check, 9) ^ ~0U, 0xe3069283U);
+	ck_assert_uint_eq(crc32c(~0U, check, 9) ^ ~0U, 0xe3069283U);
+	ck_assert_uint_eq(crc32c(crc32c(~0U, check, 2), check + 2, 7),
+			  crc32c_le(~0U, check, 9));
 	/* Chained calls give the CRC of the whole. */
 	ck_assert_uint_eq(crc32_le(crc32_le(~0U, check, 4), check + 4, 5),
 			  crc32_le(~0U, check, 9));
@@ -1257,6 +1266,56 @@ START_TEST(test_mii)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* No device tree: every query answers "absent", as 4.14 without CONFIG_OF */
+/* ---------------------------------------------------------------------- */
+
+static const struct of_device_id nic_of_ids[] = {
+	{.compatible = "vendor,nic", .data = "match data"},
+	{},
+};
+
+START_TEST(test_no_device_tree)
+{
+	struct device_node *np = ddev->of_node, *child;
+	struct resource res;
+	u32 v = 7, arr[2] = {7, 7};
+	const char *str = "unset";
+	int n = 0;
+
+	ck_assert_ptr_null(np);
+	ck_assert_ptr_null(of_match_ptr(nic_of_ids));
+	ck_assert_ptr_null(of_match_device(nic_of_ids, ddev));
+	ck_assert_ptr_null(of_device_get_match_data(ddev));
+	ck_assert_ptr_null(of_match_node(nic_of_ids, np));
+	ck_assert(!of_have_populated_dt());
+	ck_assert_int_eq(of_property_read_u32(np, "reg", &v), -ENOSYS);
+	ck_assert_int_eq(of_property_read_u32_array(np, "x", arr, 2), -ENOSYS);
+	ck_assert_uint_eq(v, 7); /* untouched */
+	ck_assert_uint_eq(arr[1], 7);
+	ck_assert_int_eq(of_property_read_string(np, "phy-mode", &str),
+			 -ENOSYS);
+	ck_assert_str_eq(str, "unset");
+	ck_assert(!of_property_read_bool(np, "big-endian"));
+	ck_assert_ptr_null(of_get_property(np, "local-mac-address", NULL));
+	ck_assert_int_eq(of_device_is_compatible(np, "vendor,nic"), 0);
+	ck_assert_ptr_null(of_get_child_by_name(np, "mdio"));
+	for_each_child_of_node(np, child) n++;
+	ck_assert_int_eq(n, 0);
+	ck_assert_ptr_null(of_get_mac_address(np));
+	ck_assert_int_eq(of_get_phy_mode(np), -ENODEV);
+	ck_assert_uint_eq(irq_of_parse_and_map(np, 0), 0);
+	ck_assert_int_eq(of_irq_get(np, 0), 0);
+	ck_assert_ptr_null(of_iomap(np, 0));
+	ck_assert_int_eq(of_address_to_resource(np, 0, &res), -EINVAL);
+	ck_assert_int_eq(of_alias_get_id(np, "ethernet"), -ENOSYS);
+	ck_assert_int_eq(of_platform_populate(np, NULL, NULL, ddev), -ENODEV);
+	ck_assert_ptr_eq(of_node_get(np), np);
+	of_node_put(np);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("net");
@@ -1285,6 +1344,7 @@ int main(void)
 	tcase_add_test(tc, test_string_and_devm_helpers);
 	tcase_add_test(tc, test_ip_headers);
 	tcase_add_test(tc, test_mii);
+	tcase_add_test(tc, test_no_device_tree);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
