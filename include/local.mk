@@ -36,6 +36,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/build_bug.h \
 	include/dmaemu/kernel/linux/cache.h \
 	include/dmaemu/kernel/linux/circ_buf.h \
+	include/dmaemu/kernel/linux/clk.h \
 	include/dmaemu/kernel/linux/compiler.h \
 	include/dmaemu/kernel/linux/completion.h \
 	include/dmaemu/kernel/linux/crc32.h \

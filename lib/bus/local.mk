@@ -2,6 +2,7 @@
 # the IOMMU, device threads, interrupts, the platform bus.
 lib_libdmaemu_internal_la_SOURCES += \
 	lib/bus/bus.h \
+	lib/bus/clk.c \
 	lib/bus/device.c \
 	lib/bus/devres.c \
 	lib/bus/iommu.c \

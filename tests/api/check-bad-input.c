@@ -58,6 +58,7 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/clk.h>
 #include <linux/mii.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
@@ -2613,6 +2614,93 @@ RX_ENTRY(netif_rx, NET_RX_DROP)
 RX_ENTRY(netif_rx_ni, NET_RX_DROP)
 RX_ENTRY(napi_gro_receive, GRO_DROP)
 
+/* Clocks: a clock of no device, error pointers, unbalanced counts (a
+ * NULL clock is the optional clock: legal) */
+static struct clk *bad_clk(void)
+{
+	return (struct clk *)&fdev; /* not a clock */
+}
+static void e_clk_get(void)
+{
+	REP(RET(PTR_ERR(clk_get(NULL, "x")), -EINVAL));
+	REP(RET(PTR_ERR(clk_get(&fdev, NULL)), -EINVAL));
+}
+static void e_devm_clk_get(void)
+{
+	REP(RET(PTR_ERR(devm_clk_get(NULL, NULL)), -EINVAL));
+	REP(RET(PTR_ERR(devm_clk_get(&fdev, NULL)), -EINVAL));
+}
+static void e_clk_put(void)
+{
+	QUIET(clk_put(NULL));
+	REP(clk_put(ERR_PTR(-ENOENT)));
+	REP(clk_put(bad_clk()));
+}
+static void e_devm_clk_put(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	QUIET(devm_clk_put(dev, NULL));
+	REP(devm_clk_put(dev, ERR_PTR(-ENOENT)));
+	REP(devm_clk_put(dev, c)); /* not a devm_clk_get() clock */
+	clk_put(c);
+}
+static void e_clk_prepare(void)
+{
+	QUIET(RET(clk_prepare(NULL), 0));
+	REP(RET(clk_prepare(ERR_PTR(-ENOENT)), -EINVAL));
+	REP(RET(clk_prepare(bad_clk()), -EINVAL));
+}
+static void e_clk_unprepare(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	REP(clk_unprepare(c)); /* not prepared */
+	REP(clk_unprepare(ERR_PTR(-ENOENT)));
+	clk_put(c);
+}
+static void e_clk_enable(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	REP(RET(clk_enable(c), -ESHUTDOWN)); /* not prepared */
+	REP(RET(clk_enable(ERR_PTR(-ENOENT)), -EINVAL));
+	clk_put(c);
+}
+static void e_clk_disable(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	REP(clk_disable(c)); /* not enabled */
+	REP(clk_disable(ERR_PTR(-ENOENT)));
+	clk_put(c);
+}
+static void e_clk_prepare_enable(void)
+{
+	REP(RET(clk_prepare_enable(ERR_PTR(-ENOENT)), -EINVAL));
+	REP(RET(clk_prepare_enable(bad_clk()), -EINVAL));
+}
+static void e_clk_disable_unprepare(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	REP(clk_disable_unprepare(c)); /* neither enabled nor prepared */
+	REP(clk_disable_unprepare(ERR_PTR(-ENOENT)));
+	clk_put(c);
+}
+static void e_clk_get_rate(void)
+{
+	REP(RET(clk_get_rate(ERR_PTR(-ENOENT)), 0));
+}
+static void e_clk_set_rate(void)
+{
+	REP(RET(clk_set_rate(ERR_PTR(-ENOENT), 1), -EINVAL));
+}
+static void e_clk_round_rate(void)
+{
+	REP(RET(clk_round_rate(ERR_PTR(-ENOENT), 1), -EINVAL));
+}
+
 /* Networking: the MII library (an interface without callbacks, NULL
  * structures) */
 static int bad_mdio_read(struct net_device *nd, int phy, int reg)
@@ -3367,6 +3455,19 @@ static const struct entry table[] = {
 	E(devm_iounmap),
 	E(devm_irq_match),
 	E(eth_type_trans),
+	E(clk_disable),
+	E(clk_disable_unprepare),
+	E(clk_enable),
+	E(clk_get),
+	E(clk_get_rate),
+	E(clk_prepare),
+	E(clk_prepare_enable),
+	E(clk_put),
+	E(clk_round_rate),
+	E(clk_set_rate),
+	E(clk_unprepare),
+	E(devm_clk_get),
+	E(devm_clk_put),
 	E(generic_mii_ioctl),
 	E(mii_check_gmii_support),
 	E(mii_check_link),

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <linux/circ_buf.h>
+#include <linux/clk.h>
 #include <linux/crc32.h>
 #include <linux/crc32c.h>
 #include <linux/device.h>
@@ -1316,6 +1317,64 @@ START_TEST(test_no_device_tree)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* Fixed clocks                                                           */
+/* ---------------------------------------------------------------------- */
+
+START_TEST(test_clk)
+{
+	struct clk *clk = devm_clk_get(ddev, NULL), *other;
+	char where[64];
+	int line;
+
+	/* A probe and a remove, balanced: no report. */
+	ck_assert(!IS_ERR(clk));
+	ck_assert_int_eq(clk_prepare_enable(clk), 0);
+	ck_assert_uint_eq(clk_get_rate(clk), DMAEMU_CLK_RATE);
+	ck_assert_int_eq(clk_set_rate(clk, 25000000), 0);
+	ck_assert_uint_eq(clk_get_rate(clk), DMAEMU_CLK_RATE); /* fixed */
+	ck_assert_int_eq(clk_round_rate(clk, 1), (long)DMAEMU_CLK_RATE);
+	ck_assert_ptr_null(clk_get_parent(clk));
+	ck_assert_int_eq(clk_enable(clk), 0); /* nested: counted */
+	clk_disable(clk);
+	clk_disable_unprepare(clk);
+	ck_assert_int_eq(clk_prepare(clk), 0);
+	ck_assert_int_eq(clk_enable(clk), 0);
+	clk_disable(clk);
+	clk_unprepare(clk);
+	ck_assert_uint_eq(reports(NULL), 0);
+
+	/* The optional clock (NULL) does nothing and succeeds. */
+	ck_assert_int_eq(clk_prepare_enable(NULL), 0);
+	clk_disable_unprepare(NULL);
+	ck_assert_uint_eq(clk_get_rate(NULL), 0);
+	clk_put(NULL);
+	ck_assert_uint_eq(reports(NULL), 0);
+
+	/* A remove path that disables twice: reported at its line. */
+	line = __LINE__ + 1;
+	clk_disable_unprepare(clk);
+	ck_assert_uint_eq(reports("bad-argument"), 2); /* disable, unprepare */
+	snprintf(where, sizeof(where), "check-net.c:%d", line);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), where));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "unbalanced disable"));
+
+	/* Enabled without being prepared: reported, fails as 4.14's. */
+	other = clk_get(ddev, "bus");
+	ck_assert(!IS_ERR(other));
+	ck_assert_int_eq(clk_enable(other), -ESHUTDOWN);
+	ck_assert_uint_eq(reports("bad-argument"), 3);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "not prepared"));
+	clk_put(other);
+
+	/* An error pointer where a clock is expected. */
+	ck_assert_int_eq(clk_prepare_enable(ERR_PTR(-ENOENT)), -EINVAL);
+	ck_assert_uint_eq(reports("bad-argument"), 4);
+	ck_assert_ptr_eq(of_clk_get(NULL, 0), ERR_PTR(-ENOENT));
+	/* devm_clk_get()'s clock goes with the device. */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("net");
@@ -1345,6 +1404,7 @@ int main(void)
 	tcase_add_test(tc, test_ip_headers);
 	tcase_add_test(tc, test_mii);
 	tcase_add_test(tc, test_no_device_tree);
+	tcase_add_test(tc, test_clk);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
