@@ -10,6 +10,7 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/bus/kwork.c \
 	lib/bus/pci.c \
 	lib/bus/platform.c \
+	lib/bus/region.c \
 	lib/bus/softirq.c \
 	lib/bus/thread.c \
 	lib/bus/translate.c

@@ -2614,6 +2614,23 @@ RX_ENTRY(netif_rx, NET_RX_DROP)
 RX_ENTRY(netif_rx_ni, NET_RX_DROP)
 RX_ENTRY(napi_gro_receive, GRO_DROP)
 
+/* Busy register ranges */
+static void e_request_mem_region(void)
+{
+	REP(PNULL(request_mem_region(0x1000, 0, "x")));
+	REP(PNULL(request_mem_region(~(resource_size_t)0, 2, "x")));
+}
+static void e_release_mem_region(void)
+{
+	REP(release_mem_region(0x1000, 0x10)); /* never requested */
+}
+static void e_devm_request_mem_region(void)
+{
+	REP(PNULL(devm_request_mem_region(NULL, 0x1000, 0x10, "x")));
+	REP(PNULL(devm_request_mem_region(&fdev, 0x1000, 0x10, "x")));
+	REP(PNULL(devm_request_mem_region(dev, 0x1000, 0, "x")));
+}
+
 /* Clocks: a clock of no device, error pointers, unbalanced counts (a
  * NULL clock is the optional clock: legal) */
 static struct clk *bad_clk(void)
@@ -3455,6 +3472,9 @@ static const struct entry table[] = {
 	E(devm_iounmap),
 	E(devm_irq_match),
 	E(eth_type_trans),
+	E(request_mem_region),
+	E(release_mem_region),
+	E(devm_request_mem_region),
 	E(clk_disable),
 	E(clk_disable_unprepare),
 	E(clk_enable),

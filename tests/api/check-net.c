@@ -1375,6 +1375,58 @@ START_TEST(test_clk)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* Busy register ranges                                                   */
+/* ---------------------------------------------------------------------- */
+
+START_TEST(test_mem_region)
+{
+	struct resource *a, *b;
+	char where[64];
+	int line;
+
+	a = request_mem_region(0x10000000, 0x1000, "nic0");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(a->start, 0x10000000);
+	ck_assert_uint_eq(resource_size(a), 0x1000);
+	ck_assert_uint_eq(resource_type(a), IORESOURCE_MEM);
+	ck_assert(a->flags & IORESOURCE_BUSY);
+	ck_assert_str_eq(a->name, "nic0");
+	/* Overlapping claims fail (the end, the start, inside, around). */
+	ck_assert_ptr_null(request_mem_region(0x10000fff, 0x10, "x"));
+	ck_assert_ptr_null(request_mem_region(0x0ffffff0, 0x11, "x"));
+	ck_assert_ptr_null(request_mem_region(0x10000100, 0x10, "x"));
+	ck_assert_ptr_null(request_mem_region(0x0f000000, 0x2000000, "x"));
+	/* Adjacent ones succeed. */
+	b = request_mem_region(0x10001000, 0x100, "nic1");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(request_mem_region(0x0ffff000, 0x1000, "n2"));
+	release_mem_region(0x0ffff000, 0x1000);
+	ck_assert_uint_eq(reports(NULL), 0);
+	/* Release frees exactly the claim: a second request then works. */
+	release_mem_region(0x10000000, 0x1000);
+	a = request_mem_region(0x10000000, 0x1000, "nic0");
+	ck_assert_ptr_nonnull(a);
+	/* A release of a range never claimed (a part of one) is reported. */
+	line = __LINE__ + 1;
+	release_mem_region(0x10000000, 0x800);
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+	snprintf(where, sizeof(where), "check-net.c:%d", line);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), where));
+	ck_assert_ptr_null(request_mem_region(0x10000000, 0x10, "x"));
+	release_mem_region(0x10000000, 0x1000);
+	/* The managed form goes with the device's unbind. */
+	ck_assert_ptr_nonnull(
+		devm_request_mem_region(ddev, 0x20000000, 0x100, "nic0"));
+	ck_assert_ptr_null(request_mem_region(0x20000000, 0x100, "x"));
+	dmaemu_device_destroy(d); /* its managed resources are released */
+	d = NULL;
+	ck_assert_ptr_nonnull(request_mem_region(0x20000000, 0x100, "x"));
+	/* b and that one stay claimed: freed with the machine. */
+	ck_assert_uint_eq(reports(NULL), 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("net");
@@ -1405,6 +1457,7 @@ int main(void)
 	tcase_add_test(tc, test_mii);
 	tcase_add_test(tc, test_no_device_tree);
 	tcase_add_test(tc, test_clk);
+	tcase_add_test(tc, test_mem_region);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
