@@ -16,6 +16,11 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 
+/* The C library's <netinet/in.h> first: the UAPI's <linux/libc-compat.h>
+ * then leaves its duplicates out, so a test may include either header
+ * after this one. */
+#include <netinet/in.h>
+
 #if defined(__has_include_next)
 #if __has_include_next(<linux/in.h>)
 #include_next <linux/in.h>

@@ -18,6 +18,11 @@
 #include <linux/types.h>
 #include <linux/udp.h>
 
+/* The C library's <netinet/in.h> first: the UAPI's <linux/libc-compat.h>
+ * then leaves its duplicates out, so a test may include either header
+ * after this one. */
+#include <netinet/in.h>
+
 #if defined(__has_include_next)
 #if __has_include_next(<linux/ipv6.h>)
 #include_next <linux/ipv6.h>
