@@ -8,7 +8,10 @@
  * through a budgeted poll in softirq context, the TX watchdog, netif_rx()
  * from a hard handler, and each misuse the stack reports; a frame passed
  * up while the device still owns its buffer is reported at the driver's
- * line.
+ * line.  Around a NIC driver: the IP headers through the sk_buff's header
+ * offsets, the MII library over a fake PHY, the device-tree headers of a
+ * machine without one, fixed clocks (an unbalanced disable reported at
+ * its line) and busy register ranges.
  */
 #include "config.h"
 
