@@ -53,6 +53,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/export.h \
 	include/dmaemu/kernel/linux/gfp.h \
 	include/dmaemu/kernel/linux/hardirq.h \
+	include/dmaemu/kernel/linux/hrtimer.h \
 	include/dmaemu/kernel/linux/if_ether.h \
 	include/dmaemu/kernel/linux/in.h \
 	include/dmaemu/kernel/linux/init.h \

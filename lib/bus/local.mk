@@ -4,6 +4,7 @@ lib_libdmaemu_internal_la_SOURCES += \
 	lib/bus/bus.h \
 	lib/bus/clk.c \
 	lib/bus/device.c \
+	lib/bus/hrtimer.c \
 	lib/bus/devres.c \
 	lib/bus/iommu.c \
 	lib/bus/irq.c \

@@ -59,6 +59,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/clk.h>
+#include <linux/hrtimer.h>
 #include <linux/mii.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
@@ -2614,6 +2615,39 @@ RX_ENTRY(netif_rx, NET_RX_DROP)
 RX_ENTRY(netif_rx_ni, NET_RX_DROP)
 RX_ENTRY(napi_gro_receive, GRO_DROP)
 
+/* High-resolution timers: NULL, not initialized, no function */
+static void e_hrtimer_init(void)
+{
+	REP(hrtimer_init(NULL, CLOCK_MONOTONIC, HRTIMER_MODE_REL));
+}
+static void e_hrtimer_start_range_ns(void)
+{
+	struct hrtimer h;
+
+	memset(&h, 0, sizeof(h));
+	REP(hrtimer_start_range_ns(NULL, 1000, 0, HRTIMER_MODE_REL));
+	REP(hrtimer_start_range_ns(&h, 1000, 0, HRTIMER_MODE_REL));
+	hrtimer_init(&h, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	REP(hrtimer_start_range_ns(&h, 1000, 0, HRTIMER_MODE_REL));
+	ck_assert(!hrtimer_active(&h));
+}
+static void e_hrtimer_try_to_cancel(void)
+{
+	REP(RET(hrtimer_try_to_cancel(NULL), 0));
+}
+static void e_hrtimer_cancel(void)
+{
+	REP(RET(hrtimer_cancel(NULL), 0));
+}
+static void e_hrtimer_forward(void)
+{
+	struct hrtimer h;
+
+	REP(RET(hrtimer_forward(NULL, 0, 1000), 0));
+	hrtimer_init(&h, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	REP(RET(hrtimer_forward(&h, 5000000, 0), 0));
+}
+
 /* Busy register ranges */
 static void e_request_mem_region(void)
 {
@@ -3473,6 +3507,11 @@ static const struct entry table[] = {
 	E(devm_irq_match),
 	E(eth_type_trans),
 	E(request_mem_region),
+	E(hrtimer_init),
+	E(hrtimer_start_range_ns),
+	E(hrtimer_try_to_cancel),
+	E(hrtimer_cancel),
+	E(hrtimer_forward),
 	E(release_mem_region),
 	E(devm_request_mem_region),
 	E(clk_disable),

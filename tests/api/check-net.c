@@ -28,6 +28,7 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
+#include <linux/hrtimer.h>
 #include <linux/ethtool.h>
 #include <linux/in.h>
 #include <linux/interrupt.h>
@@ -1430,6 +1431,77 @@ START_TEST(test_mem_region)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* High-resolution timers: the tick, hardirq context, forward and restart */
+/* ---------------------------------------------------------------------- */
+
+static struct hrtimer poll_timer;
+static int poll_runs, poll_in_irq, poll_overruns;
+static ktime_t poll_first;
+
+static enum hrtimer_restart poll_fn(struct hrtimer *t)
+{
+	int n = __atomic_add_fetch(&poll_runs, 1, __ATOMIC_ACQ_REL);
+
+	if (n == 1)
+		poll_first = ktime_get();
+	if (in_irq())
+		__atomic_add_fetch(&poll_in_irq, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&poll_overruns,
+			   (int)hrtimer_forward_now(t, ms_to_ktime(2)),
+			   __ATOMIC_ACQ_REL);
+	return n < 3 ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}
+
+START_TEST(test_hrtimer)
+{
+	ktime_t start;
+	struct hrtimer h;
+
+	poll_runs = poll_in_irq = poll_overruns = 0;
+	hrtimer_init(&poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	poll_timer.function = poll_fn;
+	ck_assert(!hrtimer_active(&poll_timer));
+	ck_assert_int_eq(hrtimer_try_to_cancel(&poll_timer), 0);
+	start = ktime_get();
+	hrtimer_start(&poll_timer, ms_to_ktime(5), HRTIMER_MODE_REL);
+	ck_assert(hrtimer_is_queued(&poll_timer));
+	ck_assert_int_ge(ktime_to_ns(hrtimer_get_expires(&poll_timer)),
+			 start + 5 * NSEC_PER_MSEC);
+	/* Three runs: the first at or after 5 ms, then restarted twice. */
+	for (int i = 0;
+	     i < 2000 && __atomic_load_n(&poll_runs, __ATOMIC_ACQUIRE) < 3; i++)
+		msleep(1);
+	while (hrtimer_active(&poll_timer))
+		msleep(1);
+	ck_assert_int_eq(poll_runs, 3);
+	ck_assert_int_eq(poll_in_irq, 3); /* hardirq context, as 4.14 */
+	ck_assert_int_ge(poll_overruns, 3);
+	ck_assert_int_ge(poll_first - start, 5 * NSEC_PER_MSEC);
+	ck_assert(!hrtimer_active(&poll_timer));
+
+	/* Cancel before expiry: it never runs. */
+	hrtimer_start(&poll_timer, ms_to_ktime(10000), HRTIMER_MODE_REL);
+	ck_assert_int_eq(hrtimer_cancel(&poll_timer), 1);
+	ck_assert_int_eq(hrtimer_cancel(&poll_timer), 0);
+	ck_assert_int_eq(poll_runs, 3);
+
+	/* hrtimer_forward(): whole intervals past now, none if ahead. */
+	hrtimer_init(&h, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_set_expires(&h, 1000000);
+	ck_assert_uint_eq(hrtimer_forward(&h, 10500000, 2000000), 5);
+	ck_assert_int_eq(hrtimer_get_expires(&h), 11000000);
+	ck_assert_uint_eq(hrtimer_forward(&h, 10500000, 2000000), 0);
+	ck_assert_uint_eq(hrtimer_resolution, NSEC_PER_SEC / HZ);
+	ck_assert_uint_eq(reports(NULL), 0);
+
+	/* Started without a function: reported, not armed. */
+	hrtimer_start(&h, 0, HRTIMER_MODE_REL);
+	ck_assert(!hrtimer_active(&h));
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("net");
@@ -1461,6 +1533,7 @@ int main(void)
 	tcase_add_test(tc, test_no_device_tree);
 	tcase_add_test(tc, test_clk);
 	tcase_add_test(tc, test_mem_region);
+	tcase_add_test(tc, test_hrtimer);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -146,7 +146,6 @@ compile_fail linux/videodev2.h "is part of V4L2"
 compile_fail sound/pcm.h "is part of ALSA"
 compile_fail sound/memalloc.h "is part of ALSA"
 compile_fail linux/of_dma.h "is part of the device tree"
-compile_fail linux/hrtimer.h "is part of high-resolution timers"
 # Headers nobody listed: the host has them, dmaemu does not.
 compile_fail linux/serial.h "is not one of dmaemu's kernel headers"
 compile_fail linux/input-event-codes.h "is not one of dmaemu's kernel headers"
