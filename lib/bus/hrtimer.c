@@ -49,6 +49,12 @@ static void tick(struct timer_list *t)
 	struct hrtimer *timer = container_of(t, struct hrtimer, dmaemu_timer);
 	enum hrtimer_restart r;
 
+	/* The tick the carrier fired on may start before the expiry (a
+	 * jiffy's start is not the expiry's): wait for the next one. */
+	if (ktime_get() < timer->_softexpires) {
+		arm(timer);
+		return;
+	}
 	__atomic_store_n(&timer->dmaemu_running, 1, __ATOMIC_RELEASE);
 	dmaemu_enter_irq(); /* 4.14: hrtimer_run_queues(), from the tick */
 	r = timer->function ? timer->function(timer) : HRTIMER_NORESTART;
@@ -74,6 +80,8 @@ void hrtimer_init(struct hrtimer *timer, clockid_t which_clock,
 	timer_setup(&timer->dmaemu_timer, tick, 0);
 	timer->dmaemu_clock = which_clock;
 	timer->dmaemu_inited = true;
+	dmaemu__vg_atomic(&timer->dmaemu_running,
+			  sizeof(timer->dmaemu_running));
 }
 
 void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 delta_ns,
