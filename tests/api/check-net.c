@@ -11,7 +11,7 @@
  * line.  Around a NIC driver: the IP headers through the sk_buff's header
  * offsets, the MII library over a fake PHY, the device-tree headers of a
  * machine without one, fixed clocks (an unbalanced disable reported at
- * its line) and busy register ranges.
+ * its line), busy register ranges and hrtimers (a periodic poll timer).
  */
 #include "config.h"
 
