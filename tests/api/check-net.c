@@ -1463,7 +1463,9 @@ START_TEST(test_hrtimer)
 	poll_timer.function = poll_fn;
 	ck_assert(!hrtimer_active(&poll_timer));
 	ck_assert_int_eq(hrtimer_try_to_cancel(&poll_timer), 0);
+	msleep(20); /* so that 5 ms as an absolute time is past */
 	start = ktime_get();
+	ck_assert_int_gt(start, 5 * NSEC_PER_MSEC);
 	hrtimer_start(&poll_timer, ms_to_ktime(5), HRTIMER_MODE_REL);
 	ck_assert(hrtimer_is_queued(&poll_timer));
 	/* Three runs: the first at or after 5 ms, then restarted twice. */
