@@ -1437,7 +1437,7 @@ END_TEST
 
 static struct hrtimer poll_timer;
 static int poll_runs, poll_in_irq, poll_overruns;
-static ktime_t poll_first;
+static ktime_t poll_first, poll_last;
 
 static enum hrtimer_restart poll_fn(struct hrtimer *t)
 {
@@ -1445,6 +1445,7 @@ static enum hrtimer_restart poll_fn(struct hrtimer *t)
 
 	if (n == 1)
 		poll_first = ktime_get();
+	poll_last = ktime_get();
 	if (in_irq())
 		__atomic_add_fetch(&poll_in_irq, 1, __ATOMIC_ACQ_REL);
 	__atomic_add_fetch(&poll_overruns,
@@ -1463,9 +1464,7 @@ START_TEST(test_hrtimer)
 	poll_timer.function = poll_fn;
 	ck_assert(!hrtimer_active(&poll_timer));
 	ck_assert_int_eq(hrtimer_try_to_cancel(&poll_timer), 0);
-	msleep(20); /* so that 5 ms as an absolute time is past */
 	start = ktime_get();
-	ck_assert_int_gt(start, 5 * NSEC_PER_MSEC);
 	hrtimer_start(&poll_timer, ms_to_ktime(5), HRTIMER_MODE_REL);
 	ck_assert(hrtimer_is_queued(&poll_timer));
 	/* Three runs: the first at or after 5 ms, then restarted twice. */
@@ -1480,6 +1479,18 @@ START_TEST(test_hrtimer)
 	ck_assert_int_ge(poll_overruns, 3);
 	ck_assert_int_ge(poll_first - start, 5 * NSEC_PER_MSEC);
 	ck_assert(!hrtimer_active(&poll_timer));
+
+	/* Relative, now that 3 ms as an absolute time is past: 3 ms on. */
+	ck_assert_int_gt(ktime_get(), 3 * NSEC_PER_MSEC);
+	poll_runs = 2; /* one more run, then NORESTART */
+	start = ktime_get();
+	hrtimer_start(&poll_timer, ms_to_ktime(3), HRTIMER_MODE_REL);
+	for (int i = 0;
+	     i < 2000 && __atomic_load_n(&poll_runs, __ATOMIC_ACQUIRE) < 3; i++)
+		msleep(1);
+	ck_assert_int_eq(hrtimer_cancel(&poll_timer), 0);
+	ck_assert_int_eq(poll_runs, 3);
+	ck_assert_int_ge(poll_last - start, 3 * NSEC_PER_MSEC);
 
 	/* Cancel before expiry: it never runs. */
 	hrtimer_start(&poll_timer, ms_to_ktime(10000), HRTIMER_MODE_REL);
