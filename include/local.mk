@@ -36,9 +36,11 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/build_bug.h \
 	include/dmaemu/kernel/linux/cache.h \
 	include/dmaemu/kernel/linux/circ_buf.h \
+	include/dmaemu/kernel/linux/clk.h \
 	include/dmaemu/kernel/linux/compiler.h \
 	include/dmaemu/kernel/linux/completion.h \
 	include/dmaemu/kernel/linux/crc32.h \
+	include/dmaemu/kernel/linux/crc32c.h \
 	include/dmaemu/kernel/linux/delay.h \
 	include/dmaemu/kernel/linux/device.h \
 	include/dmaemu/kernel/linux/dma-direction.h \
@@ -51,13 +53,17 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/export.h \
 	include/dmaemu/kernel/linux/gfp.h \
 	include/dmaemu/kernel/linux/hardirq.h \
+	include/dmaemu/kernel/linux/hrtimer.h \
 	include/dmaemu/kernel/linux/if_ether.h \
+	include/dmaemu/kernel/linux/in.h \
 	include/dmaemu/kernel/linux/init.h \
 	include/dmaemu/kernel/linux/interrupt.h \
 	include/dmaemu/kernel/linux/io-64-nonatomic-lo-hi.h \
 	include/dmaemu/kernel/linux/io.h \
 	include/dmaemu/kernel/linux/iopoll.h \
 	include/dmaemu/kernel/linux/ioport.h \
+	include/dmaemu/kernel/linux/ip.h \
+	include/dmaemu/kernel/linux/ipv6.h \
 	include/dmaemu/kernel/linux/irq.h \
 	include/dmaemu/kernel/linux/irqreturn.h \
 	include/dmaemu/kernel/linux/irqflags.h \
@@ -69,6 +75,7 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/list.h \
 	include/dmaemu/kernel/linux/log2.h \
 	include/dmaemu/kernel/linux/math64.h \
+	include/dmaemu/kernel/linux/mii.h \
 	include/dmaemu/kernel/linux/mm.h \
 	include/dmaemu/kernel/linux/mm_types.h \
 	include/dmaemu/kernel/linux/mmzone.h \
@@ -77,6 +84,12 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/moduleparam.h \
 	include/dmaemu/kernel/linux/mutex.h \
 	include/dmaemu/kernel/linux/netdevice.h \
+	include/dmaemu/kernel/linux/of.h \
+	include/dmaemu/kernel/linux/of_address.h \
+	include/dmaemu/kernel/linux/of_device.h \
+	include/dmaemu/kernel/linux/of_irq.h \
+	include/dmaemu/kernel/linux/of_net.h \
+	include/dmaemu/kernel/linux/of_platform.h \
 	include/dmaemu/kernel/linux/pci-dma-compat.h \
 	include/dmaemu/kernel/linux/pci.h \
 	include/dmaemu/kernel/linux/platform_device.h \
@@ -94,11 +107,13 @@ kernel_linux_HEADERS = \
 	include/dmaemu/kernel/linux/string.h \
 	include/dmaemu/kernel/linux/stringify.h \
 	include/dmaemu/kernel/linux/swab.h \
+	include/dmaemu/kernel/linux/tcp.h \
 	include/dmaemu/kernel/linux/time.h \
 	include/dmaemu/kernel/linux/time64.h \
 	include/dmaemu/kernel/linux/timer.h \
 	include/dmaemu/kernel/linux/types.h \
 	include/dmaemu/kernel/linux/uaccess.h \
+	include/dmaemu/kernel/linux/udp.h \
 	include/dmaemu/kernel/linux/vmalloc.h \
 	include/dmaemu/kernel/linux/wait.h \
 	include/dmaemu/kernel/linux/wait_bit.h \

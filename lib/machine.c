@@ -275,6 +275,7 @@ void dmaemu_machine_destroy(struct dmaemu_machine *m)
 	dmaemu__kwork_fini(m);	 /* the kernel worker: drivers are gone */
 	dmaemu__irq_fini(m);	 /* the interrupt thread, now idle */
 	dmaemu__net_fini(m);	 /* frames passed up and not yet freed */
+	dmaemu__iomem_fini(m);	 /* ranges requested and never released */
 	dmaemu__sched_fini(m);	 /* every other context has exited */
 	dmaemu__owner_fini(m);
 	dmaemu__machine_unregister(m);

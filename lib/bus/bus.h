@@ -426,6 +426,9 @@ void dmaemu__devres_free_record(struct dmaemu__devres *r);
 /* Link @r (a generic record) on @dev's list; 0 or -EINVAL. */
 int dmaemu__devres_link(struct device *dev, struct dmaemu__devres *r);
 void dmaemu__devices_fini(struct dmaemu_machine *m);
+/* Frees the busy ranges request_mem_region() left (bus/region.c): machine
+ * destroy, after the devices (their managed ranges are released then). */
+void dmaemu__iomem_fini(struct dmaemu_machine *m);
 int dmaemu__devres_add(struct device *dev, dmaemu__devres_fn release,
 		       void *data);
 int dmaemu__devres_remove(struct device *dev, dmaemu__devres_fn release,

@@ -298,6 +298,7 @@ struct dmaemu__irqc;
 struct dmaemu__kwork;
 struct dmaemu__softirq;
 struct dmaemu__net;
+struct dmaemu__iomem_claim;
 struct dmaemu__own_stores; /* CPU stores into held lines (ownership.c) */
 struct dmaemu__bus_client;
 struct dmaemu__report_rec;	/* recorded reports (report-query.c) */
@@ -437,6 +438,9 @@ struct dmaemu_machine {
 	/* The network stack's state (net/dev.c): NAPI poll list, frames
 	 * passed up, registered devices; made at create. */
 	struct dmaemu__net *net;
+	/* Busy register ranges of request_mem_region() (bus/region.c),
+	 * under that file's lock; freed at destroy. */
+	struct dmaemu__iomem_claim *iomem_busy;
 	/* Kernel timers and work items (bus/kwork.c): the worker, made at
 	 * create, its thread started by the first timer or work item. */
 	struct dmaemu__kwork *kwork;

@@ -4,5 +4,6 @@
 lib_libdmaemu_internal_la_SOURCES += \
 	lib/net/dev.c \
 	lib/net/eth.c \
+	lib/net/mii.c \
 	lib/net/net.h \
 	lib/net/skbuff.c

@@ -58,6 +58,9 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/clk.h>
+#include <linux/hrtimer.h>
+#include <linux/mii.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
@@ -2612,6 +2615,230 @@ RX_ENTRY(netif_rx, NET_RX_DROP)
 RX_ENTRY(netif_rx_ni, NET_RX_DROP)
 RX_ENTRY(napi_gro_receive, GRO_DROP)
 
+/* High-resolution timers: NULL, not initialized, no function */
+static void e_hrtimer_init(void)
+{
+	REP(hrtimer_init(NULL, CLOCK_MONOTONIC, HRTIMER_MODE_REL));
+}
+static void e_hrtimer_start_range_ns(void)
+{
+	struct hrtimer h;
+
+	memset(&h, 0, sizeof(h));
+	REP(hrtimer_start_range_ns(NULL, 1000, 0, HRTIMER_MODE_REL));
+	REP(hrtimer_start_range_ns(&h, 1000, 0, HRTIMER_MODE_REL));
+	hrtimer_init(&h, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	REP(hrtimer_start_range_ns(&h, 1000, 0, HRTIMER_MODE_REL));
+	ck_assert(!hrtimer_active(&h));
+}
+static void e_hrtimer_try_to_cancel(void)
+{
+	REP(RET(hrtimer_try_to_cancel(NULL), 0));
+}
+static void e_hrtimer_cancel(void)
+{
+	REP(RET(hrtimer_cancel(NULL), 0));
+}
+static void e_hrtimer_forward(void)
+{
+	struct hrtimer h;
+
+	REP(RET(hrtimer_forward(NULL, 0, 1000), 0));
+	hrtimer_init(&h, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	REP(RET(hrtimer_forward(&h, 5000000, 0), 0));
+}
+
+/* Busy register ranges */
+static void e_request_mem_region(void)
+{
+	REP(PNULL(request_mem_region(0x1000, 0, "x")));
+	REP(PNULL(request_mem_region(~(resource_size_t)0, 2, "x")));
+}
+static void e_release_mem_region(void)
+{
+	REP(release_mem_region(0x1000, 0x10)); /* never requested */
+}
+static void e_devm_request_mem_region(void)
+{
+	REP(PNULL(devm_request_mem_region(NULL, 0x1000, 0x10, "x")));
+	REP(PNULL(devm_request_mem_region(&fdev, 0x1000, 0x10, "x")));
+	REP(PNULL(devm_request_mem_region(dev, 0x1000, 0, "x")));
+}
+
+/* Clocks: a clock of no device, error pointers, unbalanced counts (a
+ * NULL clock is the optional clock: legal) */
+static struct clk *bad_clk(void)
+{
+	return (struct clk *)&fdev; /* not a clock */
+}
+static void e_clk_get(void)
+{
+	REP(RET(PTR_ERR(clk_get(NULL, "x")), -EINVAL));
+	REP(RET(PTR_ERR(clk_get(&fdev, NULL)), -EINVAL));
+}
+static void e_devm_clk_get(void)
+{
+	REP(RET(PTR_ERR(devm_clk_get(NULL, NULL)), -EINVAL));
+	REP(RET(PTR_ERR(devm_clk_get(&fdev, NULL)), -EINVAL));
+}
+static void e_clk_put(void)
+{
+	QUIET(clk_put(NULL));
+	REP(clk_put(ERR_PTR(-ENOENT)));
+	REP(clk_put(bad_clk()));
+}
+static void e_devm_clk_put(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	QUIET(devm_clk_put(dev, NULL));
+	REP(devm_clk_put(dev, ERR_PTR(-ENOENT)));
+	REP(devm_clk_put(dev, c)); /* not a devm_clk_get() clock */
+	clk_put(c);
+}
+static void e_clk_prepare(void)
+{
+	QUIET(RET(clk_prepare(NULL), 0));
+	REP(RET(clk_prepare(ERR_PTR(-ENOENT)), -EINVAL));
+	REP(RET(clk_prepare(bad_clk()), -EINVAL));
+}
+static void e_clk_unprepare(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	REP(clk_unprepare(c)); /* not prepared */
+	REP(clk_unprepare(ERR_PTR(-ENOENT)));
+	clk_put(c);
+}
+static void e_clk_enable(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	REP(RET(clk_enable(c), -ESHUTDOWN)); /* not prepared */
+	REP(RET(clk_enable(ERR_PTR(-ENOENT)), -EINVAL));
+	clk_put(c);
+}
+static void e_clk_disable(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	REP(clk_disable(c)); /* not enabled */
+	REP(clk_disable(ERR_PTR(-ENOENT)));
+	clk_put(c);
+}
+static void e_clk_prepare_enable(void)
+{
+	REP(RET(clk_prepare_enable(ERR_PTR(-ENOENT)), -EINVAL));
+	REP(RET(clk_prepare_enable(bad_clk()), -EINVAL));
+}
+static void e_clk_disable_unprepare(void)
+{
+	struct clk *c = clk_get(dev, NULL);
+
+	REP(clk_disable_unprepare(c)); /* neither enabled nor prepared */
+	REP(clk_disable_unprepare(ERR_PTR(-ENOENT)));
+	clk_put(c);
+}
+static void e_clk_get_rate(void)
+{
+	REP(RET(clk_get_rate(ERR_PTR(-ENOENT)), 0));
+}
+static void e_clk_set_rate(void)
+{
+	REP(RET(clk_set_rate(ERR_PTR(-ENOENT), 1), -EINVAL));
+}
+static void e_clk_round_rate(void)
+{
+	REP(RET(clk_round_rate(ERR_PTR(-ENOENT), 1), -EINVAL));
+}
+
+/* Networking: the MII library (an interface without callbacks, NULL
+ * structures) */
+static int bad_mdio_read(struct net_device *nd, int phy, int reg)
+{
+	(void)nd;
+	(void)phy;
+	(void)reg;
+	return 0;
+}
+static void bad_mdio_write(struct net_device *nd, int phy, int reg, int v)
+{
+	(void)nd;
+	(void)phy;
+	(void)reg;
+	(void)v;
+}
+static struct mii_if_info mii_nocb, mii_ok = {
+					    .mdio_read = bad_mdio_read,
+					    .mdio_write = bad_mdio_write,
+					    .phy_id_mask = 0x1f,
+					    .reg_num_mask = 0x1f,
+};
+static void e_mii_link_ok(void)
+{
+	REP(RET(mii_link_ok(NULL), 0));
+	REP(RET(mii_link_ok(&mii_nocb), 0));
+}
+static void e_mii_nway_restart(void)
+{
+	REP(RET(mii_nway_restart(NULL), -EINVAL));
+	REP(RET(mii_nway_restart(&mii_nocb), -EINVAL));
+}
+static void e_mii_ethtool_gset(void)
+{
+	struct ethtool_cmd c;
+
+	REP(RET(mii_ethtool_gset(NULL, &c), -EINVAL));
+	REP(RET(mii_ethtool_gset(&mii_ok, NULL), -EINVAL));
+}
+static void e_mii_ethtool_sset(void)
+{
+	struct ethtool_cmd c = {0};
+
+	REP(RET(mii_ethtool_sset(NULL, &c), -EINVAL));
+	REP(RET(mii_ethtool_sset(&mii_ok, NULL), -EINVAL));
+	RET(mii_ethtool_sset(&mii_ok, &c), -EINVAL); /* speed 0 */
+}
+static void e_mii_ethtool_get_link_ksettings(void)
+{
+	struct ethtool_link_ksettings k;
+
+	REP(mii_ethtool_get_link_ksettings(NULL, &k));
+	REP(mii_ethtool_get_link_ksettings(&mii_ok, NULL));
+}
+static void e_mii_ethtool_set_link_ksettings(void)
+{
+	struct ethtool_link_ksettings k;
+
+	memset(&k, 0, sizeof(k));
+	REP(RET(mii_ethtool_set_link_ksettings(NULL, &k), -EINVAL));
+	REP(RET(mii_ethtool_set_link_ksettings(&mii_ok, NULL), -EINVAL));
+}
+static void e_mii_check_gmii_support(void)
+{
+	REP(RET(mii_check_gmii_support(NULL), 0));
+}
+static void e_mii_check_link(void)
+{
+	REP(mii_check_link(NULL));
+	REP(mii_check_link(&mii_ok)); /* no net_device */
+}
+static void e_mii_check_media(void)
+{
+	REP(RET(mii_check_media(NULL, 1, 1), 0));
+	REP(RET(mii_check_media(&mii_ok, 1, 1), 0)); /* no net_device */
+}
+static void e_generic_mii_ioctl(void)
+{
+	struct mii_ioctl_data io = {0};
+	unsigned int chg = 7;
+
+	REP(RET(generic_mii_ioctl(NULL, &io, SIOCGMIIREG, &chg), -EINVAL));
+	ck_assert_uint_eq(chg, 0);
+	REP(RET(generic_mii_ioctl(&mii_ok, NULL, SIOCGMIIREG, NULL), -EINVAL));
+	RET(generic_mii_ioctl(&mii_ok, &io, 0x1234, NULL), -EOPNOTSUPP);
+}
+
 /* Networking: Ethernet */
 static void e_eth_type_trans(void)
 {
@@ -3279,6 +3506,37 @@ static const struct entry table[] = {
 	E(devm_iounmap),
 	E(devm_irq_match),
 	E(eth_type_trans),
+	E(request_mem_region),
+	E(hrtimer_init),
+	E(hrtimer_start_range_ns),
+	E(hrtimer_try_to_cancel),
+	E(hrtimer_cancel),
+	E(hrtimer_forward),
+	E(release_mem_region),
+	E(devm_request_mem_region),
+	E(clk_disable),
+	E(clk_disable_unprepare),
+	E(clk_enable),
+	E(clk_get),
+	E(clk_get_rate),
+	E(clk_prepare),
+	E(clk_prepare_enable),
+	E(clk_put),
+	E(clk_round_rate),
+	E(clk_set_rate),
+	E(clk_unprepare),
+	E(devm_clk_get),
+	E(devm_clk_put),
+	E(generic_mii_ioctl),
+	E(mii_check_gmii_support),
+	E(mii_check_link),
+	E(mii_check_media),
+	E(mii_ethtool_get_link_ksettings),
+	E(mii_ethtool_gset),
+	E(mii_ethtool_set_link_ksettings),
+	E(mii_ethtool_sset),
+	E(mii_link_ok),
+	E(mii_nway_restart),
 	E(eth_validate_addr),
 	E(ether_setup),
 	E(free_netdev),

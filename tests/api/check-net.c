@@ -8,7 +8,10 @@
  * through a budgeted poll in softirq context, the TX watchdog, netif_rx()
  * from a hard handler, and each misuse the stack reports; a frame passed
  * up while the device still owns its buffer is reported at the driver's
- * line.
+ * line.  Around a NIC driver: the IP headers through the sk_buff's header
+ * offsets, the MII library over a fake PHY, the device-tree headers of a
+ * machine without one, fixed clocks (an unbalanced disable reported at
+ * its line), busy register ranges and hrtimers (a periodic poll timer).
  */
 #include "config.h"
 
@@ -19,15 +22,29 @@
 #include <unistd.h>
 
 #include <linux/circ_buf.h>
+#include <linux/clk.h>
 #include <linux/crc32.h>
+#include <linux/crc32c.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
+#include <linux/hrtimer.h>
 #include <linux/ethtool.h>
+#include <linux/in.h>
 #include <linux/interrupt.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/mii.h>
 #include <linux/netdevice.h>
+#include <linux/of_address.h>
+#include <linux/of_device.h>
+#include <linux/of_irq.h>
+#include <linux/of_net.h>
+#include <linux/of_platform.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
 
 #include <dmaemu/device.h>
 #include <dmaemu/machine.h>
@@ -760,6 +777,9 @@ START_TEST(test_crc32)
 	ck_assert_uint_eq(crc32(~0U, check, 9) ^ ~0U, 0xcbf43926U);
 	ck_assert_uint_eq(crc32_be(~0U, check, 9) ^ ~0U, 0xfc891918U);
 	ck_assert_uint_eq(__crc32c_le(~0U, check, 9) ^ ~0U, 0xe3069283U);
+	ck_assert_uint_eq(crc32c(~0U, check, 9) ^ ~0U, 0xe3069283U);
+	ck_assert_uint_eq(crc32c(crc32c(~0U, check, 2), check + 2, 7),
+			  crc32c_le(~0U, check, 9));
 	/* Chained calls give the CRC of the whole. */
 	ck_assert_uint_eq(crc32_le(crc32_le(~0U, check, 4), check + 4, 5),
 			  crc32_le(~0U, check, 9));
@@ -968,6 +988,532 @@ START_TEST(test_string_and_devm_helpers)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* IP headers in an sk_buff                                               */
+/* ---------------------------------------------------------------------- */
+
+START_TEST(test_ip_headers)
+{
+	static const u8 bcast[ETH_ALEN] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	struct net_device *nd = alloc_etherdev(0);
+	struct sk_buff *skb = alloc_skb(256, GFP_KERNEL);
+	unsigned char f[14 + 20 + 24];
+	struct iphdr *iph;
+	struct tcphdr *th;
+
+	/* Ethernet, IPv4 (ihl 5, TCP, 10.1.2.3 -> 224.0.0.1), TCP with 4
+	 * bytes of options (doff 6), ports 1234 -> 80. */
+	memset(f, 0, sizeof(f));
+	make_frame(f, ETH_HLEN, bcast, ETH_P_IP, 0);
+	f[14] = 0x45;
+	f[14 + 9] = IPPROTO_TCP;
+	memcpy(f + 14 + 12, "\x0a\x01\x02\x03\xe0\x00\x00\x01", 8);
+	memcpy(f + 34, "\x04\xd2\x00\x50", 4);
+	f[34 + 12] = 6 << 4;
+	skb_put_data(skb, f, sizeof(f));
+	ck_assert_uint_eq(be16_to_cpu(eth_type_trans(skb, nd)), ETH_P_IP);
+	ck_assert(!skb_transport_header_was_set(skb));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	ck_assert_ptr_eq(iph, skb->data);
+	ck_assert_int_eq(skb_network_offset(skb), 0);
+	ck_assert_int_eq(skb_mac_offset(skb), -ETH_HLEN);
+	ck_assert_uint_eq(iph->version, 4);
+	ck_assert_uint_eq(iph->protocol, IPPROTO_TCP);
+	ck_assert(ipv4_is_multicast(iph->daddr));
+	ck_assert(ipv4_is_local_multicast(iph->daddr));
+	ck_assert(ipv4_is_private_10(iph->saddr));
+	ck_assert(!ipv4_is_multicast(iph->saddr));
+	ck_assert(!ipv4_is_loopback(iph->saddr));
+	ck_assert(ipv4_is_loopback(cpu_to_be32(0x7f000001)));
+	ck_assert_int_eq(proto_ports_offset(iph->protocol), 0);
+	ck_assert_int_eq(proto_ports_offset(IPPROTO_AH), 4);
+	ck_assert_int_eq(proto_ports_offset(IPPROTO_ICMP), -EINVAL);
+	skb_set_transport_header(skb, iph->ihl * 4);
+	ck_assert(skb_transport_header_was_set(skb));
+	ck_assert_int_eq(skb_transport_offset(skb), 20);
+	ck_assert_uint_eq(skb_network_header_len(skb), 20);
+	th = tcp_hdr(skb);
+	ck_assert_ptr_eq(th, skb->data + 20);
+	ck_assert_uint_eq(be16_to_cpu(th->source), 1234);
+	ck_assert_uint_eq(be16_to_cpu(th->dest), 80);
+	ck_assert_uint_eq(tcp_hdrlen(skb), 24);
+	ck_assert_uint_eq(tcp_optlen(skb), 4);
+	ck_assert_ptr_eq(udp_hdr(skb), (void *)th);
+	ck_assert_ptr_eq(ipip_hdr(skb), (void *)th);
+	/* A header set at an offset from data, as a driver's TX path does
+	 * after skb_push(). */
+	skb_set_network_header(skb, 8);
+	ck_assert_ptr_eq(ipv6_hdr(skb), skb->data + 8);
+	ck_assert_int_eq(skb_network_offset(skb), 8);
+	kfree_skb(skb);
+	free_netdev(nd);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* The MII library over a fake PHY                                        */
+/* ---------------------------------------------------------------------- */
+
+/* A PHY at address 3: 32 registers, BMSR's link bit latching low (the
+ * first read after a drop shows it down, as IEEE 802.3 22.2.4.2.13
+ * has it), every access counted. */
+struct fake_phy {
+	u16 reg[32];
+	bool link_dropped;
+	int reads, writes, other_phy;
+	int last_write_reg, last_write_val;
+};
+static struct fake_phy phy;
+
+static int phy_read(struct net_device *nd, int id, int reg)
+{
+	(void)nd;
+	if (id != 3) {
+		phy.other_phy++;
+		return 0xffff;
+	}
+	phy.reads++;
+	if (reg == MII_BMSR && phy.link_dropped) {
+		phy.link_dropped = false;
+		return phy.reg[reg] & ~BMSR_LSTATUS;
+	}
+	return phy.reg[reg & 31];
+}
+
+static void phy_write(struct net_device *nd, int id, int reg, int val)
+{
+	(void)nd;
+	if (id != 3) {
+		phy.other_phy++;
+		return;
+	}
+	phy.writes++;
+	phy.last_write_reg = reg;
+	phy.last_write_val = val;
+	phy.reg[reg & 31] = (u16)val;
+}
+
+START_TEST(test_mii)
+{
+	struct net_device *nd = alloc_etherdev(0);
+	struct mii_if_info mii = {
+		.phy_id = 3,
+		.phy_id_mask = 0x1f,
+		.reg_num_mask = 0x1f,
+		.dev = nd,
+		.mdio_read = phy_read,
+		.mdio_write = phy_write,
+	};
+	struct ethtool_cmd ec;
+	struct ethtool_link_ksettings ks;
+	struct mii_ioctl_data io;
+	unsigned int chg;
+
+	SET_NETDEV_DEV(nd, ddev);
+	memset(&phy, 0, sizeof(phy));
+	phy.reg[MII_BMCR] = BMCR_ANENABLE;
+	phy.reg[MII_BMSR] = BMSR_LSTATUS | BMSR_ANEGCAPABLE |
+			    BMSR_ANEGCOMPLETE | BMSR_100FULL | BMSR_100HALF;
+	phy.reg[MII_ADVERTISE] = ADVERTISE_ALL | ADVERTISE_CSMA;
+	phy.reg[MII_LPA] = LPA_LPACK | LPA_100HALF | LPA_10FULL;
+
+	/* The link: the dummy read clears a past drop. */
+	phy.link_dropped = true;
+	ck_assert_int_eq(mii_link_ok(&mii), 1);
+	ck_assert_int_eq(phy.reads, 2);
+	phy.reg[MII_BMSR] &= (u16)~BMSR_LSTATUS;
+	ck_assert_int_eq(mii_link_ok(&mii), 0);
+	ck_assert_int_eq(mii_check_gmii_support(&mii), 0);
+
+	/* Carrier follows the link. */
+	netif_carrier_off(nd);
+	mii_check_link(&mii);
+	ck_assert(!netif_carrier_ok(nd));
+	phy.reg[MII_BMSR] |= BMSR_LSTATUS;
+	mii_check_link(&mii);
+	ck_assert(netif_carrier_ok(nd));
+	phy.reg[MII_BMSR] &= (u16)~BMSR_LSTATUS;
+	mii_check_link(&mii);
+	ck_assert(!netif_carrier_ok(nd));
+
+	/* Media: ADVERTISE & LPA = 100 half (over 10 full). */
+	phy.reg[MII_BMSR] |= BMSR_LSTATUS;
+	mii.full_duplex = 1;
+	ck_assert_uint_eq(mii_check_media(&mii, 1, 0), 1);
+	ck_assert(netif_carrier_ok(nd));
+	ck_assert_uint_eq(mii.full_duplex, 0);
+	ck_assert_int_eq(mii.advertising, ADVERTISE_ALL | ADVERTISE_CSMA);
+	ck_assert_msg(strstr(fixture_log(), "link up, 100Mbps, half-duplex, "
+					    "lpa 0x40C0"),
+		      "%s", fixture_log());
+	ck_assert_uint_eq(mii_check_media(&mii, 0, 0), 0); /* no change */
+	phy.reg[MII_LPA] = LPA_LPACK | LPA_100FULL;
+	ck_assert_uint_eq(mii_check_media(&mii, 0, 1), 1); /* init */
+	ck_assert_uint_eq(mii.full_duplex, 1);
+	phy.reg[MII_BMSR] &= (u16)~BMSR_LSTATUS;
+	ck_assert_uint_eq(mii_check_media(&mii, 1, 0), 0);
+	ck_assert(!netif_carrier_ok(nd));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "link down"));
+	phy.reg[MII_BMSR] |= BMSR_LSTATUS;
+
+	/* ethtool: autonegotiated 100 full. */
+	memset(&ec, 0, sizeof(ec));
+	ck_assert_int_eq(mii_ethtool_gset(&mii, &ec), 0);
+	ck_assert_uint_eq(ethtool_cmd_speed(&ec), SPEED_100);
+	ck_assert_uint_eq(ec.duplex, DUPLEX_FULL);
+	ck_assert_uint_eq(ec.autoneg, AUTONEG_ENABLE);
+	ck_assert_uint_eq(ec.phy_address, 3);
+	ck_assert(ec.advertising & ADVERTISED_Autoneg);
+	ck_assert(ec.lp_advertising & ADVERTISED_100baseT_Full);
+	ck_assert(!(ec.supported & SUPPORTED_1000baseT_Full));
+	memset(&ks, 0, sizeof(ks));
+	mii_ethtool_get_link_ksettings(&mii, &ks);
+	ck_assert_uint_eq(ks.base.speed, SPEED_100);
+	ck_assert_uint_eq(ks.base.duplex, DUPLEX_FULL);
+	ck_assert(ethtool_link_ksettings_test_link_mode(&ks, lp_advertising,
+							100baseT_Full));
+
+	/* Advertise 10 half only: ADVERTISE rewritten, renegotiation. */
+	ec.advertising = ADVERTISED_10baseT_Half;
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), 0);
+	ck_assert_uint_eq(phy.reg[MII_ADVERTISE],
+			  ADVERTISE_10HALF | ADVERTISE_CSMA);
+	ck_assert_int_eq(mii.advertising, ADVERTISE_10HALF | ADVERTISE_CSMA);
+	ck_assert_int_eq(phy.last_write_reg, MII_BMCR);
+	ck_assert_uint_eq(phy.reg[MII_BMCR], BMCR_ANENABLE | BMCR_ANRESTART);
+	/* Refused: 1000 without GMII, another PHY, nothing advertised. */
+	phy.writes = 0;
+	ethtool_cmd_speed_set(&ec, SPEED_1000);
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), -EINVAL);
+	ethtool_cmd_speed_set(&ec, SPEED_100);
+	ec.phy_address = 4;
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), -EINVAL);
+	ec.phy_address = 3;
+	ec.advertising = ADVERTISED_TP;
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), -EINVAL);
+	ck_assert_int_eq(phy.writes, 0);
+	/* Forced 10 full: BMCR without autonegotiation. */
+	ec.autoneg = AUTONEG_DISABLE;
+	ethtool_cmd_speed_set(&ec, SPEED_10);
+	ec.duplex = DUPLEX_FULL;
+	ck_assert_int_eq(mii_ethtool_sset(&mii, &ec), 0);
+	ck_assert_uint_eq(phy.reg[MII_BMCR] & (BMCR_ANENABLE | BMCR_SPEED100 |
+					       BMCR_FULLDPLX),
+			  BMCR_FULLDPLX);
+	ck_assert_uint_eq(mii.force_media, 1);
+	ck_assert_uint_eq(mii_check_media(&mii, 0, 1), 0); /* forced */
+	ck_assert_int_eq(mii_nway_restart(&mii), -EINVAL);
+	memset(&ec, 0, sizeof(ec));
+	ck_assert_int_eq(mii_ethtool_gset(&mii, &ec), 0);
+	ck_assert_uint_eq(ethtool_cmd_speed(&ec), SPEED_10);
+	ck_assert_uint_eq(ec.duplex, DUPLEX_FULL);
+	ck_assert_uint_eq(ec.autoneg, AUTONEG_DISABLE);
+	/* The ksettings setter: back to autonegotiation, 100 full. */
+	memset(&ks, 0, sizeof(ks));
+	ks.base.speed = SPEED_100;
+	ks.base.duplex = DUPLEX_FULL;
+	ks.base.port = PORT_MII;
+	ks.base.phy_address = 3;
+	ks.base.autoneg = AUTONEG_ENABLE;
+	ethtool_link_ksettings_add_link_mode(&ks, advertising, 100baseT_Full);
+	ck_assert_int_eq(mii_ethtool_set_link_ksettings(&mii, &ks), 0);
+	ck_assert_uint_eq(phy.reg[MII_ADVERTISE],
+			  ADVERTISE_100FULL | ADVERTISE_CSMA);
+	ck_assert(phy.reg[MII_BMCR] & BMCR_ANENABLE);
+	ck_assert_uint_eq(mii.force_media, 0);
+	phy.reg[MII_BMCR] &= (u16)~BMCR_ANRESTART;
+	ck_assert_int_eq(mii_nway_restart(&mii), 0);
+	ck_assert(phy.reg[MII_BMCR] & BMCR_ANRESTART);
+
+	/* GMII: extended status with 1000BASE-T. */
+	phy.reg[MII_BMSR] |= BMSR_ESTATEN;
+	phy.reg[MII_ESTATUS] = ESTATUS_1000_TFULL;
+	ck_assert_int_eq(mii_check_gmii_support(&mii), 1);
+
+	/* The ioctl: the PHY's address, a read, a write that forces full
+	 * duplex, an unknown command. */
+	memset(&io, 0, sizeof(io));
+	io.reg_num = MII_LPA;
+	ck_assert_int_eq(generic_mii_ioctl(&mii, &io, SIOCGMIIPHY, NULL), 0);
+	ck_assert_uint_eq(io.phy_id, 3);
+	ck_assert_uint_eq(io.val_out, LPA_LPACK | LPA_100FULL);
+	io.reg_num = MII_BMCR | 0x20; /* masked to MII_BMCR */
+	io.val_in = BMCR_FULLDPLX;
+	mii.full_duplex = 0;
+	ck_assert_int_eq(generic_mii_ioctl(&mii, &io, SIOCSMIIREG, &chg), 0);
+	ck_assert_uint_eq(chg, 1);
+	ck_assert_uint_eq(mii.force_media, 1);
+	ck_assert_uint_eq(phy.reg[MII_BMCR], BMCR_FULLDPLX);
+	io.reg_num = MII_ADVERTISE;
+	io.val_in = ADVERTISE_10FULL | ADVERTISE_CSMA;
+	ck_assert_int_eq(generic_mii_ioctl(&mii, &io, SIOCSMIIREG, &chg), 0);
+	ck_assert_uint_eq(chg, 0);
+	ck_assert_int_eq(mii.advertising, ADVERTISE_10FULL | ADVERTISE_CSMA);
+	ck_assert_int_eq(generic_mii_ioctl(&mii, &io, SIOCGIFMTU, &chg),
+			 -EOPNOTSUPP);
+	ck_assert_int_eq(phy.other_phy, 0);
+
+	/* The inline helpers. */
+	ck_assert_uint_eq(mii_nway_result(LPA_100HALF | LPA_100BASE4),
+			  LPA_100BASE4);
+	ck_assert_uint_eq(mii_duplex(0, LPA_10FULL | LPA_100HALF), 0);
+	ck_assert_uint_eq(mii_duplex(1, LPA_10HALF), 1);
+	ck_assert_uint_eq(mii_resolve_flowctrl_fdx(ADVERTISE_PAUSE_CAP |
+							   ADVERTISE_PAUSE_ASYM,
+						   ADVERTISE_PAUSE_ASYM),
+			  FLOW_CTRL_RX);
+	ck_assert_uint_eq(mii_advertise_flowctrl(FLOW_CTRL_TX),
+			  ADVERTISE_PAUSE_ASYM);
+	free_netdev(nd);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* No device tree: every query answers "absent", as 4.14 without CONFIG_OF */
+/* ---------------------------------------------------------------------- */
+
+static const struct of_device_id nic_of_ids[] = {
+	{.compatible = "vendor,nic", .data = "match data"},
+	{},
+};
+
+START_TEST(test_no_device_tree)
+{
+	struct device_node *np = ddev->of_node, *child;
+	struct resource res;
+	u32 v = 7, arr[2] = {7, 7};
+	const char *str = "unset";
+	int n = 0;
+
+	ck_assert_ptr_null(np);
+	ck_assert_ptr_null(of_match_ptr(nic_of_ids));
+	ck_assert_ptr_null(of_match_device(nic_of_ids, ddev));
+	ck_assert_ptr_null(of_device_get_match_data(ddev));
+	ck_assert_ptr_null(of_match_node(nic_of_ids, np));
+	ck_assert(!of_have_populated_dt());
+	ck_assert_int_eq(of_property_read_u32(np, "reg", &v), -ENOSYS);
+	ck_assert_int_eq(of_property_read_u32_array(np, "x", arr, 2), -ENOSYS);
+	ck_assert_uint_eq(v, 7); /* untouched */
+	ck_assert_uint_eq(arr[1], 7);
+	ck_assert_int_eq(of_property_read_string(np, "phy-mode", &str),
+			 -ENOSYS);
+	ck_assert_str_eq(str, "unset");
+	ck_assert(!of_property_read_bool(np, "big-endian"));
+	ck_assert_ptr_null(of_get_property(np, "local-mac-address", NULL));
+	ck_assert_int_eq(of_device_is_compatible(np, "vendor,nic"), 0);
+	ck_assert_ptr_null(of_get_child_by_name(np, "mdio"));
+	for_each_child_of_node(np, child) n++;
+	ck_assert_int_eq(n, 0);
+	ck_assert_ptr_null(of_get_mac_address(np));
+	ck_assert_int_eq(of_get_phy_mode(np), -ENODEV);
+	ck_assert_uint_eq(irq_of_parse_and_map(np, 0), 0);
+	ck_assert_int_eq(of_irq_get(np, 0), 0);
+	ck_assert_ptr_null(of_iomap(np, 0));
+	ck_assert_int_eq(of_address_to_resource(np, 0, &res), -EINVAL);
+	ck_assert_int_eq(of_alias_get_id(np, "ethernet"), -ENOSYS);
+	ck_assert_int_eq(of_platform_populate(np, NULL, NULL, ddev), -ENODEV);
+	ck_assert_ptr_eq(of_node_get(np), np);
+	of_node_put(np);
+	ck_assert_uint_eq(reports(NULL), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* Fixed clocks                                                           */
+/* ---------------------------------------------------------------------- */
+
+START_TEST(test_clk)
+{
+	struct clk *clk = devm_clk_get(ddev, NULL), *other;
+	char where[64];
+	int line;
+
+	/* A probe and a remove, balanced: no report. */
+	ck_assert(!IS_ERR(clk));
+	ck_assert_int_eq(clk_prepare_enable(clk), 0);
+	ck_assert_uint_eq(clk_get_rate(clk), DMAEMU_CLK_RATE);
+	ck_assert_int_eq(clk_set_rate(clk, 25000000), 0);
+	ck_assert_uint_eq(clk_get_rate(clk), DMAEMU_CLK_RATE); /* fixed */
+	ck_assert_int_eq(clk_round_rate(clk, 1), (long)DMAEMU_CLK_RATE);
+	ck_assert_ptr_null(clk_get_parent(clk));
+	ck_assert_int_eq(clk_enable(clk), 0); /* nested: counted */
+	clk_disable(clk);
+	clk_disable_unprepare(clk);
+	ck_assert_int_eq(clk_prepare(clk), 0);
+	ck_assert_int_eq(clk_enable(clk), 0);
+	clk_disable(clk);
+	clk_unprepare(clk);
+	ck_assert_uint_eq(reports(NULL), 0);
+
+	/* The optional clock (NULL) does nothing and succeeds. */
+	ck_assert_int_eq(clk_prepare_enable(NULL), 0);
+	clk_disable_unprepare(NULL);
+	ck_assert_uint_eq(clk_get_rate(NULL), 0);
+	clk_put(NULL);
+	ck_assert_uint_eq(reports(NULL), 0);
+
+	/* A remove path that disables twice: reported at its line. */
+	line = __LINE__ + 1;
+	clk_disable_unprepare(clk);
+	ck_assert_uint_eq(reports("bad-argument"), 2); /* disable, unprepare */
+	snprintf(where, sizeof(where), "check-net.c:%d", line);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), where));
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "unbalanced disable"));
+
+	/* Enabled without being prepared: reported, fails as 4.14's. */
+	other = clk_get(ddev, "bus");
+	ck_assert(!IS_ERR(other));
+	ck_assert_int_eq(clk_enable(other), -ESHUTDOWN);
+	ck_assert_uint_eq(reports("bad-argument"), 3);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), "not prepared"));
+	clk_put(other);
+
+	/* An error pointer where a clock is expected. */
+	ck_assert_int_eq(clk_prepare_enable(ERR_PTR(-ENOENT)), -EINVAL);
+	ck_assert_uint_eq(reports("bad-argument"), 4);
+	ck_assert_ptr_eq(of_clk_get(NULL, 0), ERR_PTR(-ENOENT));
+	/* devm_clk_get()'s clock goes with the device. */
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* Busy register ranges                                                   */
+/* ---------------------------------------------------------------------- */
+
+START_TEST(test_mem_region)
+{
+	struct resource *a, *b;
+	char where[64];
+	int line;
+
+	a = request_mem_region(0x10000000, 0x1000, "nic0");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(a->start, 0x10000000);
+	ck_assert_uint_eq(resource_size(a), 0x1000);
+	ck_assert_uint_eq(resource_type(a), IORESOURCE_MEM);
+	ck_assert(a->flags & IORESOURCE_BUSY);
+	ck_assert_str_eq(a->name, "nic0");
+	/* Overlapping claims fail (the end, the start, inside, around). */
+	ck_assert_ptr_null(request_mem_region(0x10000fff, 0x10, "x"));
+	ck_assert_ptr_null(request_mem_region(0x0ffffff0, 0x11, "x"));
+	ck_assert_ptr_null(request_mem_region(0x10000100, 0x10, "x"));
+	ck_assert_ptr_null(request_mem_region(0x0f000000, 0x2000000, "x"));
+	/* Adjacent ones succeed. */
+	b = request_mem_region(0x10001000, 0x100, "nic1");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(request_mem_region(0x0ffff000, 0x1000, "n2"));
+	release_mem_region(0x0ffff000, 0x1000);
+	ck_assert_uint_eq(reports(NULL), 0);
+	/* Release frees exactly the claim: a second request then works. */
+	release_mem_region(0x10000000, 0x1000);
+	a = request_mem_region(0x10000000, 0x1000, "nic0");
+	ck_assert_ptr_nonnull(a);
+	/* A release of a range never claimed (a part of one) is reported. */
+	line = __LINE__ + 1;
+	release_mem_region(0x10000000, 0x800);
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+	snprintf(where, sizeof(where), "check-net.c:%d", line);
+	ck_assert_ptr_nonnull(strstr(fixture_log(), where));
+	ck_assert_ptr_null(request_mem_region(0x10000000, 0x10, "x"));
+	release_mem_region(0x10000000, 0x1000);
+	/* The managed form goes with the device's unbind. */
+	ck_assert_ptr_nonnull(
+		devm_request_mem_region(ddev, 0x20000000, 0x100, "nic0"));
+	ck_assert_ptr_null(request_mem_region(0x20000000, 0x100, "x"));
+	dmaemu_device_destroy(d); /* its managed resources are released */
+	d = NULL;
+	ck_assert_ptr_nonnull(request_mem_region(0x20000000, 0x100, "x"));
+	/* b and that one stay claimed: freed with the machine. */
+	ck_assert_uint_eq(reports(NULL), 1);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* High-resolution timers: the tick, hardirq context, forward and restart */
+/* ---------------------------------------------------------------------- */
+
+static struct hrtimer poll_timer;
+static int poll_runs, poll_in_irq, poll_overruns;
+static ktime_t poll_first, poll_last;
+
+static enum hrtimer_restart poll_fn(struct hrtimer *t)
+{
+	int n = __atomic_add_fetch(&poll_runs, 1, __ATOMIC_ACQ_REL);
+
+	if (n == 1)
+		poll_first = ktime_get();
+	poll_last = ktime_get();
+	if (in_irq())
+		__atomic_add_fetch(&poll_in_irq, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&poll_overruns,
+			   (int)hrtimer_forward_now(t, ms_to_ktime(2)),
+			   __ATOMIC_ACQ_REL);
+	return n < 3 ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}
+
+START_TEST(test_hrtimer)
+{
+	ktime_t start;
+	struct hrtimer h;
+
+	poll_runs = poll_in_irq = poll_overruns = 0;
+	hrtimer_init(&poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	poll_timer.function = poll_fn;
+	ck_assert(!hrtimer_active(&poll_timer));
+	ck_assert_int_eq(hrtimer_try_to_cancel(&poll_timer), 0);
+	start = ktime_get();
+	hrtimer_start(&poll_timer, ms_to_ktime(5), HRTIMER_MODE_REL);
+	ck_assert(hrtimer_is_queued(&poll_timer));
+	/* Three runs: the first at or after 5 ms, then restarted twice. */
+	for (int i = 0;
+	     i < 2000 && __atomic_load_n(&poll_runs, __ATOMIC_ACQUIRE) < 3; i++)
+		msleep(1);
+	while (hrtimer_active(&poll_timer))
+		msleep(1);
+	ck_assert_int_eq(hrtimer_cancel(&poll_timer), 0); /* done: not armed */
+	ck_assert_int_eq(poll_runs, 3);
+	ck_assert_int_eq(poll_in_irq, 3); /* hardirq context, as 4.14 */
+	ck_assert_int_ge(poll_overruns, 3);
+	ck_assert_int_ge(poll_first - start, 5 * NSEC_PER_MSEC);
+	ck_assert(!hrtimer_active(&poll_timer));
+
+	/* Relative, now that 3 ms as an absolute time is past: 3 ms on. */
+	ck_assert_int_gt(ktime_get(), 3 * NSEC_PER_MSEC);
+	poll_runs = 2; /* one more run, then NORESTART */
+	start = ktime_get();
+	hrtimer_start(&poll_timer, ms_to_ktime(3), HRTIMER_MODE_REL);
+	for (int i = 0;
+	     i < 2000 && __atomic_load_n(&poll_runs, __ATOMIC_ACQUIRE) < 3; i++)
+		msleep(1);
+	ck_assert_int_eq(hrtimer_cancel(&poll_timer), 0);
+	ck_assert_int_eq(poll_runs, 3);
+	ck_assert_int_ge(poll_last - start, 3 * NSEC_PER_MSEC);
+
+	/* Cancel before expiry: it never runs. */
+	hrtimer_start(&poll_timer, ms_to_ktime(10000), HRTIMER_MODE_REL);
+	ck_assert_int_eq(hrtimer_cancel(&poll_timer), 1);
+	ck_assert_int_eq(hrtimer_cancel(&poll_timer), 0);
+	ck_assert_int_eq(poll_runs, 3);
+
+	/* hrtimer_forward(): whole intervals past now, none if ahead. */
+	hrtimer_init(&h, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_set_expires(&h, 1000000);
+	ck_assert_uint_eq(hrtimer_forward(&h, 10500000, 2000000), 5);
+	ck_assert_int_eq(hrtimer_get_expires(&h), 11000000);
+	ck_assert_uint_eq(hrtimer_forward(&h, 10500000, 2000000), 0);
+	ck_assert_uint_eq(hrtimer_resolution, NSEC_PER_SEC / HZ);
+	ck_assert_uint_eq(reports(NULL), 0);
+
+	/* Started without a function: reported, not armed. */
+	hrtimer_start(&h, 0, HRTIMER_MODE_REL);
+	ck_assert(!hrtimer_active(&h));
+	ck_assert_uint_eq(reports("bad-argument"), 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("net");
@@ -994,6 +1540,12 @@ int main(void)
 	tcase_add_test(tc, test_addr_lists);
 	tcase_add_test(tc, test_copy_and_csum_dev);
 	tcase_add_test(tc, test_string_and_devm_helpers);
+	tcase_add_test(tc, test_ip_headers);
+	tcase_add_test(tc, test_mii);
+	tcase_add_test(tc, test_no_device_tree);
+	tcase_add_test(tc, test_clk);
+	tcase_add_test(tc, test_mem_region);
+	tcase_add_test(tc, test_hrtimer);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

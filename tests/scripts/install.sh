@@ -134,7 +134,7 @@ else
 	diag "missing:$missing"
 fi
 check "the guard headers installed in $includedir/dmaemu/kernel-guard" \
-	[ -f "$dest$includedir/dmaemu/kernel-guard/linux/mii.h" ]
+	[ -f "$dest$includedir/dmaemu/kernel-guard/linux/phy.h" ]
 for pc in dmaemu dmaemu-instrument dmaemu-devices cachesim; do
 	check "$pc.pc installed in $pkgconfigdir" [ -f "$dest$pkgconfigdir/$pc.pc" ]
 done
@@ -333,10 +333,10 @@ else
 	fi
 	# A kernel header of a subsystem dmaemu does not emulate stops the
 	# build with its line (docs/kernel-headers.md).
-	printf '#include <linux/mii.h>\n' >"$tmp/skb.c"
+	printf '#include <linux/phy.h>\n' >"$tmp/skb.c"
 	"$dcc" -c -o "$tmp/skb.o" "$tmp/skb.c" >"$tmp/skb.log" 2>&1
-	check "the installed dmaemu-cc stops at <linux/mii.h>, naming the networking stack" \
-		grep -q "<linux/mii.h> is part of the networking stack" "$tmp/skb.log"
+	check "the installed dmaemu-cc stops at <linux/phy.h>, naming the networking stack" \
+		grep -q "<linux/phy.h> is part of the networking stack" "$tmp/skb.log"
 	# Compiled, then linked, as a makefile would.
 	if "$dcc" -g -O1 -c -o "$tmp/rx.o" "$tmp/rx.c" >"$tmp/cc.log" 2>&1 &&
 		"$dcc" -g -o "$tmp/rx" "$tmp/rx.o" -ldmaemu-devices \

@@ -134,7 +134,7 @@ compile_fail() {
 	fi
 }
 
-compile_fail linux/mii.h "is part of the networking stack"
+compile_fail linux/netdev_features.h "is part of the networking stack"
 compile_fail linux/if_vlan.h "is part of the networking stack"
 compile_fail linux/phy.h "is part of the networking stack"
 compile_fail linux/mmc/host.h "is part of MMC/SD"
@@ -145,7 +145,7 @@ compile_fail media/videobuf2-dma-contig.h "is part of V4L2"
 compile_fail linux/videodev2.h "is part of V4L2"
 compile_fail sound/pcm.h "is part of ALSA"
 compile_fail sound/memalloc.h "is part of ALSA"
-compile_fail linux/of.h "is part of the device tree"
+compile_fail linux/of_dma.h "is part of the device tree"
 # Headers nobody listed: the host has them, dmaemu does not.
 compile_fail linux/serial.h "is not one of dmaemu's kernel headers"
 compile_fail linux/input-event-codes.h "is not one of dmaemu's kernel headers"
@@ -158,9 +158,9 @@ check "without the guard, <linux/serial.h> was the host's (what the guard stops)
 
 # A stub of the user's own comes before the guard.
 mkdir -p "$tmp/stubs/linux"
-printf '#define STUB_NETDEVICE 1\nstruct mii_if_info;\n' \
-	>"$tmp/stubs/linux/mii.h"
-printf '#include <linux/mii.h>\n#if !STUB_NETDEVICE\n#error no stub\n#endif\nint x;\n' \
+printf '#define STUB_NETDEVICE 1\nstruct phy_device;\n' \
+	>"$tmp/stubs/linux/phy.h"
+printf '#include <linux/phy.h>\n#if !STUB_NETDEVICE\n#error no stub\n#endif\nint x;\n' \
 	>"$tmp/f.c"
 check "a stub in a folder given with -I is taken instead" \
 	"$dcc" $mode -I"$tmp/stubs" -Wall -Werror -c "$tmp/f.c" -o "$tmp/f.o"

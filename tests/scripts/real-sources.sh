@@ -75,7 +75,7 @@ struct ring_priv {
 EOF
 cat >"$tree/net/phy-user.c" <<'EOF'
 #include <linux/netdevice.h>
-#include <linux/mii.h>
+#include <linux/phy.h>
 int phy_user;
 EOF
 cat >"$tree/net/unknown.c" <<'EOF'
@@ -111,7 +111,7 @@ for c in gcc clang; do
 	check "$c: the ring driver compiles (networking basics, ethtool, CRC-32, its own header)" \
 		grep -q "^$tree/net/ring.c	compiles	\$" "$tmp/out"
 	check "$c: the guard's line, at the driver's #include, without its advice" \
-		grep -q "^$tree/net/phy-user.c	fails	phy-user.c:2: <linux/mii.h> is part of the networking stack (MII), which dmaemu does not emulate\$" "$tmp/out"
+		grep -q "^$tree/net/phy-user.c	fails	phy-user.c:2: <linux/phy.h> is part of the networking stack (PHY library), which dmaemu does not emulate\$" "$tmp/out"
 	check "$c: a header nobody has, at its #include" \
 		grep -q "^$tree/net/unknown.c	fails	unknown.c:2: .*no-such-header.h" "$tmp/out"
 	check "$c: a name newer than 4.14 is not defined at 4.14" \
@@ -129,7 +129,7 @@ check "--level=6.12: 2 of 5, said in the count" \
 	grep -q '^2 of 5 compile (dmaemu-cc --dmaemu-kernel=6.12' "$tmp/out"
 # Arguments after --: a folder of stubs makes the guarded file compile.
 mkdir -p "$tmp/stubs/linux"
-echo 'struct mii_if_info;' >"$tmp/stubs/linux/mii.h"
+echo 'struct phy_device;' >"$tmp/stubs/linux/phy.h"
 "$tool" --dmaemu-cc="$dcc" "$tree/net" -- -I"$tmp/stubs" >"$tmp/out" 2>&1
 check "-- -Istubs: the stub is taken" \
 	grep -q "^$tree/net/phy-user.c	compiles" "$tmp/out"

@@ -62,6 +62,25 @@
 #define __be32_to_cpu(x) be32_to_cpu(x)
 #define __be64_to_cpu(x) be64_to_cpu(x)
 
+/* The constant forms (integer constant expressions: the UAPI headers'
+ * enumerators use them, such as TCP_FLAG_* of <linux/tcp.h>). */
+#define __constant_cpu_to_le16(x) cpu_to_le16(x)
+#define __constant_cpu_to_le32(x) cpu_to_le32(x)
+#define __constant_cpu_to_le64(x) cpu_to_le64(x)
+#define __constant_le16_to_cpu(x) le16_to_cpu(x)
+#define __constant_le32_to_cpu(x) le32_to_cpu(x)
+#define __constant_le64_to_cpu(x) le64_to_cpu(x)
+#define __constant_cpu_to_be16(x) cpu_to_be16(x)
+#define __constant_cpu_to_be32(x) cpu_to_be32(x)
+#define __constant_cpu_to_be64(x) cpu_to_be64(x)
+#define __constant_be16_to_cpu(x) be16_to_cpu(x)
+#define __constant_be32_to_cpu(x) be32_to_cpu(x)
+#define __constant_be64_to_cpu(x) be64_to_cpu(x)
+#define __constant_htonl(x) cpu_to_be32(x)
+#define __constant_ntohl(x) be32_to_cpu(x)
+#define __constant_htons(x) cpu_to_be16(x)
+#define __constant_ntohs(x) be16_to_cpu(x)
+
 /* The pointer forms (p: read through a pointer; s: convert in place). */
 #define __dmaemu_byteorder_ptr(e, bits)                                   \
 	static inline __u##bits e##bits##_to_cpup(const __##e##bits *p)   \

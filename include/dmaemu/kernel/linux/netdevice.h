@@ -28,6 +28,10 @@
 
 #include <stdbool.h>
 #include <sys/socket.h> /* struct sockaddr: 4.14's <linux/socket.h> */
+/* struct ifreq, IFNAMSIZ, IFF_*: 4.14's <uapi/linux/if.h>, whose
+ * user-space copy is the C library's <net/if.h> (same layout; the
+ * kernel's copy would clash with it in a test that includes both). */
+#include <net/if.h>
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>

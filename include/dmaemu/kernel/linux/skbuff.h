@@ -412,6 +412,45 @@ static inline void skb_reset_transport_header(struct sk_buff *skb)
 	skb->transport_header = (__u16)(skb->data - skb->head);
 }
 
+static inline void skb_set_network_header(struct sk_buff *skb, const int offset)
+{
+	skb_reset_network_header(skb);
+	skb->network_header += (__u16)offset;
+}
+
+static inline void skb_set_transport_header(struct sk_buff *skb,
+					    const int offset)
+{
+	skb_reset_transport_header(skb);
+	skb->transport_header += (__u16)offset;
+}
+
+static inline int skb_transport_header_was_set(const struct sk_buff *skb)
+{
+	return skb->transport_header != (__u16)~0U;
+}
+
+/* Offsets from skb->data (negative for a header already pulled). */
+static inline int skb_mac_offset(const struct sk_buff *skb)
+{
+	return (int)(skb_mac_header(skb) - skb->data);
+}
+
+static inline int skb_network_offset(const struct sk_buff *skb)
+{
+	return (int)(skb_network_header(skb) - skb->data);
+}
+
+static inline int skb_transport_offset(const struct sk_buff *skb)
+{
+	return (int)(skb_transport_header(skb) - skb->data);
+}
+
+static inline u32 skb_network_header_len(const struct sk_buff *skb)
+{
+	return (u32)(skb->transport_header - skb->network_header);
+}
+
 static inline void skb_record_rx_queue(struct sk_buff *skb, u16 rx_queue)
 {
 	skb->queue_mapping = (u16)(rx_queue + 1);

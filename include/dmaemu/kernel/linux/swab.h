@@ -8,6 +8,11 @@
 #define swab16(x) ((__u16)__builtin_bswap16((__u16)(x)))
 #define swab32(x) ((__u32)__builtin_bswap32((__u32)(x)))
 #define swab64(x) ((__u64)__builtin_bswap64((__u64)(x)))
+/* The constant forms (4.14's UAPI <linux/swab.h>): the builtins fold to
+ * integer constant expressions. */
+#define ___constant_swab16(x) swab16(x)
+#define ___constant_swab32(x) swab32(x)
+#define ___constant_swab64(x) swab64(x)
 #define swahw32(x) ((__u32)(((__u32)(x) << 16) | ((__u32)(x) >> 16)))
 #define swahb32(x)                                  \
 	((__u32)((((__u32)(x)&0x00ff00ffUL) << 8) | \
