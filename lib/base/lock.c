@@ -148,17 +148,23 @@ void dmaemu__unlock_wake(pthread_mutex_t *mu, pthread_cond_t *cond)
 
 static int host_cpus;
 
+/* Whether a waiter spins at all: not on one CPU, and never under Valgrind
+ * (which runs one thread at a time, and whose Helgrind and DRD would see
+ * host_cpus's relaxed atomics as a race: it is not even read there). */
 static bool spin_useful(void)
 {
-	int n = __atomic_load_n(&host_cpus, __ATOMIC_RELAXED);
+	int n;
 
+	if (dmaemu__on_valgrind)
+		return false;
+	n = __atomic_load_n(&host_cpus, __ATOMIC_RELAXED);
 	if (!n) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);
 
 		n = c > 1 ? 2 : 1;
 		__atomic_store_n(&host_cpus, n, __ATOMIC_RELAXED);
 	}
-	return n > 1 && !dmaemu__on_valgrind;
+	return n > 1;
 }
 
 static uint64_t ts_ns(const struct timespec *ts)
