@@ -1005,6 +1005,9 @@ START_TEST(test_ip_headers)
 	 * bytes of options (doff 6), ports 1234 -> 80. */
 	memset(f, 0, sizeof(f));
 	make_frame(f, ETH_HLEN, bcast, ETH_P_IP, 0);
+	/* As a driver does: the IP header after the 14-byte Ethernet
+	 * header on a 4-byte boundary (struct iphdr's alignment). */
+	skb_reserve(skb, 2);
 	f[14] = 0x45;
 	f[14 + 9] = IPPROTO_TCP;
 	memcpy(f + 14 + 12, "\x0a\x01\x02\x03\xe0\x00\x00\x01", 8);
